@@ -1,0 +1,93 @@
+/**
+ * @file fs.h
+ * File-system helpers: reading capped files, atomic writes, folder trees. Paths are ordinary
+ * NUL-terminated strings, relative to the current folder unless absolute.
+ * Spec: style.md §7.3 ("never lose data": temp file + fsync + rename).
+ */
+#ifndef ASSAY_FS_H
+#define ASSAY_FS_H
+
+#include "buf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Appends the content of file `path` to `out`, up to `max` bytes (0 = no cap).
+ * @return 0; ASSAY_ENOTFOUND if it does not exist; ASSAY_ETOOBIG if it is larger than `max`
+ *         (the first `max` bytes are kept); ASSAY_EIO on any other failure (details in `err`).
+ */
+ASSAY_EXTERN int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err);
+
+/**
+ * Writes `len` bytes to `path` atomically: `path`.tmp.<pid> is written, fsync'd, then renamed
+ * over `path`. Readers see the old file or the new one, never a partial one.
+ * @param mode permission bits for a new file (e.g. 0644)
+ * @return 0 or ASSAY_EIO (details in `err`; the temp file is removed)
+ */
+ASSAY_EXTERN int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mode,
+				       assay_err *err);
+
+/**
+ * Writes `len` bytes to `path` (created or truncated, no atomicity), making the parent folders.
+ * @return 0 or ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_fs_write(const char *path, const void *data, size_t len, int mode,
+				assay_err *err);
+
+/** Creates `path` and its missing parents (mode 0755). @return 0 or ASSAY_EIO. */
+ASSAY_EXTERN int assay_fs_mkdirs(const char *path, assay_err *err);
+
+/** Creates the parent folders of file `path`. @return 0 or ASSAY_EIO. */
+ASSAY_EXTERN int assay_fs_mkparents(const char *path, assay_err *err);
+
+/**
+ * Removes `path` and everything below it. Never follows symbolic links (a link is removed, not
+ * its target); makes read-only folders writable first so hostile modes cannot keep files alive.
+ * A missing `path` is success. @return 0 or ASSAY_EIO.
+ */
+ASSAY_EXTERN int assay_fs_remove_tree(const char *path, assay_err *err);
+
+/**
+ * Copies the contents of folder `src` into folder `dst` (created if missing), recursively:
+ * regular files byte for byte with their permission bits, symbolic links as links, folders.
+ * Other file types are skipped. @return 0, ASSAY_ENOTFOUND if `src` is not a folder, ASSAY_EIO.
+ */
+ASSAY_EXTERN int assay_fs_copy_tree(const char *src, const char *dst, assay_err *err);
+
+/**
+ * Makes a new private folder under `parent` (NULL: $TMPDIR or /tmp) named `prefix`XXXXXX.
+ * @param out receives the malloc'd absolute path (caller frees)
+ * @return 0 or ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_fs_mkdtemp(char **out, const char *parent, const char *prefix,
+				  assay_err *err);
+
+/** True if `path` names a folder (following links). */
+ASSAY_EXTERN bool assay_fs_is_dir(const char *path);
+/** True if `path` exists (without following a final link). */
+ASSAY_EXTERN bool assay_fs_exists(const char *path);
+
+/**
+ * Joins `a` and `b` with one '/', returning a malloc'd string (caller frees). An absolute `b` is
+ * returned as a copy of `b`.
+ */
+ASSAY_EXTERN char *assay_path_join(const char *a, const char *b);
+
+/**
+ * Makes `path` absolute against the current folder and removes "." parts, without resolving
+ * links. Returns a malloc'd string (caller frees).
+ */
+ASSAY_EXTERN char *assay_path_absolute(const char *path);
+
+/**
+ * True if the relative path `rel` stays below its base: not absolute, no ".." part that climbs
+ * out, not empty. Used to keep case files inside the working folder.
+ */
+ASSAY_EXTERN bool assay_path_is_contained(const char *rel);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,132 @@
+/**
+ * @file verify.h
+ * Verifiers: compare one attribute's actual value with its expected value and return a diff, a
+ * verdict and a weight (verification.md, VerificationResult). Verifiers are found by name in a
+ * registry, so plug-ins (a process protocol, a C ABI) can join the built-in ones later.
+ * Spec: suite-format.md "Verifiers (built in)"; verification.md "Core Data Structures".
+ */
+#ifndef ASSAY_VERIFY_H
+#define ASSAY_VERIFY_H
+
+#include <jansson.h>
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The kinds of actual value an attribute can have. */
+typedef enum assay_actual_kind {
+	ASSAY_ACTUAL_BYTES = 0, /**< stdout, stderr, a file, a response body: `bytes`/`len` */
+	ASSAY_ACTUAL_INT,       /**< status_code, max_rss: `integer` */
+	ASSAY_ACTUAL_REAL,      /**< execution_time (seconds): `real` */
+	ASSAY_ACTUAL_MISSING,   /**< a file that was not produced */
+} assay_actual_kind;
+
+/** An actual value, borrowed for the duration of one verifier call. */
+typedef struct assay_actual {
+	assay_actual_kind kind;
+	const char *bytes;  /**< BYTES: may hold NUL and invalid UTF-8; not NUL-terminated */
+	size_t len;
+	bool truncated;     /**< BYTES: the capture hit its cap */
+	long long integer;
+	double real;
+} assay_actual;
+
+/** One verifier call: everything is borrowed from the caller. */
+typedef struct assay_verify_call {
+	const char *group;        /**< group name */
+	const char *case_id;      /**< case id */
+	const char *attribute;    /**< "output", "status_code", "stderr", "files-<path>", ... */
+	const json_t *expected;   /**< the value under `expected.<attribute>` (any JSON type) */
+	const assay_actual *actual;
+	const json_t *options;    /**< the `verify.<attribute>` object ({} when absent) */
+} assay_verify_call;
+
+/** VerificationResult (verification.md): owns `diff`. */
+typedef struct assay_verification {
+	json_t *diff;     /**< any JSON value; NULL is written as null */
+	bool is_correct;
+	double weight;    /**< > 0; the framework fills it from `options.weight` (default 1.0) */
+} assay_verification;
+
+#define ASSAY_VERIFICATION_INIT { NULL, false, 1.0 }
+
+/**
+ * A verifier. Fills `out->diff` and `out->is_correct` (leave `weight` alone unless the verifier
+ * decides it). A mismatch is not an error: it returns 0 with is_correct false.
+ * @return 0, or ASSAY_EINVALID when the expected value or an option cannot be used (a regex that
+ *         does not compile, an expected mapping given to a text verifier, a bad option value),
+ *         with the reason in `err`. The caller reports that as an error of the case.
+ */
+typedef int (*assay_verifier_fn)(assay_verification *out, const assay_verify_call *call,
+				  assay_err *err);
+
+typedef struct assay_verifier {
+	const char *name;             /**< as written in `verify.<attribute>.verifier` */
+	assay_verifier_fn fn;
+	const char *const *options;   /**< NULL-terminated option names it accepts, besides
+					   `verifier` and `weight` */
+} assay_verifier;
+
+/**
+ * Finds a verifier by name among the built-in and registered ones.
+ * @return a borrowed pointer (valid for the life of the process), or NULL if unknown
+ */
+ASSAY_EXTERN const assay_verifier *assay_verifier_find(const char *name);
+
+/**
+ * Adds a verifier to the registry (a later one with the same name hides an earlier one).
+ * `v` and the strings it points to are borrowed and must live for the rest of the process.
+ * @return 0, or ASSAY_EINVALID if the name is empty or fn is NULL
+ */
+ASSAY_EXTERN int assay_verifier_register(const assay_verifier *v);
+
+/**
+ * Runs the verifier named by `call->options.verifier` (default "exact"), after checking that
+ * every option is one it accepts and that `weight` is a number > 0; fills `out->weight`.
+ * @return 0, ASSAY_ENOTFOUND (unknown verifier), ASSAY_EINVALID (unknown option, bad weight, or
+ *         the verifier's own refusal), all with a message in `err`
+ */
+ASSAY_EXTERN int assay_verify_attribute(assay_verification *out, const assay_verify_call *call,
+					assay_err *err);
+
+/** Frees `v->diff` and returns `v` to ASSAY_VERIFICATION_INIT. */
+ASSAY_EXTERN void assay_verification_release(assay_verification *v);
+
+/*
+ * Helpers for verifier implementations.
+ */
+
+/** Reads boolean option `name` from `options` into `*out` (left alone if absent).
+ *  @return 0, or ASSAY_EINVALID if present but not a boolean */
+ASSAY_EXTERN int assay_verify_opt_bool(const json_t *options, const char *name, bool *out,
+				       assay_err *err);
+/** Reads string option `name` (borrowed) into `*out` (left alone if absent).
+ *  @return 0, or ASSAY_EINVALID if present but not a string */
+ASSAY_EXTERN int assay_verify_opt_string(const json_t *options, const char *name,
+					 const char **out, assay_err *err);
+
+/**
+ * The expected value of a text attribute as bytes: a string as is; an integer, real or boolean as
+ * its YAML/JSON text. @return 0, or ASSAY_EINVALID for null, arrays and objects.
+ * `*out` is borrowed from `expected` or from `scratch` (a caller buffer the text may be put in).
+ */
+struct assay_buf;
+ASSAY_EXTERN int assay_verify_expected_text(const char **out, size_t *len, const json_t *expected,
+					    struct assay_buf *scratch, const char *attribute,
+					    assay_err *err);
+
+/* The built-in verifiers (registered by default). */
+ASSAY_EXTERN extern const assay_verifier assay_verifier_exact;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_text;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_contains;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_regex;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_json;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_jsonl;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

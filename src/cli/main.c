@@ -1,0 +1,6 @@
+/* placeholder: replaced by the command table */
+#include <stdio.h>
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,400 @@
+/*
+ * File-system helpers. Trees are walked with *at() calls on folder descriptors and O_NOFOLLOW,
+ * so a hostile submission that plants symbolic links in its working folder cannot make assay
+ * delete or copy anything outside it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "util/banned.h"
+
+static int io_error(assay_err *err, const char *path, const char *what)
+{
+	return assay_err_set(err, ASSAY_EIO, path, 0, 0, "cannot %s: %s", what, strerror(errno));
+}
+
+int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return assay_err_set(err, ASSAY_ENOTFOUND, path, 0, 0, "no such file");
+		return io_error(err, path, "open");
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		assay_buf_grow(out, max && (size_t)st.st_size > max ? max : (size_t)st.st_size);
+	for (;;) {
+		char chunk[65536];
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = io_error(err, path, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		size_t room = max ? max - (out->len < max ? out->len : max) : (size_t)n;
+		if (max && (size_t)n > room) {
+			assay_buf_add(out, chunk, room);
+			rc = assay_err_set(err, ASSAY_ETOOBIG, path, 0, 0,
+					   "file is larger than %zu bytes", max);
+			break;
+		}
+		assay_buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return rc;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mode,
+			  assay_err *err)
+{
+	char *tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	int rc = 0;
+
+	if (fd < 0) {
+		rc = io_error(err, tmp, "create");
+		goto out;
+	}
+	if (write_all(fd, data, len) || fsync(fd)) {
+		rc = io_error(err, tmp, "write");
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (close(fd)) {
+		rc = io_error(err, tmp, "write");
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		rc = io_error(err, path, "rename into place");
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return rc;
+}
+
+int assay_fs_write(const char *path, const void *data, size_t len, int mode, assay_err *err)
+{
+	int rc = assay_fs_mkparents(path, err);
+	if (rc)
+		return rc;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0)
+		return io_error(err, path, "create");
+	if (write_all(fd, data, len)) {
+		rc = io_error(err, path, "write");
+		close(fd);
+		return rc;
+	}
+	if (close(fd))
+		return io_error(err, path, "write");
+	return 0;
+}
+
+int assay_fs_mkdirs(const char *path, assay_err *err)
+{
+	char *p = assay_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			rc = io_error(err, p, "create folder");
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	if (!rc && !assay_fs_is_dir(path))
+		rc = assay_err_set(err, ASSAY_EIO, path, 0, 0, "not a folder");
+	free(p);
+	return rc;
+}
+
+int assay_fs_mkparents(const char *path, assay_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	char *dir = assay_xstrndup(path, (size_t)(slash - path));
+	int rc = assay_fs_mkdirs(dir, err);
+	free(dir);
+	return rc;
+}
+
+/* Empties the folder open as `dfd` (which it closes). */
+static int remove_contents(int dfd, const char *path, assay_err *err)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		close(dfd);
+		return io_error(err, path, "open folder");
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(d), e->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			if (errno != ENOENT)
+				rc = io_error(err, path, "remove a file in");
+			continue;
+		}
+		/* A folder: make it searchable and writable, empty it, remove it. */
+		fchmodat(dirfd(d), e->d_name, 0700, AT_SYMLINK_NOFOLLOW);
+		int sub = openat(dirfd(d), e->d_name,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			rc = io_error(err, path, "open a folder in");
+			continue;
+		}
+		int r = remove_contents(sub, path, err);
+		if (r)
+			rc = r;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) && errno != ENOENT)
+			rc = io_error(err, path, "remove a folder in");
+	}
+	closedir(d);
+	return rc;
+}
+
+int assay_fs_remove_tree(const char *path, assay_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return io_error(err, path, "stat");
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlink(path))
+			return io_error(err, path, "remove");
+		return 0;
+	}
+	chmod(path, 0700);
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return io_error(err, path, "open folder");
+	int rc = remove_contents(dfd, path, err);
+	if (rmdir(path) && !rc)
+		rc = io_error(err, path, "remove folder");
+	return rc;
+}
+
+static int copy_file(const char *src, const char *dst, mode_t mode, assay_err *err)
+{
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return io_error(err, src, "open");
+	int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode & 07777);
+	if (out < 0) {
+		close(in);
+		return io_error(err, dst, "create");
+	}
+	int rc = 0;
+	for (;;) {
+		char chunk[65536];
+		ssize_t n = read(in, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = io_error(err, src, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		if (write_all(out, chunk, (size_t)n)) {
+			rc = io_error(err, dst, "write");
+			break;
+		}
+	}
+	close(in);
+	if (close(out) && !rc)
+		rc = io_error(err, dst, "write");
+	if (!rc)
+		fchmodat(AT_FDCWD, dst, mode & 07777, 0);
+	return rc;
+}
+
+int assay_fs_copy_tree(const char *src, const char *dst, assay_err *err)
+{
+	DIR *d = opendir(src);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return assay_err_set(err, ASSAY_ENOTFOUND, src, 0, 0, "no such folder");
+		return io_error(err, src, "open folder");
+	}
+	rc = assay_fs_mkdirs(dst, err);
+	while (!rc && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *s = assay_path_join(src, e->d_name);
+		char *t = assay_path_join(dst, e->d_name);
+		struct stat st;
+		if (lstat(s, &st)) {
+			rc = io_error(err, s, "stat");
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = assay_fs_copy_tree(s, t, err);
+			if (!rc)
+				chmod(t, st.st_mode & 07777);
+		} else if (S_ISREG(st.st_mode)) {
+			rc = copy_file(s, t, st.st_mode, err);
+		} else if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX];
+			ssize_t n = readlink(s, target, sizeof(target) - 1);
+			if (n < 0) {
+				rc = io_error(err, s, "read link");
+			} else {
+				target[n] = '\0';
+				unlink(t);
+				if (symlink(target, t))
+					rc = io_error(err, t, "create link");
+			}
+		}
+		free(s);
+		free(t);
+	}
+	closedir(d);
+	return rc;
+}
+
+int assay_fs_mkdtemp(char **out, const char *parent, const char *prefix, assay_err *err)
+{
+	const char *base = parent;
+	if (!base) {
+		base = getenv("TMPDIR");
+		if (!base || !*base)
+			base = "/tmp";
+	}
+	char *abs = assay_path_absolute(base);
+	char *tmpl = assay_xasprintf("%s/%sXXXXXX", abs, prefix);
+	free(abs);
+	if (!mkdtemp(tmpl)) {
+		int rc = io_error(err, tmpl, "create temporary folder");
+		free(tmpl);
+		return rc;
+	}
+	*out = tmpl;
+	return 0;
+}
+
+bool assay_fs_is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+bool assay_fs_exists(const char *path)
+{
+	struct stat st;
+	return !lstat(path, &st);
+}
+
+char *assay_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (b[0] == '/' || !la)
+		return assay_xstrdup(b);
+	if (a[la - 1] == '/')
+		return assay_xasprintf("%s%s", a, b);
+	return assay_xasprintf("%s/%s", a, b);
+}
+
+char *assay_path_absolute(const char *path)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	if (path[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			ASSAY_BUG("current folder is unreachable");
+		assay_buf_adds(&b, cwd);
+	}
+	/* Append each part, dropping "." and empty parts; ".." drops the previous part. */
+	const char *p = path;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* skip */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(b.ptr, '/');
+			assay_buf_setlen(&b, slash ? (size_t)(slash - b.ptr) : 0);
+		} else {
+			assay_buf_addch(&b, '/');
+			assay_buf_add(&b, p, n);
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (!b.len)
+		assay_buf_addch(&b, '/');
+	return assay_buf_detach(&b, NULL);
+}
+
+bool assay_path_is_contained(const char *rel)
+{
+	int depth = 0;
+	const char *p = rel;
+
+	if (!*rel || rel[0] == '/')
+		return false;
+	while (*p) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return false;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return depth > 0;
+}

@@ -42,7 +42,8 @@ typedef enum assay_proc_status {
 typedef struct assay_proc_result {
 	assay_proc_status status;
 	int exit_code;       /**< EXITED: the exit status (0-255) */
-	int term_signal;     /**< SIGNALED/TIMED_OUT: the signal that ended it */
+	int term_signal;     /**< SIGNALED/TIMED_OUT: the signal that ended it (TIMED_OUT and it
+				  exited by itself after SIGTERM: SIGTERM) */
 	int exec_errno;      /**< EXEC_FAILED: errno of the failed chdir or exec */
 	double wall_s;       /**< seconds from start to exit (CLOCK_MONOTONIC) */
 	double cpu_user_s;   /**< user CPU seconds of the child (wait4 rusage) */
@@ -74,18 +75,23 @@ typedef struct assay_proc {
 	/* Private state. */
 	pid_t pid;
 	int fd_in, fd_out, fd_err;
+	int fd_pid;              /* pidfd of the child: readable once it has exited */
 	size_t stdin_off;
-	double t_start, t_deadline, t_kill;
+	double t_start, t_deadline, t_kill, t_exit, t_drain;
 	int state;
-	bool timed_out;
+	bool timed_out, out_trunc, err_trunc;
 	int wait_status;
+	int exec_errno;
 	struct rusage rusage;
 } assay_proc;
 
 #define ASSAY_PROC_INIT                                                                        \
 	{ .argv = ASSAY_STRVEC_INIT, .env = ASSAY_STRVEC_INIT, .kill_grace_s = 1.0,            \
 	  .out = ASSAY_BUF_INIT, .err = ASSAY_BUF_INIT, .pid = -1, .fd_in = -1, .fd_out = -1,  \
-	  .fd_err = -1 }
+	  .fd_err = -1, .fd_pid = -1 }
+
+/** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the child. */
+#define ASSAY_PROC_MAX_POLLFDS 4
 
 /**
  * Starts the process. A program that cannot be found or a cwd that cannot be entered is not an
@@ -96,13 +102,16 @@ typedef struct assay_proc {
 ASSAY_EXTERN int assay_proc_start(assay_proc *p, assay_err *err);
 
 /**
- * Fills `fds` (room for `max`, at least 3) with the descriptors still open to the child, for
- * poll(). @return how many were filled (0 once all pipes are closed).
+ * Fills `fds` (room for `max`; pass ASSAY_PROC_MAX_POLLFDS) with the descriptors to poll() for this
+ * process: the pipes still open to the child, then a descriptor that becomes readable when the
+ * child exits. With `max` of 3 the exit watch can be left out; the pipes and
+ * assay_proc_deadline_ms() still wake the caller. @return how many were filled (0 once done).
  */
 ASSAY_EXTERN size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max);
 
 /**
- * Milliseconds until the next timeout action (SIGTERM or SIGKILL) is due, -1 if none, 0 if
+ * Milliseconds until the next timed action is due (SIGTERM or SIGKILL on timeout, or giving up on
+ * pipes that a descendant outside the group still holds after the child exited), -1 if none, 0 if
  * overdue. A pool uses the least of these as its poll() timeout.
  */
 ASSAY_EXTERN int assay_proc_deadline_ms(const assay_proc *p);
@@ -116,8 +125,9 @@ ASSAY_EXTERN int assay_proc_deadline_ms(const assay_proc *p);
 ASSAY_EXTERN int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err);
 
 /**
- * After `done`: makes sure nothing of the process group survives (SIGKILL to the group) and
- * fills `out`. @return 0, or ASSAY_EINVALID if the process has not finished.
+ * After `done`: fills `out`. Nothing of the process group survives: the group was sent SIGKILL
+ * when the child's exit was seen, before it was reaped (so the group id could not yet have been
+ * reused). @return 0, or ASSAY_EINVALID if the process has not finished.
  */
 ASSAY_EXTERN int assay_proc_finish(assay_proc *p, assay_proc_result *out);
 

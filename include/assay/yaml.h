@@ -6,12 +6,15 @@
  *
  * Scalars resolve as PyYAML's YAML 1.1 resolver does (suites are often written by PyYAML):
  * plain `~`, `null`, `Null`, `NULL` or empty -> null; `true/false/yes/no/on/off` in lower,
- * Capitalised or UPPER case -> boolean; decimal, 0x, 0o/0-octal, 0b integers with `_` -> integer
- * (too big for int64: a bignum, see json.h); decimals with '.' or exponent, `.inf`, `-.inf`,
- * `.nan` -> real; anything else, and every quoted scalar -> string. Explicit tags !!str, !!int,
+ * Capitalised or UPPER case -> boolean; decimal, 0x, 0-octal (not 0o), 0b and sexagesimal
+ * (`1:30`) integers with `_` -> integer (too big for int64: a bignum, see json.h); decimals with
+ * a '.' (`1.5`, `1.0e+3`; but `1e3` stays a string, as in PyYAML) -> real; `.inf`, `-.inf`,
+ * `.nan` -> the bignums Infinity, -Infinity, NaN (jansson holds no such reals); anything else,
+ * timestamps included, and every quoted scalar -> string. Explicit tags !!str, !!int,
  * !!float, !!bool, !!null are obeyed; !!binary yields the base64 text as a string. Anchors,
- * aliases and `<<` merge keys work. Mapping keys must be scalars and are used as strings; a
- * duplicated key is an error.
+ * aliases and `<<` merge keys work. Mapping keys must be scalars and are used as strings: the
+ * scalar's source text (`1: a` -> "1", `true: a` -> "true"), except that a null key (`~`, `null`,
+ * empty) is "null"; a duplicated key is an error. Aliased nodes are shared, not copied.
  */
 #ifndef ASSAY_YAML_H
 #define ASSAY_YAML_H

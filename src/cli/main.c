@@ -1,6 +1,61 @@
-/* placeholder: replaced by the command table */
+/*
+ * The assay program: finds the command in a table (git's commands[], libgit2's cli_cmds[]) and
+ * runs it; checks that standard output was written and closed without error.
+ */
 #include <stdio.h>
-int main(void)
+#include <string.h>
+
+#include "cmd.h"
+#include "exit.h"
+#include "util/banned.h"
+
+static const cli_cmd commands[] = {
+	{ "run", cmd_run, "Run a suite against a submission and write reports" },
+	{ "run-case", cmd_run_case, "Run cases and print their verdicts as a JSON array" },
+	{ "version", cmd_version, "Print the version" },
+};
+
+static void usage(FILE *f)
 {
-	return 0;
+	fputs("usage: assay <command> [options]\n\ncommands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'assay <command> --help' describes a command.\n", f);
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("assay %s\n", ASSAY_VERSION);
+	return CLI_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc, argv);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		rc = commands[i].fn(argc - 1, argv + 1);
+		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+			fprintf(stderr, "assay: error: writing standard output failed\n");
+			return CLI_EXIT_INTERNAL;
+		}
+		return rc;
+	}
+	fprintf(stderr, "assay: error: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
 }

@@ -1,0 +1,58 @@
+/**
+ * @file report.h
+ * Report sinks: the places finished cases and the run summary are written to.
+ * Spec: suite-format.md "What a run writes"; verification.md "Testing Your Verifier" (the
+ * run-case array). The sink interface itself is in run.h.
+ */
+#ifndef ASSAY_REPORT_H
+#define ASSAY_REPORT_H
+
+#include <stdio.h>
+
+#include "run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * A sink writing DIR/reports.jsonl (one report per line, appended and flushed as each case
+ * finishes, each line written with a single write(2) so that an interrupted run leaves only
+ * whole lines) and DIR/summary.json (written atomically at the end). DIR is created if missing;
+ * an existing reports.jsonl is replaced when the run begins.
+ * @param out receives the sink (free it with out->free(out->payload))
+ * @return 0, or ASSAY_EIO if DIR cannot be made (details in `err`)
+ */
+ASSAY_EXTERN int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err);
+
+/** Options of the terminal sink. */
+typedef struct assay_term_opts {
+	FILE *progress;    /**< where the progress line goes (stderr), or NULL for none */
+	bool tty;          /**< progress is a terminal: rewrite one line in place */
+	FILE *summary;     /**< where the summary table and failures go (stdout), or NULL */
+	bool color;        /**< ANSI colours in the summary */
+	size_t max_failures; /**< failing cases listed with their diffs (0: 10) */
+	int verbose;       /**< 1: a line per case */
+} assay_term_opts;
+
+/**
+ * A sink for people: a progress line while cases run, then a table of checkpoints and group
+ * types (passed, total, rate) and the first failing cases with their diffs.
+ * @return 0
+ */
+ASSAY_EXTERN int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts);
+
+/**
+ * A sink collecting the run-case array: `{id, group, score, passed}` per case, plus `results`
+ * for failing cases (verified attributes: is_correct, weight, diff), or every attribute in full
+ * for every case when `full`.
+ * After the run, assay_sink_array_result() gives the array.
+ */
+ASSAY_EXTERN int assay_sink_array_new(assay_sink *out, bool full);
+/** The collected array (borrowed: lives until the sink is freed). */
+ASSAY_EXTERN json_t *assay_sink_array_result(const assay_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/* The commands of the assay program and the helpers they share. */
+#ifndef ASSAY_CLI_CMD_H
+#define ASSAY_CLI_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "assay/common.h"
+
+typedef struct cli_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} cli_cmd;
+
+int cmd_run(int argc, char **argv);
+int cmd_run_case(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Option tables: each command declares its options with their help text. */
+enum cli_opt_kind {
+	CLI_OPT_FLAG,    /* bool */
+	CLI_OPT_STRING,  /* const char * */
+	CLI_OPT_SIZE,    /* size_t, bytes, with optional K/M/G suffix */
+	CLI_OPT_SECONDS, /* double, seconds */
+	CLI_OPT_COUNT,   /* size_t */
+};
+
+typedef struct cli_opt {
+	const char *name;   /* long name without "--" */
+	char letter;        /* short letter or 0 */
+	enum cli_opt_kind kind;
+	void *target;
+	const char *arg;    /* name of the argument in help, e.g. "DIR" */
+	const char *help;
+} cli_opt;
+
+/*
+ * Parses argv[1..] against `opts`; plain words go to `positional` (at most `max`).
+ * Prints the usage to stdout and returns -1 for --help; prints an error and the usage to stderr
+ * and returns CLI_EXIT_USAGE for a mistake; returns 0 otherwise with *npositional set.
+ */
+int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+	      const char **positional, size_t max, size_t *npositional);
+void cli_usage(FILE *f, const char *usage, const cli_opt *opts);
+
+/* "assay: error: ..." on stderr; returns `code`. */
+int cli_error(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Prints an assay_err, with the source line and a caret when it has a position. */
+int cli_report_err(int code, const assay_err *err);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * Loading and running shared by `assay run` and `assay run-case`: warnings go to stderr,
+ * suite errors exit 3 with the file position and the offending line, SIGINT/SIGTERM stop the
+ * run after the current case so that every finished case is reported.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/fs.h"
+#include "cmd.h"
+#include "exit.h"
+#include "run_common.h"
+#include "util/banned.h"
+
+static volatile int stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void print_warning(void *payload, const char *msg)
+{
+	(void)payload;
+	fprintf(stderr, "assay: warning: %s\n", msg);
+}
+
+int run_common_load(assay_suite **out, const struct run_args *a)
+{
+	assay_suite_filter filter = { a->checkpoint, a->group, a->kase };
+	assay_err err = ASSAY_ERR_INIT;
+
+	if (assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : print_warning, NULL,
+			     &err))
+		return cli_report_err(CLI_EXIT_LOAD, &err);
+	if (!(*out)->ncases && !a->quiet)
+		fprintf(stderr, "assay: warning: no case matches\n");
+	return 0;
+}
+
+int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
+		   size_t nsinks)
+{
+	assay_run_opts opts = ASSAY_RUN_OPTS_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_tally total = { 0 };
+	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
+	struct sigaction sa = { 0 }, old_int, old_term;
+	int rc;
+
+	opts.entry = a->entry;
+	opts.submission = submission;
+	opts.work_root = a->work_dir;
+	opts.keep = a->keep;
+	opts.out_cap = a->stdout_cap;
+	opts.err_cap = a->stderr_cap;
+	opts.kill_grace_s = a->kill_grace;
+	opts.sinks = sinks;
+	opts.nsinks = nsinks;
+	opts.stop = &stop_requested;
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = assay_run_suite(suite, &opts, &total, &err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(submission);
+
+	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
+		return cli_report_err(CLI_EXIT_USAGE, &err);
+	if (rc)
+		return cli_report_err(CLI_EXIT_INTERNAL, &err);
+	if (stop_requested && total.total < suite->ncases)
+		return CLI_EXIT_FAILED;
+	return total.passed == total.total && total.total == suite->ncases ? CLI_EXIT_OK
+									   : CLI_EXIT_FAILED;
+}

@@ -1,0 +1,55 @@
+/* What `assay run` and `assay run-case` share: their options, loading and running. */
+#ifndef ASSAY_CLI_RUN_COMMON_H
+#define ASSAY_CLI_RUN_COMMON_H
+
+#include "assay/report.h"
+#include "assay/run.h"
+#include "assay/suite.h"
+
+struct run_args {
+	const char *suite_dir;
+	const char *entry;
+	const char *submission;
+	const char *checkpoint;
+	const char *group;
+	const char *kase;
+	const char *output;
+	const char *work_dir;
+	const char *color;
+	bool keep;
+	bool full;
+	bool quiet;
+	bool verbose;
+	size_t stdout_cap;
+	size_t stderr_cap;
+	size_t max_failures;
+	double kill_grace;
+};
+
+/* The options both commands take (NULL-terminated table entries filled for `a`). */
+#define RUN_COMMON_OPTS(a)                                                                     \
+	{ "entry", 'e', CLI_OPT_STRING, &(a).entry, "CMD",                                    \
+	  "command to run instead of adapter.command (shell-quoted)" },                       \
+	{ "submission", 's', CLI_OPT_STRING, &(a).submission, "DIR",                           \
+	  "submission folder copied into every working folder" },                             \
+	{ "checkpoint", 'c', CLI_OPT_STRING, &(a).checkpoint, "NAME", "run only this checkpoint" }, \
+	{ "group", 'g', CLI_OPT_STRING, &(a).group, "GLOB", "run only groups matching GLOB" },  \
+	{ "case", 0, CLI_OPT_STRING, &(a).kase, "GLOB", "run only cases whose id matches GLOB" }, \
+	{ "keep", 'k', CLI_OPT_FLAG, &(a).keep, NULL, "keep the working folders" },            \
+	{ "work-dir", 0, CLI_OPT_STRING, &(a).work_dir, "DIR",                                 \
+	  "make working folders under DIR (default $TMPDIR)" },                               \
+	{ "stdout-cap", 0, CLI_OPT_SIZE, &(a).stdout_cap, "BYTES",                             \
+	  "keep at most BYTES of stdout and of each file (default 64M)" },                    \
+	{ "stderr-cap", 0, CLI_OPT_SIZE, &(a).stderr_cap, "BYTES",                             \
+	  "keep at most BYTES of stderr (default 64M)" },                                     \
+	{ "kill-grace", 0, CLI_OPT_SECONDS, &(a).kill_grace, "SECONDS",                        \
+	  "wait between SIGTERM and SIGKILL on timeout (default 1)" }
+
+/* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
+int run_common_load(assay_suite **out, const struct run_args *a);
+
+/* Runs the loaded suite with `sinks`; returns the exit code (0 all passed, 1 failures, ...). */
+int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
+		   size_t nsinks);
+
+#endif

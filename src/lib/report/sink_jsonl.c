@@ -1,0 +1,103 @@
+/*
+ * reports.jsonl and summary.json (suite-format.md, "What a run writes"). Each report line is
+ * serialised whole, then written with one write(2) on an O_APPEND descriptor, so a crash or a
+ * kill leaves only complete lines; summary.json goes through a temp file and rename.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "assay/json.h"
+#include "assay/report.h"
+#include "util/banned.h"
+
+struct jsonl {
+	char *dir;
+	char *reports;
+	int fd;
+	assay_buf line;
+};
+
+static int on_begin(void *payload, const assay_suite *suite, size_t total, assay_err *err)
+{
+	struct jsonl *j = payload;
+
+	(void)suite;
+	(void)total;
+	j->fd = open(j->reports, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (j->fd < 0)
+		return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot create: %s",
+				     strerror(errno));
+	return 0;
+}
+
+static int on_case(void *payload, const assay_case_report *r, assay_err *err)
+{
+	struct jsonl *j = payload;
+	const char *p;
+	size_t left;
+
+	assay_buf_reset(&j->line);
+	assay_json_dump(&j->line, r->json, 0);
+	assay_buf_addch(&j->line, '\n');
+	for (p = j->line.ptr, left = j->line.len; left;) {
+		ssize_t n = write(j->fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot write: %s",
+					     strerror(errno));
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
+{
+	struct jsonl *j = payload;
+	assay_buf b = ASSAY_BUF_INIT;
+	char *path = assay_path_join(j->dir, "summary.json");
+	int rc;
+
+	if (j->fd >= 0 && fsync(j->fd) && errno != EINVAL) {
+		free(path);
+		return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot write: %s",
+				     strerror(errno));
+	}
+	assay_json_dump(&b, sum->json, ASSAY_JSON_PRETTY);
+	assay_buf_addch(&b, '\n');
+	rc = assay_fs_write_atomic(path, b.ptr, b.len, 0644, err);
+	assay_buf_release(&b);
+	free(path);
+	return rc;
+}
+
+static void sink_free(void *payload)
+{
+	struct jsonl *j = payload;
+
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j->dir);
+	free(j->reports);
+	assay_buf_release(&j->line);
+	free(j);
+}
+
+int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err)
+{
+	int rc = assay_fs_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	struct jsonl *j = assay_xcalloc(1, sizeof(*j));
+	j->dir = assay_xstrdup(dir);
+	j->reports = assay_path_join(dir, "reports.jsonl");
+	j->fd = -1;
+	j->line = (assay_buf)ASSAY_BUF_INIT;
+	*out = (assay_sink){ j, on_begin, on_case, on_end, sink_free };
+	return 0;
+}

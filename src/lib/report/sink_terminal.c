@@ -1,0 +1,173 @@
+/*
+ * The human report: a progress line while the run goes (rewritten in place on a terminal), a
+ * table of checkpoints by group type at the end, and the first failing cases with the diffs of
+ * their failed attributes, cut to a screenful each.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/report.h"
+#include "util/banned.h"
+
+#define DIFF_LINES 24
+
+struct term {
+	assay_term_opts o;
+	assay_buf failures;   /* the failure listing, built as cases finish */
+	size_t nfailures;
+	size_t total;
+};
+
+static const char *paint(const struct term *t, const char *code)
+{
+	return t->o.color ? code : "";
+}
+
+static int on_begin(void *payload, const assay_suite *suite, size_t total, assay_err *err)
+{
+	struct term *t = payload;
+	(void)err;
+	t->total = total;
+	if (t->o.summary)
+		fprintf(t->o.summary, "assay: running %s (%zu case%s)\n", suite->name, total,
+			total == 1 ? "" : "s");
+	return 0;
+}
+
+static void add_diff(struct term *t, const char *attr, const json_t *diff)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+	const char *s;
+	size_t lines = 0;
+
+	if (json_is_string(diff) && !assay_json_is_bignum(diff))
+		assay_buf_add(&text, json_string_value(diff), json_string_length(diff));
+	else
+		assay_json_dump(&text, diff, ASSAY_JSON_PRETTY);
+	assay_buf_addf(&t->failures, "    %s%s%s:\n", paint(t, "\033[1m"), attr,
+		       paint(t, "\033[0m"));
+	for (s = text.ptr; *s && lines < DIFF_LINES; lines++) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		const char *color = "";
+		if (*s == '-' && strncmp(s, "---", 3))
+			color = paint(t, "\033[31m");
+		else if (*s == '+' && strncmp(s, "+++", 3))
+			color = paint(t, "\033[32m");
+		assay_buf_addf(&t->failures, "      %s%.*s%s\n", color, (int)n, s,
+			       *color ? paint(t, "\033[0m") : "");
+		s += n + (nl != NULL);
+	}
+	if (*s)
+		assay_buf_adds(&t->failures, "      ...\n");
+	assay_buf_release(&text);
+}
+
+static int on_case(void *payload, const assay_case_report *r, assay_err *err)
+{
+	struct term *t = payload;
+	size_t limit = t->o.max_failures ? t->o.max_failures : 10;
+
+	(void)err;
+	if (t->o.progress && t->o.tty) {
+		fprintf(t->o.progress, "\r\033[K[%zu/%zu] %s/%s/%s", r->index, r->total,
+			r->checkpoint->name, r->group->name, r->kase->id);
+		fflush(t->o.progress);
+	}
+	if (t->o.verbose && t->o.summary)
+		fprintf(t->o.summary, "%s %s/%s/%s (%.3fs)\n", r->passed ? "PASS" : "FAIL",
+			r->checkpoint->name, r->group->name, r->kase->id,
+			json_real_value(json_object_get(r->json, "duration")));
+	if (r->passed)
+		return 0;
+	if (t->nfailures++ >= limit)
+		return 0;
+	assay_buf_addf(&t->failures, "  %sFAIL%s %s/%s/%s  score %.2f\n", paint(t, "\033[31m"),
+		       paint(t, "\033[0m"), r->checkpoint->name, r->group->name, r->kase->id,
+		       r->score);
+	if (r->error)
+		assay_buf_addf(&t->failures, "    error: %s\n", r->error);
+	if (r->result && r->result->error)
+		assay_buf_addf(&t->failures, "    note: %s\n", r->result->error);
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)json_object_get(r->json, "results"), key, v) {
+		if (json_is_false(json_object_get(v, "is_correct")))
+			add_diff(t, key, json_object_get(v, "diff"));
+	}
+	return 0;
+}
+
+static void row(struct term *t, const char *cp, const char *type, const json_t *tally)
+{
+	size_t passed = (size_t)json_integer_value(json_object_get(tally, "passed"));
+	size_t total = (size_t)json_integer_value(json_object_get(tally, "total"));
+	double rate = json_real_value(json_object_get(tally, "pass_rate"));
+	const char *color = passed == total ? paint(t, "\033[32m") : paint(t, "\033[31m");
+
+	fprintf(t->o.summary, "%-24s %-14s %8zu %8zu  %s%6.1f%%%s\n", cp, type, passed, total,
+		color, rate * 100, paint(t, "\033[0m"));
+}
+
+static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
+{
+	struct term *t = payload;
+	FILE *f = t->o.summary;
+	size_t limit = t->o.max_failures ? t->o.max_failures : 10;
+
+	(void)err;
+	if (t->o.progress && t->o.tty) {
+		fputs("\r\033[K", t->o.progress);
+		fflush(t->o.progress);
+	}
+	if (!f)
+		return 0;
+	if (t->nfailures) {
+		fprintf(f, "\nFailures (%zu", t->nfailures);
+		if (t->nfailures > limit)
+			fprintf(f, ", first %zu shown", limit);
+		fprintf(f, "):\n%s", t->failures.ptr);
+	}
+	fprintf(f, "\n%-24s %-14s %8s %8s  %7s\n", "checkpoint", "type", "passed", "total",
+		"rate");
+	const char *cpname;
+	json_t *cp;
+	json_object_foreach(json_object_get(sum->json, "checkpoints"), cpname, cp) {
+		const char *type;
+		json_t *tally;
+		json_object_foreach(json_object_get(cp, "types"), type, tally)
+			row(t, cpname, type, tally);
+	}
+	row(t, "total", "", json_object_get(sum->json, "totals"));
+	fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", sum->total.passed == sum->total.total
+							     ? paint(t, "\033[32m")
+							     : paint(t, "\033[31m"),
+		sum->total.passed, sum->total.total, paint(t, "\033[0m"), sum->wall_s);
+	if (sum->total.errors)
+		fprintf(f, " (%zu could not be loaded or run)", sum->total.errors);
+	if (sum->interrupted)
+		fprintf(f, " (interrupted: not every case ran)");
+	fputc('\n', f);
+	const json_t *work = json_object_get(sum->json, "work_dir");
+	if (work)
+		fprintf(f, "working folders kept in %s\n", json_string_value(work));
+	fflush(f);
+	return 0;
+}
+
+static void sink_free(void *payload)
+{
+	struct term *t = payload;
+	assay_buf_release(&t->failures);
+	free(t);
+}
+
+int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts)
+{
+	struct term *t = assay_xcalloc(1, sizeof(*t));
+	t->o = *opts;
+	t->failures = (assay_buf)ASSAY_BUF_INIT;
+	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free };
+	return 0;
+}

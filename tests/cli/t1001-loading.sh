@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Loading suites: positions of errors, broken cases reported while the rest runs.
+. "$(dirname "$0")/lib.sh"
+
+test_case 'a missing suite folder exits 3' '
+	run_assay run "$TMP/nowhere"; expect_exit 3; expect_grep "no such suite folder" err'
+test_case 'a folder without suite.yaml exits 3' '
+	mkdir empty; run_assay run empty; expect_exit 3; expect_grep "no suite.yaml" err'
+test_case 'malformed suite.yaml exits 3 naming file, line and column' '
+	run_assay run "$FIXTURES/suites/broken-suite"; expect_exit 3
+	expect_grep "broken-suite/suite.yaml:[0-9]+:[0-9]+: " err
+	expect_grep "\^$" err'
+test_case 'a wrongly typed value in suite.yaml names its position' '
+	run_assay run "$FIXTURES/suites/bad-type"; expect_exit 3
+	expect_grep "bad-type/suite.yaml:5:12: timeout must be a number of seconds > 0" err'
+test_case 'broken cases are errors of their own; the rest of the suite runs' '
+	run_assay run "$FIXTURES/suites/failing" -o res --group broken; expect_exit 1
+	[ "$(wc -l < res/reports.jsonl)" = 5 ]
+	jq -se ".[] | select(.id == \"still-runs\") | .passed == true" res/reports.jsonl
+	jq -se ".[] | select(.id == \"bad-yaml\") | .passed == false and (.error | test(\"bad-yaml.yaml:[0-9]+:[0-9]+: \"))" res/reports.jsonl
+	jq -se ".[] | select(.id == \"unknown-asset\") | .error | test(\"unknown-asset.yaml:1:[0-9]+: unknown static asset .nope.\")" res/reports.jsonl
+	jq -se ".[] | select(.id == \"nothing-expected\") | .error | test(\"expects nothing\")" res/reports.jsonl
+	jq -se ".[] | select(.id == \"bad-regex\") | .passed == false and (.error | test(\"output: \"))" res/reports.jsonl'
+test_case 'an error case has results and a zero score' '
+	run_assay run "$FIXTURES/suites/failing" -o res --group broken --case bad-yaml; expect_exit 1
+	jq -e ".results.error.is_correct == false and .score == 0" res/reports.jsonl'
+test_case 'filters: --checkpoint, --group and --case' '
+	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --group core --case "env-*"
+	expect_exit 0
+	[ "$(jq -r .id res/reports.jsonl | tr "\n" " ")" = "env-case env-checkpoint env-suite " ]'
+test_case 'an unknown checkpoint is a load error' '
+	run_assay run "$FIXTURES/suites/basic" --checkpoint nope; expect_exit 3
+	expect_grep "no checkpoint named .nope." err'
+
+test_done

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The cli adapter: argv, stdin, env, files, submissions, timeouts, signals, orphans.
+. "$(dirname "$0")/lib.sh"
+
+test_case 'every case of the basic suite passes' '
+	run_assay run "$FIXTURES/suites/basic" -o res; expect_exit 0
+	expect_grep "^total +[0-9]+ +[0-9]+ +100.0%" out
+	[ "$(wc -l < res/reports.jsonl)" = "$(jq .totals.total res/summary.json)" ]'
+test_case 'regression groups are named <checkpoint>_<group> and keep their origin' '
+	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_2; expect_exit 0
+	jq -se ".[] | select(.group == \"checkpoint_1_core\") | .type == \"Regression\" and .original_checkpoint == \"checkpoint_1\" and .original_group == \"core\"" res/reports.jsonl >/dev/null
+	jq -se ".[] | select(.group == \"again\") | .type == \"Regression\" and .original_group == \"errors\"" res/reports.jsonl >/dev/null
+	jq -e ".checkpoints.checkpoint_2.types.Regression.total > 1" res/summary.json'
+test_case 'a missing program fails its case with a clear message, not assay' '
+	run_assay run "$FIXTURES/suites/no-program" -o res; expect_exit 1
+	jq -e ".results.status_code.actual == 127" res/reports.jsonl
+	jq -e ".execution.status == \"exec_failed\"" res/reports.jsonl
+	jq -e ".results.stderr.actual | test(\"cannot run .assay-no-such-program-xyz.: No such file or directory\")" res/reports.jsonl'
+test_case '--entry replaces the command' '
+	run_assay run "$FIXTURES/suites/no-program" -o res --entry "sh -c \"exit 0\""; expect_exit 0'
+test_case '--submission replaces the submission folder' '
+	cp -r "$FIXTURES/suites/basic/submission" sub
+	printf "#!/bin/sh\necho replaced\n" > sub/prog.sh
+	run_assay run "$FIXTURES/suites/basic" -o res --submission sub --case echo; expect_exit 1
+	jq -se ".[] | select(.id == \"echo\") | .results.output.actual == \"replaced\n\"" res/reports.jsonl'
+test_case 'a timeout gives status -1 and kills the case' '
+	run_assay run "$FIXTURES/suites/failing" -o res --case timeout; expect_exit 1
+	jq -e ".results.status_code.actual == -1 and .execution.status == \"timed_out\"" res/reports.jsonl
+	jq -e ".execution.wall_time < 3" res/reports.jsonl'
+test_case 'a case killed by a signal has status -N' '
+	run_assay run "$FIXTURES/suites/failing" -o res --case killed; expect_exit 1
+	jq -e ".results.status_code.actual == -9 and .execution.signal == 9" res/reports.jsonl'
+test_case 'no process outlives a run (timeouts, background jobs, setsid)' '
+	run_assay run "$FIXTURES/suites/orphans" -o res --kill-grace 0.2
+	[ "$(wc -l < res/reports.jsonl)" = 3 ]
+	for pid in $(jq -r ".results.output.actual" res/reports.jsonl); do
+		[ -n "$pid" ]
+		if kill -0 "$pid" 2>/dev/null; then echo "process $pid survived"; exit 1; fi
+	done'
+test_case 'stdout is capped and the truncation recorded' '
+	run_assay run "$FIXTURES/suites/basic" -o res --case argv-string --stdout-cap 5; expect_exit 1
+	jq -e ".results.output.actual == \"[a  b\" and .execution.stdout_truncated == true" res/reports.jsonl'
+test_case 'working folders are removed, or kept with --keep' '
+	mkdir work
+	run_assay run "$FIXTURES/suites/basic" -o res --work-dir work --case echo; expect_exit 0
+	[ -z "$(ls work)" ]
+	run_assay run "$FIXTURES/suites/basic" -o res --work-dir work --case echo --keep; expect_exit 0
+	ls work/*/checkpoint_1/core/echo/prog.sh
+	expect_grep "working folders kept in" out'
+test_case 'run-case prints the verdict array; failing cases carry results' '
+	run_assay run-case "$FIXTURES/suites/failing" --group core --case "w*"; expect_exit 1
+	jq -e "length == 2" out
+	jq -e ".[] | select(.id == \"wrong-output\") | .passed == false and .results.output.is_correct == false" out
+	jq -e ".[] | select(.id == \"weighted\") | .score == 0.25 and .results.status_code.is_correct == true" out
+	run_assay run-case "$FIXTURES/suites/failing" --group core --case pass; expect_exit 0
+	jq -e ".[0] | (.results == null) and .passed" out'
+test_case 'run-case --full shows every attribute' '
+	run_assay run-case "$FIXTURES/suites/failing" --group core --case pass --full; expect_exit 0
+	jq -e ".[0].results.output | .attribute == \"output\" and .actual == \"ok\n\" and .expected == \"ok\n\" and .is_correct == true" out
+	jq -e ".[0].results.stderr | .is_correct == null and .weight == 0" out'
+
+test_done

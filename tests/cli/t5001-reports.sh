@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What a run writes: reports.jsonl lines and summary.json, as suite-format.md and
+# verification.md name their fields.
+. "$(dirname "$0")/lib.sh"
+
+test_case 'each reports.jsonl line is a VerifierReport plus checkpoint, score and passed' '
+	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1; expect_exit 0
+	jq -e "keys_unsorted[:12] == [\"id\",\"group\",\"type\",\"timestamp\",\"duration\",\"results\",\"case\",\"original_checkpoint\",\"original_group\",\"checkpoint\",\"score\",\"passed\"]" res/reports.jsonl >/dev/null
+	jq -e ".timestamp | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\\\.[0-9]{6}Z$\")" res/reports.jsonl >/dev/null'
+test_case 'an AttributeResult has exactly its six fields' '
+	run_assay run "$FIXTURES/suites/basic" -o res --case echo; expect_exit 0
+	jq -e "[.results[] | keys] | unique == [[\"actual\",\"attribute\",\"diff\",\"expected\",\"is_correct\",\"weight\"]]" res/reports.jsonl
+	jq -e ".results.status_code.weight == 0.5 and .results.output.weight == 1" res/reports.jsonl'
+test_case 'summary.json counts passed and total per checkpoint and group type' '
+	run_assay run "$FIXTURES/suites/failing" -o res --group core; expect_exit 1
+	jq -e ".checkpoints.checkpoint_1.types.Core | .total == 8 and .passed == 1 and .pass_rate == 0.125" res/summary.json
+	jq -e ".totals.total == 8" res/summary.json'
+test_case 'the summary table shows each checkpoint and type' '
+	run_assay run "$FIXTURES/suites/basic" -o res; expect_exit 0
+	expect_grep "^checkpoint_1 +Core +[0-9]+ +[0-9]+ +100.0%" out
+	expect_grep "^checkpoint_1 +Error +1 +1 +100.0%" out
+	expect_grep "^checkpoint_2 +Regression " out'
+
+test_done

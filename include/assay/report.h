@@ -25,6 +25,25 @@ extern "C" {
  */
 ASSAY_EXTERN int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err);
 
+/**
+ * Reads DIR/reports.jsonl of an interrupted run for resuming: every complete, valid line up to
+ * the first that is not (a line cut short by a crash) becomes an entry of `*out`, keyed by
+ * assay_report_key(). A missing file gives an empty object.
+ * @param out        receives a new object (caller json_decref()s)
+ * @param valid_len  receives the length in bytes of the part of the file that was read whole
+ * @return 0, or ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_reports_load(json_t **out, size_t *valid_len, const char *dir,
+				    assay_err *err);
+
+/**
+ * Like assay_sink_jsonl_new(), but continues DIR/reports.jsonl: the file is cut to `keep_len`
+ * bytes (dropping a partial last line) and new reports are appended; replayed reports are not
+ * written again. @return as assay_sink_jsonl_new()
+ */
+ASSAY_EXTERN int assay_sink_jsonl_resume(assay_sink *out, const char *dir, size_t keep_len,
+					 assay_err *err);
+
 /** Options of the terminal sink. */
 typedef struct assay_term_opts {
 	FILE *progress;    /**< where the progress line goes (stderr), or NULL for none */

@@ -87,6 +87,7 @@ typedef struct assay_case_report {
 	double score;     /**< calculate_score(): weighted mean of verified attributes */
 	bool passed;      /**< did_pass(): every verified attribute correct (false on error) */
 	const char *error; /**< the case could not be loaded, run or verified: why; else NULL */
+	bool replayed;    /**< taken from an earlier run's reports (resume), not run now */
 	size_t index;     /**< 1-based position of the case in the run */
 	size_t total;     /**< cases in the run */
 } assay_case_report;
@@ -133,9 +134,17 @@ typedef struct assay_run_opts {
 	size_t nsinks;
 	volatile int *stop;       /**< if non-NULL and set non-zero, the run stops after the
 				       current case (signal handlers set it) */
+	const json_t *previous;   /**< resume: reports of cases already finished, keyed by
+				       assay_report_key(); they are replayed, not run */
 } assay_run_opts;
 
 #define ASSAY_RUN_OPTS_INIT { 0 }
+
+/**
+ * The key of a case in `assay_run_opts.previous`: checkpoint, group and id joined by '\n'
+ * (caller frees).
+ */
+ASSAY_EXTERN char *assay_report_key(const char *checkpoint, const char *group, const char *id);
 
 /**
  * Runs every case of `suite` (as loaded, so already filtered) in order, reporting each to the

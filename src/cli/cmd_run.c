@@ -27,6 +27,8 @@ int cmd_run(int argc, char **argv)
 		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN", "auto, always or never" },
 		{ "max-failures", 0, CLI_OPT_COUNT, &a.max_failures, "N",
 		  "list at most N failing cases (default 10)" },
+		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
+		  "continue an interrupted run: keep the cases already in DIR/reports.jsonl" },
 		{ NULL },
 	};
 	const char *words[1];
@@ -35,6 +37,7 @@ int cmd_run(int argc, char **argv)
 	assay_sink sinks[2];
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
+	json_t *previous = NULL;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
 	if (rc)
@@ -48,7 +51,18 @@ int cmd_run(int argc, char **argv)
 	a.suite_dir = words[0];
 	if ((rc = run_common_load(&suite, &a)))
 		return rc;
-	if (assay_sink_jsonl_new(&sinks[nsinks], a.output, &err)) {
+	if (a.resume) {
+		size_t keep_len;
+		if (assay_reports_load(&previous, &keep_len, a.output, &err) ||
+		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, &err)) {
+			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+			goto out;
+		}
+		a.previous = previous;
+		if (!a.quiet)
+			fprintf(stderr, "assay: resuming: %zu case%s already done\n",
+				json_object_size(previous), json_object_size(previous) == 1 ? "" : "s");
+	} else if (assay_sink_jsonl_new(&sinks[nsinks], a.output, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
 	}
@@ -69,5 +83,6 @@ out:
 	for (size_t i = 0; i < nsinks; i++)
 		sinks[i].free(sinks[i].payload);
 	assay_suite_free(suite);
+	json_decref(previous);
 	return rc;
 }

@@ -61,6 +61,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.sinks = sinks;
 	opts.nsinks = nsinks;
 	opts.stop = &stop_requested;
+	opts.previous = a->previous;
 
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

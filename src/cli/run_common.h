@@ -24,6 +24,8 @@ struct run_args {
 	size_t stderr_cap;
 	size_t max_failures;
 	double kill_grace;
+	bool resume;
+	const json_t *previous; /* resume: reports of finished cases */
 };
 
 /* The options both commands take (NULL-terminated table entries filled for `a`). */

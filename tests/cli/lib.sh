@@ -16,10 +16,15 @@ cd "$TMP"
 n_passed=0
 n_failed=0
 
-# test_case TITLE BODY: runs BODY (a string of shell commands) in a subshell with `set -e`.
+# test_case TITLE BODY: runs BODY (a string of shell commands) in a subshell with `set -e`, so
+# that any failing command fails the test. (The subshell must be a statement of its own: in an
+# `if` condition or before `||`, bash ignores `set -e` inside it and only the last command
+# would count.)
 test_case() {
-	local title=$1 body=$2
-	if (set -e; eval "$body") >"$TMP/.out" 2>&1; then
+	local title=$1 body=$2 status
+	(set -e; eval "$body") >"$TMP/.out" 2>&1
+	status=$?
+	if [ "$status" -eq 0 ]; then
 		n_passed=$((n_passed + 1))
 		echo "ok - $title"
 	else
@@ -30,9 +35,13 @@ test_case() {
 }
 
 # run_assay ARGS...: runs assay, keeping stdout in out, stderr in err and the exit code in $code.
+# A sanitizer report on stderr is a failure whatever the exit code was.
 run_assay() {
 	code=0
 	"$ASSAY" "$@" >out 2>err || code=$?
+	if grep -E -q "(Address|Leak|UndefinedBehavior)Sanitizer|runtime error:" err; then
+		code="sanitizer-report"
+	fi
 }
 
 # expect_exit N: the last run_assay exited with N.

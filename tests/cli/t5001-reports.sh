@@ -20,5 +20,17 @@ test_case 'the summary table shows each checkpoint and type' '
 	expect_grep "^checkpoint_1 +Core +[0-9]+ +[0-9]+ +100.0%" out
 	expect_grep "^checkpoint_1 +Error +1 +1 +100.0%" out
 	expect_grep "^checkpoint_2 +Regression " out'
+test_case '--resume keeps finished cases, drops a torn last line and runs the rest' '
+	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --group core --case "e*"
+	expect_exit 0
+	cp res/reports.jsonl before
+	printf "{\"id\": \"torn" >> res/reports.jsonl
+	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --resume; expect_exit 0
+	expect_grep "resuming: 4 cases already done" err
+	head -n 4 res/reports.jsonl > kept
+	test_cmp before kept
+	[ "$(jq -r .id res/reports.jsonl | sort | uniq -d)" = "" ]
+	[ "$(wc -l < res/reports.jsonl)" = "$(jq .totals.total res/summary.json)" ]
+	jq -e ".totals.passed == .totals.total and .totals.total == 14" res/summary.json'
 
 test_done

@@ -354,7 +354,7 @@ Test(proc, large_stdin_and_stdout_at_once, .timeout = 60)
 	free(data);
 }
 
-Test(proc, stdin_is_empty_not_inherited)
+Test(proc, stdin_is_empty_not_inherited, .timeout = 30)
 {
 	int fds[2];
 
@@ -362,6 +362,7 @@ Test(proc, stdin_is_empty_not_inherited)
 	cr_assert_eq(pipe(fds), 0);
 	cr_assert_eq(write(fds[1], "leak\n", 5), 5);
 	cr_assert_eq(dup2(fds[0], 0), 0);
+	close(fds[1]); /* so that a child reading our stdin would see "leak\n", then EOF */
 	for (int i = 0; i < 2; i++) {
 		assay_proc p = ASSAY_PROC_INIT;
 		assay_proc_result r;
@@ -373,7 +374,6 @@ Test(proc, stdin_is_empty_not_inherited)
 		cr_assert_str_eq(p.out.ptr, "0\n");
 		assay_proc_release(&p);
 	}
-	close(fds[1]);
 }
 
 Test(proc, child_closing_stdin_early_is_not_fatal, .timeout = 30)

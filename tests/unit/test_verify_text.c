@@ -630,7 +630,8 @@ Test(regex, bad_match_mode_is_refused)
 
 Test(regex, flag_i)
 {
-	ok("output", json_string("abc"), bytes("ABC"), "{\"verifier\": \"regex\", \"flags\": \"i\"}");
+	ok("output", json_string("abc"), bytes("ABC"),
+	   "{\"verifier\": \"regex\", \"flags\": \"i\"}");
 	bad("output", json_string("abc"), bytes("ABC"), "{\"verifier\": \"regex\"}", NULL);
 	/* Caseless matching is Unicode-aware. */
 	ok("output", json_string("\xc3\xa9t\xc3\xa9"), bytes("\xc3\x89T\xc3\x89"),
@@ -647,7 +648,8 @@ Test(regex, flag_m)
 
 Test(regex, flag_s)
 {
-	ok("output", json_string("a.b"), bytes("a\nb"), "{\"verifier\": \"regex\", \"flags\": \"s\"}");
+	ok("output", json_string("a.b"), bytes("a\nb"),
+	   "{\"verifier\": \"regex\", \"flags\": \"s\"}");
 	bad("output", json_string("a.b"), bytes("a\nb"), "{\"verifier\": \"regex\"}", NULL);
 }
 

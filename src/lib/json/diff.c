@@ -315,7 +315,9 @@ static bool num_equal(const assay_json_diff_opts *o, const json_t *e, const json
 		if (!x.big && !y.big) {
 			if (x.i == y.i)
 				return true;
-			diff = fabsl(x.ld - y.ld);
+			/* exact magnitude in 64 bits, whatever long double's precision */
+			diff = (long double)(x.i > y.i ? (uint64_t)x.i - (uint64_t)y.i
+						       : (uint64_t)y.i - (uint64_t)x.i);
 		} else {
 			if (int_equal(&x, &y))
 				return true;

@@ -19,6 +19,7 @@
  *
  * Refuses to: escape non-ASCII, or write anything but JSON text.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +80,11 @@ static void dump_real(assay_buf *out, double d)
 		assay_buf_adds(out, d > 0 ? "Infinity" : "-Infinity");
 		return;
 	}
-	/* 15 digits always read back when a shorter form exists (DBL_DIG), then 16, then 17 */
-	for (prec = 14; prec < 16; prec++) {
+	/*
+	 * For normal doubles, 15 digits always read back when a shorter form exists (DBL_DIG), so
+	 * trying 15, 16, then 17 finds the shortest; subnormals hold fewer digits: try them all.
+	 */
+	for (prec = fabs(d) < DBL_MIN && d != 0 ? 0 : 14; prec < 16; prec++) {
 		snprintf(buf, sizeof(buf), "%.*e", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;

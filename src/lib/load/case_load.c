@@ -315,8 +315,10 @@ static int load_verify(assay_case *c, const json_t *v, const struct case_ctx *ct
 			json_object_set(c->verify, key, (json_t *)all_files);
 	}
 	json_object_del(c->verify, "files");
+	/* Only what the case file itself says: suite-wide defaults may well not apply. */
+	const json_t *own = json_object_get(ctx->own, "verify");
 	json_object_foreach(c->verify, key, value) {
-		if (!json_object_get(c->expected, key))
+		if (!json_object_get(c->expected, key) && json_object_get(own, key))
 			warn_at(ctx, value, "verify.%s is ignored: no expected value for it", key);
 	}
 	return 0;
@@ -332,7 +334,7 @@ int assay_load__case(assay_case *c, json_t *def, const struct case_ctx *ctx, ass
 		return assay_load__node_err(ctx->ds, def, err, ASSAY_EINVALID,
 					    "a case must be a mapping");
 	json_object_foreach(def, key, value) {
-		if (!in_list(case_keys, key))
+		if (!in_list(case_keys, key) && json_object_get(ctx->own, key))
 			warn_at(ctx, value, "unknown case key '%s' (ignored)", key);
 	}
 	c->timeout = ctx->timeout;

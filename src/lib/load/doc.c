@@ -174,38 +174,46 @@ static json_t *substitute_string(const json_t *v, const json_t *assets, const st
 	return r;
 }
 
+/* Copy-on-write: a container is copied only when something inside it changed, so values
+ * keep their identity, and with it their source position. */
 json_t *assay_load__substitute(const json_t *v, const json_t *assets, const struct docset *ds,
 			       assay_err *err)
 {
+	bool changed = false;
+	json_t *out = NULL;
+
 	if (json_is_string(v))
 		return substitute_string(v, assets, ds, err);
 	if (json_is_array(v)) {
-		json_t *out = json_array();
 		size_t i;
 		json_t *item;
+		out = json_array();
 		json_array_foreach(v, i, item) {
 			json_t *s = assay_load__substitute(item, assets, ds, err);
-			if (!s) {
-				json_decref(out);
-				return NULL;
-			}
+			if (!s)
+				goto fail;
+			changed |= s != item;
 			json_array_append_new(out, s);
 		}
-		return out;
-	}
-	if (json_is_object(v)) {
-		json_t *out = json_object();
+	} else if (json_is_object(v)) {
 		const char *key;
 		json_t *item;
+		out = json_object();
 		json_object_foreach((json_t *)v, key, item) {
 			json_t *s = assay_load__substitute(item, assets, ds, err);
-			if (!s) {
-				json_decref(out);
-				return NULL;
-			}
+			if (!s)
+				goto fail;
+			changed |= s != item;
 			json_object_set_new(out, key, s);
 		}
-		return out;
+	} else {
+		return json_incref((json_t *)v);
 	}
+	if (changed)
+		return out;
+	json_decref(out);
 	return json_incref((json_t *)v);
+fail:
+	json_decref(out);
+	return NULL;
 }

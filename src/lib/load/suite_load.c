@@ -363,7 +363,7 @@ static void load_one_case(struct loader *ld, assay_case *c, const struct group_c
 		case_error(c, &e);
 		goto out;
 	}
-	struct case_ctx ctx = { &ds, g->env, g->timeout, ld->warn, ld->payload };
+	struct case_ctx ctx = { &ds, cdoc.root, g->env, g->timeout, ld->warn, ld->payload };
 	if (assay_load__case(c, def, &ctx, &e))
 		case_error(c, &e);
 out:

@@ -35,6 +35,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,11 +100,11 @@ static int make_pipe(int fds[2])
 
 static void ignore_sigpipe(void)
 {
-	static bool done;
+	static atomic_bool done;
 	struct sigaction sa;
 
-	/* A race between two threads here is harmless: both install SIG_IGN. */
-	if (done)
+	/* Two threads racing here both install SIG_IGN, which is harmless. */
+	if (atomic_load_explicit(&done, memory_order_relaxed))
 		return;
 	if (sigaction(SIGPIPE, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO) &&
 	    sa.sa_handler == SIG_DFL) {
@@ -112,7 +113,7 @@ static void ignore_sigpipe(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGPIPE, &sa, NULL);
 	}
-	done = true;
+	atomic_store_explicit(&done, true, memory_order_relaxed);
 }
 
 static bool names_var(const char *entry, const char *name, size_t len)
@@ -328,7 +329,7 @@ int assay_proc_start(assay_proc *p, assay_err *err)
 	}
 	attr_ok = true;
 	e = feed ? posix_spawn_file_actions_adddup2(&fa, in[0], 0)
-		 : 0;
+		 : posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	if (!e)
 		e = posix_spawn_file_actions_adddup2(&fa, out[1], 1);
 	if (!e)

@@ -18,6 +18,8 @@ struct jsonl {
 	char *dir;
 	char *reports;
 	int fd;
+	bool resume;
+	size_t keep_len;
 	assay_buf line;
 };
 
@@ -27,9 +29,13 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 
 	(void)suite;
 	(void)total;
-	j->fd = open(j->reports, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	j->fd = open(j->reports, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+					 (j->resume ? 0 : O_TRUNC), 0644);
 	if (j->fd < 0)
 		return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot create: %s",
+				     strerror(errno));
+	if (j->resume && ftruncate(j->fd, (off_t)j->keep_len))
+		return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot cut: %s",
 				     strerror(errno));
 	return 0;
 }
@@ -40,6 +46,8 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	const char *p;
 	size_t left;
 
+	if (r->replayed)
+		return 0;
 	assay_buf_reset(&j->line);
 	assay_json_dump(&j->line, r->json, 0);
 	assay_buf_addch(&j->line, '\n');
@@ -88,7 +96,8 @@ static void sink_free(void *payload)
 	free(j);
 }
 
-int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err)
+static int make_sink(assay_sink *out, const char *dir, bool resume, size_t keep_len,
+		     assay_err *err)
 {
 	int rc = assay_fs_mkdirs(dir, err);
 	if (rc)
@@ -97,7 +106,54 @@ int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err)
 	j->dir = assay_xstrdup(dir);
 	j->reports = assay_path_join(dir, "reports.jsonl");
 	j->fd = -1;
+	j->resume = resume;
+	j->keep_len = keep_len;
 	j->line = (assay_buf)ASSAY_BUF_INIT;
 	*out = (assay_sink){ j, on_begin, on_case, on_end, sink_free };
 	return 0;
+}
+
+int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err)
+{
+	return make_sink(out, dir, false, 0, err);
+}
+
+int assay_sink_jsonl_resume(assay_sink *out, const char *dir, size_t keep_len, assay_err *err)
+{
+	return make_sink(out, dir, true, keep_len, err);
+}
+
+int assay_reports_load(json_t **out, size_t *valid_len, const char *dir, assay_err *err)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+	char *path = assay_path_join(dir, "reports.jsonl");
+	int rc = assay_fs_read(&text, path, 0, err);
+
+	*out = json_object();
+	*valid_len = 0;
+	if (rc == ASSAY_ENOTFOUND) {
+		assay_err_clear(err);
+		rc = 0;
+	}
+	for (const char *p = text.ptr, *end = text.ptr + text.len; !rc && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		json_t *line = NULL;
+		if (!nl || assay_json_parse(&line, p, (size_t)(nl - p), path, NULL))
+			break; /* cut short by an interruption: run it again */
+		const char *cp = json_string_value(json_object_get(line, "checkpoint"));
+		const char *g = json_string_value(json_object_get(line, "group"));
+		const char *id = json_string_value(json_object_get(line, "id"));
+		if (!cp || !g || !id) {
+			json_decref(line);
+			break;
+		}
+		char *key = assay_report_key(cp, g, id);
+		json_object_set_new(*out, key, line);
+		free(key);
+		p = nl + 1;
+		*valid_len = (size_t)(p - text.ptr);
+	}
+	assay_buf_release(&text);
+	free(path);
+	return rc;
 }

@@ -90,6 +90,8 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 		assay_buf_addf(&t->failures, "    error: %s\n", r->error);
 	if (r->result && r->result->error)
 		assay_buf_addf(&t->failures, "    note: %s\n", r->result->error);
+	if (!r->result)
+		return 0; /* not loaded or not run: every attribute carries the error again */
 	const char *key;
 	json_t *v;
 	json_object_foreach((json_t *)json_object_get(r->json, "results"), key, v) {

@@ -82,7 +82,9 @@ static json_t *summary_json(const assay_suite *s, const struct tallies *t, doubl
 					    json_string(assay_group_type_name(cp->groups[j].type)));
 			json_object_set_new(groups, cp->groups[j].name, g);
 		}
-		json_object_update(c, tally_json(&all));
+		json_t *counts = tally_json(&all);
+		json_object_update(c, counts);
+		json_decref(counts);
 		json_object_set_new(c, "types", types);
 		json_object_set_new(c, "groups", groups);
 		json_object_set_new(cps, cp->name, c);
@@ -149,23 +151,30 @@ struct run {
 	assay_err *err;
 };
 
+char *assay_report_key(const char *checkpoint, const char *group, const char *id)
+{
+	return assay_xasprintf("%s\n%s\n%s", checkpoint, group, id);
+}
+
 static int emit(struct run *run, const assay_checkpoint *cp, const assay_group *g,
 		const assay_case *c, const assay_case_result *r, json_t *report, double score,
-		bool passed, const char *error, size_t icp, size_t ig)
+		bool passed, const char *error, size_t icp, size_t ig, bool replayed)
 {
-	json_object_set_new(report, "checkpoint", json_string(cp->name));
-	json_object_set_new(report, "score", json_real(score));
-	json_object_set_new(report, "passed", json_boolean(passed));
-	if (r)
-		json_object_set_new(report, "execution", execution_json(r));
-	if (error)
-		json_object_set_new(report, "error", json_string(error));
+	if (!replayed) {
+		json_object_set_new(report, "checkpoint", json_string(cp->name));
+		json_object_set_new(report, "score", json_real(score));
+		json_object_set_new(report, "passed", json_boolean(passed));
+		if (r)
+			json_object_set_new(report, "execution", execution_json(r));
+		if (error)
+			json_object_set_new(report, "error", json_string(error));
+	}
 	tally_add(&run->t.types[icp][g->type], passed, error != NULL, score);
 	tally_add(&run->t.groups[icp][ig], passed, error != NULL, score);
 	tally_add(&run->t.total, passed, error != NULL, score);
 
-	assay_case_report cr = { cp, g, c, r, report, score, passed, error, ++run->index,
-				 run->suite->ncases };
+	assay_case_report cr = { cp, g, c, r, report, score, passed, error, replayed,
+				 ++run->index, run->suite->ncases };
 	for (size_t i = 0; i < run->opts->nsinks; i++) {
 		assay_sink *s = &run->opts->sinks[i];
 		if (s->on_case) {
@@ -189,9 +198,23 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *
 	bool passed = false;
 	int rc = 0;
 
+	if (run->opts->previous) {
+		char *key = assay_report_key(ctx->checkpoint->name, g->name, c->id);
+		json_t *prev = json_object_get(run->opts->previous, key);
+		free(key);
+		if (prev) {
+			report = json_incref(prev);
+			rc = emit(run, ctx->checkpoint, g, c, NULL, report,
+				  json_number_value(json_object_get(prev, "score")),
+				  json_is_true(json_object_get(prev, "passed")),
+				  json_string_value(json_object_get(prev, "error")), icp, ig, true);
+			goto out;
+		}
+	}
 	if (c->error) {
 		report = assay_case_report_error(g, c, c->error, now_s() - t0);
-		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, c->error, icp, ig);
+		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, c->error, icp, ig,
+			  false);
 		goto out;
 	}
 	dir = g->isolated ? assay_path_join(group_dir, c->id) : assay_xstrdup(group_dir);
@@ -201,7 +224,8 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *
 		error = assay_xasprintf("cannot prepare the working folder: %s",
 					assay_err_format(&e, msg, sizeof(msg)));
 		report = assay_case_report_error(g, c, error, now_s() - t0);
-		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, error, icp, ig);
+		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, error, icp, ig,
+			  false);
 		goto out;
 	}
 	rc = assay_adapter_cli.run_case(NULL, ctx, c, dir, &r, run->err);
@@ -209,7 +233,7 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *
 	if (rc)
 		goto out;
 	assay_case_report_build(&report, &score, &passed, &error, g, c, &r, now_s() - t0);
-	rc = emit(run, ctx->checkpoint, g, c, &r, report, score, passed, error, icp, ig);
+	rc = emit(run, ctx->checkpoint, g, c, &r, report, score, passed, error, icp, ig, false);
 out:
 	if (dir && g->isolated && !run->opts->keep)
 		assay_fs_remove_tree(dir, NULL);

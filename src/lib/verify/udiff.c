@@ -29,6 +29,8 @@
  *   Below the budget the script is minimal, except where step 2's provisional discards cost
  *   minimality, as they do in diff. diff's own "too expensive" cut-off (after 4096 edit steps of
  *   one search) is not copied: texts that far apart are past our budget anyway.
+ * - A capped `out` (assay_buf max) stops the printing once the cap is reached; the caller cuts
+ *   and marks the text (the verifiers cut at 64 KiB).
  *
  * Refuses: binary detection (bytes are copied as they are, NULs included), diff's options (-w,
  * -B, -i ...; the text verifier normalises before calling), timestamps in the header, function
@@ -524,65 +526,86 @@ static void compare(struct search *s, lnum xoff, lnum xlim, lnum yoff, lnum ylim
 }
 
 /*
- * Step 4: slide runs of changes over equal lines. `chg` and `other` are the change flags of the
- * looked-at lines of this side and of the other (index -1 and n readable, and 0); `eq` holds
- * this side's classes. `j` follows the line of the other side that matches line `i`.
+ * Step 4: slide runs of changes over equal lines, on one side at a time. A run [lo, hi) can move
+ * up one line when the line above it equals its last line (and down when the line below equals
+ * its first): the script stays correct and as short. `j` follows the line of the other side that
+ * lines up with line `hi`, so we can tell when the run's end meets a change over there.
  */
+struct run {
+	char *chg;            /* this side's change flags (index -1 and n readable, and 0) */
+	const char *other;    /* the other side's */
+	const lnum *eq;       /* this side's classes */
+	lnum n;
+	lnum lo;
+	lnum hi;
+	lnum j;
+};
+
+/* One line up; with `absorb`, takes in a run it comes to touch. */
+static void run_up(struct run *r, bool absorb)
+{
+	r->chg[--r->lo] = 1;
+	r->chg[--r->hi] = 0;
+	while (absorb && r->chg[r->lo - 1])
+		r->lo--;
+	do
+		r->j--;
+	while (r->other[r->j]);
+}
+
+/* One line down, taking in a run it comes to touch; true if its end then meets a change of the
+ * other side. */
+static bool run_down(struct run *r)
+{
+	bool meets = false;
+
+	r->chg[r->lo++] = 0;
+	r->chg[r->hi++] = 1;
+	while (r->chg[r->hi])
+		r->hi++;
+	while (r->other[++r->j])
+		meets = true;
+	return meets;
+}
+
 static void slide_runs(char *chg, const char *other, const lnum *eq, lnum n)
 {
-	lnum i = 0, j = 0;
+	struct run r = { chg, other, eq, n, 0, 0, 0 };
+	lnum i = 0;
 
 	for (;;) {
-		while (i < n && !chg[i]) {
-			while (other[j++])
+		/* To the next run; j steps over the other side's changes and one matched line per
+		 * unchanged line here. */
+		for (; i < n && !chg[i]; i++)
+			while (other[r.j++])
 				;
-			i++;
-		}
 		if (i == n)
 			break;
+		r.lo = i;
+		r.hi = i + 1;
+		while (chg[r.hi])
+			r.hi++;
+		while (other[r.j])
+			r.j++;
 
-		lnum start = i, runlen, corresponding;
-		while (chg[++i])
-			;
-		while (other[j])
-			j++;
-
+		/* Up as far as it goes, then down as far as it goes, joining runs on the way,
+		 * until a pass joins nothing. `aligned` is the lowest end position at which the
+		 * run meets a change of the other side (n if none). */
+		lnum len, aligned;
 		do {
-			runlen = i - start;
+			len = r.hi - r.lo;
+			while (r.lo > 0 && eq[r.lo - 1] == eq[r.hi - 1])
+				run_up(&r, true);
+			aligned = other[r.j - 1] ? r.hi : n;
+			while (r.hi != n && eq[r.lo] == eq[r.hi])
+				if (run_down(&r))
+					aligned = r.hi;
+		} while (len != r.hi - r.lo);
 
-			/* Up, while the line above equals the run's last line: this joins any run
-			 * above. */
-			while (start && eq[start - 1] == eq[i - 1]) {
-				chg[--start] = 1;
-				chg[--i] = 0;
-				while (chg[start - 1])
-					start--;
-				while (other[--j])
-					;
-			}
-
-			/* Where the run's end last met a change of the other side (n: nowhere). */
-			corresponding = other[j - 1] ? i : n;
-
-			/* Down, while the run's first line equals the line below: this joins any run
-			 * below and, when none joins, leaves the run as low as it can go. */
-			while (i != n && eq[start] == eq[i]) {
-				chg[start++] = 0;
-				chg[i++] = 1;
-				while (chg[i])
-					i++;
-				while (other[++j])
-					corresponding = i;
-			}
-		} while (runlen != i - start);
-
-		/* Back up to line up with a change of the other side, if it passed one. */
-		while (corresponding < i) {
-			chg[--start] = 1;
-			chg[--i] = 0;
-			while (other[--j])
-				;
-		}
+		/* Low is the default; but lined up with a change of the other side reads better. */
+		while (aligned < r.hi)
+			run_up(&r, false);
+		i = r.hi;
 	}
 }
 

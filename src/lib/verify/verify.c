@@ -106,7 +106,8 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 		options = empty = json_object();
 	if (!json_is_object(options)) {
 		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				   "verify.%s must be a mapping", call->attribute);
+				   "verify.%s must be a mapping",
+				   call->attribute ? call->attribute : "<attribute>");
 		goto out;
 	}
 	if ((rc = assay_verify_opt_string(options, "verifier", &name, err)))

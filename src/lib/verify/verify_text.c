@@ -273,7 +273,8 @@ static int exact_real(assay_verification *out, const assay_verify_call *call, as
 	bool max = is_maximum(call->attribute);
 
 	if (!expected_number(call->expected, &want))
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "expected %s must be a number",
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "expected %s must be a number",
 				     call->attribute ? call->attribute : "value");
 	if (max ? got <= want : got == want) {
 		pass(out);
@@ -489,8 +490,9 @@ static int verify_contains(assay_verification *out, const assay_verify_call *cal
 	add_excerpt(&msg, e, elen);
 	if (at) {
 		size_t off = (size_t)(at - as);
-		assay_buf_addf(&msg, "\nactual from byte %zu (where the first %zu bytes of expected "
-			       "are found): ", off, lo);
+		assay_buf_addf(&msg,
+			       "\nactual from byte %zu (where the first %zu bytes of expected are "
+			       "found): ", off, lo);
 		add_excerpt(&msg, a + off, alen - off);
 	} else {
 		assay_buf_adds(&msg, "\nactual: ");

@@ -153,9 +153,11 @@ static bool match_int(const char *s, size_t n)
 			bool hex = s[i] == 'x';
 			if (++i == n)
 				return false;
-			for (; i < n; i++)
-				if (!(s[i] == '_' || (hex ? is_hex(s[i]) : (s[i] == '0' || s[i] == '1'))))
+			for (; i < n; i++) {
+				bool ok = hex ? is_hex(s[i]) : s[i] == '0' || s[i] == '1';
+				if (!ok && s[i] != '_')
 					return false;
+			}
 			return true;
 		}
 		for (; i < n; i++)
@@ -430,17 +432,9 @@ int assay_yaml__classify(const char *tag, bool implicit, bool plain, const char 
 
 /* ---- numbers ---- */
 
-/* A bignum as json.h defines it (the mark, then the literal). */
 static json_t *bignum(const char *lit)
 {
-	size_t n = strlen(lit);
-	char *p = assay_xmalloc(ASSAY_JSON_BIGNUM_MARK_LEN + n);
-
-	memcpy(p, ASSAY_JSON_BIGNUM_MARK, ASSAY_JSON_BIGNUM_MARK_LEN);
-	memcpy(p + ASSAY_JSON_BIGNUM_MARK_LEN, lit, n);
-	json_t *v = json_stringn(p, ASSAY_JSON_BIGNUM_MARK_LEN + n);
-	free(p);
-	return v;
+	return assay_json_bignum(lit);
 }
 
 /*
@@ -620,7 +614,7 @@ static json_t *float_value(const char *s, size_t n)
 	} else if (!strcmp(p, ".nan") || !strcmp(p, "nan")) {
 		v = bignum("NaN");
 	} else if (strchr(p, ':')) {
-		/* as Python does it: parts as floats, summed from the last with growing powers of 60 */
+		/* as Python: parts as floats, summed from the last with growing powers of 60 */
 		double sum = 0.0, base = 1.0;
 		char *end = p + len;
 		while (end > p) {

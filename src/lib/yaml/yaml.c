@@ -16,15 +16,20 @@
  *   anchor names the newer node from there on (YAML's rule; PyYAML refuses instead). Aliased
  *   nodes are shared, not copied: the document is a DAG, and an alias has its anchor's mark.
  * - Merge keys: `<<` collects mappings; when the mapping ends its content becomes the merged
- *   keys (earlier sources, and in a list earlier entries, win), then its explicit keys, in
- *   PyYAML's order. A merged key is never a duplicate.
+ *   keys (in a list the first mapping wins; of two `<<` keys the later), then its explicit
+ *   keys, which win over all: PyYAML's values and key order. A merged key is never a duplicate.
  * - Marks: {node, line, column} appended as nodes are made, sorted by address at the end and
  *   looked up by binary search. Nodes dropped while loading (merge sources, anchored keys) are
  *   kept alive in `dead` until the end so no address is reused; if there were any, marks of
  *   nodes that did not make it into the document are then removed.
+ * - libyaml's errors keep its wording, "problem (context at line L, column C)", at the problem's
+ *   position; but where the problem is the end of the input (an unclosed quote or bracket) or a
+ *   key without its ':', the position is the construct left open, which is where the fix goes.
+ *   Reader errors (bad UTF-8, control characters) carry only a byte offset, turned into a line
+ *   and column by counting (exact for UTF-8 input).
  *
  * Refuses: more than one document; complex keys; duplicate keys (PyYAML keeps the last);
- * recursive aliases; unknown tags' meaning (they are ignored).
+ * recursive aliases; nesting deeper than MAX_DEPTH; unknown tags' meaning (they are ignored).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -144,21 +149,17 @@ static struct mark *mark_find(const assay_yaml_marks *mk, const json_t *node)
  */
 static void marks_prune(assay_yaml_marks *mk, json_t *root)
 {
-	json_t **todo = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0, alloc = 64;
+	json_t **todo = assay_xmalloc(alloc * sizeof(*todo));
 
-	if (root)
-		todo = assay_xmalloc((alloc = 64) * sizeof(*todo));
-	if (root)
-		todo[n++] = root;
+	todo[n++] = root;
 	while (n) {
 		json_t *v = todo[--n];
 		struct mark *m = mark_find(mk, v);
 		if (!m || m->line < 0)
 			continue;
 		m->line = -m->line;
-		size_t count = json_is_array(v) ? json_array_size(v) : json_is_object(v) ?
-										json_object_size(v) : 0;
+		size_t count = json_is_array(v) ? json_array_size(v) : json_object_size(v);
 		if (n + count > alloc) {
 			while (n + count > alloc)
 				alloc *= 2;
@@ -560,12 +561,14 @@ static int libyaml_error(struct loader *l, const char *text, size_t len)
 	case YAML_READER_ERROR: {
 		size_t off = p->problem_offset;
 		/* a bad continuation byte: the sequence it breaks starts at its lead byte */
-		if (!strcmp(problem, "invalid trailing UTF-8 octet"))
-			for (size_t k = 1; k <= 3 && k <= off; k++)
-				if (off - k < len && ((unsigned char)text[off - k] & 0xC0) == 0xC0) {
+		if (!strcmp(problem, "invalid trailing UTF-8 octet")) {
+			for (size_t k = 1; k <= 3 && k <= off && off - k < len; k++) {
+				if (((unsigned char)text[off - k] & 0xC0) == 0xC0) {
 					off -= k;
 					break;
 				}
+			}
+		}
 		offset_position(text, len, off, &line, &col);
 		if (p->problem_value >= 0)
 			l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->path, line, col,

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fails if the static library defines a global symbol without the assay_ prefix.
+set -euo pipefail
+lib=$1
+bad=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v '^assay_' || true)
+if [ -n "$bad" ]; then
+	echo "global symbols without the assay_ prefix:"
+	echo "$bad"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+echo "symbols: all $(nm -g --defined-only "$lib" | awk 'NF == 3' | wc -l) carry assay_"
+echo "1 passed, 0 failed"

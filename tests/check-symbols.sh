@@ -2,7 +2,7 @@
 # Fails if the static library defines a global symbol without the assay_ prefix.
 set -euo pipefail
 lib=$1
-bad=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v '^assay_' || true)
+bad=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v -e '^assay_' -e '^__odr_asan' -e '^__asan' -e '^__ubsan' || true)
 if [ -n "$bad" ]; then
 	echo "global symbols without the assay_ prefix:"
 	echo "$bad"

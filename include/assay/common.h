@@ -34,6 +34,7 @@ enum assay_error_code {
 	ASSAY_ETOOBIG = -6,   /**< a size cap was reached */
 	ASSAY_EIO = -7,       /**< a read or write failed */
 	ASSAY_ESTORE = -8,    /**< the results store failed */
+	ASSAY_EINTERRUPTED = -9, /**< stopped on request (SIGINT/SIGTERM) before finishing */
 };
 
 /**

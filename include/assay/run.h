@@ -55,6 +55,8 @@ typedef struct assay_run_ctx {
 	size_t out_cap;               /**< bytes kept of stdout/stderr/each file */
 	size_t err_cap;
 	double kill_grace_s;
+	volatile int *stop;           /**< non-NULL and set: abandon the case (kill it) and return
+					   ASSAY_EINTERRUPTED */
 } assay_run_ctx;
 
 /**
@@ -63,7 +65,9 @@ typedef struct assay_run_ctx {
  * `run_case` runs one case in `workdir` (already holding the submission, the case folder's
  * files/ and its input files) and fills `out`, `group_end` after the last case.
  * A case that fails, times out or cannot start is not an error: it is data in `out`. The
- * functions return an error code only when assay itself cannot go on (ASSAY_ESPAWN, ASSAY_EIO).
+ * functions return an error code only when assay itself cannot go on (ASSAY_ESPAWN, ASSAY_EIO),
+ * or ASSAY_EINTERRUPTED when `ctx->stop` was set while the case ran (it was killed and has no
+ * result).
  */
 typedef struct assay_adapter {
 	const char *name;
@@ -132,8 +136,9 @@ typedef struct assay_run_opts {
 	double kill_grace_s;      /**< SIGTERM -> SIGKILL grace on timeout, seconds (0: 1) */
 	assay_sink *sinks;        /**< borrowed array */
 	size_t nsinks;
-	volatile int *stop;       /**< if non-NULL and set non-zero, the run stops after the
-				       current case (signal handlers set it) */
+	volatile int *stop;       /**< if non-NULL and set non-zero (a signal handler sets it),
+				       the running case is killed within 200 ms and left
+				       unreported, and the run ends with summary.interrupted */
 	const json_t *previous;   /**< resume: reports of cases already finished, keyed by
 				       assay_report_key(); they are replayed, not run */
 } assay_run_opts;

@@ -37,6 +37,19 @@ test_case 'no process outlives a run (timeouts, background jobs, setsid)' '
 		[ -n "$pid" ]
 		if kill -0 "$pid" 2>/dev/null; then echo "process $pid survived"; exit 1; fi
 	done'
+test_case 'SIGINT kills the running case, keeps finished ones, and --resume completes the run' '
+	code=0
+	"$ASSAY" run "$FIXTURES/suites/orphans" -o res -q --kill-grace 0.2 & pid=$!
+	sleep 0.6 # the first two cases end at once; the third runs for its whole second
+	kill -INT $pid
+	wait $pid || code=$?
+	expect_exit 1
+	jq -e ".interrupted == true and .totals.total == 2" res/summary.json
+	[ "$(wc -l < res/reports.jsonl)" = 2 ]
+	run_assay run "$FIXTURES/suites/orphans" -o res --resume --kill-grace 0.2
+	expect_grep "resuming: 2 cases already done" err
+	[ "$(wc -l < res/reports.jsonl)" = 3 ]
+	jq -e ".interrupted == false and .totals.total == 3" res/summary.json'
 test_case 'stdout is capped and the truncation recorded' '
 	run_assay run "$FIXTURES/suites/basic" -o res --case argv-string --stdout-cap 5; expect_exit 1
 	jq -e ".results.output.actual == \"[a  b\" and .execution.stdout_truncated == true" res/reports.jsonl'

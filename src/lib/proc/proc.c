@@ -589,7 +589,7 @@ static bool apply_timers(assay_proc *p, double now, assay_err *err)
 			p->timed_out = true;
 			kill(-p->pid, SIGTERM);
 			kill(-p->pid, SIGCONT); /* a stopped process could not act on SIGTERM */
-			/* From now, not from the deadline: a late pump still grants the full grace. */
+			/* From now, not the deadline: a late pump still grants the full grace. */
 			p->t_kill = now + (p->kill_grace_s > 0 ? p->kill_grace_s : 0);
 			acted = true;
 		}
@@ -647,11 +647,11 @@ int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 			if (fd == p->fd_in)
 				rc = write_stdin(p, err);
 			else if (fd == p->fd_out)
-				rc = read_capture(&p->fd_out, &p->out, &p->out_trunc, READS_PER_PUMP,
-						  err);
+				rc = read_capture(&p->fd_out, &p->out, &p->out_trunc,
+						  READS_PER_PUMP, err);
 			else if (fd == p->fd_err)
-				rc = read_capture(&p->fd_err, &p->err, &p->err_trunc, READS_PER_PUMP,
-						  err);
+				rc = read_capture(&p->fd_err, &p->err, &p->err_trunc,
+						  READS_PER_PUMP, err);
 			else if (fd == p->fd_pid)
 				rc = reap(p, err);
 		}

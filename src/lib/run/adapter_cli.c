@@ -112,7 +112,19 @@ static int run_case(void *state, const assay_run_ctx *ctx, const assay_case *c,
 	p.timeout_s = c->timeout;
 	p.kill_grace_s = ctx->kill_grace_s;
 
-	rc = assay_proc_run(&p, &out->proc, err);
+	/* Like assay_proc_run(), waking at least every 200 ms to see a stop request. */
+	bool done = false;
+	rc = assay_proc_start(&p, err);
+	while (!rc && !done) {
+		if (ctx->stop && *ctx->stop) {
+			rc = ASSAY_EINTERRUPTED; /* assay_proc_release() kills the group */
+			break;
+		}
+		int wait = assay_proc_deadline_ms(&p);
+		rc = assay_proc_pump(&p, wait < 0 || wait > 200 ? 200 : wait, &done, err);
+	}
+	if (!rc)
+		rc = assay_proc_finish(&p, &out->proc);
 	if (rc)
 		goto out;
 	out->output = p.out;

@@ -252,7 +252,8 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 	assay_run_ctx ctx = { run->suite, cp, g, &run->command, submission,
 			      run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
 			      run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
-			      run->opts->kill_grace_s > 0 ? run->opts->kill_grace_s : 1.0 };
+			      run->opts->kill_grace_s > 0 ? run->opts->kill_grace_s : 1.0,
+			      run->opts->stop };
 	char *cpdir = assay_path_join(run->root, cp->name);
 	char *gdir = assay_path_join(cpdir, g->name);
 	int rc = 0;
@@ -275,6 +276,8 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 		if ((rc = run_one(run, &ctx, &g->cases[k], gdir, icp, ig)))
 			break;
 	}
+	if (rc == ASSAY_EINTERRUPTED)
+		rc = 0; /* the case that was running is not reported: --resume runs it again */
 out:
 	if (!run->opts->keep)
 		assay_fs_remove_tree(gdir, NULL);

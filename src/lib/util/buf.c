@@ -43,6 +43,9 @@ void assay_buf_grow(assay_buf *b, size_t extra)
 	size_t alloc = b->alloc ? b->alloc : 64;
 	while (alloc < need)
 		alloc = alloc < ((size_t)-1) / 2 ? alloc * 2 : need;
+	/* A capped buffer never needs more than its cap (and the NUL). */
+	if (b->max && need <= b->max + 1 && alloc > b->max + 1)
+		alloc = b->max + 1;
 	if (b->alloc) {
 		b->ptr = assay_xrealloc(b->ptr, alloc);
 	} else {

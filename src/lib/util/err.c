@@ -22,6 +22,7 @@ const char *assay_strerror(int code)
 	case ASSAY_ETOOBIG: return "size limit reached";
 	case ASSAY_EIO: return "input/output error";
 	case ASSAY_ESTORE: return "results store failure";
+	case ASSAY_EINTERRUPTED: return "interrupted";
 	}
 	return "unknown error";
 }

@@ -1,0 +1,253 @@
+/* Unit tests of the util layer: assay_buf, assay_strvec, errors, files and paths, base64. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assay/buf.h"
+#include "assay/fs.h"
+#include "assay/strvec.h"
+#include "util/base64.h"
+
+Test(buf, starts_empty_and_terminated)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_not_null(b.ptr);
+	cr_assert_eq(b.len, 0);
+	cr_assert_eq(b.ptr[0], '\0');
+	assay_buf_release(&b);
+}
+
+Test(buf, appends_bytes_with_nul_inside)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_eq(assay_buf_add(&b, "a\0b", 3), 0);
+	cr_assert_eq(assay_buf_adds(&b, "cd"), 0);
+	cr_assert_eq(assay_buf_addch(&b, 'e'), 0);
+	cr_assert_eq(b.len, 6);
+	cr_assert_eq(memcmp(b.ptr, "a\0bcde", 7), 0);
+	assay_buf_release(&b);
+}
+
+Test(buf, cap_keeps_what_fits_and_reports_too_big)
+{
+	assay_buf b;
+	assay_buf_init(&b, 0, 5);
+	cr_assert_eq(assay_buf_adds(&b, "abc"), 0);
+	cr_assert_eq(assay_buf_adds(&b, "defg"), ASSAY_ETOOBIG);
+	cr_assert_eq(b.len, 5);
+	cr_assert_str_eq(b.ptr, "abcde");
+	cr_assert_eq(assay_buf_adds(&b, "x"), ASSAY_ETOOBIG);
+	cr_assert_str_eq(b.ptr, "abcde");
+	cr_assert_leq(b.alloc, 6, "a capped buffer reserved %zu bytes", b.alloc);
+	assay_buf_release(&b);
+}
+
+Test(buf, formatted_appends_of_any_length)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+	char big[1000];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	cr_assert_eq(assay_buf_addf(&b, "%d-%s", 42, "y"), 0);
+	cr_assert_eq(assay_buf_addf(&b, "%s", big), 0);
+	cr_assert_eq(b.len, 4 + 999);
+	cr_assert_eq(strncmp(b.ptr, "42-y", 4), 0);
+	cr_assert_eq(b.ptr[b.len - 1], 'x');
+	size_t len;
+	char *s = assay_buf_detach(&b, &len);
+	cr_assert_eq(len, 1003);
+	cr_assert_eq(b.len, 0);
+	cr_assert_eq(b.ptr[0], '\0');
+	free(s);
+	s = assay_buf_detach(&b, &len);
+	cr_assert_str_eq(s, "");
+	free(s);
+}
+
+Test(strvec, copies_and_terminates)
+{
+	assay_strvec v = ASSAY_STRVEC_INIT;
+	char word[] = "one";
+	assay_strvec_push(&v, word);
+	word[0] = 'X';
+	assay_strvec_pushf(&v, "n=%d", 2);
+	for (int i = 0; i < 20; i++)
+		assay_strvec_push(&v, "more");
+	cr_assert_eq(v.nr, 22);
+	cr_assert_str_eq(v.v[0], "one");
+	cr_assert_str_eq(v.v[1], "n=2");
+	cr_assert_null(v.v[22]);
+	assay_strvec_clear(&v);
+	cr_assert_eq(v.nr, 0);
+	cr_assert_null(v.v[0]);
+}
+
+Test(err, first_error_wins_and_formats_with_position)
+{
+	assay_err e = ASSAY_ERR_INIT;
+	char out[256];
+	cr_assert_eq(assay_err_set(&e, ASSAY_EPARSE, "a.yaml", 3, 7, "bad %s", "thing"),
+		     ASSAY_EPARSE);
+	cr_assert_eq(assay_err_set(&e, ASSAY_EIO, "b", 1, 1, "later"), ASSAY_EIO);
+	cr_assert_str_eq(assay_err_format(&e, out, sizeof(out)), "a.yaml:3:7: bad thing");
+	assay_err_clear(&e);
+	assay_err_set(&e, ASSAY_ENOTFOUND, "x", 0, 0, "gone");
+	cr_assert_str_eq(assay_err_format(&e, out, sizeof(out)), "x: gone");
+	cr_assert_eq(assay_err_set(NULL, ASSAY_EIO, NULL, 0, 0, "ignored"), ASSAY_EIO);
+	cr_assert_str_eq(assay_strerror(ASSAY_ETOOBIG), "size limit reached");
+}
+
+static char *tmpdir(void)
+{
+	char *d = NULL;
+	cr_assert_eq(assay_fs_mkdtemp(&d, NULL, "assay-test-util-", NULL), 0);
+	return d;
+}
+
+Test(fs, atomic_write_replaces_and_leaves_no_temp_file)
+{
+	char *d = tmpdir();
+	char *p = assay_path_join(d, "f.json");
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_eq(assay_fs_write_atomic(p, "old", 3, 0644, NULL), 0);
+	cr_assert_eq(assay_fs_write_atomic(p, "new!", 4, 0644, NULL), 0);
+	cr_assert_eq(assay_fs_read(&b, p, 0, NULL), 0);
+	cr_assert_str_eq(b.ptr, "new!");
+	char *cmd = assay_xasprintf("test $(ls '%s' | wc -l) -eq 1", d);
+	FILE *f = popen(cmd, "r");
+	cr_assert_eq(pclose(f), 0);
+	free(cmd);
+	assay_buf_release(&b);
+	assay_fs_remove_tree(d, NULL);
+	free(p);
+	free(d);
+}
+
+Test(fs, read_caps_and_reports_missing_files)
+{
+	char *d = tmpdir();
+	char *p = assay_path_join(d, "f");
+	assay_buf b = ASSAY_BUF_INIT;
+	assay_err e = ASSAY_ERR_INIT;
+	cr_assert_eq(assay_fs_write(p, "0123456789", 10, 0644, NULL), 0);
+	cr_assert_eq(assay_fs_read(&b, p, 4, NULL), ASSAY_ETOOBIG);
+	cr_assert_str_eq(b.ptr, "0123");
+	assay_buf_reset(&b);
+	char *q = assay_path_join(d, "nope");
+	cr_assert_eq(assay_fs_read(&b, q, 0, &e), ASSAY_ENOTFOUND);
+	cr_assert_str_eq(e.path, q);
+	free(q);
+	assay_buf_release(&b);
+	assay_fs_remove_tree(d, NULL);
+	free(p);
+	free(d);
+}
+
+Test(fs, remove_tree_never_follows_links_and_beats_read_only_folders)
+{
+	char *d = tmpdir();
+	char *outside = tmpdir();
+	char *victim = assay_path_join(outside, "keep.txt");
+	cr_assert_eq(assay_fs_write(victim, "precious", 8, 0644, NULL), 0);
+	char *tree = assay_path_join(d, "tree");
+	char *file = assay_path_join(tree, "sub/deep/x");
+	cr_assert_eq(assay_fs_write(file, "x", 1, 0644, NULL), 0);
+	char *link = assay_path_join(tree, "sub/link");
+	cr_assert_eq(symlink(outside, link), 0);
+	char *ro = assay_path_join(tree, "sub/deep");
+	cr_assert_eq(chmod(ro, 0500), 0);
+	cr_assert_eq(assay_fs_remove_tree(tree, NULL), 0);
+	cr_assert_not(assay_fs_exists(tree));
+	cr_assert(assay_fs_exists(victim), "removal followed a link out of the tree");
+	cr_assert_eq(assay_fs_remove_tree(tree, NULL), 0, "a missing tree is success");
+	assay_fs_remove_tree(d, NULL);
+	assay_fs_remove_tree(outside, NULL);
+	free(victim);
+	free(tree);
+	free(file);
+	free(link);
+	free(ro);
+	free(d);
+	free(outside);
+}
+
+Test(fs, copy_tree_keeps_modes_and_links)
+{
+	char *d = tmpdir();
+	char *src = assay_path_join(d, "src");
+	char *dst = assay_path_join(d, "dst");
+	char *f = assay_path_join(src, "bin/run.sh");
+	cr_assert_eq(assay_fs_write(f, "#!/bin/sh\n", 10, 0755, NULL), 0);
+	char *l = assay_path_join(src, "link");
+	cr_assert_eq(symlink("bin/run.sh", l), 0);
+	cr_assert_eq(assay_fs_copy_tree(src, dst, NULL), 0);
+	char *g = assay_path_join(dst, "bin/run.sh");
+	struct stat st;
+	cr_assert_eq(stat(g, &st), 0);
+	cr_assert_eq(st.st_mode & 0777, 0755);
+	char *m = assay_path_join(dst, "link");
+	char target[64] = "";
+	cr_assert_gt(readlink(m, target, sizeof(target) - 1), 0);
+	cr_assert_str_eq(target, "bin/run.sh");
+	cr_assert_eq(assay_fs_copy_tree("/nonexistent-assay", dst, NULL), ASSAY_ENOTFOUND);
+	assay_fs_remove_tree(d, NULL);
+	free(src);
+	free(dst);
+	free(f);
+	free(l);
+	free(g);
+	free(m);
+	free(d);
+}
+
+Test(path, containment)
+{
+	cr_assert(assay_path_is_contained("a"));
+	cr_assert(assay_path_is_contained("a/b/../c"));
+	cr_assert(assay_path_is_contained("./a"));
+	cr_assert_not(assay_path_is_contained(""));
+	cr_assert_not(assay_path_is_contained("."));
+	cr_assert_not(assay_path_is_contained("/etc/passwd"));
+	cr_assert_not(assay_path_is_contained(".."));
+	cr_assert_not(assay_path_is_contained("a/../../b"));
+	cr_assert_not(assay_path_is_contained("a/.."));
+}
+
+Test(path, join_and_absolute)
+{
+	char *s = assay_path_join("a/", "b");
+	cr_assert_str_eq(s, "a/b");
+	free(s);
+	s = assay_path_join("a", "/abs");
+	cr_assert_str_eq(s, "/abs");
+	free(s);
+	s = assay_path_absolute("/x/./y//z/../w");
+	cr_assert_str_eq(s, "/x/y/w");
+	free(s);
+	s = assay_path_absolute("/..");
+	cr_assert_str_eq(s, "/");
+	free(s);
+	s = assay_path_absolute("rel");
+	cr_assert_eq(s[0], '/');
+	cr_assert(strlen(s) > 4 && !strcmp(s + strlen(s) - 4, "/rel"));
+	free(s);
+}
+
+Test(base64, decodes_standard_and_url_alphabets)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_eq(assay_base64_decode(&b, "aGVs\nbG8=", 9), 0);
+	cr_assert_str_eq(b.ptr, "hello");
+	assay_buf_reset(&b);
+	cr_assert_eq(assay_base64_decode(&b, "_-8", 3), 0);
+	cr_assert_eq(b.len, 2);
+	cr_assert_eq((unsigned char)b.ptr[0], 0xff);
+	cr_assert_eq((unsigned char)b.ptr[1], 0xef);
+	assay_buf_reset(&b);
+	cr_assert_eq(assay_base64_decode(&b, "a*bc", 4), ASSAY_EINVALID);
+	cr_assert_eq(assay_base64_decode(&b, "abcde", 5), ASSAY_EINVALID);
+	assay_buf_release(&b);
+}

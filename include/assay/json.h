@@ -60,8 +60,9 @@ ASSAY_EXTERN const char *assay_json_bignum_literal(const json_t *v);
 ASSAY_EXTERN bool assay_json_is_number(const json_t *v);
 
 /**
- * A new JSON string from arbitrary bytes: valid UTF-8 is kept, each invalid byte becomes U+FFFD.
- * NUL bytes are kept. Never returns NULL.
+ * A new JSON string from arbitrary bytes: valid UTF-8 is kept, invalid bytes become U+FFFD as
+ * Python's bytes.decode("utf-8", "replace") does (one U+FFFD per bad byte, except that a
+ * truncated multi-byte sequence is one U+FFFD). NUL bytes are kept. Never returns NULL.
  */
 ASSAY_EXTERN json_t *assay_json_string_lossy(const char *bytes, size_t len);
 
@@ -111,7 +112,8 @@ ASSAY_EXTERN void assay_json_diff_opts_release(assay_json_diff_opts *opts);
  *   iterable_item_added:     {path: value} items only in actual
  *   iterable_item_removed:   {path: value} items only in expected
  * Paths look like root['a'][0]. Integers, reals and bignums compare by value (1 == 1.0).
- * Never returns NULL.
+ * As deepdiff does, a list index reported both added and removed becomes one values_changed.
+ * `opts` may be NULL (ASSAY_JSON_DIFF_OPTS_INIT). Never returns NULL.
  */
 ASSAY_EXTERN json_t *assay_json_diff(const json_t *expected, const json_t *actual,
 				     const assay_json_diff_opts *opts);

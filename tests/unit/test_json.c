@@ -417,7 +417,8 @@ Test(json, dump_writes_bignums_bare)
 
 Test(json, diff_of_equal_values_is_empty)
 {
-	check_diff("{\"a\": [1, {\"b\": null}], \"c\": \"x\"}", "{\"c\": \"x\", \"a\": [1, {\"b\": null}]}",
+	check_diff("{\"a\": [1, {\"b\": null}], \"c\": \"x\"}",
+		   "{\"c\": \"x\", \"a\": [1, {\"b\": null}]}",
 		   NULL, "{}");
 }
 
@@ -674,7 +675,8 @@ Test(json, diff_ignore_extra_keys)
 
 Test(json, diff_exclude_paths)
 {
-	check_diff("{\"a\": 1, \"t\": \"x\", \"n\": {\"t\": 1}}", "{\"a\": 1, \"t\": \"y\", \"n\": {\"t\": 2}}",
+	check_diff("{\"a\": 1, \"t\": \"x\", \"n\": {\"t\": 1}}",
+		   "{\"a\": 1, \"t\": \"y\", \"n\": {\"t\": 2}}",
 		   "{\"exclude_paths\": [\"root['t']\"]}",
 		   "{\"values_changed\": {\"root['n']['t']\": {\"new_value\": 2, \"old_value\": 1}}}");
 	/* a bare key means root['key'], as deepdiff */
@@ -838,4 +840,27 @@ Test(json, type_names_are_python_names)
 	for (size_t i = 0; i < json_array_size(v); i++)
 		cr_expect_str_eq(assay_json__type_name(json_array_get(v, i)), want[i]);
 	json_decref(v);
+}
+
+Test(diff_bignum, infinity_and_nan_from_yaml_are_floats)
+{
+	json_t *inf = assay_json_bignum("Infinity");
+	json_t *nan = assay_json_bignum("NaN");
+	json_t *one = json_integer(1);
+	json_t *str = json_string("x");
+	json_t *d = assay_json_diff(inf, str, NULL);
+	json_t *tc = json_object_get(json_object_get(d, "type_changes"), "root");
+	cr_assert_not_null(tc);
+	cr_assert_str_eq(json_string_value(json_object_get(tc, "old_type")), "float");
+	json_decref(d);
+	json_decref(str);
+	d = assay_json_diff(inf, one, NULL);
+	cr_assert_not_null(json_object_get(json_object_get(d, "values_changed"), "root"));
+	json_decref(d);
+	d = assay_json_diff(nan, nan, NULL);
+	cr_assert_eq(json_object_size(d), 0);
+	json_decref(d);
+	json_decref(inf);
+	json_decref(nan);
+	json_decref(one);
 }

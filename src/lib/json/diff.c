@@ -212,9 +212,12 @@ static enum kind kind_of(const json_t *v)
 	return K_NULL;
 }
 
+/* An optional sign and digits only: "Infinity" and "NaN" (YAML's .inf, .nan) are floats. */
 static bool literal_is_int(const char *lit)
 {
-	return !strpbrk(lit, ".eE");
+	if (*lit == '-' || *lit == '+')
+		lit++;
+	return *lit && lit[strspn(lit, "0123456789")] == '\0';
 }
 
 const char *assay_json__type_name(const json_t *v)

@@ -29,8 +29,7 @@ check-asan: $(ASAN_BUILD)/Makefile
 		UBSAN_OPTIONS=print_stacktrace=1:exitcode=86 ctest --output-on-failure -j $(JOBS)
 
 # Sets up what is missing, builds, and runs jq's own test suite against the system's jq.
-demo:
-	scripts/install-deps.sh --with-jq
+demo: deps
 	$(MAKE) all
 	$(BUILD)/assay run examples/jq-1.6 -o $(BUILD)/demo-results
 

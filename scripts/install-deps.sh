@@ -1,16 +1,16 @@
 #!/bin/sh
-# Installs the Debian packages that assay's build, tests and demo need.
-# Idempotent: installs only what is missing; runs apt-get update only then.
-# Usage: scripts/install-deps.sh [--with-jq]   (sudo is used when not root)
+# Installs the Debian packages that assay's build, tests and demo need: the compiler and
+# CMake, the libraries, Criterion, and jq (the demo's program under test; the tests read JSON
+# with it). Idempotent: installs only what is missing and runs apt-get update only then.
+# Usage: scripts/install-deps.sh   (as root, or with sudo)
 set -eu
 
-pkgs="build-essential cmake pkg-config libjansson-dev libyaml-dev libpcre2-dev libcriterion-dev"
-for arg in "$@"; do
-	case "$arg" in
-	--with-jq) pkgs="$pkgs jq" ;;
-	*) echo "usage: $0 [--with-jq]" >&2; exit 2 ;;
-	esac
-done
+pkgs="build-essential cmake pkg-config libjansson-dev libyaml-dev libpcre2-dev libcriterion-dev
+jq diffutils"
+if [ $# -ne 0 ]; then
+	echo "usage: $0" >&2
+	exit 2
+fi
 
 missing=""
 for p in $pkgs; do

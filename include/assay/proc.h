@@ -61,7 +61,8 @@ typedef struct assay_proc {
 	assay_strvec env;        /**< "K=V" sets K for the child; "K" unsets it */
 	bool clear_env;          /**< start from an empty environment instead of assay's own */
 	char *cwd;               /**< malloc'd folder to run in, or NULL for assay's own */
-	const char *stdin_data;  /**< borrowed bytes for standard input (must outlive the run); NULL: empty */
+	const char *stdin_data;  /**< borrowed standard input bytes (must outlive the run);
+				      NULL: empty */
 	size_t stdin_len;
 	size_t out_cap;          /**< stdout cap in bytes (0: ASSAY_PROC_DEFAULT_CAP) */
 	size_t err_cap;          /**< stderr cap in bytes (0: ASSAY_PROC_DEFAULT_CAP) */

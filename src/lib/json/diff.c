@@ -398,24 +398,17 @@ static int num_cmp(const json_t *a, const json_t *b)
 	return x.ld < y.ld ? -1 : x.ld > y.ld;
 }
 
-struct member {
-	const char *key;
-	size_t len;
-	json_t *value;
-};
-
 static int member_cmp(const void *a, const void *b)
 {
-	const struct member *x = a, *y = b;
+	const struct assay_json__member *x = a, *y = b;
 
 	return bytes_cmp(x->key, x->len, y->key, y->len);
 }
 
-/* The members of an object, sorted by key when `sort`; free() the result. */
-static struct member *members(const json_t *obj, bool sort, size_t *n)
+struct assay_json__member *assay_json__members(const json_t *obj, bool sort, size_t *n)
 {
 	size_t cap = json_object_size(obj), i = 0;
-	struct member *m = assay_xmalloc((cap ? cap : 1) * sizeof(*m));
+	struct assay_json__member *m = assay_xmalloc((cap ? cap : 1) * sizeof(*m));
 
 	for (void *it = json_object_iter((json_t *)obj); it && i < cap;
 	     it = json_object_iter_next((json_t *)obj, it), i++) {
@@ -450,7 +443,8 @@ static int json_order(const json_t *a, const json_t *b)
 	}
 	case 6: {
 		size_t na, nb, i;
-		struct member *ma = members(a, true, &na), *mb = members(b, true, &nb);
+		struct assay_json__member *ma = assay_json__members(a, true, &na);
+		struct assay_json__member *mb = assay_json__members(b, true, &nb);
 
 		/* jq: the sorted key lists first, then the values in key order */
 		for (i = 0; i < na && i < nb && !c; i++)
@@ -723,7 +717,7 @@ static void canon(assay_buf *out, const json_t *v, bool unordered)
 		break;
 	case K_OBJ: {
 		size_t n;
-		struct member *m = members(v, true, &n);
+		struct assay_json__member *m = assay_json__members(v, true, &n);
 
 		assay_buf_addch(out, '{');
 		for (size_t i = 0; i < n; i++) {
@@ -823,7 +817,8 @@ static bool scratch_differs(struct ctx *c, const json_t *e, const json_t *a)
 static bool walk_object(struct ctx *c, const json_t *e, const json_t *a, struct result *r)
 {
 	size_t ne, na, old;
-	struct member *me = members(e, false, &ne), *ma = members(a, false, &na);
+	struct assay_json__member *me = assay_json__members(e, false, &ne);
+	struct assay_json__member *ma = assay_json__members(a, false, &na);
 	bool diff = false;
 
 	if (!c->o->ignore_extra_keys) {

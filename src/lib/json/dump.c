@@ -129,23 +129,6 @@ static void dump_real(assay_buf *out, double d)
 	assay_buf_addf(out, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
 }
 
-struct member {
-	const char *key;
-	size_t len;
-	json_t *value;
-};
-
-static int member_cmp(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->key, y->key, n);
-
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
-}
-
 static void newline(assay_buf *out, int flags, int depth)
 {
 	if (!(flags & ASSAY_JSON_PRETTY))
@@ -159,24 +142,14 @@ static void dump_value(assay_buf *out, const json_t *v, int flags, int depth);
 
 static void dump_object(assay_buf *out, const json_t *v, int flags, int depth)
 {
-	size_t n = json_object_size(v), i = 0;
-	struct member *m;
-	void *it;
+	size_t n, i;
+	struct assay_json__member *m;
 
-	if (!n) {
+	if (!json_object_size(v)) {
 		assay_buf_adds(out, "{}");
 		return;
 	}
-	m = assay_xmalloc(n * sizeof(*m));
-	for (it = json_object_iter((json_t *)v); it && i < n;
-	     it = json_object_iter_next((json_t *)v, it), i++) {
-		m[i].key = json_object_iter_key(it);
-		m[i].len = json_object_iter_key_len(it);
-		m[i].value = json_object_iter_value(it);
-	}
-	n = i;
-	if (flags & ASSAY_JSON_SORT_KEYS)
-		qsort(m, n, sizeof(*m), member_cmp);
+	m = assay_json__members(v, flags & ASSAY_JSON_SORT_KEYS, &n);
 	assay_buf_addch(out, '{');
 	for (i = 0; i < n; i++) {
 		if (i)

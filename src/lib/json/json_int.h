@@ -15,6 +15,19 @@
 json_t *assay_json__diff_ex(const json_t *expected, const json_t *actual,
 			    const assay_json_diff_opts *opts, assay_err *err);
 
+/** An object member: key bytes (may hold NUL), length, borrowed value. */
+struct assay_json__member {
+	const char *key;
+	size_t len;
+	json_t *value;
+};
+
+/**
+ * The members of `obj` in insertion order, or sorted by key bytes when `sort`; `*n` receives
+ * their count. The array is malloc'd (free() it); keys and values are borrowed from `obj`.
+ */
+struct assay_json__member *assay_json__members(const json_t *obj, bool sort, size_t *n);
+
 /** Python's type name of a JSON value: int, float, str, bool, NoneType, list, dict. */
 const char *assay_json__type_name(const json_t *v);
 

@@ -44,8 +44,8 @@ static void warn_at(const struct case_ctx *ctx, const json_t *node, const char *
 	free(msg);
 }
 
-static int load_arguments(assay_case *c, const json_t *v, const struct case_ctx *ctx,
-			  assay_err *err)
+int assay_load__argv(assay_strvec *out, const json_t *v, const char *what,
+		     const struct docset *ds, assay_err *err)
 {
 	char scratch[64];
 	size_t i;
@@ -54,27 +54,22 @@ static int load_arguments(assay_case *c, const json_t *v, const struct case_ctx 
 	if (!v || json_is_null(v))
 		return 0;
 	if (json_is_string(v)) {
-		int rc = assay_shell_split(&c->arguments, json_string_value(v), err);
-		if (rc) {
-			char msg[512];
-			snprintf(msg, sizeof(msg), "%s", err ? err->msg : "bad quoting");
-			assay_err_clear(err);
-			return assay_load__node_err(ctx->ds, v, err, rc, "arguments: %s", msg);
-		}
-		return 0;
+		assay_err e = ASSAY_ERR_INIT;
+		int rc = assay_shell_split(out, json_string_value(v), &e);
+		return rc ? assay_load__node_err(ds, v, err, rc, "%s: %s", what, e.msg) : 0;
 	}
 	if (!json_is_array(v))
-		return assay_load__node_err(ctx->ds, v, err, ASSAY_EINVALID,
-					    "arguments must be a list of strings or a string");
+		return assay_load__node_err(ds, v, err, ASSAY_EINVALID,
+					    "%s must be a list of strings or a string", what);
 	json_array_foreach(v, i, item) {
 		const char *s = assay_load__scalar_text(item, scratch, sizeof(scratch));
 		if (!s)
-			return assay_load__node_err(ctx->ds, item, err, ASSAY_EINVALID,
-						    "arguments[%zu] must be a string", i);
+			return assay_load__node_err(ds, item, err, ASSAY_EINVALID,
+						    "%s[%zu] must be a string", what, i);
 		if (json_is_string(item) && memchr(s, '\0', json_string_length(item)))
-			return assay_load__node_err(ctx->ds, item, err, ASSAY_EINVALID,
-						    "arguments[%zu] holds a NUL byte", i);
-		assay_strvec_push(&c->arguments, s);
+			return assay_load__node_err(ds, item, err, ASSAY_EINVALID,
+						    "%s[%zu] holds a NUL byte", what, i);
+		assay_strvec_push(out, s);
 	}
 	return 0;
 }
@@ -339,7 +334,8 @@ int assay_load__case(assay_case *c, json_t *def, const struct case_ctx *ctx, ass
 	}
 	c->timeout = ctx->timeout;
 	assay_strvec_pushv(&c->env, (const char *const *)ctx->base_env->v);
-	if ((rc = load_arguments(c, json_object_get(def, "arguments"), ctx, err)) ||
+	if ((rc = assay_load__argv(&c->arguments, json_object_get(def, "arguments"), "arguments",
+				   ctx->ds, err)) ||
 	    (rc = load_stdin(c, json_object_get(def, "stdin"), ctx, err)) ||
 	    (rc = load_input_files(c, json_object_get(def, "input_files"), ctx, err)) ||
 	    (rc = load_env(&c->env, json_object_get(def, "env"), ctx->ds, err)) ||

@@ -67,6 +67,11 @@ struct case_ctx {
 };
 int assay_load__case(assay_case *c, json_t *def, const struct case_ctx *ctx, assay_err *err);
 
+/* A list of strings (numbers as written), or one string split with shell quoting, appended to
+ * `out`; `what` names the key in messages. 0 or ASSAY_EINVALID at the value's position. */
+int assay_load__argv(assay_strvec *out, const json_t *v, const char *what,
+		     const struct docset *ds, assay_err *err);
+
 /* Shared value readers: an env mapping into "K=V"/"K" entries; a timeout in seconds > 0. */
 int assay_load__env(assay_strvec *env, const json_t *v, const struct docset *ds, assay_err *err);
 int assay_load__timeout(double *out, const json_t *v, const struct docset *ds, assay_err *err);

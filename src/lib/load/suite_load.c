@@ -107,29 +107,6 @@ static char *suite_path(struct loader *ld, const char *rel)
 	return abs;
 }
 
-static int load_command(struct loader *ld, const json_t *v)
-{
-	char scratch[64];
-	size_t i;
-	json_t *item;
-
-	if (!v || json_is_null(v))
-		return 0;
-	if (json_is_string(v)) {
-		int rc = assay_shell_split(&ld->suite->command, json_string_value(v), NULL);
-		return rc ? bad(ld, v, "adapter.command has unbalanced quotes") : 0;
-	}
-	if (!json_is_array(v) || !json_array_size(v))
-		return bad(ld, v, "adapter.command must be a non-empty list of strings");
-	json_array_foreach(v, i, item) {
-		const char *s = assay_load__scalar_text(item, scratch, sizeof(scratch));
-		if (!s)
-			return bad(ld, item, "adapter.command items must be strings");
-		assay_strvec_push(&ld->suite->command, s);
-	}
-	return 0;
-}
-
 static int load_adapter(struct loader *ld, const json_t *a)
 {
 	assay_suite *s = ld->suite;
@@ -149,7 +126,8 @@ static int load_adapter(struct loader *ld, const json_t *a)
 		s->adapter = ASSAY_ADAPTER_API;
 	else
 		return bad(ld, json_object_get(a, "type"), "adapter.type must be cli or api");
-	if ((rc = load_command(ld, json_object_get(a, "command"))))
+	if ((rc = assay_load__argv(&s->command, json_object_get(a, "command"), "adapter.command",
+				   &ld->ds, ld->err)))
 		return rc;
 	if ((rc = get_string(ld, a, "submission", &submission,
 			     "adapter.submission must be a folder path")))

@@ -22,6 +22,7 @@ typedef struct assay_strvec {
 ASSAY_EXTERN extern char *assay_strvec__empty[];
 #define ASSAY_STRVEC_INIT { assay_strvec__empty, 0, 0 }
 
+/** Sets `sv` up empty (as ASSAY_STRVEC_INIT); it owns nothing yet. */
 ASSAY_EXTERN void assay_strvec_init(assay_strvec *sv);
 /** Appends a copy of `s`. */
 ASSAY_EXTERN void assay_strvec_push(assay_strvec *sv, const char *s);

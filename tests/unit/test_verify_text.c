@@ -404,6 +404,20 @@ Test(exact, long_diffs_are_capped)
 	assay_buf_release(&a);
 }
 
+Test(exact, a_huge_line_is_cut_inside_not_dropped)
+{
+	assay_buf a = ASSAY_BUF_INIT;
+	assay_verification v;
+
+	for (int i = 0; i < 200000; i++)
+		assay_buf_addch(&a, 'x');
+	const char *d = diff_of(&v, "output", json_string("x"), bytes_n(a.ptr, a.len), NULL);
+	cr_assert(strstr(d, "\n+xxxxxxxxxx"), "the start of the actual line must show:\n%.200s", d);
+	cr_assert_leq(strlen(d), 64 * 1024 + 64);
+	assay_verification_release(&v);
+	assay_buf_release(&a);
+}
+
 Test(exact, missing_file_fails)
 {
 	bad("files-out.txt", json_string("x"), missing(), NULL, "file was not produced");

@@ -105,8 +105,10 @@ static void fail_with_diff(assay_verification *out, const char *e, size_t elen, 
 	assay_udiff(&d, e, elen, a, alen, "expected", "actual", 3);
 	d.max = 0;
 	if (d.len > DIFF_CAP) {
+		/* Cut after a whole line if one ends near the cap; else inside the line, so that
+		 * a huge line still shows how it starts. */
 		const char *nl = NULL;
-		for (size_t i = DIFF_CAP; i-- > 0 && !nl;)
+		for (size_t i = DIFF_CAP; i-- > DIFF_CAP - 1024 && !nl;)
 			if (d.ptr[i] == '\n')
 				nl = d.ptr + i;
 		size_t keep = nl ? (size_t)(nl - d.ptr) + 1 : DIFF_CAP;

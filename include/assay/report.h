@@ -50,7 +50,7 @@ typedef struct assay_term_opts {
 	bool tty;          /**< progress is a terminal: rewrite one line in place */
 	FILE *summary;     /**< where the summary table and failures go (stdout), or NULL */
 	bool color;        /**< ANSI colours in the summary */
-	size_t max_failures; /**< failing cases listed with their diffs (0: 10) */
+	size_t max_failures; /**< failing cases listed with their diffs (0: none) */
 	int verbose;       /**< 1: a line per case */
 } assay_term_opts;
 

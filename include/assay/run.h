@@ -124,6 +124,10 @@ typedef struct assay_sink {
 	int (*on_case)(void *payload, const assay_case_report *report, assay_err *err);
 	int (*on_end)(void *payload, const assay_run_summary *summary, assay_err *err);
 	void (*free)(void *payload);
+	/** A case is about to run (`index` 1-based of `total`); may be NULL. */
+	void (*on_start)(void *payload, const assay_checkpoint *checkpoint,
+			 const assay_group *group, const assay_case *kase, size_t index,
+			 size_t total);
 } assay_sink;
 
 typedef struct assay_run_opts {

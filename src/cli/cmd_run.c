@@ -17,7 +17,7 @@ static const char usage[] = "assay run SUITE [options]";
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .output = "assay-results", .color = "auto" };
+	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10 };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",
@@ -26,7 +26,7 @@ int cmd_run(int argc, char **argv)
 		{ "verbose", 'v', CLI_OPT_FLAG, &a.verbose, NULL, "print a line per case" },
 		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN", "auto, always or never" },
 		{ "max-failures", 0, CLI_OPT_COUNT, &a.max_failures, "N",
-		  "list at most N failing cases (default 10)" },
+		  "list at most N failing cases with their diffs (default 10; 0: none)" },
 		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
 		  "continue an interrupted run: keep the cases already in DIR/reports.jsonl" },
 		{ NULL },

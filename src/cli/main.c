@@ -2,6 +2,7 @@
  * The assay program: finds the command in a table (git's commands[], libgit2's cli_cmds[]) and
  * runs it; checks that standard output was written and closed without error.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,8 +50,14 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name))
 			continue;
 		rc = commands[i].fn(argc - 1, argv + 1);
+		errno = 0;
 		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
-			fprintf(stderr, "assay: error: writing standard output failed\n");
+			/* A reader that closed the pipe (`| head`) wanted no more: not an error.
+			 * (SIGPIPE is ignored once processes are run, so the write says EPIPE.) */
+			if (errno == EPIPE)
+				return rc;
+			fprintf(stderr, "assay: error: writing standard output failed: %s\n",
+				strerror(errno));
 			return CLI_EXIT_INTERNAL;
 		}
 		return rc;

@@ -24,5 +24,19 @@ test_case 'a bad size is a usage error' '
 	run_assay run "$FIXTURES/suites/basic" --stdout-cap lots; expect_exit 2'
 test_case 'version' '
 	run_assay version; expect_exit 0; expect_grep "^assay [0-9]+\.[0-9]+\.[0-9]+$" out'
+test_case 'a failed write of standard output exits 4' '
+	code=0
+	"$ASSAY" run "$FIXTURES/suites/basic" -o res --case echo > /dev/full 2>err || code=$?
+	expect_exit 4
+	expect_grep "writing standard output failed: No space left on device" err'
+test_case 'a reader closing the pipe early is not an error' '
+	"$ASSAY" run "$FIXTURES/suites/basic" -o res --case echo 2>err | head -c 1 >/dev/null
+	[ ! -s err ]'
+test_case '--max-failures 0 lists no failures, 1 lists one' '
+	run_assay run "$FIXTURES/suites/failing" -o res --group core --max-failures 0; expect_exit 1
+	! grep -q "^Failures" out
+	run_assay run "$FIXTURES/suites/failing" -o res --group core --max-failures 1; expect_exit 1
+	expect_grep "^Failures \(7, first 1 shown\):" out
+	[ "$(grep -c "^  FAIL " out)" = 1 ]'
 
 test_done

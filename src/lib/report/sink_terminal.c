@@ -67,14 +67,9 @@ static void add_diff(struct term *t, const char *attr, const json_t *diff)
 static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 {
 	struct term *t = payload;
-	size_t limit = t->o.max_failures ? t->o.max_failures : 10;
+	size_t limit = t->o.max_failures;
 
 	(void)err;
-	if (t->o.progress && t->o.tty) {
-		fprintf(t->o.progress, "\r\033[K[%zu/%zu] %s/%s/%s", r->index, r->total,
-			r->checkpoint->name, r->group->name, r->kase->id);
-		fflush(t->o.progress);
-	}
 	if (t->o.verbose && t->o.summary)
 		fprintf(t->o.summary, "%s %s/%s/%s (%.3fs)\n", r->passed ? "PASS" : "FAIL",
 			r->checkpoint->name, r->group->name, r->kase->id,
@@ -101,6 +96,22 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	return 0;
 }
 
+/* The progress line names the case now running, with the failures so far. */
+static void on_start(void *payload, const assay_checkpoint *cp, const assay_group *g,
+		     const assay_case *c, size_t index, size_t total)
+{
+	struct term *t = payload;
+
+	if (!t->o.progress || !t->o.tty)
+		return;
+	fprintf(t->o.progress, "\r\033[K[%zu/%zu]", index, total);
+	if (t->nfailures)
+		fprintf(t->o.progress, " %s%zu failed%s", paint(t, "\033[31m"), t->nfailures,
+			paint(t, "\033[0m"));
+	fprintf(t->o.progress, " %s/%s/%s", cp->name, g->name, c->id);
+	fflush(t->o.progress);
+}
+
 static void row(struct term *t, const char *cp, const char *type, const json_t *tally)
 {
 	size_t passed = (size_t)json_integer_value(json_object_get(tally, "passed"));
@@ -116,7 +127,7 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 {
 	struct term *t = payload;
 	FILE *f = t->o.summary;
-	size_t limit = t->o.max_failures ? t->o.max_failures : 10;
+	size_t limit = t->o.max_failures;
 
 	(void)err;
 	if (t->o.progress && t->o.tty) {
@@ -125,7 +136,7 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	}
 	if (!f)
 		return 0;
-	if (t->nfailures) {
+	if (t->nfailures && limit) {
 		fprintf(f, "\nFailures (%zu", t->nfailures);
 		if (t->nfailures > limit)
 			fprintf(f, ", first %zu shown", limit);
@@ -170,6 +181,6 @@ int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts)
 	struct term *t = assay_xcalloc(1, sizeof(*t));
 	t->o = *opts;
 	t->failures = (assay_buf)ASSAY_BUF_INIT;
-	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free };
+	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free, on_start };
 	return 0;
 }

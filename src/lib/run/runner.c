@@ -211,6 +211,12 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *
 			goto out;
 		}
 	}
+	for (size_t i = 0; i < run->opts->nsinks; i++) {
+		assay_sink *s = &run->opts->sinks[i];
+		if (s->on_start)
+			s->on_start(s->payload, ctx->checkpoint, g, c, run->index + 1,
+				    run->suite->ncases);
+	}
 	if (c->error) {
 		report = assay_case_report_error(g, c, c->error, now_s() - t0);
 		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, c->error, icp, ig,

@@ -30,7 +30,7 @@ test_case 'a failed write of standard output exits 4' '
 	expect_exit 4
 	expect_grep "writing standard output failed: No space left on device" err'
 test_case 'a reader closing the pipe early is not an error' '
-	"$ASSAY" run "$FIXTURES/suites/basic" -o res --case echo 2>err | head -c 1 >/dev/null
+	"$ASSAY" run "$FIXTURES/suites/basic" -o res --case echo 2>err | true # gone before assay writes
 	[ ! -s err ]'
 test_case '--max-failures 0 lists no failures, 1 lists one' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group core --max-failures 0; expect_exit 1

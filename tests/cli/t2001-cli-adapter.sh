@@ -50,6 +50,20 @@ test_case 'SIGINT kills the running case, keeps finished ones, and --resume comp
 	expect_grep "resuming: 2 cases already done" err
 	[ "$(wc -l < res/reports.jsonl)" = 3 ]
 	jq -e ".interrupted == false and .totals.total == 3" res/summary.json'
+test_case 'isolated: false shares one folder in order; isolated cases start fresh' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case "[ab]-*"; expect_exit 0
+	jq -se "map(select(.group == \"shared\" and .id == \"b-read\"))[0].passed" res/reports.jsonl
+	jq -se "map(select(.group == \"isolated\" and .id == \"b-read\"))[0].passed" res/reports.jsonl'
+test_case 'tracked files are collected as files-<path> attributes, unverified' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case tracked; expect_exit 0
+	jq -e ".results[\"files-run.log\"] | .actual == \"note\n\" and .is_correct == null" res/reports.jsonl
+	jq -e ".results[\"files-out/result.txt\"].actual == \"r\n\"" res/reports.jsonl'
+test_case 'a link out of the working folder is not a produced file' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case escape; expect_exit 1
+	jq -e ".results[\"files-stolen.txt\"] | .actual == null and .is_correct == false" res/reports.jsonl'
+test_case 'each checkpoint runs its own submission' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case submission; expect_exit 0
+	[ "$(jq -j .results.output.actual res/reports.jsonl | tr "\n" " ")" = "one two " ]'
 test_case 'stdout is capped and the truncation recorded' '
 	run_assay run "$FIXTURES/suites/basic" -o res --case argv-string --stdout-cap 5; expect_exit 1
 	jq -e ".results.output.actual == \"[a  b\" and .execution.stdout_truncated == true" res/reports.jsonl'

@@ -378,3 +378,37 @@ Test(shell_split, quoting_rules)
 	cr_assert_eq(assay_shell_split(&v, "end\\", NULL), ASSAY_EINVALID);
 	assay_strvec_clear(&v);
 }
+
+Test(load, malformed_json_case_names_line_and_column)
+{
+	char *dir = tmp_suite();
+	char text[256];
+	snprintf(text, sizeof(text), "%scheckpoints: {c: {groups: {g: {}}}}\n", suite_head);
+	put(dir, "suite.yaml", text);
+	put(dir, "c/g/ok.json", "{\"expected\": {\"status_code\": 0}}\n");
+	put(dir, "c/g/bad.json", "{\"expected\":\n  {\"status_code\" 0}}\n");
+	assay_suite *s = load_ok(dir, NULL);
+	const assay_group *g = &s->checkpoints[0].groups[0];
+	cr_assert_eq(g->ncases, 2);
+	cr_assert_null(find_case(g, "ok")->error);
+	const char *e = find_case(g, "bad")->error;
+	cr_assert(e && strstr(e, "bad.json:2:18: "), "%s", e ? e : "(none)");
+	assay_suite_free(s);
+	assay_fs_remove_tree(dir, NULL);
+	free(dir);
+}
+
+Test(load, submissions_per_checkpoint_override_the_adapter)
+{
+	assay_suite *s = load_ok(SUITES "/workdir", NULL);
+	cr_assert(strstr(s->submission, "/workdir/sub1"));
+	cr_assert(strstr(s->checkpoints[0].submission, "/workdir/sub1"), "%s",
+		  s->checkpoints[0].submission);
+	cr_assert(strstr(s->checkpoints[1].submission, "/workdir/sub2"), "%s",
+		  s->checkpoints[1].submission);
+	const assay_group *shared = group(s, 0, "shared");
+	cr_assert_not(shared->isolated);
+	cr_assert_eq(s->tracked_files.nr, 2);
+	cr_assert_str_eq(s->tracked_files.v[1], "out/*.txt");
+	assay_suite_free(s);
+}

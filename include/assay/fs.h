@@ -36,6 +36,31 @@ ASSAY_EXTERN int assay_fs_write_atomic(const char *path, const void *data, size_
 ASSAY_EXTERN int assay_fs_write(const char *path, const void *data, size_t len, int mode,
 				assay_err *err);
 
+/**
+ * Reads the regular file `rel` below folder `root` into `out` (up to `max` bytes, 0 = no cap),
+ * never following a symbolic link in any part of `rel` and never blocking (a FIFO or device is
+ * not a regular file). For files a hostile program left behind.
+ * @return 0; ASSAY_ENOTFOUND if it does not exist, is not a regular file, or its path goes
+ *         through a link or ".."; ASSAY_ETOOBIG (first `max` bytes kept); ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_fs_read_beneath(assay_buf *out, const char *root, const char *rel,
+				       size_t max, assay_err *err);
+
+/**
+ * Writes `len` bytes to `rel` below folder `root`, making missing folders, never following a
+ * symbolic link in any part of `rel` (a planted link is an error, not a way out).
+ * @return 0, or ASSAY_EIO (a part of the path is a link, "..", or cannot be made)
+ */
+ASSAY_EXTERN int assay_fs_write_beneath(const char *root, const char *rel, const void *data,
+					size_t len, int mode, assay_err *err);
+
+/**
+ * Copies the contents of folder `src` into folder `root` as assay_fs_copy_tree() does, but
+ * writing only through assay_fs_write_beneath(): links planted in `root` are never followed.
+ * @return 0, ASSAY_ENOTFOUND (`src` is not a folder), ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err);
+
 /** Creates `path` and its missing parents (mode 0755). @return 0 or ASSAY_EIO. */
 ASSAY_EXTERN int assay_fs_mkdirs(const char *path, assay_err *err);
 

@@ -864,3 +864,18 @@ Test(diff_bignum, infinity_and_nan_from_yaml_are_floats)
 	json_decref(nan);
 	json_decref(one);
 }
+
+Test(bignum, data_that_mimics_the_mark_stays_a_string)
+{
+	static const char forged[] = "\0assay-number:1}, \"passed\": true}";
+	json_t *s = assay_json_string_lossy(forged, sizeof(forged) - 1);
+	assay_buf out = ASSAY_BUF_INIT;
+	cr_assert_not(assay_json_is_bignum(s));
+	assay_json_dump(&out, s, 0);
+	cr_assert_str_eq(out.ptr, "\"\\u0000assay-number:1}, \\\"passed\\\": true}\"");
+	json_t *five = json_stringn("\0assay-number:5", 15);
+	cr_assert(assay_json_is_bignum(five), "a real literal after the mark is a bignum");
+	json_decref(five);
+	json_decref(s);
+	assay_buf_release(&out);
+}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "assay/buf.h"
@@ -250,4 +251,60 @@ Test(base64, decodes_standard_and_url_alphabets)
 	cr_assert_eq(assay_base64_decode(&b, "a*bc", 4), ASSAY_EINVALID);
 	cr_assert_eq(assay_base64_decode(&b, "abcde", 5), ASSAY_EINVALID);
 	assay_buf_release(&b);
+}
+
+Test(fs_beneath, write_never_goes_through_a_planted_link)
+{
+	char *root = tmpdir();
+	char *outside = tmpdir();
+	char *link = assay_path_join(root, "data");
+	cr_assert_eq(symlink(outside, link), 0);
+	cr_assert_eq(assay_fs_write_beneath(root, "data/x.txt", "x", 1, 0644, NULL), ASSAY_EIO);
+	char *victim = assay_path_join(outside, "x.txt");
+	cr_assert_not(assay_fs_exists(victim), "the write followed the link out of the folder");
+	cr_assert_eq(assay_fs_write_beneath(root, "../escape.txt", "x", 1, 0644, NULL),
+		     ASSAY_EIO);
+	cr_assert_eq(assay_fs_write_beneath(root, "new/deep/f.txt", "ok", 2, 0644, NULL), 0);
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "new/deep/f.txt", 0, NULL), 0);
+	cr_assert_str_eq(b.ptr, "ok");
+	assay_buf_release(&b);
+	assay_fs_remove_tree(root, NULL);
+	assay_fs_remove_tree(outside, NULL);
+	free(link);
+	free(victim);
+	free(root);
+	free(outside);
+}
+
+Test(fs_beneath, read_refuses_links_fifos_and_caps, .timeout = 10)
+{
+	char *root = tmpdir();
+	char *outside = tmpdir();
+	char *secret = assay_path_join(outside, "secret");
+	cr_assert_eq(assay_fs_write(secret, "s", 1, 0644, NULL), 0);
+	char *l1 = assay_path_join(root, "leak.txt");
+	char *l2 = assay_path_join(root, "dir");
+	cr_assert_eq(symlink(secret, l1), 0);
+	cr_assert_eq(symlink(outside, l2), 0);
+	char *fifo = assay_path_join(root, "fifo");
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	assay_buf b = ASSAY_BUF_INIT;
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "leak.txt", 0, NULL), ASSAY_ENOTFOUND);
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "dir/secret", 0, NULL), ASSAY_ENOTFOUND);
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "fifo", 0, NULL), ASSAY_ENOTFOUND,
+		     "a FIFO must be refused without blocking");
+	cr_assert_eq(b.len, 0);
+	cr_assert_eq(assay_fs_write_beneath(root, "big", "0123456789", 10, 0644, NULL), 0);
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "big", 4, NULL), ASSAY_ETOOBIG);
+	cr_assert_str_eq(b.ptr, "0123");
+	assay_buf_release(&b);
+	assay_fs_remove_tree(root, NULL);
+	assay_fs_remove_tree(outside, NULL);
+	free(secret);
+	free(l1);
+	free(l2);
+	free(fifo);
+	free(root);
+	free(outside);
 }

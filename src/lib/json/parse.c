@@ -55,10 +55,36 @@ json_t *assay_json_bignum(const char *literal)
 	return v;
 }
 
+static size_t number_literal(const char *p, size_t len, bool *is_int);
+
+/*
+ * A bignum is the mark followed by a whole number literal (JSON's grammar, or YAML's signed
+ * Infinity/NaN). Checking the literal, not just the mark, means a string that comes from data
+ * (a submission's output holding "\0assay-number:...") is never written out as raw text.
+ */
 bool assay_json_is_bignum(const json_t *v)
 {
-	return json_is_string(v) && json_string_length(v) > ASSAY_JSON_BIGNUM_MARK_LEN &&
-	       !memcmp(json_string_value(v), ASSAY_JSON_BIGNUM_MARK, ASSAY_JSON_BIGNUM_MARK_LEN);
+	if (!json_is_string(v) || json_string_length(v) <= ASSAY_JSON_BIGNUM_MARK_LEN ||
+	    memcmp(json_string_value(v), ASSAY_JSON_BIGNUM_MARK, ASSAY_JSON_BIGNUM_MARK_LEN))
+		return false;
+	const char *lit = json_string_value(v) + ASSAY_JSON_BIGNUM_MARK_LEN;
+	size_t len = json_string_length(v) - ASSAY_JSON_BIGNUM_MARK_LEN;
+	bool is_int;
+	if (*lit == '+' || (*lit == '-' && len > 1 && (lit[1] == 'I' || lit[1] == 'N'))) {
+		lit++;
+		len--;
+	}
+	if ((len == 8 && !memcmp(lit, "Infinity", 8)) || (len == 3 && !memcmp(lit, "NaN", 3)))
+		return true;
+	if (*lit == '-') {
+		lit++;
+		len--;
+	}
+	while (len > 1 && lit[0] == '0' && lit[1] >= '0' && lit[1] <= '9') {
+		lit++; /* leading zeros, which JSON's grammar has not but a bignum may */
+		len--;
+	}
+	return len && number_literal(lit, len, &is_int) == len;
 }
 
 const char *assay_json_bignum_literal(const json_t *v)

@@ -86,6 +86,31 @@ static int bad(struct loader *ld, const json_t *node, const char *what)
 	return assay_load__node_err(&ld->ds, node, ld->err, ASSAY_EINVALID, "%s", what);
 }
 
+/*
+ * Checkpoint and group names become folder names under the run's working root, so they must be
+ * one plain path part: not empty, not "." or "..", no '/'.
+ */
+static int check_name(struct loader *ld, const json_t *node, const char *name, const char *what)
+{
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/'))
+		return assay_load__node_err(&ld->ds, node, ld->err, ASSAY_EINVALID,
+					    "%s name '%s' must be a plain name (no '/', not '.' "
+					    "or '..')", what, name);
+	return 0;
+}
+
+/* A group name may appear once per checkpoint (regression groups included). */
+static int check_unique_group(struct loader *ld, const assay_checkpoint *cp, const json_t *node,
+			      const char *name)
+{
+	for (size_t i = 0; i < cp->ngroups; i++)
+		if (!strcmp(cp->groups[i].name, name))
+			return assay_load__node_err(&ld->ds, node, ld->err, ASSAY_EINVALID,
+						    "two groups named '%s' in checkpoint '%s'",
+						    name, cp->name);
+	return 0;
+}
+
 /* An optional string member; *out stays NULL when absent. */
 static int get_string(struct loader *ld, const json_t *obj, const char *key, const char **out,
 		      const char *what)
@@ -498,6 +523,10 @@ static int load_regressions(struct loader *ld, assay_checkpoint *cp, const json_
 				break;
 			}
 			char *name = assay_xasprintf("%s_%s", ocp, og);
+			if ((rc = check_unique_group(ld, cp, gname, name))) {
+				free(name);
+				break;
+			}
 			if (!group_wanted(ld, name)) {
 				free(name);
 				continue;
@@ -539,6 +568,8 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const char *
 
 	if (!json_is_object(cnode))
 		return bad(ld, cnode, "a checkpoint must be a mapping with groups");
+	if ((rc = check_name(ld, cnode, name, "checkpoint")))
+		return rc;
 	warn_keys(ld, cnode, checkpoint_keys, "checkpoint");
 	cp->name = assay_xstrdup(name);
 	const json_t *order = json_object_get(cnode, "order");
@@ -586,6 +617,9 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const char *
 			rc = bad(ld, gnode, "original_checkpoint and original_group go together");
 			break;
 		}
+		if ((rc = check_name(ld, gnode, key, "group")) ||
+		    (rc = check_unique_group(ld, cp, gnode, key)))
+			break;
 		if (!group_wanted(ld, key))
 			continue;
 		cfg.env = &env;

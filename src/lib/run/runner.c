@@ -128,13 +128,12 @@ static int prepare_workdir(const char *dir, const char *submission, const assay_
 		if (submission && (rc = assay_fs_copy_tree(submission, dir, err)))
 			return rc;
 	}
-	if (c->files_dir && (rc = assay_fs_copy_tree(c->files_dir, dir, err)))
+	/* Earlier cases of a shared folder may have planted links: write beneath, never through. */
+	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, dir, err)))
 		return rc;
 	for (size_t i = 0; i < c->ninput_files; i++) {
-		char *path = assay_path_join(dir, c->input_files[i].path);
-		rc = assay_fs_write(path, c->input_files[i].content, c->input_files[i].len, 0644,
-				    err);
-		free(path);
+		rc = assay_fs_write_beneath(dir, c->input_files[i].path, c->input_files[i].content,
+					    c->input_files[i].len, 0644, err);
 		if (rc)
 			return rc;
 	}

@@ -124,6 +124,8 @@ int assay_fs_write(const char *path, const void *data, size_t len, int mode, ass
 
 int assay_fs_mkdirs(const char *path, assay_err *err)
 {
+	if (!*path)
+		return assay_err_set(err, ASSAY_EIO, path, 0, 0, "cannot create a folder with no name");
 	char *p = assay_xstrdup(path);
 	int rc = 0;
 
@@ -397,4 +399,162 @@ bool assay_path_is_contained(const char *rel)
 			p++;
 	}
 	return depth > 0;
+}
+
+/*
+ * Opens the folder that holds the last part of `rel`, below `root`, one part at a time with
+ * O_NOFOLLOW, making missing folders when `create`. Returns the descriptor (close it) with
+ * *leaf pointing into `rel` at the last part, or -1 with errno set (ELOOP/ENOTDIR for a link).
+ */
+static int open_parent_beneath(const char *root, const char *rel, bool create, const char **leaf)
+{
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *p = rel;
+
+	while (dfd >= 0) {
+		const char *slash = strchr(p, '/');
+		if (!slash) {
+			*leaf = p;
+			return dfd;
+		}
+		size_t n = (size_t)(slash - p);
+		char part[NAME_MAX + 1];
+		if (n > NAME_MAX || (n == 2 && p[0] == '.' && p[1] == '.')) {
+			close(dfd);
+			errno = n > NAME_MAX ? ENAMETOOLONG : EPERM;
+			return -1;
+		}
+		memcpy(part, p, n);
+		part[n] = '\0';
+		p = slash + 1;
+		if (!n || (n == 1 && part[0] == '.'))
+			continue;
+		if (create && mkdirat(dfd, part, 0755) && errno != EEXIST) {
+			int e = errno;
+			close(dfd);
+			errno = e;
+			return -1;
+		}
+		int next = openat(dfd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(dfd);
+		errno = e;
+		dfd = next;
+	}
+	return -1;
+}
+
+int assay_fs_read_beneath(assay_buf *out, const char *root, const char *rel, size_t max,
+			  assay_err *err)
+{
+	const char *leaf;
+	int dfd = open_parent_beneath(root, rel, false, &leaf);
+	int fd = dfd < 0 ? -1 : openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int rc = 0;
+
+	if (dfd >= 0)
+		close(dfd);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return assay_err_set(err, ASSAY_ENOTFOUND, rel, 0, 0,
+				     "no regular file inside the folder");
+	}
+	for (;;) {
+		char chunk[65536];
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = io_error(err, rel, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		size_t have = out->len < max ? out->len : max;
+		if (max && (size_t)n > max - have) {
+			assay_buf_add(out, chunk, max - have);
+			rc = assay_err_set(err, ASSAY_ETOOBIG, rel, 0, 0,
+					   "file is larger than %zu bytes", max);
+			break;
+		}
+		assay_buf_add(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return rc;
+}
+
+int assay_fs_write_beneath(const char *root, const char *rel, const void *data, size_t len,
+			   int mode, assay_err *err)
+{
+	const char *leaf;
+	int dfd = open_parent_beneath(root, rel, true, &leaf);
+	if (dfd < 0)
+		return io_error(err, rel, "make the folder of");
+	int fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	close(dfd);
+	if (fd < 0)
+		return io_error(err, rel, "create");
+	int rc = 0;
+	if (write_all(fd, data, len))
+		rc = io_error(err, rel, "write");
+	if (close(fd) && !rc)
+		rc = io_error(err, rel, "write");
+	return rc;
+}
+
+static int copy_beneath(const char *src, const char *root, const char *prefix, assay_err *err)
+{
+	DIR *d = opendir(src);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return assay_err_set(err, errno == ENOENT || errno == ENOTDIR ? ASSAY_ENOTFOUND
+									      : ASSAY_EIO,
+				     src, 0, 0, "cannot open folder: %s", strerror(errno));
+	while (!rc && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *s = assay_path_join(src, e->d_name);
+		char *rel = *prefix ? assay_xasprintf("%s/%s", prefix, e->d_name)
+				    : assay_xstrdup(e->d_name);
+		struct stat st;
+		if (lstat(s, &st)) {
+			rc = io_error(err, s, "stat");
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = copy_beneath(s, root, rel, err);
+		} else if (S_ISREG(st.st_mode)) {
+			assay_buf b = ASSAY_BUF_INIT;
+			rc = assay_fs_read(&b, s, 0, err);
+			if (!rc)
+				rc = assay_fs_write_beneath(root, rel, b.ptr, b.len,
+							    (int)(st.st_mode & 07777), err);
+			assay_buf_release(&b);
+		} else if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX];
+			const char *leaf;
+			ssize_t n = readlink(s, target, sizeof(target) - 1);
+			int dfd = n < 0 ? -1 : open_parent_beneath(root, rel, true, &leaf);
+			if (dfd < 0) {
+				rc = io_error(err, s, "copy link");
+			} else {
+				target[n] = '\0';
+				unlinkat(dfd, leaf, 0);
+				if (symlinkat(target, dfd, leaf))
+					rc = io_error(err, rel, "create link");
+				close(dfd);
+			}
+		}
+		free(s);
+		free(rel);
+	}
+	closedir(d);
+	return rc;
+}
+
+int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err)
+{
+	return copy_beneath(src, root, "", err);
 }

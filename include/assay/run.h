@@ -137,7 +137,8 @@ typedef struct assay_run_opts {
 	bool keep;                /**< keep working folders after the run */
 	size_t out_cap;           /**< stdout and file capture cap, bytes (0: 64 MiB) */
 	size_t err_cap;           /**< stderr capture cap, bytes (0: 64 MiB) */
-	double kill_grace_s;      /**< SIGTERM -> SIGKILL grace on timeout, seconds (0: 1) */
+	double kill_grace_s;      /**< SIGTERM -> SIGKILL grace on timeout, seconds (>= 0;
+				       ASSAY_RUN_OPTS_INIT: 1) */
 	assay_sink *sinks;        /**< borrowed array */
 	size_t nsinks;
 	volatile int *stop;       /**< if non-NULL and set non-zero (a signal handler sets it),
@@ -147,7 +148,7 @@ typedef struct assay_run_opts {
 				       assay_report_key(); they are replayed, not run */
 } assay_run_opts;
 
-#define ASSAY_RUN_OPTS_INIT { 0 }
+#define ASSAY_RUN_OPTS_INIT { .kill_grace_s = 1.0 }
 
 /**
  * The key of a case in `assay_run_opts.previous`: checkpoint, group and id joined by '\n'

@@ -92,6 +92,20 @@ ASSAY_EXTERN int assay_verifier_register(const assay_verifier *v);
 ASSAY_EXTERN int assay_verify_attribute(assay_verification *out, const assay_verify_call *call,
 					assay_err *err);
 
+/**
+ * Checks one verify entry without running anything: the verifier exists, every option is one it
+ * accepts, `weight` is a number > 0. The loader calls it so that a bad entry is reported at its
+ * position before any case runs.
+ * @param verifier_out NULL, or receives the verifier (borrowed)
+ * @param weight_out   NULL, or receives the weight (default 1.0)
+ * @param options      the entry (`{verifier, weight, ...}`), or NULL for `{}`
+ * @param attribute    the attribute's name, for messages
+ * @return 0, ASSAY_ENOTFOUND (unknown verifier), ASSAY_EINVALID (not a mapping, unknown option,
+ *         bad weight), with a message in `err`
+ */
+ASSAY_EXTERN int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
+				    const json_t *options, const char *attribute, assay_err *err);
+
 /** Frees `v->diff` and returns `v` to ASSAY_VERIFICATION_INIT. */
 ASSAY_EXTERN void assay_verification_release(assay_verification *v);
 

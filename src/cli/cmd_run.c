@@ -17,7 +17,8 @@ static const char usage[] = "assay run SUITE [options]";
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10 };
+	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10,
+			      .kill_grace = 1.0 };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",

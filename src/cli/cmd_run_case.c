@@ -16,7 +16,7 @@ static const char usage[] = "assay run-case SUITE [--case GLOB] [--group GLOB] [
 
 int cmd_run_case(int argc, char **argv)
 {
-	struct run_args a = { 0 };
+	struct run_args a = { .kill_grace = 1.0 };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "full", 'f', CLI_OPT_FLAG, &a.full, NULL,

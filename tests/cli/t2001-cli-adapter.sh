@@ -58,6 +58,13 @@ test_case 'tracked files are collected as files-<path> attributes, unverified' '
 	run_assay run "$FIXTURES/suites/workdir" -o res --case tracked; expect_exit 0
 	jq -e ".results[\"files-run.log\"] | .actual == \"note\n\" and .is_correct == null" res/reports.jsonl
 	jq -e ".results[\"files-out/result.txt\"].actual == \"r\n\"" res/reports.jsonl'
+test_case 'a case id with glob characters still has its tracked files' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case "glob\[x\]\*"; expect_exit 0
+	jq -e ".id == \"glob[x]*\" and .results[\"files-run.log\"].actual == \"note\n\"" res/reports.jsonl'
+test_case 'control characters of a submission never reach the terminal raw' '
+	run_assay run "$FIXTURES/suites/workdir" -o res --case terminal --color never; expect_exit 1
+	! grep -q "$(printf "\033")" out
+	expect_grep "a.x1b\[2J.x1b\]52;c;SGVsbG8=.x07b" out'
 test_case 'a link out of the working folder is not a produced file' '
 	run_assay run "$FIXTURES/suites/workdir" -o res --case escape; expect_exit 1
 	jq -e ".results[\"files-stolen.txt\"] | .actual == null and .is_correct == false" res/reports.jsonl'

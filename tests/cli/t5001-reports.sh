@@ -20,6 +20,12 @@ test_case 'the summary table shows each checkpoint and type' '
 	expect_grep "^checkpoint_1 +Core +[0-9]+ +[0-9]+ +100.0%" out
 	expect_grep "^checkpoint_1 +Error +1 +1 +100.0%" out
 	expect_grep "^checkpoint_2 +Regression " out'
+test_case 'a case id that is not UTF-8 still gets its report line' '
+	mkdir -p u/c/g
+	printf "name: u\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > u/suite.yaml
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > "u/c/g/$(printf "id\377").yaml"
+	run_assay run u -o res; expect_exit 0
+	[ "$(jq -r .id res/reports.jsonl)" = "$(printf "id\357\277\275")" ]'
 test_case '--resume keeps finished cases, drops a torn last line and runs the rest' '
 	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --group core --case "e*"
 	expect_exit 0

@@ -305,6 +305,13 @@ Test(load, case_values_are_checked_with_positions)
 		{ "expected: {files: {/etc/passwd: x}}\n", "1:33: expected file '/etc/passwd'" },
 		{ "env: {A=B: x}\nexpected: {status_code: 0}\n", "1:12: invalid environment" },
 		{ "arguments: \"'open\"\nexpected: {status_code: 0}\n", "1:12: arguments: unterminated" },
+		{ "expected: {headers: {a: b}}\n", "unknown expected attribute 'headers'" },
+		{ "expected: {output: x}\nverify: {output: {verifier: nope}}\n",
+		  "2:29: verify.output: unknown verifier 'nope'" },
+		{ "expected: {output: x}\nverify: {output: {verifier: text, strp: true}}\n",
+		  "2:29: verify.output: unknown option 'strp' for verifier 'text'" },
+		{ "expected: {output: x}\nverify: {output: {weight: 0}}\n",
+		  "2:18: verify.output: " },
 	};
 	char *dir = tmp_suite();
 	char text[256];
@@ -411,4 +418,50 @@ Test(load, submissions_per_checkpoint_override_the_adapter)
 	cr_assert_eq(s->tracked_files.nr, 2);
 	cr_assert_str_eq(s->tracked_files.v[1], "out/*.txt");
 	assay_suite_free(s);
+}
+
+Test(load, a_string_of_arguments_is_split_before_assets_are_substituted)
+{
+	char *dir = tmp_suite();
+	put(dir, "suite.yaml", "name: t\nadapter: {type: cli, command: [cat]}\n"
+			       "static_assets: {x: {path: my assets/x.txt}}\n"
+			       "checkpoints: {c: {groups: {g: {}}}}\n");
+	put(dir, "my assets/x.txt", "x\n");
+	put(dir, "c/g/a.yaml", "arguments: \"-n {{static:x}}\"\nexpected: {status_code: 0}\n");
+	assay_suite *s = load_ok(dir, NULL);
+	const assay_case *c = &s->checkpoints[0].groups[0].cases[0];
+	cr_assert_null(c->error, "%s", c->error);
+	cr_assert_eq(c->arguments.nr, 2);
+	cr_assert_str_eq(c->arguments.v[0], "-n");
+	cr_assert(strstr(c->arguments.v[1], "/my assets/x.txt"), "%s", c->arguments.v[1]);
+	assay_suite_free(s);
+	assay_fs_remove_tree(dir, NULL);
+	free(dir);
+}
+
+Test(load, checkpoint_and_group_names_must_be_plain)
+{
+	static const char *const bad[] = { "'..'", "a/b", "/tmp/x", "'.'", "''" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char *dir = tmp_suite();
+		char text[256];
+		assay_suite *s = NULL;
+		assay_err err = ASSAY_ERR_INIT;
+		snprintf(text, sizeof(text), "%scheckpoints: {c: {groups: {%s: {}}}}\n", suite_head,
+			 bad[i]);
+		put(dir, "suite.yaml", text);
+		cr_expect_eq(assay_suite_load(&s, dir, NULL, NULL, NULL, &err), ASSAY_EINVALID,
+			     "group %s", bad[i]);
+		cr_expect(strstr(err.msg, "must be a plain name"), "%s", err.msg);
+		assay_suite_free(s);
+		assay_err_clear(&err);
+		snprintf(text, sizeof(text), "%scheckpoints: {%s: {groups: {g: {}}}}\n", suite_head,
+			 bad[i]);
+		put(dir, "suite.yaml", text);
+		cr_expect_eq(assay_suite_load(&s, dir, NULL, NULL, NULL, &err), ASSAY_EINVALID,
+			     "checkpoint %s", bad[i]);
+		assay_suite_free(s);
+		assay_fs_remove_tree(dir, NULL);
+		free(dir);
+	}
 }

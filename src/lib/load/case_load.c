@@ -13,6 +13,7 @@
 #include "assay/buf.h"
 #include "assay/fs.h"
 #include "assay/json.h"
+#include "assay/verify.h"
 #include "load/load_int.h"
 #include "util/banned.h"
 
@@ -208,7 +209,8 @@ static int load_expected(assay_case *c, const json_t *v, const struct case_ctx *
 					    "expected must be a mapping of attributes");
 	c->expected = json_object();
 	json_object_foreach((json_t *)v, key, value) {
-		if (!in_list(expected_keys, key))
+		if (!in_list(expected_keys, key) ||
+		    (!strcmp(key, "headers") && ctx->adapter != ASSAY_ADAPTER_API))
 			return assay_load__node_err(
 				ctx->ds, value, err, ASSAY_EINVALID,
 				"unknown expected attribute '%s' (status_code, output, stderr, "
@@ -313,8 +315,18 @@ static int load_verify(assay_case *c, const json_t *v, const struct case_ctx *ct
 	/* Only what the case file itself says: suite-wide defaults may well not apply. */
 	const json_t *own = json_object_get(ctx->own, "verify");
 	json_object_foreach(c->verify, key, value) {
-		if (!json_object_get(c->expected, key) && json_object_get(own, key))
-			warn_at(ctx, value, "verify.%s is ignored: no expected value for it", key);
+		if (!json_object_get(c->expected, key)) {
+			if (json_object_get(own, key))
+				warn_at(ctx, value, "verify.%s is ignored: no expected value for it",
+					key);
+			continue;
+		}
+		assay_err e = ASSAY_ERR_INIT;
+		if ((rc = assay_verify_check(NULL, NULL, value, key, &e))) {
+			const json_t *at = json_object_get(value, "verifier");
+			return assay_load__node_err(ctx->ds, at ? at : value, err, rc, "verify.%s: %s",
+						    key, e.msg);
+		}
 	}
 	return 0;
 }

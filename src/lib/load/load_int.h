@@ -60,6 +60,7 @@ const char *assay_load__scalar_text(const json_t *v, char *scratch, size_t size)
 struct case_ctx {
 	const struct docset *ds;
 	const json_t *own;             /* the case file's own mapping (warnings are about it) */
+	assay_adapter_type adapter;
 	const assay_strvec *base_env;  /* adapter + checkpoint env, "K=V" */
 	double timeout;                /* inherited timeout, seconds */
 	assay_warn_fn warn;

@@ -361,12 +361,32 @@ static void load_one_case(struct loader *ld, assay_case *c, const struct group_c
 	json_t *base = assay_load__merge(ld->defaults, g->case_defaults);
 	merged = assay_load__merge(base, cdoc.root);
 	json_decref(base);
+	/* A shell-quoted arguments string is split before {{static:}} is replaced, so an asset
+	 * path with spaces stays one word. */
+	json_t *args = json_object_get(merged, "arguments");
+	if (json_is_string(args)) {
+		assay_strvec words = ASSAY_STRVEC_INIT;
+		if (assay_load__argv(&words, args, "arguments", &ds, &e)) {
+			assay_strvec_clear(&words);
+			case_error(c, &e);
+			goto out;
+		}
+		json_t *list = json_array();
+		for (size_t i = 0; i < words.nr; i++)
+			json_array_append_new(list, json_string(words.v[i]));
+		assay_strvec_clear(&words);
+		json_t *copy = json_copy(merged);
+		json_object_set_new(copy, "arguments", list);
+		json_decref(merged);
+		merged = copy;
+	}
 	def = assay_load__substitute(merged, ld->assets, &ds, &e);
 	if (!def) {
 		case_error(c, &e);
 		goto out;
 	}
-	struct case_ctx ctx = { &ds, cdoc.root, g->env, g->timeout, ld->warn, ld->payload };
+	struct case_ctx ctx = { &ds, cdoc.root, ld->suite->adapter, g->env, g->timeout, ld->warn,
+				ld->payload };
 	if (assay_load__case(c, def, &ctx, &e))
 		case_error(c, &e);
 out:

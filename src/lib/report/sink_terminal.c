@@ -35,6 +35,26 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 	return 0;
 }
 
+/*
+ * Appends `n` bytes of a submission's text with control characters shown as \xNN, so that
+ * output under test cannot drive the user's terminal (clear it, set the clipboard, ...).
+ * Tabs and UTF-8 stay as they are; C1 controls (U+0080..U+009F) are escaped too.
+ */
+static void add_visible(assay_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			assay_buf_addf(out, "\\x%02x", c);
+		} else if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+			   (unsigned char)s[i + 1] <= 0x9f) {
+			assay_buf_addf(out, "\\u%04x", (unsigned char)s[++i]);
+		} else {
+			assay_buf_addch(out, (char)c);
+		}
+	}
+}
+
 static void add_diff(struct term *t, const char *attr, const json_t *diff)
 {
 	assay_buf text = ASSAY_BUF_INIT;
@@ -55,8 +75,9 @@ static void add_diff(struct term *t, const char *attr, const json_t *diff)
 			color = paint(t, "\033[31m");
 		else if (*s == '+' && strncmp(s, "+++", 3))
 			color = paint(t, "\033[32m");
-		assay_buf_addf(&t->failures, "      %s%.*s%s\n", color, (int)n, s,
-			       *color ? paint(t, "\033[0m") : "");
+		assay_buf_addf(&t->failures, "      %s", color);
+		add_visible(&t->failures, s, n);
+		assay_buf_addf(&t->failures, "%s\n", *color ? paint(t, "\033[0m") : "");
 		s += n + (nl != NULL);
 	}
 	if (*s)
@@ -81,10 +102,16 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	assay_buf_addf(&t->failures, "  %sFAIL%s %s/%s/%s  score %.2f\n", paint(t, "\033[31m"),
 		       paint(t, "\033[0m"), r->checkpoint->name, r->group->name, r->kase->id,
 		       r->score);
-	if (r->error)
-		assay_buf_addf(&t->failures, "    error: %s\n", r->error);
-	if (r->result && r->result->error)
-		assay_buf_addf(&t->failures, "    note: %s\n", r->result->error);
+	if (r->error) {
+		assay_buf_adds(&t->failures, "    error: ");
+		add_visible(&t->failures, r->error, strlen(r->error));
+		assay_buf_addch(&t->failures, '\n');
+	}
+	if (r->result && r->result->error) {
+		assay_buf_adds(&t->failures, "    note: ");
+		add_visible(&t->failures, r->result->error, strlen(r->result->error));
+		assay_buf_addch(&t->failures, '\n');
+	}
 	if (!r->result)
 		return 0; /* not loaded or not run: every attribute carries the error again */
 	const char *key;

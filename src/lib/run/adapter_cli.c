@@ -64,7 +64,14 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 	size_t prefix = strlen(workdir) + 1;
 	for (size_t i = 0; i < ctx->suite->tracked_files.nr; i++) {
 		glob_t g;
-		char *pattern = assay_path_join(workdir, ctx->suite->tracked_files.v[i]);
+		assay_buf quoted = ASSAY_BUF_INIT;
+		for (const char *q = workdir; *q; q++) {
+			if (strchr("*?[]\\", *q))
+				assay_buf_addch(&quoted, '\\');
+			assay_buf_addch(&quoted, *q);
+		}
+		char *pattern = assay_path_join(quoted.ptr, ctx->suite->tracked_files.v[i]);
+		assay_buf_release(&quoted);
 		if (!glob(pattern, GLOB_NOSORT, NULL, &g)) {
 			for (size_t j = 0; j < g.gl_pathc; j++) {
 				if (strlen(g.gl_pathv[j]) <= prefix)

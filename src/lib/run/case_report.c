@@ -36,7 +36,8 @@ static json_t *report_skeleton(const assay_group *group, const assay_case *c, do
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "id", json_string(c->id));
+	/* A case id is a file name: any bytes but '/'. Reports are JSON: show it as UTF-8. */
+	json_object_set_new(o, "id", assay_json_string_lossy(c->id, strlen(c->id)));
 	json_object_set_new(o, "group", json_string(group->name));
 	json_object_set_new(o, "type", json_string(assay_group_type_name(group->type)));
 	json_object_set_new(o, "timestamp", timestamp_now());
@@ -114,7 +115,9 @@ int assay_case_report_build(json_t **out_json, double *score_out, bool *passed_o
 	}
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const assay_result_file *f = &r->files[i];
-		names[n] = assay_xasprintf("files-%s", f->path);
+		json_t *name = assay_json_string_lossy(f->path, strlen(f->path));
+		names[n] = assay_xasprintf("files-%s", json_string_value(name));
+		json_decref(name);
 		if (f->present) {
 			set_bytes(&attrs[n], names[n], &f->content, f->truncated);
 		} else {

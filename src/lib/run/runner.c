@@ -257,7 +257,7 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 	assay_run_ctx ctx = { run->suite, cp, g, &run->command, submission,
 			      run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
 			      run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
-			      run->opts->kill_grace_s > 0 ? run->opts->kill_grace_s : 1.0,
+			      run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
 			      run->opts->stop };
 	char *cpdir = assay_path_join(run->root, cp->name);
 	char *gdir = assay_path_join(cpdir, g->name);

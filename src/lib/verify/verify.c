@@ -94,20 +94,21 @@ static int read_weight(double *out, const json_t *options, assay_err *err)
 	return 0;
 }
 
-int assay_verify_attribute(assay_verification *out, const assay_verify_call *call, assay_err *err)
+int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
+		       const json_t *options, const char *attribute, assay_err *err)
 {
-	const json_t *options = call->options;
 	const char *name = "exact";
-	double weight = 1.0;
-	json_t *empty = NULL;
+	const char *key;
+	json_t *value;
 	int rc;
 
 	if (!options)
-		options = empty = json_object();
+		options = json_object(); /* a fresh empty object: nothing to read */
+	else
+		json_incref((json_t *)options);
 	if (!json_is_object(options)) {
-		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				   "verify.%s must be a mapping",
-				   call->attribute ? call->attribute : "<attribute>");
+		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "verify.%s must be a mapping",
+				   attribute ? attribute : "<attribute>");
 		goto out;
 	}
 	if ((rc = assay_verify_opt_string(options, "verifier", &name, err)))
@@ -117,8 +118,6 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s'", name);
 		goto out;
 	}
-	const char *key;
-	json_t *value;
 	json_object_foreach((json_t *)options, key, value) {
 		if (!accepts(v, key)) {
 			rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
@@ -126,11 +125,30 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 			goto out;
 		}
 	}
+	double weight = 1.0;
 	if ((rc = read_weight(&weight, options, err)))
 		goto out;
+	if (verifier_out)
+		*verifier_out = v;
+	if (weight_out)
+		*weight_out = weight;
+out:
+	json_decref((json_t *)options);
+	return rc;
+}
 
+int assay_verify_attribute(assay_verification *out, const assay_verify_call *call, assay_err *err)
+{
+	const assay_verifier *v;
+	double weight;
+	json_t *empty = NULL;
+	int rc = assay_verify_check(&v, &weight, call->options, call->attribute, err);
+
+	if (rc)
+		return rc;
 	assay_verify_call c = *call;
-	c.options = options;
+	if (!c.options)
+		c.options = empty = json_object();
 	out->weight = weight;
 	rc = v->fn(out, &c, err);
 	if (rc) {
@@ -141,7 +159,6 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 		assay_err_set(err, rc, NULL, 0, 0, "verifier '%s' failed on %s", v->name,
 			      call->attribute ? call->attribute : "attribute");
 	}
-out:
 	json_decref(empty);
 	return rc;
 }

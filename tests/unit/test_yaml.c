@@ -888,3 +888,28 @@ Test(yaml, mutated_inputs_load_or_fail_cleanly)
 	cr_expect_gt(failed, 100);
 	json_decref(seeds);
 }
+
+Test(yaml, alias_bombs_are_refused_at_the_alias)
+{
+	static const char bomb[] =
+		"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+		"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+		"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+		"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+		"f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+		"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
+	json_t *v = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+	cr_assert_eq(assay_yaml_parse(&v, NULL, bomb, sizeof(bomb) - 1, "bomb.yaml", &err),
+		     ASSAY_EPARSE);
+	cr_assert_null(v);
+	/* f expands to 1,111,111 nodes: the alias that crosses the limit is on line 6 */
+	cr_assert_eq(err.line, 6, "%d:%d %s", err.line, err.column, err.msg);
+	cr_assert(strstr(err.msg, "aliases expand the document past"), "%s", err.msg);
+	/* the same shape up to e (111,111 nodes) is fine */
+	const char *f = strstr(bomb, "f: &f");
+	cr_assert_eq(assay_yaml_parse(&v, NULL, bomb, (size_t)(f - bomb), "ok.yaml", NULL), 0);
+	cr_assert_eq(json_object_size(v), 5);
+	json_decref(v);
+}

@@ -29,7 +29,8 @@
  *   and column by counting (exact for UTF-8 input).
  *
  * Refuses: more than one document; complex keys; duplicate keys (PyYAML keeps the last);
- * recursive aliases; nesting deeper than MAX_DEPTH; unknown tags' meaning (they are ignored).
+ * recursive aliases; nesting deeper than MAX_DEPTH; documents that aliases expand past
+ * MAX_EXPANDED nodes; unknown tags' meaning (they are ignored).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -46,6 +47,8 @@
 #include "util/banned.h"
 
 #define MAX_DEPTH 1000
+/* Nodes a document may expand to through aliases: far above any real suite or case. */
+#define MAX_EXPANDED 1000000
 
 struct mark {
 	const json_t *node;
@@ -62,6 +65,7 @@ struct frame {
 	json_t *node;         /* the array or object being filled */
 	yaml_mark_t start;
 	size_t base;          /* length of `keys` when the collection began; its anchor is there */
+	size_t expanded_start; /* loader.expanded before this collection */
 	size_t anchor_len;    /* 0: no anchor */
 	bool is_map;
 	bool have_key;        /* mappings: a key is pending */
@@ -79,6 +83,8 @@ struct loader {
 	size_t depth, alloc;
 	assay_buf keys;
 	json_t *anchors;      /* anchor name -> node */
+	json_t *anchor_sizes; /* anchor name -> nodes it expands to */
+	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
 	json_t *anchor_keys;  /* anchor name -> its text as a key (scalars only) */
 	json_t *dead;         /* nodes dropped while loading, held until the end */
 	assay_yaml_marks *marks;
@@ -210,9 +216,10 @@ void assay_yaml_marks_free(assay_yaml_marks *marks)
 /* ---- anchors ---- */
 
 static void anchor_set(struct loader *l, const char *name, json_t *node, const char *key,
-		       size_t key_len)
+		       size_t key_len, size_t size)
 {
 	json_object_set(l->anchors, name, node);
+	json_object_set_new(l->anchor_sizes, name, json_integer((json_int_t)size));
 	if (key)
 		json_object_set_new(l->anchor_keys, name, json_stringn(key, key_len));
 	else
@@ -348,7 +355,7 @@ static int key_scalar(struct loader *l, struct frame *f, const yaml_event_t *ev)
 			mark_add(l, v, ev->start_mark);
 		json_array_append_new(l->dead, v);
 		anchor_set(l, anchor, v, kind == YAML_KIND_NULL ? "null" : s,
-			   kind == YAML_KIND_NULL ? 4 : n);
+			   kind == YAML_KIND_NULL ? 4 : n, 1);
 	}
 	if (kind == YAML_KIND_MERGE) {
 		f->key_is_merge = true;
@@ -412,7 +419,7 @@ static int value_scalar(struct loader *l, const yaml_event_t *ev)
 		mark_add(l, v, ev->start_mark);
 	if (anchor)
 		anchor_set(l, anchor, v, kind == YAML_KIND_NULL ? "null" : s,
-			   kind == YAML_KIND_NULL ? 4 : n);
+			   kind == YAML_KIND_NULL ? 4 : n, 1);
 	return add_value(l, v, ev->start_mark);
 }
 
@@ -459,6 +466,7 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 	f->is_map = is_map;
 	f->start = ev->start_mark;
 	f->base = l->keys.len;
+	f->expanded_start = l->expanded - 1; /* the collection itself was counted */
 	if (anchor) {
 		f->anchor_len = strlen(anchor);
 		assay_buf_add(&l->keys, anchor, f->anchor_len);
@@ -477,7 +485,7 @@ static int end_collection(struct loader *l)
 	mark_add(l, v, start);
 	if (f->anchor_len) {
 		char *name = assay_xstrndup(l->keys.ptr + f->base, f->anchor_len);
-		anchor_set(l, name, v, NULL, 0);
+		anchor_set(l, name, v, NULL, 0, l->expanded - f->expanded_start);
 		free(name);
 	}
 	assay_buf_setlen(&l->keys, f->base);
@@ -485,11 +493,37 @@ static int end_collection(struct loader *l)
 	return add_value(l, v, start);
 }
 
+/*
+ * Counts what the document expands to, aliases included, and refuses it past MAX_EXPANDED:
+ * a few lines of nested aliases ("billion laughs") would otherwise make a report of gigabytes.
+ */
+static int count_nodes(struct loader *l, const yaml_event_t *ev)
+{
+	size_t n = 1;
+
+	if (ev->type == YAML_ALIAS_EVENT) {
+		const json_t *size = json_object_get(l->anchor_sizes,
+						     (const char *)ev->data.alias.anchor);
+		if (size)
+			n = (size_t)json_integer_value(size);
+	} else if (ev->type != YAML_SCALAR_EVENT && ev->type != YAML_SEQUENCE_START_EVENT &&
+		   ev->type != YAML_MAPPING_START_EVENT) {
+		return 0;
+	}
+	l->expanded += n;
+	if (l->expanded > MAX_EXPANDED)
+		return fail_at(l, ev->start_mark,
+			       "aliases expand the document past %d nodes", MAX_EXPANDED);
+	return 0;
+}
+
 static int node_event(struct loader *l, const yaml_event_t *ev)
 {
 	struct frame *f = top(l);
 	bool key = f && f->is_map && !f->have_key;
 
+	if (count_nodes(l, ev))
+		return l->rc;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
 		return key ? key_scalar(l, f, ev) : value_scalar(l, ev);
@@ -609,6 +643,7 @@ static void loader_release(struct loader *l)
 	free(l->stack);
 	assay_buf_release(&l->keys);
 	json_decref(l->anchors);
+	json_decref(l->anchor_sizes);
 	json_decref(l->anchor_keys);
 	json_decref(l->dead);
 	json_decref(l->root);
@@ -630,6 +665,7 @@ int assay_yaml_parse(json_t **out, assay_yaml_marks **marks_out, const char *tex
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)(text ? text : ""),
 				     text ? len : 0);
 	l.anchors = json_object();
+	l.anchor_sizes = json_object();
 	l.anchor_keys = json_object();
 	l.dead = json_array();
 	if (marks_out)

@@ -61,6 +61,9 @@
 #define DIFFLIB_MAX_WORK 20000000u
 /* ignore_order: score every candidate pair of unmatched containers up to this many pairs */
 #define PAIR_SCORE_MAX 4096u
+/* ignore_order: pairwise comparisons of items not identical in form, at most (a 2000 x 2000
+ * mismatch): a hostile output of a million items must not stall the run. */
+#define UNORDERED_WORK_MAX 4000000
 
 /*
  * Options
@@ -1204,18 +1207,21 @@ static bool walk_unordered(struct ctx *c, const json_t *e, const json_t *a, stru
 		}
 	}
 
-	/* 2. equal under the tolerances (and exclusions, regex paths) */
+	/* 2. equal under the tolerances (and exclusions, regex paths): pairwise, so bounded by
+	 * UNORDERED_WORK_MAX comparisons; past it, what is left is reported added/removed. */
+	size_t work = 0;
 	for (size_t i = 0; i < ne; i++) {
 		const json_t *ei = json_array_get(e, i);
 
 		if (me[i] != NONE)
 			continue;
-		for (size_t j = 0; j < na; j++) {
+		for (size_t j = 0; j < na && work < UNORDERED_WORK_MAX; j++) {
 			const json_t *aj = json_array_get(a, j);
 			bool d;
 
 			if (ma[j] != NONE || kind_of(ei) != kind_of(aj))
 				continue;
+			work++;
 			old = push_index(c, i);
 			d = walk(c, ei, aj, NULL);
 			pop(c, old);

@@ -35,7 +35,7 @@ ASSAY_EXTERN void assay_buf_release(assay_buf *b);
 ASSAY_EXTERN void assay_buf_reset(assay_buf *b);
 /** Ensures room for `extra` more bytes (ignores the cap). */
 ASSAY_EXTERN void assay_buf_grow(assay_buf *b, size_t extra);
-/** Sets the length to `len` (<= allocated size) and terminates. */
+/** Sets the length to `len`, which must be less than the allocated size, and terminates. */
 ASSAY_EXTERN void assay_buf_setlen(assay_buf *b, size_t len);
 
 /**

@@ -39,7 +39,9 @@ typedef struct assay_case_result {
 	assay_result_file *files;
 	size_t nfiles;
 	assay_proc_result proc;   /**< how the process ended, times, peak RSS */
-	char *error;              /**< why the case could not run (also in stderr_text), or NULL */
+	char *error;              /**< how the run ended abnormally ("timed out after 2 seconds",
+				       "cannot run 'x': ..."; the latter also on stderr_text), or
+				       NULL */
 } assay_case_result;
 
 /** Frees everything in `r` and zeroes it. */

@@ -43,7 +43,8 @@ typedef struct assay_case {
 	char *files_dir;       /**< a case folder's files/ subfolder, or NULL */
 	/**
 	 * Why the case could not be loaded ("path:line:col: message"), or NULL. A case with an
-	 * error has nothing else filled in but id and file; it is reported as an error.
+	 * error is reported as an error and never run; of its other fields only id, file and
+	 * files_dir are reliable (the rest may be partly filled).
 	 */
 	char *error;
 

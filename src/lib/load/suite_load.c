@@ -339,6 +339,9 @@ static void case_error(assay_case *c, const assay_err *e)
 {
 	char msg[1200];
 	c->error = assay_xstrdup(assay_err_format(e, msg, sizeof(msg)));
+	/* Loading stopped part way: what was read of the expectations is not the case's. */
+	json_decref(c->expected);
+	c->expected = NULL;
 }
 
 static void load_one_case(struct loader *ld, assay_case *c, const struct group_cfg *g)

@@ -69,7 +69,7 @@ typedef struct assay_run_ctx {
  * A case that fails, times out or cannot start is not an error: it is data in `out`. The
  * functions return an error code only when assay itself cannot go on (ASSAY_ESPAWN, ASSAY_EIO),
  * or ASSAY_EINTERRUPTED when `ctx->stop` was set while the case ran (it was killed and has no
- * result).
+ * result). Whatever it returns, no process the case started survives `run_case`.
  */
 typedef struct assay_adapter {
 	const char *name;

@@ -53,32 +53,37 @@ static const struct doc *locate(const struct docset *ds, const json_t *node, int
 	return ds->n ? ds->docs[0] : NULL;
 }
 
+static int node_verr(const struct docset *ds, const json_t *node, assay_err *err, int code,
+		     const char *fmt, va_list ap)
+{
+	char msg[512];
+	int line, col;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	const struct doc *d = locate(ds, node, &line, &col);
+	return assay_err_set(err, code, d ? d->path : NULL, line, col, "%s", msg);
+}
+
 int assay_load__node_err(const struct docset *ds, const json_t *node, assay_err *err, int code,
 			 const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
-	int line, col;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	node_verr(ds, node, err, code, fmt, ap);
 	va_end(ap);
-	const struct doc *d = locate(ds, node, &line, &col);
-	return assay_err_set(err, code, d ? d->path : NULL, line, col, "%s", msg);
+	return code;
 }
 
 char *assay_load__node_msg(const struct docset *ds, const json_t *node, const char *fmt, ...)
 {
 	assay_err e = ASSAY_ERR_INIT;
-	char msg[512], out[1200];
+	char out[1200];
 	va_list ap;
-	int line, col;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	node_verr(ds, node, &e, ASSAY_EINVALID, fmt, ap);
 	va_end(ap);
-	const struct doc *d = locate(ds, node, &line, &col);
-	assay_err_set(&e, ASSAY_EINVALID, d ? d->path : NULL, line, col, "%s", msg);
 	return assay_xstrdup(assay_err_format(&e, out, sizeof(out)));
 }
 

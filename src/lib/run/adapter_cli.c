@@ -146,7 +146,9 @@ static int run_case(void *state, const assay_run_ctx *ctx, const assay_case *c,
 	assay_proc_kill_orphans(NULL, 0);
 	collect_files(out, ctx, c, workdir);
 out:
-	assay_proc_release(&p);
+	assay_proc_release(&p); /* kills the group of a case abandoned part way */
+	if (rc)
+		assay_proc_kill_orphans(NULL, 0);
 	return rc;
 }
 

@@ -234,7 +234,6 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *
 		goto out;
 	}
 	rc = assay_adapter_cli.run_case(NULL, ctx, c, dir, &r, run->err);
-	assay_proc_kill_orphans(NULL, 0);
 	if (rc)
 		goto out;
 	assay_case_report_build(&report, &score, &passed, &error, g, c, &r, now_s() - t0);

@@ -17,6 +17,11 @@ extern "C" {
 #define ASSAY_EXTERN __attribute__((visibility("default")))
 #define ASSAY_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ASSAY_WARN_UNUSED __attribute__((warn_unused_result))
+#ifdef __cplusplus
+#define ASSAY_NORETURN [[noreturn]]
+#else
+#define ASSAY_NORETURN _Noreturn
+#endif
 
 #define ASSAY_VERSION "0.1.0"
 
@@ -93,7 +98,7 @@ ASSAY_EXTERN void assay_set_oom_handler(void (*handler)(size_t size));
 /** Aborts with file:line and a message: for programmer errors only. */
 #define ASSAY_BUG(msg) assay__bug(__FILE__, __LINE__, (msg))
 #define ASSAY_ASSERT(cond) ((cond) ? (void)0 : assay__bug(__FILE__, __LINE__, #cond))
-ASSAY_EXTERN _Noreturn void assay__bug(const char *file, int line, const char *msg);
+ASSAY_EXTERN ASSAY_NORETURN void assay__bug(const char *file, int line, const char *msg);
 
 #ifdef __cplusplus
 }

@@ -8,9 +8,7 @@
 #ifndef ASSAY_VERIFY_H
 #define ASSAY_VERIFY_H
 
-#include <jansson.h>
-
-#include "common.h"
+#include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,22 +34,34 @@ typedef struct assay_actual {
 
 /** One verifier call: everything is borrowed from the caller. */
 typedef struct assay_verify_call {
-	const char *group;        /**< group name */
-	const char *case_id;      /**< case id */
-	const char *attribute;    /**< "output", "status_code", "stderr", "files-<path>", ... */
-	const json_t *expected;   /**< the value under `expected.<attribute>` (any JSON type) */
+	const char *group;           /**< group name */
+	const char *case_id;         /**< case id */
+	const char *attribute;       /**< "output", "status_code", "stderr", "files-<path>", ... */
+	const assay_value *expected; /**< the value under `expected.<attribute>` (any kind) */
 	const assay_actual *actual;
-	const json_t *options;    /**< the `verify.<attribute>` object ({} when absent) */
+	const assay_value *options;  /**< the `verify.<attribute>` object (an empty object when
+					  absent; never NULL) */
+	assay_arena *arena;          /**< where the verifier makes its diff (and may parse the
+					  actual value): it lives as long as the case's report. Its
+					  limit is the verification budget's memory part: a verifier
+					  whose work takes it past the limit stops and fails the
+					  attribute with that reason */
+	double deadline;             /**< CLOCK_MONOTONIC seconds after which a verifier gives up
+					  the same way (the budget's time part); 0: none */
 } assay_verify_call;
 
-/** VerificationResult (verification.md): owns `diff`. */
+/** VerificationResult (verification.md). */
 typedef struct assay_verification {
-	json_t *diff;     /**< any JSON value; NULL is written as null */
+	assay_value diff; /**< any value (null when there is nothing to say); its data lives in
+			       the call's arena or in the expected/actual values */
 	bool is_correct;
-	double weight;    /**< > 0; the framework fills it from `options.weight` (default 1.0) */
+	double weight;    /**< > 0; the framework fills it from `options.weight` (default 1.0); a
+			       verifier may lower it (partial credit, verification.md Pattern 1) */
+	bool budget;      /**< the verifier stopped at the verification budget (time or memory):
+			       is_correct is false and the diff says which */
 } assay_verification;
 
-#define ASSAY_VERIFICATION_INIT { NULL, false, 1.0 }
+#define ASSAY_VERIFICATION_INIT { { .kind = ASSAY_V_NULL }, false, 1.0, false }
 
 /**
  * A verifier. Fills `out->diff` and `out->is_correct` (leave `weight` alone unless the verifier
@@ -104,31 +114,35 @@ ASSAY_EXTERN int assay_verify_attribute(assay_verification *out, const assay_ver
  *         bad weight), with a message in `err`
  */
 ASSAY_EXTERN int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
-				    const json_t *options, const char *attribute, assay_err *err);
-
-/** Frees `v->diff` and returns `v` to ASSAY_VERIFICATION_INIT. */
-ASSAY_EXTERN void assay_verification_release(assay_verification *v);
+				    const assay_value *options, const char *attribute,
+				    assay_err *err);
 
 /*
  * Helpers for verifier implementations.
  */
 
-/** Reads boolean option `name` from `options` into `*out` (left alone if absent).
+/** Reads boolean option `name` from `options` into `*out` (left alone if absent or null).
  *  @return 0, or ASSAY_EINVALID if present but not a boolean */
-ASSAY_EXTERN int assay_verify_opt_bool(const json_t *options, const char *name, bool *out,
+ASSAY_EXTERN int assay_verify_opt_bool(const assay_value *options, const char *name, bool *out,
 				       assay_err *err);
-/** Reads string option `name` (borrowed) into `*out` (left alone if absent).
- *  @return 0, or ASSAY_EINVALID if present but not a string */
-ASSAY_EXTERN int assay_verify_opt_string(const json_t *options, const char *name,
+/** Reads string option `name` into `*out` (a borrowed, NUL-terminated string; left alone if
+ *  absent or null). @return 0, or ASSAY_EINVALID if present but not a string */
+ASSAY_EXTERN int assay_verify_opt_string(const assay_value *options, const char *name,
 					 const char **out, assay_err *err);
+/** Reads number option `name` into `*out` (left alone if absent or null).
+ *  @return 0, or ASSAY_EINVALID if present but not a finite number >= `min` */
+ASSAY_EXTERN int assay_verify_opt_number(const assay_value *options, const char *name,
+					 double min, double *out, assay_err *err);
 
 /**
  * The expected value of a text attribute as bytes: a string as is; an integer, real or boolean as
- * its YAML/JSON text. @return 0, or ASSAY_EINVALID for null, arrays and objects.
- * `*out` is borrowed from `expected` or from `scratch` (a caller buffer the text may be put in).
+ * its YAML/JSON text (reals as Python writes them). @return 0, or ASSAY_EINVALID for null,
+ * arrays and objects. `*out` is borrowed from `expected` or from `scratch` (a caller buffer the
+ * text may be put in).
  */
 struct assay_buf;
-ASSAY_EXTERN int assay_verify_expected_text(const char **out, size_t *len, const json_t *expected,
+ASSAY_EXTERN int assay_verify_expected_text(const char **out, size_t *len,
+					    const assay_value *expected,
 					    struct assay_buf *scratch, const char *attribute,
 					    assay_err *err);
 

@@ -1,363 +1,731 @@
 /*
- * JSON parsing for assay: one value (assay_json_parse), JSON Lines (assay_json_parse_lines),
- * bignums, and byte strings turned into JSON strings (assay_json_string_lossy).
+ * JSON text -> values (json.h: assay_json_parse), as Python's json.loads reads it.
  *
  * Key decisions:
- * - jansson does the parsing (JSON_DECODE_ANY | JSON_ALLOW_NUL; its end-of-input check rejects
- *   trailing garbage). Error positions are jansson's: 1-based line, column in characters.
- * - Big numbers cost nothing in the common case: the text is first parsed as it is. Only when
- *   jansson fails with a numeric overflow does a small scanner rewrite every number literal
- *   jansson cannot hold (integers past int64, reals past DBL_MAX) into a string
- *   "\u0000assay-number:<literal>" and parse again. The scanner knows strings (escapes), and
- *   object keys: a number where a key is expected is left alone, so the text stays an error.
- *   If the second parse fails, its position is mapped back onto the original text.
- * - A string value that happens to begin with ASSAY_JSON_BIGNUM_MARK reads as a bignum; the mark
- *   starts with U+0000, which real data almost never holds at the start of a string.
- * - string_lossy replaces each maximal invalid subsequence by one U+FFFD, as Python's
- *   bytes.decode("utf-8", "replace") does (a lone bad byte is one U+FFFD; a truncated
- *   multi-byte sequence is one U+FFFD; overlongs, surrogates and code points past U+10FFFF
- *   are rejected byte by byte).
+ * - Python is the reference, because suites and their reference evaluators are Python: NaN,
+ *   Infinity and -Infinity are accepted; integers of any length are exact (a bigint past
+ *   int64) up to Python's 4300-digit limit (int_max_str_digits), past which Python refuses the
+ *   text; reals are correctly rounded doubles (1e400 is inf); a duplicated key keeps the first
+ *   key's place and the last value (dict assignment); control characters inside strings are
+ *   refused (strict mode); lone surrogate escapes are kept (as WTF-8 bytes, which the writer
+ *   escapes back). Error messages and 1-based columns (in characters) are Python's:
+ *   "Expecting value", "Expecting ',' delimiter", "Unterminated string starting at", ...
+ * - Input is UTF-8 bytes; an invalid sequence inside a string is an error (Python would not
+ *   have decoded the text at all).
+ * - One pass, no recursion: containers are an explicit frame stack, finished values wait on a
+ *   value stack and are moved into the arena in one block when their container closes, so
+ *   nesting depth costs memory, never C stack, and each container is one allocation.
+ * - `borrow`: a string without escapes points into the input instead of being copied.
+ * - Positions are recorded only on request (in the arena's table, value.h); columns are counted
+ *   incrementally along a line so a long line does not make them quadratic.
+ * - The arena's limit is checked as containers close and strings are made: past it the parse
+ *   stops with ASSAY_ETOOBIG (a hostile 66 MB array must not take gigabytes).
  *
- * Refuses to: accept NaN/Infinity literals, comments or trailing commas (jansson is strict),
- * accept NUL in object keys (jansson's limit).
+ * Refuses to: accept comments, trailing commas, single quotes, leading zeros or '+' signs (as
+ * Python does); nest past memory.
  */
-#include <errno.h>
-#include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/json.h"
 #include "json/json_int.h"
 #include "util/banned.h"
 
-#define PARSE_FLAGS (JSON_DECODE_ANY | JSON_ALLOW_NUL)
+#define PY_INT_MAX_DIGITS 4300
 
-static int set_parse_err(assay_err *err, const char *source, int line, int col, const char *text)
-{
-	return assay_err_set(err, ASSAY_EPARSE, source, line, col, "%s", text);
-}
+_Static_assert(sizeof(assay_member) == 2 * sizeof(assay_value),
+	       "an object's members are moved from the value stack as key/value pairs");
 
-/*
- * Bignums
- */
+enum { C_PLAIN = 0, C_QUOTE, C_BSLASH, C_CTRL, C_HIGH };
 
-json_t *assay_json_bignum(const char *literal)
-{
-	assay_buf b = ASSAY_BUF_INIT;
-	json_t *v;
-
-	assay_buf_add(&b, ASSAY_JSON_BIGNUM_MARK, ASSAY_JSON_BIGNUM_MARK_LEN);
-	assay_buf_adds(&b, literal);
-	v = json_stringn(b.ptr, b.len);
-	assay_buf_release(&b);
-	ASSAY_ASSERT(v);
-	return v;
-}
-
-static size_t number_literal(const char *p, size_t len, bool *is_int);
-
-/*
- * A bignum is the mark followed by a whole number literal (JSON's grammar, or YAML's signed
- * Infinity/NaN). Checking the literal, not just the mark, means a string that comes from data
- * (a submission's output holding "\0assay-number:...") is never written out as raw text.
- */
-bool assay_json_is_bignum(const json_t *v)
-{
-	if (!json_is_string(v) || json_string_length(v) <= ASSAY_JSON_BIGNUM_MARK_LEN ||
-	    memcmp(json_string_value(v), ASSAY_JSON_BIGNUM_MARK, ASSAY_JSON_BIGNUM_MARK_LEN))
-		return false;
-	const char *lit = json_string_value(v) + ASSAY_JSON_BIGNUM_MARK_LEN;
-	size_t len = json_string_length(v) - ASSAY_JSON_BIGNUM_MARK_LEN;
-	bool is_int;
-	if (*lit == '+' || (*lit == '-' && len > 1 && (lit[1] == 'I' || lit[1] == 'N'))) {
-		lit++;
-		len--;
-	}
-	if ((len == 8 && !memcmp(lit, "Infinity", 8)) || (len == 3 && !memcmp(lit, "NaN", 3)))
-		return true;
-	if (*lit == '-') {
-		lit++;
-		len--;
-	}
-	while (len > 1 && lit[0] == '0' && lit[1] >= '0' && lit[1] <= '9') {
-		lit++; /* leading zeros, which JSON's grammar has not but a bignum may */
-		len--;
-	}
-	return len && number_literal(lit, len, &is_int) == len;
-}
-
-const char *assay_json_bignum_literal(const json_t *v)
-{
-	if (!assay_json_is_bignum(v))
-		return NULL;
-	return json_string_value(v) + ASSAY_JSON_BIGNUM_MARK_LEN;
-}
-
-bool assay_json_is_number(const json_t *v)
-{
-	return json_is_number(v) || assay_json_is_bignum(v);
-}
-
-/* Does jansson refuse this (well-formed) number literal as too big? */
-static bool literal_overflows(const char *lit, size_t len, bool is_int)
-{
-	char *s = assay_xstrndup(lit, len);
-	bool over;
-
-	errno = 0;
-	if (is_int) {
-		(void)strtoll(s, NULL, 10);
-		over = errno == ERANGE;
-	} else {
-		/* strtod reads the locale's decimal point, as jansson's own jsonp_strtod knows */
-		const char *point = localeconv()->decimal_point;
-		char *dot = strchr(s, '.');
-		double d;
-
-		if (dot && point && point[0] && point[0] != '.' && !point[1])
-			*dot = point[0];
-		d = strtod(s, NULL);
-		over = errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL);
-	}
-	free(s);
-	return over;
-}
-
-/* Length of a well-formed JSON number literal at `p` (at most `len` bytes), or 0. */
-static size_t number_literal(const char *p, size_t len, bool *is_int)
-{
-	size_t i = 0, d;
-
-	*is_int = true;
-	if (i < len && p[i] == '-')
-		i++;
-	for (d = i; i < len && p[i] >= '0' && p[i] <= '9'; i++)
-		;
-	if (i == d || (p[d] == '0' && i - d > 1))
-		return 0;
-	if (i < len && p[i] == '.') {
-		*is_int = false;
-		for (d = ++i; i < len && p[i] >= '0' && p[i] <= '9'; i++)
-			;
-		if (i == d)
-			return 0;
-	}
-	if (i < len && (p[i] == 'e' || p[i] == 'E')) {
-		*is_int = false;
-		i++;
-		if (i < len && (p[i] == '+' || p[i] == '-'))
-			i++;
-		for (d = i; i < len && p[i] >= '0' && p[i] <= '9'; i++)
-			;
-		if (i == d)
-			return 0;
-	}
-	return i;
-}
-
-struct rewrite {
-	size_t orig_start, orig_len, new_start, new_len;
+static const unsigned char str_class[256] = {
+	[0x00 ... 0x1f] = C_CTRL,
+	[0x22] = C_QUOTE,   /* '"' */
+	[0x5c] = C_BSLASH,  /* '\\' */
+	[0x80 ... 0xff] = C_HIGH,
 };
 
-struct rewrites {
-	struct rewrite *v;
-	size_t nr, alloc;
+struct frame {
+	size_t start;   /* first slot of this container on the value stack */
+	bool obj;
+	assay_pos pos;  /* where it opened (positions only) */
 };
 
-static void add_rewrite(struct rewrites *rw, struct rewrite r)
-{
-	if (rw->nr == rw->alloc) {
-		rw->alloc = rw->alloc ? rw->alloc * 2 : 8;
-		rw->v = assay_xrealloc(rw->v, rw->alloc * sizeof(*rw->v));
-	}
-	rw->v[rw->nr++] = r;
-}
+struct parser {
+	const char *text, *p, *end;
+	assay_arena *a;
+	const assay_json_opts *o;
+	assay_err *err;
+	int rc;
+
+	assay_value *vs;
+	size_t vn, valloc;
+	struct frame *fs;
+	size_t fn, falloc;
+
+	/* positions */
+	uint32_t line;
+	const char *line_start;
+	const char *col_at;    /* where col_chars was counted up to on this line */
+	size_t col_chars;
+
+	assay_buf scratch;
+	size_t since_check;
+	bool need_value;   /* a container is open and its next item (or first) comes next */
+};
 
 /*
- * Copies `text` to `out`, turning each number literal jansson cannot hold (outside strings and
- * object-key positions) into a bignum string. The container stack only decides whether a key is
- * expected; the text may well be malformed, and then it stays malformed.
+ * Errors
  */
-static void rewrite_bignums(assay_buf *out, struct rewrites *rw, const char *text, size_t len)
+
+/* 1-based line and column in characters (UTF-8 continuation bytes do not count) of `at`. */
+static void locate(const char *text, const char *at, int *line, int *col)
 {
-	assay_buf stack = ASSAY_BUF_INIT;
-	bool expect_key = false;
-	size_t i = 0;
+	const char *ls = text;
+	int l = 1, c = 1;
 
-	while (i < len) {
-		char ch = text[i];
-		size_t n;
-		bool is_int;
-
-		if (ch == '"') {
-			size_t j = i + 1;
-
-			while (j < len && text[j] != '"')
-				j += text[j] == '\\' ? 2 : 1;
-			if (j > len)
-				j = len;
-			n = j < len ? j + 1 - i : len - i;
-			assay_buf_add(out, text + i, n);
-			i += n;
-			expect_key = false;
-			continue;
-		}
-		if (ch == '-' || (ch >= '0' && ch <= '9')) {
-			n = number_literal(text + i, len - i, &is_int);
-			if (!n) {
-				/* not a literal: copy the sign or digit run as it is */
-				n = 1;
-				while (i + n < len && text[i + n] >= '0' && text[i + n] <= '9')
-					n++;
-			} else if (!expect_key && literal_overflows(text + i, n, is_int)) {
-				struct rewrite r = { i, n, out->len, 0 };
-
-				assay_buf_adds(out, "\"\\u0000");
-				assay_buf_add(out, ASSAY_JSON_BIGNUM_MARK + 1, ASSAY_JSON_BIGNUM_MARK_LEN - 1);
-				assay_buf_add(out, text + i, n);
-				assay_buf_addch(out, '"');
-				r.new_len = out->len - r.new_start;
-				add_rewrite(rw, r);
-				i += n;
-				expect_key = false;
-				continue;
-			}
-			assay_buf_add(out, text + i, n);
-			i += n;
-			expect_key = false;
-			continue;
-		}
-		switch (ch) {
-		case '{':
-		case '[':
-			assay_buf_addch(&stack, ch);
-			expect_key = ch == '{';
-			break;
-		case '}':
-		case ']':
-			if (stack.len)
-				assay_buf_setlen(&stack, stack.len - 1);
-			expect_key = false;
-			break;
-		case ',':
-			expect_key = stack.len && stack.ptr[stack.len - 1] == '{';
-			break;
-		case ':':
-			expect_key = false;
-			break;
-		default:
-			break;
-		}
-		assay_buf_addch(out, ch);
-		i++;
-	}
-	assay_buf_release(&stack);
-}
-
-/* Maps a byte offset in the rewritten text back to the original text. */
-static size_t map_position(const struct rewrites *rw, size_t pos)
-{
-	const struct rewrite *last = NULL;
-
-	for (size_t k = 0; k < rw->nr && rw->v[k].new_start <= pos; k++)
-		last = &rw->v[k];
-	if (!last)
-		return pos;
-	if (pos < last->new_start + last->new_len) {
-		size_t into = pos - last->new_start;
-		return last->orig_start + (into < last->orig_len ? into : last->orig_len);
-	}
-	return pos - (last->new_start + last->new_len) + last->orig_start + last->orig_len;
-}
-
-/* jansson's line and column (characters: UTF-8 continuation bytes do not count) at `pos`. */
-static void line_column(const char *text, size_t pos, int *line, int *col)
-{
-	int l = 1, c = 0;
-
-	for (size_t i = 0; i < pos; i++) {
-		unsigned char b = (unsigned char)text[i];
-
-		if (b == '\n') {
+	for (const char *q = text; q < at; q++) {
+		if (*q == '\n') {
 			l++;
-			c = 0;
-		} else if (b < 0x80 || (b >= 0xc2 && b <= 0xf4)) {
-			c++;
+			ls = q + 1;
 		}
 	}
+	for (const char *q = ls; q < at; q++)
+		if (((unsigned char)*q & 0xc0) != 0x80)
+			c++;
 	*line = l;
 	*col = c;
 }
 
-static int parse_bignums(json_t **out, const char *text, size_t len, const char *source,
-			 const json_error_t *first, assay_err *err)
+static int fail(struct parser *ps, const char *at, const char *msg)
 {
-	assay_buf re = ASSAY_BUF_INIT;
-	struct rewrites rw = { NULL, 0, 0 };
-	json_error_t je;
-	json_t *v = NULL;
-	int rc = 0;
+	int line, col;
 
-	rewrite_bignums(&re, &rw, text, len);
-	if (!rw.nr) {
-		/* an overflowing number where a key belongs: jansson's first word stands */
-		rc = set_parse_err(err, source, first->line, first->column, first->text);
-		goto out;
-	}
-	v = json_loadb(re.ptr, re.len, PARSE_FLAGS, &je);
-	if (!v) {
-		int line, col;
-		size_t pos = map_position(&rw, (size_t)je.position);
-
-		if (pos > len)
-			pos = len;
-		line_column(text, pos, &line, &col);
-		rc = set_parse_err(err, source, line, col, je.text);
-		goto out;
-	}
-	*out = v;
-out:
-	free(rw.v);
-	assay_buf_release(&re);
-	return rc;
+	if (ps->rc)
+		return ps->rc;
+	locate(ps->text, at, &line, &col);
+	ps->rc = assay_err_set(ps->err, ASSAY_EPARSE, ps->o->source, line, col, "%s", msg);
+	return ps->rc;
 }
 
-int assay_json_parse(json_t **out, const char *text, size_t len, const char *source,
-		     assay_err *err)
+static int too_big(struct parser *ps)
 {
-	json_error_t je;
-	json_t *v;
+	if (!ps->rc)
+		ps->rc = assay_err_set(ps->err, ASSAY_ETOOBIG, ps->o->source, 0, 0,
+				       "the document needs more than %zu bytes of memory",
+				       assay_arena_used(ps->a));
+	return ps->rc;
+}
 
-	*out = NULL;
-	if (!text)
-		text = "";
-	v = json_loadb(text, len, PARSE_FLAGS, &je);
-	if (v) {
-		*out = v;
+/*
+ * Positions
+ */
+
+/* The 1-based line and column (in characters) of `at`, on the current line. */
+static assay_pos here(struct parser *ps, const char *at)
+{
+	if (ps->col_at < ps->line_start || ps->col_at > at) {
+		ps->col_at = ps->line_start;
+		ps->col_chars = 0;
+	}
+	for (const char *q = ps->col_at; q < at; q++)
+		ps->col_chars += ((unsigned char)*q & 0xc0) != 0x80;
+	ps->col_at = at;
+	return (assay_pos){ ps->line, (uint32_t)ps->col_chars + 1 };
+}
+
+/* Records where `v` (a value with data) starts, when positions are asked for. */
+static void stamp(struct parser *ps, assay_value *v, const char *at)
+{
+	if (!ps->o->positions)
+		return;
+	if (v->kind == ASSAY_V_STRING && !v->len)
+		v->u.s = assay_arena_alloc(ps->a, 1); /* a pointer of its own, to key the position */
+	assay_arena_set_position(ps->a, v, here(ps, at));
+}
+
+static void skip_ws(struct parser *ps)
+{
+	const char *p = ps->p, *end = ps->end;
+
+	while (p < end) {
+		char ch = *p;
+
+		if (ch == ' ' || ch == '\t' || ch == '\r') {
+			p++;
+		} else if (ch == '\n') {
+			p++;
+			ps->line++;
+			ps->line_start = p;
+		} else {
+			break;
+		}
+	}
+	ps->p = p;
+}
+
+/*
+ * Stacks
+ */
+
+static void vpush(struct parser *ps, assay_value v)
+{
+	if (ps->vn == ps->valloc) {
+		ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
+		ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
+	}
+	ps->vs[ps->vn++] = v;
+}
+
+static void fpush(struct parser *ps, bool obj, const char *at)
+{
+	if (ps->fn == ps->falloc) {
+		ps->falloc = ps->falloc ? ps->falloc * 2 : 64;
+		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
+	}
+	ps->fs[ps->fn++] = (struct frame){ ps->vn, obj,
+					   ps->o->positions ? here(ps, at) : (assay_pos){ 0, 0 } };
+}
+
+/*
+ * Strings
+ */
+
+/* Bytes of the valid UTF-8 sequence at p (p < end, *p >= 0x80), or 0. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char b = p[0], lo = 0x80, hi = 0xbf;
+	size_t need;
+
+	if (b >= 0xc2 && b <= 0xdf)
+		need = 1;
+	else if (b >= 0xe0 && b <= 0xef)
+		need = 2, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
+	else if (b >= 0xf0 && b <= 0xf4)
+		need = 3, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if ((size_t)(end - p) <= need)
+		return 0;
+	for (size_t k = 1; k <= need; k++) {
+		if (p[k] < lo || p[k] > hi)
+			return 0;
+		lo = 0x80, hi = 0xbf;
+	}
+	return need + 1;
+}
+
+static int hex4(const char *p, const char *end, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (end - p < 4)
+		return -1;
+	for (int k = 0; k < 4; k++) {
+		char ch = p[k];
+		unsigned d;
+
+		if (ch >= '0' && ch <= '9')
+			d = (unsigned)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			d = (unsigned)(ch - 'a' + 10);
+		else if (ch >= 'A' && ch <= 'F')
+			d = (unsigned)(ch - 'A' + 10);
+		else
+			return -1;
+		v = v * 16 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static void put_utf8(assay_buf *b, unsigned cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp, n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
+	} else if (cp < 0x10000) {
+		/* lone surrogates too: WTF-8, written back as \udXXX by the writer */
+		u[0] = (char)(0xe0 | cp >> 12), u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18), u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f)), u[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
+	}
+	assay_buf_add(b, u, n);
+}
+
+/* The rest of a string that has an escape, from `p` (inside the string) on. */
+static int string_slow(struct parser *ps, assay_value *out, const char *open, const char *p)
+{
+	assay_buf *b = &ps->scratch;
+	const char *end = ps->end, *run = open + 1;
+
+	assay_buf_reset(b);
+	for (;;) {
+		if (p >= end)
+			return fail(ps, open, "Unterminated string starting at");
+		switch (str_class[(unsigned char)*p]) {
+		case C_PLAIN:
+			p++;
+			break;
+		case C_HIGH: {
+			size_t n = utf8_len((const unsigned char *)p, (const unsigned char *)end);
+
+			if (!n)
+				return fail(ps, p, "Invalid UTF-8 byte in string");
+			p += n;
+			break;
+		}
+		case C_CTRL:
+			return fail(ps, p, "Invalid control character at");
+		case C_QUOTE:
+			assay_buf_add(b, run, (size_t)(p - run));
+			*out = assay_value_string(ps->a, b->ptr, b->len);
+			ps->p = p + 1;
+			return 0;
+		case C_BSLASH: {
+			const char *esc = p;
+			unsigned cp, lo;
+
+			assay_buf_add(b, run, (size_t)(p - run));
+			if (++p >= end)
+				return fail(ps, open, "Unterminated string starting at");
+			switch (*p) {
+			case '"': assay_buf_addch(b, '"'); break;
+			case '\\': assay_buf_addch(b, '\\'); break;
+			case '/': assay_buf_addch(b, '/'); break;
+			case 'b': assay_buf_addch(b, '\b'); break;
+			case 'f': assay_buf_addch(b, '\f'); break;
+			case 'n': assay_buf_addch(b, '\n'); break;
+			case 'r': assay_buf_addch(b, '\r'); break;
+			case 't': assay_buf_addch(b, '\t'); break;
+			case 'u':
+				if (hex4(p + 1, end, &cp))
+					return fail(ps, esc, "Invalid \\uXXXX escape");
+				p += 4;
+				if (cp >= 0xd800 && cp <= 0xdbff && end - p >= 7 && p[1] == '\\' &&
+				    p[2] == 'u' && !hex4(p + 3, end, &lo) && lo >= 0xdc00 &&
+				    lo <= 0xdfff) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+					p += 6;
+				}
+				put_utf8(b, cp);
+				break;
+			default:
+				return fail(ps, esc, "Invalid \\escape");
+			}
+			p++;
+			run = p;
+			break;
+		}
+		}
+	}
+}
+
+/* A string starting at ps->p (the opening quote). */
+static int string(struct parser *ps, assay_value *out)
+{
+	const char *open = ps->p, *p = open + 1, *end = ps->end;
+
+	for (;;) {
+		while (p < end && str_class[(unsigned char)*p] == C_PLAIN)
+			p++;
+		if (p >= end)
+			return fail(ps, open, "Unterminated string starting at");
+		switch (str_class[(unsigned char)*p]) {
+		case C_HIGH: {
+			size_t n = utf8_len((const unsigned char *)p, (const unsigned char *)end);
+
+			if (!n)
+				return fail(ps, p, "Invalid UTF-8 byte in string");
+			p += n;
+			continue;
+		}
+		case C_CTRL:
+			return fail(ps, p, "Invalid control character at");
+		case C_QUOTE: {
+			size_t n = (size_t)(p - open - 1);
+
+			if (n > UINT32_MAX)
+				return too_big(ps);
+			*out = ps->o->borrow ? assay_value_string_ref(open + 1, n)
+					     : assay_value_string(ps->a, open + 1, n);
+			ps->p = p + 1;
+			return 0;
+		}
+		default:
+			return string_slow(ps, out, open, p);
+		}
+	}
+}
+
+/*
+ * Numbers and literals
+ */
+
+static bool lit(const struct parser *ps, const char *word, size_t n)
+{
+	return (size_t)(ps->end - ps->p) >= n && !memcmp(ps->p, word, n);
+}
+
+static int number(struct parser *ps, assay_value *out)
+{
+	const char *start = ps->p, *p = start, *end = ps->end, *digits;
+	bool neg = false, is_int = true;
+
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	digits = p;
+	if (p < end && *p == '0') {
+		p++;
+	} else if (p < end && *p >= '1' && *p <= '9') {
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	} else {
+		return fail(ps, start, "Expecting value");
+	}
+	if (p + 1 < end && *p == '.' && p[1] >= '0' && p[1] <= '9') {
+		is_int = false;
+		for (p += 2; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		const char *q = p + 1;
+
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (q < end && *q >= '0' && *q <= '9') {
+			is_int = false;
+			for (p = q; p < end && *p >= '0' && *p <= '9'; p++)
+				;
+		}
+	}
+	ps->p = p;
+	if (!is_int) {
+		*out = assay_value_real(assay_parse_double(start, (size_t)(p - start)));
 		return 0;
 	}
-	if (json_error_code(&je) != json_error_numeric_overflow)
-		return set_parse_err(err, source, je.line, je.column, je.text);
-	return parse_bignums(out, text, len, source, &je, err);
+	size_t nd = (size_t)(p - digits);
+	if (nd <= 18) {
+		int64_t v = 0;
+
+		for (const char *q = digits; q < p; q++)
+			v = v * 10 + (*q - '0');
+		*out = assay_value_int(neg ? -v : v);
+		return 0;
+	}
+	if (nd > PY_INT_MAX_DIGITS)
+		return fail(ps, start, "Exceeds the limit (4300 digits) for integer string conversion");
+	assay_value_integer_text(out, ps->a, start, (size_t)(p - start));
+	return 0;
+}
+
+/*
+ * Containers
+ */
+
+static int member_key_cmp(const assay_member *x, const assay_member *y)
+{
+	size_t n = x->key.len < y->key.len ? x->key.len : y->key.len;
+	int c = n ? memcmp(x->key.u.s, y->key.u.s, n) : 0;
+
+	return c ? c : (x->key.len > y->key.len) - (x->key.len < y->key.len);
+}
+
+static uint64_t key_hash(const assay_value *k)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t i = 0; i < k->len; i++)
+		h = (h ^ (unsigned char)k->u.s[i]) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * Python's dict: a key seen again keeps its first place and takes the later value. Returns the
+ * number of members left (compacted in place).
+ */
+static size_t dedup_members(assay_member *m, size_t n)
+{
+	bool *drop = NULL;
+	size_t out = 0;
+
+	if (n < 2)
+		return n;
+	if (n <= 8) {
+		for (size_t j = 1; j < n; j++)
+			for (size_t i = 0; i < j; i++)
+				if (!member_key_cmp(&m[i], &m[j]) &&
+				    (!drop || !drop[i])) {
+					if (!drop)
+						drop = assay_xcalloc(n, sizeof(*drop));
+					m[i].value = m[j].value;
+					drop[j] = true;
+					break;
+				}
+	} else {
+		size_t cap = 16;
+
+		while (cap < n * 2)
+			cap *= 2;
+		uint32_t *slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
+		for (size_t j = 0; j < n; j++) {
+			size_t h = (size_t)key_hash(&m[j].key) & (cap - 1);
+
+			while (slots[h]) {
+				size_t i = slots[h] - 1;
+
+				if (!member_key_cmp(&m[i], &m[j])) {
+					if (!drop)
+						drop = assay_xcalloc(n, sizeof(*drop));
+					m[i].value = m[j].value;
+					drop[j] = true;
+					break;
+				}
+				h = (h + 1) & (cap - 1);
+			}
+			if (!drop || !drop[j])
+				slots[h] = (uint32_t)j + 1;
+		}
+		free(slots);
+	}
+	if (!drop)
+		return n;
+	for (size_t j = 0; j < n; j++)
+		if (!drop[j])
+			m[out++] = m[j];
+	free(drop);
+	return out;
+}
+
+/* Moves the open container's values from the stack into the arena, as one value. */
+static int close_container(struct parser *ps)
+{
+	struct frame f = ps->fs[--ps->fn];
+	size_t n = ps->vn - f.start;
+	assay_value v = { .kind = f.obj ? ASSAY_V_OBJECT : ASSAY_V_ARRAY };
+
+	if (f.obj) {
+		assay_member *m = (assay_member *)(ps->vs + f.start);
+
+		n = dedup_members(m, n / 2);
+		if (n) {
+			v.u.members = assay_arena_alloc(ps->a, n * sizeof(*m));
+			memcpy(v.u.members, m, n * sizeof(*m));
+		}
+	} else if (n) {
+		v.u.items = assay_arena_alloc(ps->a, n * sizeof(assay_value));
+		memcpy(v.u.items, ps->vs + f.start, n * sizeof(assay_value));
+	}
+	if (n > UINT32_MAX)
+		return too_big(ps);
+	v.len = (uint32_t)n;
+	if (ps->o->positions) {
+		if (!n)
+			v.u.items = assay_arena_alloc(ps->a, 1); /* a pointer to key the position */
+		assay_arena_set_position(ps->a, &v, f.pos);
+	}
+	ps->vn = f.start;
+	vpush(ps, v);
+	if (assay_arena_over(ps->a))
+		return too_big(ps);
+	return 0;
+}
+
+/* A key (a string) and its ':' at ps->p; leaves ps->p at the value. */
+static int key(struct parser *ps)
+{
+	assay_value k = { 0 };
+	const char *at;
+
+	skip_ws(ps);
+	at = ps->p;
+	if (at >= ps->end || *at != '"')
+		return fail(ps, at, "Expecting property name enclosed in double quotes");
+	if (string(ps, &k))
+		return ps->rc;
+	stamp(ps, &k, at);
+	vpush(ps, k);
+	skip_ws(ps);
+	if (ps->p >= ps->end || *ps->p != ':')
+		return fail(ps, ps->p, "Expecting ':' delimiter");
+	ps->p++;
+	return 0;
+}
+
+/* One value at ps->p: a scalar is pushed; a container opens a frame (and may close at once). */
+static int value(struct parser *ps)
+{
+	assay_value v = { 0 };
+	const char *at;
+
+	ps->need_value = false;
+	skip_ws(ps);
+	at = ps->p;
+	if (at >= ps->end)
+		return fail(ps, at, "Expecting value");
+	switch (*at) {
+	case '{':
+	case '[': {
+		bool obj = *at == '{';
+
+		fpush(ps, obj, at);
+		ps->p++;
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == (obj ? '}' : ']')) {
+			ps->p++;
+			return close_container(ps);
+		}
+		ps->need_value = true;
+		return obj ? key(ps) : 0;
+	}
+	case '"':
+		if (string(ps, &v))
+			return ps->rc;
+		if (++ps->since_check >= 4096) {
+			ps->since_check = 0;
+			if (assay_arena_over(ps->a))
+				return too_big(ps);
+		}
+		break;
+	case 't':
+		if (!lit(ps, "true", 4))
+			return fail(ps, at, "Expecting value");
+		v = assay_value_bool(true);
+		ps->p += 4;
+		break;
+	case 'f':
+		if (!lit(ps, "false", 5))
+			return fail(ps, at, "Expecting value");
+		v = assay_value_bool(false);
+		ps->p += 5;
+		break;
+	case 'n':
+		if (!lit(ps, "null", 4))
+			return fail(ps, at, "Expecting value");
+		v = assay_value_null();
+		ps->p += 4;
+		break;
+	case 'N':
+		if (!lit(ps, "NaN", 3))
+			return fail(ps, at, "Expecting value");
+		v = assay_value_real(NAN);
+		ps->p += 3;
+		break;
+	case 'I':
+		if (!lit(ps, "Infinity", 8))
+			return fail(ps, at, "Expecting value");
+		v = assay_value_real(INFINITY);
+		ps->p += 8;
+		break;
+	case '-':
+		if (lit(ps, "-Infinity", 9)) {
+			v = assay_value_real(-INFINITY);
+			ps->p += 9;
+			break;
+		}
+		/* fall through */
+	default:
+		if (number(ps, &v))
+			return ps->rc;
+		break;
+	}
+	stamp(ps, &v, at);
+	vpush(ps, v);
+	return 0;
+}
+
+/* After a value inside a container: ',' and the next value, or the closing bracket. */
+static int after_value(struct parser *ps)
+{
+	bool obj = ps->fs[ps->fn - 1].obj;
+
+	skip_ws(ps);
+	if (ps->p < ps->end) {
+		char ch = *ps->p;
+
+		if (ch == ',') {
+			ps->p++;
+			ps->need_value = true;
+			return obj ? key(ps) : 0;
+		}
+		if (ch == (obj ? '}' : ']')) {
+			ps->p++;
+			return close_container(ps);
+		}
+	}
+	return fail(ps, ps->p, "Expecting ',' delimiter");
+}
+
+int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
+		     const assay_json_opts *opts, assay_err *err)
+{
+	static const assay_json_opts defaults = ASSAY_JSON_OPTS_INIT;
+	struct parser ps = { 0 };
+	int rc;
+
+	*out = assay_value_null();
+	if (!text)
+		text = "";
+	ps.text = ps.p = text;
+	ps.end = text + len;
+	ps.a = a;
+	ps.o = opts ? opts : &defaults;
+	ps.err = err;
+	ps.line = 1;
+	ps.line_start = ps.col_at = text;
+	ps.scratch = (assay_buf)ASSAY_BUF_INIT;
+
+	ps.need_value = true;
+	for (rc = 0; !rc;) {
+		if (ps.need_value)
+			rc = value(&ps);
+		else if (ps.fn)
+			rc = after_value(&ps);
+		else
+			break;
+	}
+	if (!rc) {
+		skip_ws(&ps);
+		if (ps.p < ps.end)
+			rc = fail(&ps, ps.p, "Extra data");
+	}
+	if (!rc)
+		*out = ps.vs[0];
+	free(ps.vs);
+	free(ps.fs);
+	assay_buf_release(&ps.scratch);
+	return rc;
 }
 
 static bool blank(const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strchr(" \t\r\f\v", p[i]) || !p[i])
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\f' && p[i] != '\v')
 			return false;
 	return true;
 }
 
-int assay_json_parse_lines(json_t **out, const char *text, size_t len, bool skip_invalid,
-			   const char *source, assay_err *err)
+int assay_json_parse_lines(assay_value *out, assay_arena *a, const char *text, size_t len,
+			   bool skip_invalid, const assay_json_opts *opts, assay_err *err)
 {
-	json_t *arr = json_array();
+	static const assay_json_opts defaults = ASSAY_JSON_OPTS_INIT;
+	const assay_json_opts *o = opts ? opts : &defaults;
+	assay_value arr = assay_value_array();
 	size_t pos = 0;
 	int lineno = 0;
 
-	*out = NULL;
+	*out = assay_value_null();
 	if (!text)
 		text = "";
 	while (pos < len) {
@@ -365,7 +733,8 @@ int assay_json_parse_lines(json_t **out, const char *text, size_t len, bool skip
 		const char *nl = memchr(line, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - line) : len - pos;
 		assay_err le = ASSAY_ERR_INIT;
-		json_t *v;
+		assay_value v;
+		int rc;
 
 		lineno++;
 		pos += n + (nl ? 1 : 0);
@@ -373,87 +742,17 @@ int assay_json_parse_lines(json_t **out, const char *text, size_t len, bool skip
 			n--;
 		if (blank(line, n))
 			continue;
-		if (assay_json_parse(&v, line, n, source, &le)) {
+		rc = assay_json_parse(&v, a, line, n, o, &le);
+		if (rc == ASSAY_ETOOBIG)
+			return assay_err_set(err, rc, o->source, 0, 0, "%s", le.msg);
+		if (rc) {
 			if (skip_invalid)
 				continue;
-			json_decref(arr);
-			return assay_err_set(err, ASSAY_EPARSE, source, lineno + le.line - 1,
-					     le.column, "%s", le.msg);
+			return assay_err_set(err, ASSAY_EPARSE, o->source, lineno, le.column, "%s",
+					     le.msg);
 		}
-		json_array_append_new(arr, v);
+		assay_array_push(a, &arr, v);
 	}
 	*out = arr;
 	return 0;
-}
-
-/*
- * Lossy strings
- */
-
-/* Length of the valid UTF-8 sequence at p, or 0 with *bad set to the bytes to replace. */
-static size_t utf8_seq(const unsigned char *p, size_t len, size_t *bad)
-{
-	unsigned char b = p[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need;
-
-	if (b < 0x80)
-		return 1;
-	if (b >= 0xc2 && b <= 0xdf) {
-		need = 1;
-	} else if (b >= 0xe0 && b <= 0xef) {
-		need = 2;
-		if (b == 0xe0)
-			lo = 0xa0;
-		else if (b == 0xed)
-			hi = 0x9f;
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		need = 3;
-		if (b == 0xf0)
-			lo = 0x90;
-		else if (b == 0xf4)
-			hi = 0x8f;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (size_t k = 1; k <= need; k++) {
-		if (k >= len || p[k] < lo || p[k] > hi) {
-			*bad = k;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
-json_t *assay_json_string_lossy(const char *bytes, size_t len)
-{
-	assay_buf b = ASSAY_BUF_INIT;
-	const unsigned char *p = (const unsigned char *)bytes;
-	size_t i = 0, start = 0;
-	json_t *v;
-
-	while (i < len) {
-		size_t bad = 0, n = utf8_seq(p + i, len - i, &bad);
-
-		if (n) {
-			i += n;
-			continue;
-		}
-		assay_buf_add(&b, bytes + start, i - start);
-		assay_buf_adds(&b, "\xef\xbf\xbd");
-		i += bad;
-		start = i;
-	}
-	if (!start) {
-		v = json_stringn(len ? bytes : "", len);
-	} else {
-		assay_buf_add(&b, bytes + start, len - start);
-		v = json_stringn(b.ptr, b.len);
-	}
-	assay_buf_release(&b);
-	ASSAY_ASSERT(v);
-	return v;
 }

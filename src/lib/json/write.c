@@ -1,0 +1,286 @@
+/*
+ * Values -> JSON text (json.h: assay_json_write), in the shape Python's json.dumps writes, so
+ * that diffs and reports read the same as those of the Python harnesses.
+ *
+ * Key decisions:
+ * - Compact form uses Python's default separators ", " and ": " ({"a": 1, "b": [1, 2]});
+ *   ASSAY_JSON_PRETTY indents by 2 with "," and ": " (json.dumps(indent=2)); empty containers
+ *   are always "[]" and "{}".
+ * - Numbers: integers and bigints as their digits; reals as Python's repr (value.h,
+ *   assay_format_double), NaN/Infinity/-Infinity as Python's json writes them.
+ * - Strings: \" \\ \n \r \t \b \f escaped, other control characters as \u00xx (lower-case hex,
+ *   as Python), non-ASCII kept as UTF-8 (ensure_ascii=False). Bytes that are not UTF-8 (a
+ *   string made from raw output) become U+FFFD, one per maximal invalid subsequence as
+ *   Python's bytes.decode(errors="replace"); a lone surrogate kept by the parser (WTF-8) is
+ *   written back as its \udxxx escape. So the text is always valid UTF-8 JSON.
+ * - Datetimes are written as strings of their RFC 3339 text (JSON has no dates).
+ * - Object keys keep insertion order unless ASSAY_JSON_SORT_KEYS (byte order, which is code
+ *   point order for UTF-8, as Python's sort_keys).
+ * - Iterative (an explicit stack), so any depth can be written.
+ *
+ * Refuses to: escape non-ASCII, or write anything but JSON text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "json/json_int.h"
+#include "util/banned.h"
+
+/* bytes written as they are: printable ASCII but '"' (0x22) and '\\' (0x5c), and DEL */
+static const unsigned char safe[256] = {
+	[0x20 ... 0x21] = 1,
+	[0x23 ... 0x5b] = 1,
+	[0x5d ... 0x7f] = 1,
+};
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* Bytes of a valid UTF-8 sequence at p (*p >= 0x80), 3 for a WTF-8 surrogate (*sur set), or 0
+ * with *bad = bytes of the maximal invalid subpart to replace. */
+static size_t seq(const unsigned char *p, size_t len, size_t *bad, bool *sur)
+{
+	unsigned char b = p[0], lo = 0x80, hi = 0xbf;
+	size_t need;
+
+	*sur = false;
+	if (b >= 0xc2 && b <= 0xdf) {
+		need = 1;
+	} else if (b >= 0xe0 && b <= 0xef) {
+		need = 2;
+		if (b == 0xe0)
+			lo = 0xa0;
+		if (b == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
+		    p[2] <= 0xbf) {
+			*sur = true;
+			return 3;
+		}
+		if (b == 0xed)
+			hi = 0x9f;
+	} else if (b >= 0xf0 && b <= 0xf4) {
+		need = 3;
+		if (b == 0xf0)
+			lo = 0x90;
+		else if (b == 0xf4)
+			hi = 0x8f;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	for (size_t k = 1; k <= need; k++) {
+		if (k >= len || p[k] < lo || p[k] > hi) {
+			*bad = k;
+			return 0;
+		}
+		lo = 0x80, hi = 0xbf;
+	}
+	return need + 1;
+}
+
+void assay_json__write_string(assay_buf *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	assay_buf_grow(out, len + 2);
+	assay_buf_addch(out, '"');
+	while (i < len) {
+		unsigned char c = p[i];
+		char esc[8];
+		size_t n = 0, bad = 0;
+		bool sur;
+
+		if (safe[c]) {
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t k = seq(p + i, len - i, &bad, &sur);
+
+			if (k && !sur) {
+				i += k;
+				continue;
+			}
+			assay_buf_add(out, s + run, i - run);
+			if (sur) {
+				unsigned cp = (unsigned)(p[i] & 0x0f) << 12 |
+					      (unsigned)(p[i + 1] & 0x3f) << 6 | (p[i + 2] & 0x3f);
+
+				esc[0] = '\\', esc[1] = 'u';
+				for (int d = 0; d < 4; d++)
+					esc[2 + d] = hexdig[cp >> (12 - 4 * d) & 0xf];
+				assay_buf_add(out, esc, 6);
+				i += 3;
+			} else {
+				assay_buf_add(out, "\xef\xbf\xbd", 3);
+				i += bad;
+			}
+			run = i;
+			continue;
+		}
+		switch (c) {
+		case '"': esc[0] = '\\', esc[1] = '"', n = 2; break;
+		case '\\': esc[0] = '\\', esc[1] = '\\', n = 2; break;
+		case '\n': esc[0] = '\\', esc[1] = 'n', n = 2; break;
+		case '\r': esc[0] = '\\', esc[1] = 'r', n = 2; break;
+		case '\t': esc[0] = '\\', esc[1] = 't', n = 2; break;
+		case '\b': esc[0] = '\\', esc[1] = 'b', n = 2; break;
+		case '\f': esc[0] = '\\', esc[1] = 'f', n = 2; break;
+		default:
+			esc[0] = '\\', esc[1] = 'u', esc[2] = '0', esc[3] = '0';
+			esc[4] = hexdig[c >> 4], esc[5] = hexdig[c & 0xf], n = 6;
+			break;
+		}
+		assay_buf_add(out, s + run, i - run);
+		assay_buf_add(out, esc, n);
+		run = ++i;
+	}
+	assay_buf_add(out, s + run, len - run);
+	assay_buf_addch(out, '"');
+}
+
+void assay_json__write_number(assay_buf *out, const assay_value *v)
+{
+	char b[ASSAY_DOUBLE_BUFSIZE];
+	size_t n;
+
+	switch (v->kind) {
+	case ASSAY_V_INT: {
+		uint64_t m = v->u.i < 0 ? 0 - (uint64_t)v->u.i : (uint64_t)v->u.i;
+		char *e = b + sizeof(b), *q = e;
+
+		do
+			*--q = (char)('0' + m % 10);
+		while (m /= 10);
+		if (v->u.i < 0)
+			*--q = '-';
+		assay_buf_add(out, q, (size_t)(e - q));
+		return;
+	}
+	case ASSAY_V_BIGINT:
+		assay_buf_add(out, v->u.s, v->len);
+		return;
+	case ASSAY_V_REAL:
+		if (isnan(v->u.d)) {
+			assay_buf_add(out, "NaN", 3);
+		} else if (isinf(v->u.d)) {
+			assay_buf_adds(out, v->u.d < 0 ? "-Infinity" : "Infinity");
+		} else {
+			n = assay_format_double(b, v->u.d);
+			assay_buf_add(out, b, n);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+/* A member sort for ASSAY_JSON_SORT_KEYS. */
+static int member_ptr_cmp(const void *pa, const void *pb)
+{
+	const assay_member *a = *(assay_member *const *)pa, *b = *(assay_member *const *)pb;
+	size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
+	int c = n ? memcmp(a->key.u.s, b->key.u.s, n) : 0;
+
+	return c ? c : (a->key.len > b->key.len) - (a->key.len < b->key.len);
+}
+
+struct wframe {
+	const assay_value *v;
+	assay_member **sorted; /* SORT_KEYS: the members in key order (malloc'd) */
+	uint32_t next;
+};
+
+static void newline(assay_buf *out, size_t depth)
+{
+	assay_buf_addch(out, '\n');
+	for (size_t k = 0; k < depth; k++)
+		assay_buf_add(out, "  ", 2);
+}
+
+void assay_json_write(assay_buf *out, const assay_value *v, int flags)
+{
+	bool pretty = flags & ASSAY_JSON_PRETTY, sort = flags & ASSAY_JSON_SORT_KEYS;
+	struct wframe *st = NULL;
+	size_t nr = 0, alloc = 0;
+	const assay_value *cur = v;
+
+	for (;;) {
+		/* write `cur`: a scalar at once, a container opens a frame */
+		if (cur) {
+			switch ((assay_kind)cur->kind) {
+			case ASSAY_V_NULL: assay_buf_add(out, "null", 4); break;
+			case ASSAY_V_BOOL:
+				if (cur->u.b)
+					assay_buf_add(out, "true", 4);
+				else
+					assay_buf_add(out, "false", 5);
+				break;
+			case ASSAY_V_INT:
+			case ASSAY_V_BIGINT:
+			case ASSAY_V_REAL: assay_json__write_number(out, cur); break;
+			case ASSAY_V_STRING:
+			case ASSAY_V_DATETIME:
+				assay_json__write_string(out, cur->u.s, cur->len);
+				break;
+			case ASSAY_V_ARRAY:
+			case ASSAY_V_OBJECT: {
+				bool obj = cur->kind == ASSAY_V_OBJECT;
+
+				if (!cur->len) {
+					assay_buf_add(out, obj ? "{}" : "[]", 2);
+					break;
+				}
+				if (nr == alloc) {
+					alloc = alloc ? alloc * 2 : 32;
+					st = assay_xrealloc(st, alloc * sizeof(*st));
+				}
+				st[nr] = (struct wframe){ cur, NULL, 0 };
+				if (obj && sort) {
+					st[nr].sorted = assay_xmalloc(cur->len * sizeof(assay_member *));
+					for (uint32_t i = 0; i < cur->len; i++)
+						st[nr].sorted[i] = &cur->u.members[i];
+					qsort(st[nr].sorted, cur->len, sizeof(assay_member *),
+					      member_ptr_cmp);
+				}
+				nr++;
+				assay_buf_addch(out, obj ? '{' : '[');
+				break;
+			}
+			}
+			cur = NULL;
+		}
+		if (!nr)
+			break;
+		/* the next item of the innermost open container, or its end */
+		struct wframe *f = &st[nr - 1];
+		bool obj = f->v->kind == ASSAY_V_OBJECT;
+
+		if (f->next == f->v->len) {
+			if (pretty)
+				newline(out, nr - 1);
+			assay_buf_addch(out, obj ? '}' : ']');
+			free(f->sorted);
+			nr--;
+			continue;
+		}
+		if (f->next)
+			assay_buf_add(out, ",", 1);
+		if (pretty)
+			newline(out, nr);
+		else if (f->next)
+			assay_buf_addch(out, ' ');
+		if (obj) {
+			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
+
+			assay_json__write_string(out, m->key.u.s, m->key.len);
+			assay_buf_add(out, ": ", 2);
+			cur = &m->value;
+		} else {
+			cur = &f->v->u.items[f->next];
+		}
+		f->next++;
+	}
+	free(st);
+}

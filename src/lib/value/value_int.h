@@ -1,0 +1,25 @@
+/*
+ * Internals of the value module shared with the parsers and writers (never installed).
+ */
+#ifndef ASSAY_VALUE_INT_H
+#define ASSAY_VALUE_INT_H
+
+#include "assay/value.h"
+
+/* value.flags: the container's storage is growable (capacity 4, then powers of two) */
+#define ASSAY__VF_GROW 0x01u
+/* value.flags bits 4-5: the datetime sub-kind */
+#define ASSAY__VF_DT_SHIFT 4
+
+/*
+ * The shortest decimal digits that read back to `d` (finite, not negative zero's sign: the
+ * caller handles the sign): writes up to 17 digits and a NUL into `digits`, the count into
+ * `*length`, and the decimal point position into `*point` (value = 0.DIGITS x 10^point).
+ * Implemented with libdouble-conversion (number_dc.cc).
+ */
+void assay_value__shortest(double d, char digits[18], int *length, int *point);
+
+/* Correctly rounded decimal literal -> double (libdouble-conversion), for number.c. */
+double assay_value__strtod(const char *text, int len);
+
+#endif

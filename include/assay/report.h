@@ -29,12 +29,12 @@ ASSAY_EXTERN int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_er
  * Reads DIR/reports.jsonl of an interrupted run for resuming: every complete, valid line up to
  * the first that is not (a line cut short by a crash) becomes an entry of `*out`, keyed by
  * assay_report_key(). A missing file gives an empty object.
- * @param out        receives a new object (caller json_decref()s)
+ * @param out        receives a mapping made in `a`
  * @param valid_len  receives the length in bytes of the part of the file that was read whole
  * @return 0, or ASSAY_EIO
  */
-ASSAY_EXTERN int assay_reports_load(json_t **out, size_t *valid_len, const char *dir,
-				    assay_err *err);
+ASSAY_EXTERN int assay_reports_load(assay_value *out, assay_arena *a, size_t *valid_len,
+				    const char *dir, assay_err *err);
 
 /**
  * Like assay_sink_jsonl_new(), but continues DIR/reports.jsonl: the file is cut to `keep_len`
@@ -69,7 +69,7 @@ ASSAY_EXTERN int assay_sink_terminal_new(assay_sink *out, const assay_term_opts 
  */
 ASSAY_EXTERN int assay_sink_array_new(assay_sink *out, bool full);
 /** The collected array (borrowed: lives until the sink is freed). */
-ASSAY_EXTERN json_t *assay_sink_array_result(const assay_sink *sink);
+ASSAY_EXTERN const assay_value *assay_sink_array_result(const assay_sink *sink);
 
 #ifdef __cplusplus
 }

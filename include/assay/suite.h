@@ -1,19 +1,23 @@
 /**
  * @file suite.h
- * The suite model and its loader: suite.yaml, checkpoints, groups and cases, with defaults and
- * case_defaults merged, static assets substituted and regression groups resolved.
- * Spec: suite-format.md (all of "Layout", "suite.yaml" and "A case (cli adapter)").
+ * The suite model and its loader: suite.yaml (the problem, its adapter, checkpoints, groups and
+ * defaults), the cases found on disk, and the loading of one case when it is about to run.
+ * Spec: suite-format.md ("Layout", "suite.yaml", "A case (cli adapter)", "A case (api
+ * adapter)").
  *
- * Everything here is owned by the assay_suite and freed by assay_suite_free(); callers read the
- * structs and never free or change their parts. JSON values are jansson references owned by
- * the suite (json.h explains the conventions).
+ * Two steps, so that a suite of any size costs little memory: assay_suite_load() reads
+ * suite.yaml and lists each group's cases (ids and files, not their content);
+ * assay_case_load() reads one case file, merges the defaults under it, checks every value and
+ * returns the case ready to run, in an arena of its own that assay_case_free() releases.
+ *
+ * Everything in an assay_suite is owned by it and read-only to callers; values (value.h) live in
+ * the suite's arena.
  */
 #ifndef ASSAY_SUITE_H
 #define ASSAY_SUITE_H
 
-#include <jansson.h>
-
 #include "strvec.h"
+#include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,36 +33,16 @@ typedef enum assay_group_type {
 /** "Core", "Functionality", "Error" or "Regression" (the GroupType values of the contract). */
 ASSAY_EXTERN const char *assay_group_type_name(assay_group_type type);
 
-/** An input file to write into the working folder before the case runs. */
-typedef struct assay_input_file {
-	char *path;      /**< relative to the working folder; checked to stay inside it */
-	char *content;   /**< the bytes to write (already decoded/serialised per file_type) */
-	size_t len;
-} assay_input_file;
+/** A case found on disk, not loaded yet. */
+typedef struct assay_case_ref {
+	char *id;        /**< file name without extension, or folder name (any bytes but '/') */
+	char *file;      /**< …/<id>.yaml (.yml, .json) or …/<id>/case.yaml */
+	char *files_dir; /**< a case folder's files/ subfolder, or NULL */
+	char *problem;   /**< why the case cannot be loaded whatever its content (a duplicate id),
+			      or NULL */
+} assay_case_ref;
 
-/** One case, ready to run. */
-typedef struct assay_case {
-	char *id;              /**< file name without extension, or folder name */
-	char *file;            /**< the case file (…/<id>.yaml or …/<id>/case.yaml) */
-	char *files_dir;       /**< a case folder's files/ subfolder, or NULL */
-	/**
-	 * Why the case could not be loaded ("path:line:col: message"), or NULL. A case with an
-	 * error is reported as an error and never run; of its other fields only id, file and
-	 * files_dir are reliable (the rest may be partly filled).
-	 */
-	char *error;
-
-	assay_strvec arguments; /**< appended to the adapter command, exact argv */
-	char *stdin_data;       /**< standard input bytes, or NULL for empty */
-	size_t stdin_len;
-	assay_input_file *input_files;
-	size_t ninput_files;
-	assay_strvec env;       /**< "K=V": adapter env, then checkpoint env, then case env */
-	double timeout;         /**< seconds: case, else group, else checkpoint, else adapter */
-	json_t *expected;       /**< object: attribute -> expected value ({} if none) */
-	json_t *verify;         /**< object: attribute -> {verifier, weight, ...} ({} if none) */
-	json_t *definition;     /**< the merged case mapping, as written in reports' "case" */
-} assay_case;
+struct assay_adapter;
 
 typedef struct assay_group {
 	char *name;                 /**< as in suite.yaml; `<checkpoint>_<group>` for regressions */
@@ -66,9 +50,13 @@ typedef struct assay_group {
 	bool isolated;              /**< fresh working folder per case (default true) */
 	char *original_checkpoint;  /**< regression groups: where the cases come from, else NULL */
 	char *original_group;
-	char *dir;                  /**< the folder the cases were read from */
-	assay_case *cases;          /**< in run order */
+	char *dir;                  /**< the folder the cases are read from */
+	assay_case_ref *cases;      /**< in run order (case_order first, then byte order) */
 	size_t ncases;
+	/* What every case of the group inherits (read by assay_case_load). */
+	assay_value case_defaults;  /**< defaults deep-merged with case_defaults (a mapping) */
+	double timeout;             /**< seconds: group, else checkpoint, else adapter */
+	assay_strvec env;           /**< "K=V" / "K": adapter env, then checkpoint env */
 } assay_group;
 
 typedef struct assay_checkpoint {
@@ -89,40 +77,46 @@ typedef struct assay_suite {
 	char *name;
 	char *description;
 	char *root;                  /**< absolute path of the suite folder */
-	assay_adapter_type adapter;
+	char *file;                  /**< absolute path of suite.yaml (or .yml, .json) */
+	assay_adapter_type adapter_type;
+	const struct assay_adapter *adapter; /**< the adapter that runs its cases */
+	assay_value adapter_config;  /**< the `adapter` mapping of suite.yaml */
 	assay_strvec command;        /**< adapter.command (argv prefix) */
 	char *submission;            /**< absolute adapter.submission, or NULL */
 	double timeout;              /**< adapter.timeout, seconds */
 	assay_strvec tracked_files;  /**< globs relative to the working folder */
-	json_t *raw;                 /**< suite.yaml as loaded */
+	assay_value assets;          /**< static asset NAME -> absolute path (a mapping) */
+	assay_value raw;             /**< suite.yaml as loaded */
+	assay_arena *arena;          /**< holds the values above */
 	assay_checkpoint *checkpoints; /**< sorted by `order`, then as written */
 	size_t ncheckpoints;
 	size_t ncases;               /**< over all checkpoints and groups */
-	size_t nerrors;              /**< cases whose `error` is set */
 } assay_suite;
 
-/** What to load: all NULL means everything. */
+/** What to load: all NULL/0 means everything. */
 typedef struct assay_suite_filter {
-	const char *checkpoint;  /**< exact checkpoint name, or NULL */
-	const char *group_glob;  /**< fnmatch() pattern on group names, or NULL */
-	const char *case_glob;   /**< fnmatch() pattern on case ids, or NULL */
+	const char *checkpoint;        /**< exact checkpoint name, or NULL */
+	const char *const *group_globs; /**< fnmatch() patterns on group names (any matches), or
+					    NULL; NULL-terminated */
+	const char *const *case_globs;  /**< fnmatch() patterns on case ids or on
+					    `checkpoint/group/id` (any matches), or NULL;
+					    NULL-terminated */
 } assay_suite_filter;
 
-/** Receives warnings (unknown keys, missing group folders, ...). */
+/** Receives warnings (unknown keys, missing group folders, ...), located "path:line:col: ...". */
 typedef void (*assay_warn_fn)(void *payload, const char *msg);
 
 /**
- * Loads the suite in folder `dir` (suite.yaml, or suite.yml / suite.json).
- *
- * A case file that cannot be read, parsed or understood does not fail the load: that case gets
- * its `error` and the rest load. Problems in suite.yaml itself do fail it.
+ * Loads the suite in folder `dir` (suite.yaml, or suite.yml / suite.json) and lists its cases
+ * (their files are read later, by assay_case_load).
  *
  * @param out     receives the suite (caller frees with assay_suite_free)
  * @param filter  NULL or which checkpoints/groups/cases to keep
  * @param warn    NULL or a callback for warnings; `payload` is passed to it
- * @return 0; ASSAY_ENOTFOUND (no suite.yaml in `dir`), ASSAY_EPARSE (malformed suite.yaml),
- *         ASSAY_EINVALID (a wrong key, value or reference in suite.yaml, or a filter that
- *         matches no checkpoint), ASSAY_EIO; `err` holds "path:line:col" and the message
+ * @return 0; ASSAY_ENOTFOUND (no such folder or no suite.yaml in it), ASSAY_EPARSE (malformed
+ *         suite.yaml), ASSAY_EINVALID (a wrong key, value or reference in suite.yaml, or a
+ *         filter checkpoint that does not exist), ASSAY_EIO; `err` holds "path:line:col" and the
+ *         message
  */
 ASSAY_EXTERN int assay_suite_load(assay_suite **out, const char *dir,
 				  const assay_suite_filter *filter, assay_warn_fn warn,
@@ -131,12 +125,80 @@ ASSAY_EXTERN int assay_suite_load(assay_suite **out, const char *dir,
 /** Frees the suite and everything in it. NULL is allowed. */
 ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 
+/** An input file to write into the working folder before the case runs. */
+typedef struct assay_input_file {
+	const char *path;    /**< relative to the working folder; checked to stay inside it */
+	const char *content; /**< the bytes to write (already decoded/serialised per file_type) */
+	size_t len;
+} assay_input_file;
+
+/**
+ * One loaded case. Everything in it lives in its arena and is read-only to callers.
+ */
+typedef struct assay_case {
+	assay_arena *arena;      /**< owns the case */
+	const char *id;
+	const char *file;
+	const char *files_dir;   /**< a case folder's files/ subfolder, or NULL */
+	/**
+	 * Why the case could not be loaded ("path:line:col: message"), or NULL. A case with an
+	 * error is reported as an error and never run; then only id, file, files_dir and
+	 * whatever of `expected`/`verify` could be read are set.
+	 */
+	const char *error;
+	assay_value definition;  /**< the merged case mapping, as reports show it in "case" */
+	assay_value expected;    /**< attribute -> expected value (a mapping; files as
+				      files-<path>) */
+	assay_value verify;      /**< attribute -> {verifier, weight, ...} (a mapping) */
+	assay_strvec env;        /**< "K=V"/"K": adapter, checkpoint, then case env */
+	double timeout;          /**< seconds: case, else group, checkpoint, adapter */
+	void *adapter_data;      /**< what the suite's adapter read of the case (its own keys),
+				      owned by the arena */
+} assay_case;
+
+/**
+ * Loads case `index` of group `g` (of checkpoint `cp` of `suite`): reads its file, merges
+ * `defaults` and `case_defaults` under it, substitutes `{{static:NAME}}`, checks every common
+ * key and lets the suite's adapter read its own keys.
+ *
+ * A case that cannot be loaded is not an error of this function: the returned case has its
+ * `error` set ("path:line:col: message") and the run reports it as that case's error.
+ * @param out     receives the case (free with assay_case_free); never NULL afterwards
+ * @param warn    NULL or a callback for warnings about the case (unknown keys, ...)
+ * @return 0 (loading problems are in `(*out)->error`)
+ */
+ASSAY_EXTERN int assay_case_load(assay_case **out, const assay_suite *suite,
+				 const assay_checkpoint *cp, const assay_group *g, size_t index,
+				 assay_warn_fn warn, void *payload);
+
+/** Frees a case and its arena. NULL is allowed. */
+ASSAY_EXTERN void assay_case_free(assay_case *c);
+
+/**
+ * Finds where `v` (a value of a loaded case or of the suite: a string, bigint, datetime or
+ * container) is written, and formats "path:line:col" (or just the path) into `out` (`size`
+ * bytes). Values without data (numbers, booleans, null) have no position: pass the member key
+ * or the container instead.
+ * @return true if a position was found
+ */
+ASSAY_EXTERN bool assay_case_locate(const assay_case *c, const assay_suite *suite,
+				    const assay_value *v, char *out, size_t size);
+
 /**
  * Splits `s` into words with POSIX shell quoting rules ('…', "…" with \ escapes of $`"\ and
  * newline, backslash outside quotes), with no expansion and no globbing; appends them to `out`.
  * @return 0, or ASSAY_EINVALID for an unterminated quote or trailing backslash
  */
 ASSAY_EXTERN int assay_shell_split(assay_strvec *out, const char *s, assay_err *err);
+
+/**
+ * The attribute name of an expected or collected file: "files-" followed by `path` (the one
+ * place that spells that format; verification.md, VerifierProtocol keys). Caller frees.
+ */
+ASSAY_EXTERN char *assay_file_attribute(const char *path);
+
+/** If `attribute` names a file ("files-<path>"), its path (borrowed from `attribute`), else NULL. */
+ASSAY_EXTERN const char *assay_file_attribute_path(const char *attribute);
 
 #ifdef __cplusplus
 }

@@ -215,6 +215,13 @@ ASSAY_EXTERN const assay_value *assay_object_getn(const assay_value *obj, const 
 						  size_t klen);
 /** assay_object_getn() with a NUL-terminated key. */
 ASSAY_EXTERN const assay_value *assay_object_get(const assay_value *obj, const char *key);
+/** The member `key` (NUL-terminated) of `obj`, key and value, or NULL. */
+ASSAY_EXTERN const assay_member *assay_object_member(const assay_value *obj, const char *key);
+/**
+ * What a message about member `m` should point at: its value when that can carry a source
+ * position (a string, bigint, datetime or container), else its key.
+ */
+ASSAY_EXTERN const assay_value *assay_member_anchor(const assay_member *m);
 /** Item `i` of an array, or NULL when out of range or not an array. */
 ASSAY_EXTERN const assay_value *assay_array_get(const assay_value *arr, size_t i);
 

@@ -59,9 +59,12 @@ typedef struct assay_verification {
 			       verifier may lower it (partial credit, verification.md Pattern 1) */
 	bool budget;      /**< the verifier stopped at the verification budget (time or memory):
 			       is_correct is false and the diff says which */
+	double score;     /**< partial credit in [0, 1] (the json verifier's per-path weights):
+			       the attribute counts score * weight in the case score; negative
+			       (the default): all or nothing by is_correct */
 } assay_verification;
 
-#define ASSAY_VERIFICATION_INIT { { .kind = ASSAY_V_NULL }, false, 1.0, false }
+#define ASSAY_VERIFICATION_INIT { { .kind = ASSAY_V_NULL }, false, 1.0, false, -1.0 }
 
 /**
  * A verifier. Fills `out->diff` and `out->is_correct` (leave `weight` alone unless the verifier

@@ -38,7 +38,8 @@ int cmd_run(int argc, char **argv)
 	assay_sink sinks[2];
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
-	json_t *previous = NULL;
+	assay_arena *prev_arena = assay_arena_new(0);
+	assay_value previous = assay_value_null();
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
 	if (rc)
@@ -54,15 +55,15 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	if (a.resume) {
 		size_t keep_len;
-		if (assay_reports_load(&previous, &keep_len, a.output, &err) ||
+		if (assay_reports_load(&previous, prev_arena, &keep_len, a.output, &err) ||
 		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, &err)) {
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 			goto out;
 		}
-		a.previous = previous;
+		a.previous = &previous;
 		if (!a.quiet)
-			fprintf(stderr, "assay: resuming: %zu case%s already done\n",
-				json_object_size(previous), json_object_size(previous) == 1 ? "" : "s");
+			fprintf(stderr, "assay: resuming: %u case%s already done\n", previous.len,
+				previous.len == 1 ? "" : "s");
 	} else if (assay_sink_jsonl_new(&sinks[nsinks], a.output, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
@@ -84,6 +85,6 @@ out:
 	for (size_t i = 0; i < nsinks; i++)
 		sinks[i].free(sinks[i].payload);
 	assay_suite_free(suite);
-	json_decref(previous);
+	assay_arena_free(prev_arena);
 	return rc;
 }

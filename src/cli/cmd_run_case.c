@@ -43,7 +43,7 @@ int cmd_run_case(int argc, char **argv)
 	rc = run_common_run(suite, &a, &sink, 1);
 	if (rc <= CLI_EXIT_FAILED) {
 		assay_buf out = ASSAY_BUF_INIT;
-		assay_json_dump(&out, assay_sink_array_result(&sink), ASSAY_JSON_PRETTY);
+		assay_json_write(&out, assay_sink_array_result(&sink), ASSAY_JSON_PRETTY);
 		assay_buf_addch(&out, '\n');
 		fwrite(out.ptr, 1, out.len, stdout);
 		assay_buf_release(&out);

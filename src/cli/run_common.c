@@ -30,8 +30,16 @@ static void print_warning(void *payload, const char *msg)
 
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
-	assay_suite_filter filter = { a->checkpoint, a->group, a->kase };
+	struct run_args *m = (struct run_args *)a;
+	assay_suite_filter filter = { a->checkpoint, NULL, NULL };
 	assay_err err = ASSAY_ERR_INIT;
+
+	m->group_globs[0] = a->group;
+	m->case_globs[0] = a->kase;
+	if (a->group)
+		filter.group_globs = m->group_globs;
+	if (a->kase)
+		filter.case_globs = m->case_globs;
 
 	if (assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : print_warning, NULL,
 			     &err))
@@ -62,6 +70,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.nsinks = nsinks;
 	opts.stop = &stop_requested;
 	opts.previous = a->previous;
+	opts.warn = a->quiet ? NULL : print_warning;
 
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

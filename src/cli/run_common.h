@@ -25,7 +25,9 @@ struct run_args {
 	size_t max_failures;
 	double kill_grace;
 	bool resume;
-	const json_t *previous; /* resume: reports of finished cases */
+	const assay_value *previous; /* resume: reports of finished cases */
+	const char *group_globs[2];  /* filled from `group` */
+	const char *case_globs[2];   /* filled from `kase` */
 };
 
 /* The options both commands take (NULL-terminated table entries filled for `a`). */

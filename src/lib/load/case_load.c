@@ -1,374 +1,424 @@
 /*
- * One case: from the merged mapping (defaults <- case_defaults <- case file) to an assay_case
- * ready to run (suite-format.md, "A case (cli adapter)"). Every value is checked here, once, so
- * the runner never meets a wrongly shaped case; problems name the file, line and column of the
- * value. Unknown keys are warnings (later versions may add keys); unknown expected attributes
- * are errors (they could never be verified).
+ * One case, loaded when it is about to run: its file merged over the group's defaults, then
+ * checked (suite-format.md, "A case (cli adapter)", "A case (api adapter)"). Every value is
+ * checked here, once, so the runner never meets a wrongly shaped case; problems name the file,
+ * line and column of the value.
+ *
+ * Key decisions:
+ * - Each case lives in an arena of its own, freed when its report is written, so a suite of
+ *   100,000 cases never holds more than the cases being run.
+ * - The common keys (env, timeout, expected, verify) are read here; the adapter reads its own
+ *   (arguments, stdin, input_files for cli; method, path, ... for api) through load_case.
+ * - A verify entry that names a verifier replaces what it inherits for that attribute instead of
+ *   merging with it, so a suite-wide `verify: {output: {verifier: json, ignore_order: true}}`
+ *   does not leak `ignore_order` into a case that picks `contains`.
+ * - A shell-quoted `arguments` string is split before {{static:}} is replaced, so an asset path
+ *   with spaces stays one word.
+ * - Unknown keys are warnings (later versions may add keys); unknown expected attributes are
+ *   errors (they could never be verified); a case that expects nothing is an error.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "assay/buf.h"
 #include "assay/fs.h"
-#include "assay/json.h"
 #include "assay/verify.h"
 #include "load/load_int.h"
 #include "util/banned.h"
 
-static const char *const case_keys[] = {
-	"arguments", "stdin", "input_files", "env", "timeout", "expected", "verify",
-	/* api adapter keys, accepted here so that one suite may carry both */
-	"method", "path", "headers", "query", "body", "retries", NULL,
-};
+static const char *const common_keys[] = { "env", "timeout", "expected", "verify", NULL };
 
-static const char *const expected_keys[] = {
-	"status_code", "output", "stderr", "files", "execution_time", "max_rss", "headers", NULL,
-};
+static const char *const limit_attributes[] = { "execution_time", "max_rss", "cpu_time", NULL };
 
-static bool in_list(const char *const *list, const char *s)
+/* ---- located messages for adapters ------------------------------------------------------ */
+
+static struct locator locator_of(const assay_case_load_ctx *ctx)
 {
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
+	return (struct locator){ { ctx->kase->arena, ctx->suite->arena },
+				 { ctx->kase->file, ctx->suite->file },
+				 2 };
 }
 
-static void warn_at(const struct case_ctx *ctx, const json_t *node, const char *fmt,
-		    const char *arg)
+int assay_case_error_at(const assay_case_load_ctx *ctx, const assay_value *at, assay_err *err,
+			const char *fmt, ...)
 {
+	struct locator loc = locator_of(ctx);
+	va_list ap;
+
+	va_start(ap, fmt);
+	assay_load__verr_at(&loc, at, err, ASSAY_EINVALID, fmt, ap);
+	va_end(ap);
+	return ASSAY_EINVALID;
+}
+
+void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay_value *at,
+			const char *fmt, ...)
+{
+	struct locator loc = locator_of(ctx);
+	va_list ap;
+	char *msg;
+
 	if (!ctx->warn)
 		return;
-	char *msg = assay_load__node_msg(ctx->ds, node, fmt, arg);
+	va_start(ap, fmt);
+	msg = assay_load__msg_at(&loc, at, fmt, ap);
+	va_end(ap);
 	ctx->warn(ctx->payload, msg);
 	free(msg);
 }
 
-int assay_load__argv(assay_strvec *out, const json_t *v, const char *what,
-		     const struct docset *ds, assay_err *err)
+bool assay_case_locate(const assay_case *c, const assay_suite *suite, const assay_value *v,
+		       char *out, size_t size)
 {
-	char scratch[64];
-	size_t i;
-	json_t *item;
+	struct locator loc = { { c->arena, suite->arena }, { c->file, suite->file }, 2 };
 
-	if (!v || json_is_null(v))
-		return 0;
-	if (json_is_string(v)) {
-		assay_err e = ASSAY_ERR_INIT;
-		int rc = assay_shell_split(out, json_string_value(v), &e);
-		return rc ? assay_load__node_err(ds, v, err, rc, "%s: %s", what, e.msg) : 0;
-	}
-	if (!json_is_array(v))
-		return assay_load__node_err(ds, v, err, ASSAY_EINVALID,
-					    "%s must be a list of strings or a string", what);
-	json_array_foreach(v, i, item) {
-		const char *s = assay_load__scalar_text(item, scratch, sizeof(scratch));
-		if (!s)
-			return assay_load__node_err(ds, item, err, ASSAY_EINVALID,
-						    "%s[%zu] must be a string", what, i);
-		if (json_is_string(item) && memchr(s, '\0', json_string_length(item)))
-			return assay_load__node_err(ds, item, err, ASSAY_EINVALID,
-						    "%s[%zu] holds a NUL byte", what, i);
-		assay_strvec_push(out, s);
-	}
-	return 0;
+	return assay_load__locate(&loc, v, out, size);
 }
 
-static int load_stdin(assay_case *c, const json_t *v, const struct case_ctx *ctx, assay_err *err)
-{
-	char scratch[64];
-	assay_buf b = ASSAY_BUF_INIT;
+/* ---- merging ------------------------------------------------------------------------- */
 
-	if (!v || json_is_null(v))
-		return 0;
-	if (json_is_string(v) && !assay_json_is_bignum(v)) {
-		assay_buf_add(&b, json_string_value(v), json_string_length(v));
-	} else if (json_is_array(v) || json_is_object(v)) {
-		/* Structured standard input is given as JSON text, one line. */
-		assay_json_dump(&b, v, 0);
-		assay_buf_addch(&b, '\n');
-	} else {
-		const char *s = assay_load__scalar_text(v, scratch, sizeof(scratch));
-		if (!s)
-			return assay_load__node_err(ctx->ds, v, err, ASSAY_EINVALID,
-						    "stdin must be a string");
-		assay_buf_adds(&b, s);
+/* verify: an entry that names a verifier (or is a bare name) replaces the inherited one. */
+static assay_value merge_verify(assay_arena *a, const assay_value *base, const assay_value *over)
+{
+	assay_value out;
+
+	if (!base || base->kind != ASSAY_V_OBJECT || over->kind != ASSAY_V_OBJECT)
+		return assay_load__merge(a, base, over);
+	out = assay_value_object();
+	for (uint32_t i = 0; i < base->len; i++) {
+		const assay_member *m = &base->u.members[i];
+
+		if (!assay_object_getn(over, m->key.u.s, m->key.len))
+			assay_object_append(a, &out, m->key, m->value);
 	}
-	c->stdin_data = assay_buf_detach(&b, &c->stdin_len);
-	return 0;
+	for (uint32_t i = 0; i < over->len; i++) {
+		const assay_member *m = &over->u.members[i];
+		const assay_value *under = assay_object_getn(base, m->key.u.s, m->key.len);
+		bool names = m->value.kind == ASSAY_V_STRING ||
+			     assay_object_get(&m->value, "verifier");
+
+		assay_object_append(a, &out, m->key,
+				    names ? m->value : assay_load__merge(a, under, &m->value));
+	}
+	return out;
 }
 
-/* Adds "K=V" (or "K" to unset, for null) entries from mapping `v` to `env`. */
-static int load_env(assay_strvec *env, const json_t *v, const struct docset *ds, assay_err *err)
+/* The case file over the group's defaults, with merge_verify's rule for `verify`. */
+static assay_value merge_case(assay_arena *a, const assay_value *base, const assay_value *own)
 {
-	char scratch[64];
-	const char *key;
-	json_t *value;
+	assay_value out = assay_load__merge(a, base, own);
+	const assay_value *bv = assay_object_get(base, "verify");
+	const assay_value *ov = assay_object_get(own, "verify");
 
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_object(v))
-		return assay_load__node_err(ds, v, err, ASSAY_EINVALID,
-					    "env must be a mapping of names to strings");
-	json_object_foreach((json_t *)v, key, value) {
-		if (!*key || strchr(key, '='))
-			return assay_load__node_err(ds, value, err, ASSAY_EINVALID,
-						    "invalid environment variable name '%s'", key);
-		if (json_is_null(value)) {
-			assay_strvec_push(env, key);
-			continue;
-		}
-		const char *s = assay_load__scalar_text(value, scratch, sizeof(scratch));
-		if (!s)
-			return assay_load__node_err(ds, value, err, ASSAY_EINVALID,
-						    "env %s must be a string", key);
-		assay_strvec_pushf(env, "%s=%s", key, s);
-	}
-	return 0;
+	if (bv && ov && out.kind == ASSAY_V_OBJECT)
+		assay_object_set(a, &out, "verify", merge_verify(a, bv, ov));
+	return out;
 }
 
-static int load_input_files(assay_case *c, const json_t *v, const struct case_ctx *ctx,
-			    assay_err *err)
+/* ---- expected and verify ---------------------------------------------------------------- */
+
+static bool adapter_attribute(const assay_adapter *ad, const char *name)
 {
-	size_t i;
-	json_t *item;
-	int rc = 0;
+	return assay_load__in_list(ad->attributes, name) ||
+	       assay_load__in_list(limit_attributes, name);
+}
 
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_array(v))
-		return assay_load__node_err(ctx->ds, v, err, ASSAY_EINVALID,
-					    "input_files must be a list of {path, content, "
-					    "file_type}");
-	c->input_files = assay_xcalloc(json_array_size(v), sizeof(*c->input_files));
-	json_array_foreach(v, i, item) {
-		const json_t *path = json_object_get(item, "path");
-		const json_t *type = json_object_get(item, "file_type");
-		const json_t *content = json_object_get(item, "content");
-		const char *ftype = "text";
+static int check_expected_value(const assay_case_load_ctx *ctx, const assay_member *m,
+				assay_err *err)
+{
+	const char *key = m->key.u.s;
+	const assay_value *v = &m->value;
+	const assay_value *at = assay_member_anchor(m);
 
-		if (!json_is_object(item))
-			return assay_load__node_err(ctx->ds, item, err, ASSAY_EINVALID,
-						    "input_files[%zu] must be a mapping", i);
-		if (!json_is_string(path) || !assay_path_is_contained(json_string_value(path)))
-			return assay_load__node_err(ctx->ds, path ? path : item, err,
-						    ASSAY_EINVALID,
-						    "input_files[%zu].path must be a relative path "
-						    "inside the working folder", i);
-		if (type && !json_is_null(type)) {
-			if (!json_is_string(type))
-				return assay_load__node_err(ctx->ds, type, err, ASSAY_EINVALID,
-							    "file_type must be a string");
-			ftype = json_string_value(type);
-			if (!in_list((const char *const[]){ "text", "binary", "json", "jsonl",
-							    "yaml", "csv", "tsv", NULL },
-				     ftype))
-				return assay_load__node_err(
-					ctx->ds, type, err, ASSAY_EINVALID,
-					"unknown file_type '%s' (text, binary, json, jsonl, yaml, "
-					"csv, tsv)", ftype);
-		}
-		assay_buf b = ASSAY_BUF_INIT;
-		if (content)
-			rc = assay_load__input_content(&b, content, ftype, ctx->ds, err);
-		if (rc) {
-			assay_buf_release(&b);
-			return rc;
-		}
-		assay_input_file *f = &c->input_files[c->ninput_files++];
-		f->path = assay_xstrdup(json_string_value(path));
-		f->content = assay_buf_detach(&b, &f->len);
+	if (!strcmp(key, "status_code")) {
+		if (v->kind != ASSAY_V_INT && !assay_value_is_str(v, "nonzero"))
+			return assay_case_error_at(ctx, at, err,
+						   "expected status_code must be an integer or "
+						   "'nonzero'");
+	} else if (!strcmp(key, "execution_time") || !strcmp(key, "cpu_time")) {
+		const assay_value *max = v->kind == ASSAY_V_OBJECT ? assay_object_get(v, "max") : v;
+
+		if (!assay_value_is_number(max) || !(assay_value_number(max) >= 0) ||
+		    (v->kind == ASSAY_V_OBJECT && v->len != 1))
+			return assay_case_error_at(ctx, at, err,
+						   "expected %s must be a number of seconds (or "
+						   "{max: SECONDS})", key);
+	} else if (!strcmp(key, "max_rss")) {
+		const assay_value *max = v->kind == ASSAY_V_OBJECT ? assay_object_get(v, "max") : v;
+
+		if (!max || max->kind != ASSAY_V_INT || max->u.i < 0 ||
+		    (v->kind == ASSAY_V_OBJECT && v->len != 1))
+			return assay_case_error_at(ctx, at, err,
+						   "expected max_rss must be a number of bytes (or "
+						   "{max: BYTES})");
 	}
 	return 0;
 }
 
-static int load_timeout(double *out, const json_t *v, const struct docset *ds, assay_err *err)
-{
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v) || !(json_number_value(v) > 0) || !isfinite(json_number_value(v)))
-		return assay_load__node_err(ds, v, err, ASSAY_EINVALID,
-					    "timeout must be a number of seconds > 0");
-	*out = json_number_value(v);
-	return 0;
-}
-
-static int load_expected(assay_case *c, const json_t *v, const struct case_ctx *ctx,
+static int load_expected(assay_case *c, const assay_member *em, const assay_case_load_ctx *ctx,
 			 assay_err *err)
 {
-	const char *key;
-	json_t *value;
+	const assay_adapter *ad = ctx->suite->adapter;
+	const assay_value *v = em ? &em->value : NULL;
+	int rc;
 
-	if (!v || json_is_null(v)) {
-		c->expected = json_object();
+	c->expected = assay_value_object();
+	if (!v || v->kind == ASSAY_V_NULL)
 		return 0;
-	}
-	if (!json_is_object(v))
-		return assay_load__node_err(ctx->ds, v, err, ASSAY_EINVALID,
-					    "expected must be a mapping of attributes");
-	c->expected = json_object();
-	json_object_foreach((json_t *)v, key, value) {
-		if (!in_list(expected_keys, key) ||
-		    (!strcmp(key, "headers") && ctx->adapter != ASSAY_ADAPTER_API))
-			return assay_load__node_err(
-				ctx->ds, value, err, ASSAY_EINVALID,
-				"unknown expected attribute '%s' (status_code, output, stderr, "
-				"files, execution_time, max_rss)", key);
-		if (!strcmp(key, "status_code")) {
-			const char *s = json_string_value(value);
-			if (!json_is_integer(value) && !(s && !strcmp(s, "nonzero")))
-				return assay_load__node_err(ctx->ds, value, err, ASSAY_EINVALID,
-							    "expected status_code must be an "
-							    "integer or 'nonzero'");
-		} else if (!strcmp(key, "execution_time") &&
-			   (!json_is_number(value) || json_number_value(value) < 0)) {
-			return assay_load__node_err(ctx->ds, value, err, ASSAY_EINVALID,
-						    "expected execution_time must be a number of "
-						    "seconds");
-		} else if (!strcmp(key, "max_rss") &&
-			   (!json_is_integer(value) || json_integer_value(value) < 0)) {
-			return assay_load__node_err(ctx->ds, value, err, ASSAY_EINVALID,
-						    "expected max_rss must be a number of bytes");
-		} else if (!strcmp(key, "files")) {
-			const char *path;
-			json_t *content;
-			if (!json_is_object(value))
-				return assay_load__node_err(ctx->ds, value, err, ASSAY_EINVALID,
-							    "expected files must be a mapping of "
-							    "path to content");
-			json_object_foreach(value, path, content) {
-				if (!assay_path_is_contained(path))
-					return assay_load__node_err(
-						ctx->ds, content, err, ASSAY_EINVALID,
+	if (v->kind != ASSAY_V_OBJECT)
+		return assay_case_error_at(ctx, assay_member_anchor(em), err,
+					   "expected must be a mapping of attributes");
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_member *m = &v->u.members[i];
+		const char *key = m->key.u.s;
+
+		if (!strcmp(key, "files") && ad->files) {
+			if (m->value.kind != ASSAY_V_OBJECT)
+				return assay_case_error_at(ctx, assay_member_anchor(m), err,
+							   "expected files must be a mapping of "
+							   "path to content");
+			for (uint32_t j = 0; j < m->value.len; j++) {
+				const assay_member *f = &m->value.u.members[j];
+
+				if (!assay_path_is_contained(f->key.u.s) ||
+				    memchr(f->key.u.s, '\0', f->key.len))
+					return assay_case_error_at(
+						ctx, &f->key, err,
 						"expected file '%s' must be a relative path inside "
-						"the working folder", path);
-				char *attr = assay_xasprintf("files-%s", path);
-				json_object_set(c->expected, attr, content);
+						"the working folder", f->key.u.s);
+				char *attr = assay_file_attribute(f->key.u.s);
+				assay_object_set(c->arena, &c->expected, attr, f->value);
 				free(attr);
 			}
 			continue;
 		}
-		json_object_set(c->expected, key, value);
+		if (!adapter_attribute(ad, key)) {
+			assay_buf list = ASSAY_BUF_INIT;
+
+			for (const char *const *k = ad->attributes; *k; k++)
+				assay_buf_addf(&list, "%s, ", *k);
+			if (ad->files)
+				assay_buf_adds(&list, "files, ");
+			assay_buf_adds(&list, "execution_time, max_rss, cpu_time");
+			rc = assay_case_error_at(ctx, &m->key, err,
+						 "unknown expected attribute '%s' (%s)", key,
+						 list.ptr);
+			assay_buf_release(&list);
+			return rc;
+		}
+		if ((rc = check_expected_value(ctx, m, err)))
+			return rc;
+		assay_object_set(c->arena, &c->expected, key, m->value);
 	}
 	return 0;
 }
 
-static int add_verify_entry(assay_case *c, const char *attr, const json_t *entry,
-			    const struct case_ctx *ctx, assay_err *err)
+static int add_verify_entry(assay_case *c, const char *attr, const assay_member *m,
+			    const assay_case_load_ctx *ctx, assay_err *err)
 {
-	if (json_is_string(entry)) {
-		json_object_set_new(c->verify, attr,
-				    json_pack("{s:O}", "verifier", (json_t *)entry));
+	const assay_value *entry = &m->value;
+
+	if (entry->kind == ASSAY_V_STRING) {
+		assay_value o = assay_value_object();
+
+		assay_object_set(c->arena, &o, "verifier", *entry);
+		assay_object_set(c->arena, &c->verify, attr, o);
 		return 0;
 	}
-	if (!json_is_object(entry))
-		return assay_load__node_err(ctx->ds, entry, err, ASSAY_EINVALID,
-					    "verify.%s must be a mapping {verifier, weight, ...}",
-					    attr);
-	const json_t *name = json_object_get(entry, "verifier");
-	if (name && !json_is_string(name))
-		return assay_load__node_err(ctx->ds, name, err, ASSAY_EINVALID,
-					    "verify.%s.verifier must be a string", attr);
-	json_object_set(c->verify, attr, (json_t *)entry);
+	if (entry->kind != ASSAY_V_OBJECT)
+		return assay_case_error_at(ctx, assay_member_anchor(m), err,
+					   "verify.%s must be a mapping {verifier, weight, ...}",
+					   attr);
+	const assay_member *name = assay_object_member(entry, "verifier");
+	if (name && name->value.kind != ASSAY_V_STRING)
+		return assay_case_error_at(ctx, assay_member_anchor(name), err,
+					   "verify.%s.verifier must be a string", attr);
+	assay_object_set(c->arena, &c->verify, attr, *entry);
 	return 0;
 }
 
-static int load_verify(assay_case *c, const json_t *v, const struct case_ctx *ctx,
+static int load_verify(assay_case *c, const assay_member *vm, const assay_case_load_ctx *ctx,
 		       assay_err *err)
 {
-	const char *key;
-	json_t *value;
+	const assay_value *v = vm ? &vm->value : NULL;
+	const assay_value *own = assay_object_get(ctx->own, "verify");
 	int rc;
 
-	c->verify = json_object();
-	if (!v || json_is_null(v))
+	c->verify = assay_value_object();
+	if (!v || v->kind == ASSAY_V_NULL)
 		return 0;
-	if (!json_is_object(v))
-		return assay_load__node_err(ctx->ds, v, err, ASSAY_EINVALID,
-					    "verify must be a mapping of attribute to verifier");
-	json_object_foreach((json_t *)v, key, value) {
-		if (!strcmp(key, "files") && json_is_object(value) &&
-		    !json_object_get(value, "verifier")) {
-			const char *path;
-			json_t *entry;
-			json_object_foreach(value, path, entry) {
-				char *attr = assay_xasprintf("files-%s", path);
-				rc = add_verify_entry(c, attr, entry, ctx, err);
+	if (v->kind != ASSAY_V_OBJECT)
+		return assay_case_error_at(ctx, assay_member_anchor(vm), err,
+					   "verify must be a mapping of attribute to verifier");
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_member *m = &v->u.members[i];
+
+		if (!strcmp(m->key.u.s, "files") && m->value.kind == ASSAY_V_OBJECT &&
+		    !assay_object_get(&m->value, "verifier")) {
+			for (uint32_t j = 0; j < m->value.len; j++) {
+				char *attr = assay_file_attribute(m->value.u.members[j].key.u.s);
+
+				rc = add_verify_entry(c, attr, &m->value.u.members[j], ctx, err);
 				free(attr);
 				if (rc)
 					return rc;
 			}
 			continue;
 		}
-		rc = add_verify_entry(c, key, value, ctx, err);
-		if (rc)
+		if ((rc = add_verify_entry(c, m->key.u.s, m, ctx, err)))
 			return rc;
 	}
 	/* `verify: {files: {verifier: ...}}` applies to every expected file without its own. */
-	const json_t *all_files = json_object_get(c->verify, "files");
-	json_object_foreach(c->expected, key, value) {
-		if (all_files && !strncmp(key, "files-", 6) && !json_object_get(c->verify, key))
-			json_object_set(c->verify, key, (json_t *)all_files);
+	const assay_value *all_files = assay_object_get(&c->verify, "files");
+	if (all_files) {
+		assay_value files = *all_files;
+
+		for (uint32_t i = 0; i < c->expected.len; i++) {
+			const char *key = c->expected.u.members[i].key.u.s;
+
+			if (assay_file_attribute_path(key) && !assay_object_get(&c->verify, key))
+				assay_object_set(c->arena, &c->verify, key, files);
+		}
+		assay_object_deln(&c->verify, "files", 5);
 	}
-	json_object_del(c->verify, "files");
-	/* Only what the case file itself says: suite-wide defaults may well not apply. */
-	const json_t *own = json_object_get(ctx->own, "verify");
-	json_object_foreach(c->verify, key, value) {
-		if (!json_object_get(c->expected, key)) {
-			if (json_object_get(own, key))
-				warn_at(ctx, value, "verify.%s is ignored: no expected value for it",
-					key);
+	/* Every entry is checked now, before anything runs; an entry without an expected value
+	 * is only worth a warning when the case file itself wrote it. */
+	for (uint32_t i = 0; i < c->verify.len; i++) {
+		const assay_member *m = &c->verify.u.members[i];
+		const char *key = m->key.u.s;
+		assay_err e = ASSAY_ERR_INIT;
+
+		if (!assay_object_get(&c->expected, key)) {
+			const assay_member *mine = assay_object_member(own, key);
+
+			if (mine)
+				assay_case_warn_at(ctx, &mine->key,
+						   "verify.%s is ignored: no expected value for it",
+						   key);
 			continue;
 		}
-		assay_err e = ASSAY_ERR_INIT;
-		if ((rc = assay_verify_check(NULL, NULL, value, key, &e))) {
-			const json_t *at = json_object_get(value, "verifier");
-			return assay_load__node_err(ctx->ds, at ? at : value, err, rc, "verify.%s: %s",
-						    key, e.msg);
+		if ((rc = assay_verify_check(NULL, NULL, &m->value, key, &e))) {
+			const assay_value *at = assay_object_get(&m->value, "verifier");
+			struct locator loc = locator_of(ctx);
+
+			return assay_load__err_at(&loc, at ? at : &m->value, err, rc,
+						  "verify.%s: %s", key, e.msg);
 		}
 	}
 	return 0;
 }
 
-int assay_load__case(assay_case *c, json_t *def, const struct case_ctx *ctx, assay_err *err)
+/* ---- the case ------------------------------------------------------------------------- */
+
+static void fail(assay_case *c, const assay_err *e)
 {
-	const char *key;
-	json_t *value;
+	char msg[1200];
+
+	c->error = assay_arena_strndup(c->arena, assay_err_format(e, msg, sizeof(msg)),
+				       strlen(msg));
+	/* Loading stopped part way: what was read of the expectations is not the case's. */
+	c->expected = assay_value_object();
+	c->verify = assay_value_object();
+}
+
+/* A shell-quoted arguments string becomes a list before {{static:}} substitution. */
+static int split_arguments(assay_value *def, assay_arena *a, const struct locator *loc,
+			   assay_err *err)
+{
+	const assay_member *m = assay_object_member(def, "arguments");
+	assay_strvec words = ASSAY_STRVEC_INIT;
+	assay_value list = assay_value_array();
 	int rc;
 
-	if (!json_is_object(def))
-		return assay_load__node_err(ctx->ds, def, err, ASSAY_EINVALID,
-					    "a case must be a mapping");
-	json_object_foreach(def, key, value) {
-		if (!in_list(case_keys, key) && json_object_get(ctx->own, key))
-			warn_at(ctx, value, "unknown case key '%s' (ignored)", key);
-	}
-	c->timeout = ctx->timeout;
-	assay_strvec_pushv(&c->env, (const char *const *)ctx->base_env->v);
-	if ((rc = assay_load__argv(&c->arguments, json_object_get(def, "arguments"), "arguments",
-				   ctx->ds, err)) ||
-	    (rc = load_stdin(c, json_object_get(def, "stdin"), ctx, err)) ||
-	    (rc = load_input_files(c, json_object_get(def, "input_files"), ctx, err)) ||
-	    (rc = load_env(&c->env, json_object_get(def, "env"), ctx->ds, err)) ||
-	    (rc = load_timeout(&c->timeout, json_object_get(def, "timeout"), ctx->ds, err)) ||
-	    (rc = load_expected(c, json_object_get(def, "expected"), ctx, err)) ||
-	    (rc = load_verify(c, json_object_get(def, "verify"), ctx, err)))
+	if (!m || m->value.kind != ASSAY_V_STRING)
+		return 0;
+	if ((rc = assay_load__argv(&words, m, "arguments", loc, err))) {
+		assay_strvec_clear(&words);
 		return rc;
-	if (!json_object_size(c->expected))
-		return assay_load__node_err(ctx->ds, def, err, ASSAY_EINVALID,
-					    "the case expects nothing: give it expected attributes "
-					    "(status_code, output, ...)");
-	c->definition = json_incref(def);
+	}
+	for (size_t i = 0; i < words.nr; i++)
+		assay_array_push(a, &list, assay_value_strz(a, words.v[i]));
+	assay_strvec_clear(&words);
+	assay_object_set(a, def, "arguments", list);
 	return 0;
 }
 
-int assay_load__env(assay_strvec *env, const json_t *v, const struct docset *ds, assay_err *err)
+static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
+		     assay_case_load_ctx *ctx, assay_err *err)
 {
-	return load_env(env, v, ds, err);
+	struct locator loc = locator_of(ctx);
+	assay_value own, merged, def;
+	int rc;
+
+	if ((rc = assay_load__file(&own, c->arena, c->file, err)))
+		return rc;
+	if (own.kind != ASSAY_V_OBJECT)
+		return assay_case_error_at(ctx, &own, err, "a case file must hold a mapping");
+	ctx->own = &own;
+	merged = merge_case(c->arena, &g->case_defaults, &own);
+	if ((rc = split_arguments(&merged, c->arena, &loc, err)) ||
+	    (rc = assay_load__substitute(&def, c->arena, &merged, &s->assets, &loc, err)))
+		return rc;
+	for (uint32_t i = 0; i < own.len; i++) {
+		const char *key = own.u.members[i].key.u.s;
+
+		if (!assay_load__in_list(common_keys, key) &&
+		    !assay_load__in_list(s->adapter->case_keys, key))
+			assay_case_warn_at(ctx, &own.u.members[i].key,
+					   "unknown case key '%s' (ignored)", key);
+	}
+	c->timeout = g->timeout;
+	if ((rc = assay_load__env(&c->env, assay_object_member(&def, "env"), &loc, err)) ||
+	    (rc = assay_load__timeout(&c->timeout, assay_object_member(&def, "timeout"), &loc,
+				      err)) ||
+	    (rc = load_expected(c, assay_object_member(&def, "expected"), ctx, err)) ||
+	    (rc = load_verify(c, assay_object_member(&def, "verify"), ctx, err)) ||
+	    (rc = s->adapter->load_case(c, &def, ctx, err)))
+		return rc;
+	if (!c->expected.len)
+		return assay_case_error_at(ctx, &own, err,
+					   "the case expects nothing: give it expected attributes "
+					   "(status_code, output, ...)");
+	c->definition = def;
+	return 0;
 }
 
-int assay_load__timeout(double *out, const json_t *v, const struct docset *ds, assay_err *err)
+int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
+		    const assay_group *g, size_t index, assay_warn_fn warn, void *payload)
 {
-	return load_timeout(out, v, ds, err);
+	const assay_case_ref *ref = &g->cases[index];
+	assay_case *c = assay_xcalloc(1, sizeof(*c));
+	assay_case_load_ctx ctx = { s, g, c, NULL, warn, payload };
+	assay_err e = ASSAY_ERR_INIT;
+
+	(void)cp;
+	c->arena = assay_arena_new(0);
+	c->id = assay_arena_strndup(c->arena, ref->id, strlen(ref->id));
+	c->file = assay_arena_strndup(c->arena, ref->file, strlen(ref->file));
+	if (ref->files_dir)
+		c->files_dir = assay_arena_strndup(c->arena, ref->files_dir,
+						   strlen(ref->files_dir));
+	c->env = (assay_strvec)ASSAY_STRVEC_INIT;
+	assay_strvec_pushv(&c->env, (const char *const *)g->env.v);
+	c->expected = assay_value_object();
+	c->verify = assay_value_object();
+	c->definition = assay_value_object();
+	if (ref->problem) {
+		c->error = assay_arena_strndup(c->arena, ref->problem, strlen(ref->problem));
+	} else if (load_case(c, s, g, &ctx, &e)) {
+		fail(c, &e);
+	}
+	*out = c;
+	return 0;
+}
+
+void assay_case_free(assay_case *c)
+{
+	if (!c)
+		return;
+	assay_strvec_clear(&c->env);
+	assay_arena_free(c->arena);
+	free(c);
 }

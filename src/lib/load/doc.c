@@ -1,8 +1,16 @@
 /*
- * Parsed documents and positioned errors. YAML and JSON files both become jansson values; YAML
- * files keep the position of every node so a wrong value is reported where it is written.
+ * Files of a suite as values, located messages, merging and {{static:}} substitution.
+ *
+ * Key decisions:
+ * - YAML and JSON files are parsed straight into the arena of what they belong to (the suite or
+ *   one case) with positions recorded (value.h), so a wrong value is reported where it is
+ *   written: a locator lists the arenas to look in, each with its file.
+ * - Merging shares every unchanged subtree (a struct copy shares the data, and with it the
+ *   position), so a value that came from suite.yaml's defaults is still reported in suite.yaml.
+ * - Substitution is copy-on-write for the same reason.
  */
 #define _GNU_SOURCE /* memmem */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,215 +18,311 @@
 #include "assay/buf.h"
 #include "assay/fs.h"
 #include "assay/json.h"
+#include "assay/yaml.h"
 #include "load/load_int.h"
 #include "util/banned.h"
 
-/* Suite and case files are small; anything past this is a mistake, not a suite. */
-#define MAX_DOC_BYTES (256u * 1024 * 1024)
-
-int assay_load__doc(struct doc *d, const char *path, assay_err *err)
+int assay_load__file(assay_value *out, assay_arena *a, const char *path, assay_err *err)
 {
 	assay_buf text = ASSAY_BUF_INIT;
 	size_t n = strlen(path);
 	int rc;
 
-	d->path = assay_xstrdup(path);
-	rc = assay_fs_read(&text, path, MAX_DOC_BYTES, err);
+	rc = assay_fs_read(&text, path, ASSAY_LOAD_MAX_FILE, err);
 	if (rc)
 		goto out;
-	if (n > 5 && !strcmp(path + n - 5, ".json"))
-		rc = assay_json_parse(&d->root, text.ptr, text.len, path, err);
-	else
-		rc = assay_yaml_parse(&d->root, &d->marks, text.ptr, text.len, path, err);
+	if (n > 5 && !strcmp(path + n - 5, ".json")) {
+		assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+
+		o.source = path;
+		o.positions = true;
+		rc = assay_json_parse(out, a, text.ptr, text.len, &o, err);
+	} else {
+		assay_yaml_opts o = ASSAY_YAML_OPTS_INIT;
+
+		o.source = path;
+		o.positions = true;
+		rc = assay_yaml_parse(out, a, text.ptr, text.len, &o, err);
+	}
 out:
 	assay_buf_release(&text);
 	return rc;
 }
 
-void assay_load__doc_release(struct doc *d)
+static bool find(const struct locator *loc, const assay_value *v, size_t *which, assay_pos *pos)
 {
-	free(d->path);
-	json_decref(d->root);
-	assay_yaml_marks_free(d->marks);
-	*d = (struct doc)DOC_INIT;
-}
-
-static const struct doc *locate(const struct docset *ds, const json_t *node, int *line, int *col)
-{
-	*line = *col = 0;
-	for (size_t i = 0; node && i < ds->n; i++) {
-		if (ds->docs[i]->marks && assay_yaml_mark(ds->docs[i]->marks, node, line, col))
-			return ds->docs[i];
+	for (size_t i = 0; v && i < loc->n; i++) {
+		if (assay_arena_position(loc->arena[i], v, pos)) {
+			*which = i;
+			return true;
+		}
 	}
-	return ds->n ? ds->docs[0] : NULL;
+	return false;
 }
 
-static int node_verr(const struct docset *ds, const json_t *node, assay_err *err, int code,
-		     const char *fmt, va_list ap)
+bool assay_load__locate(const struct locator *loc, const assay_value *v, char *out, size_t size)
+{
+	size_t i = 0;
+	assay_pos pos;
+
+	if (find(loc, v, &i, &pos)) {
+		snprintf(out, size, "%s:%u:%u", loc->path[i], pos.line, pos.col);
+		return true;
+	}
+	snprintf(out, size, "%s", loc->n ? loc->path[0] : "");
+	return false;
+}
+
+int assay_load__verr_at(const struct locator *loc, const assay_value *v, assay_err *err,
+			int code, const char *fmt, va_list ap)
 {
 	char msg[512];
-	int line, col;
+	size_t i = 0;
+	assay_pos pos = { 0, 0 };
+	bool found = find(loc, v, &i, &pos);
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	const struct doc *d = locate(ds, node, &line, &col);
-	return assay_err_set(err, code, d ? d->path : NULL, line, col, "%s", msg);
+	return assay_err_set(err, code, loc->n ? loc->path[i] : NULL, found ? (int)pos.line : 0,
+			     found ? (int)pos.col : 0, "%s", msg);
 }
 
-int assay_load__node_err(const struct docset *ds, const json_t *node, assay_err *err, int code,
-			 const char *fmt, ...)
+int assay_load__err_at(const struct locator *loc, const assay_value *v, assay_err *err, int code,
+		       const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	node_verr(ds, node, err, code, fmt, ap);
+	assay_load__verr_at(loc, v, err, code, fmt, ap);
 	va_end(ap);
 	return code;
 }
 
-char *assay_load__node_msg(const struct docset *ds, const json_t *node, const char *fmt, ...)
+char *assay_load__msg_at(const struct locator *loc, const assay_value *v, const char *fmt,
+			 va_list ap)
 {
 	assay_err e = ASSAY_ERR_INIT;
 	char out[1200];
-	va_list ap;
 
-	va_start(ap, fmt);
-	node_verr(ds, node, &e, ASSAY_EINVALID, fmt, ap);
-	va_end(ap);
+	assay_load__verr_at(loc, v, &e, ASSAY_EINVALID, fmt, ap);
 	return assay_xstrdup(assay_err_format(&e, out, sizeof(out)));
 }
 
-const char *assay_load__scalar_text(const json_t *v, char *scratch, size_t size)
+const char *assay_load__scalar_text(const assay_value *v, char *scratch, size_t size)
 {
-	const char *lit;
-
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		if ((lit = assay_json_bignum_literal(v)))
-			return lit;
-		return json_string_value(v);
-	case JSON_INTEGER:
-		snprintf(scratch, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	switch (v ? (assay_kind)v->kind : ASSAY_V_NULL) {
+	case ASSAY_V_STRING:
+	case ASSAY_V_BIGINT:
+	case ASSAY_V_DATETIME:
+		return v->u.s;
+	case ASSAY_V_INT:
+		snprintf(scratch, size, "%lld", (long long)v->u.i);
 		return scratch;
-	case JSON_REAL: {
-		assay_buf b = ASSAY_BUF_INIT;
-		assay_json_dump(&b, v, 0);
-		snprintf(scratch, size, "%s", b.ptr);
-		assay_buf_release(&b);
+	case ASSAY_V_REAL: {
+		char b[ASSAY_DOUBLE_BUFSIZE];
+
+		assay_format_double(b, v->u.d);
+		snprintf(scratch, size, "%s", b);
 		return scratch;
 	}
-	case JSON_TRUE:
-		return "true";
-	case JSON_FALSE:
-		return "false";
+	case ASSAY_V_BOOL:
+		return v->u.b ? "true" : "false";
 	default:
 		return NULL;
 	}
 }
 
-json_t *assay_load__merge(const json_t *base, const json_t *over)
+bool assay_load__in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+assay_value assay_load__merge(assay_arena *a, const assay_value *base, const assay_value *over)
 {
 	if (!over)
-		return base ? json_incref((json_t *)base) : NULL;
-	if (!base || !json_is_object(base) || !json_is_object(over))
-		return json_incref((json_t *)over);
+		return base ? *base : assay_value_null();
+	if (!base || base->kind != ASSAY_V_OBJECT || over->kind != ASSAY_V_OBJECT)
+		return *over;
 
-	json_t *out = json_object();
-	const char *key;
-	json_t *value;
-	json_object_foreach((json_t *)base, key, value)
-		json_object_set(out, key, value);
-	json_object_foreach((json_t *)over, key, value) {
-		json_t *under = json_object_get(base, key);
-		json_object_set_new(out, key, assay_load__merge(under, value));
+	assay_value out = assay_value_object();
+
+	for (uint32_t i = 0; i < base->len; i++) {
+		const assay_member *m = &base->u.members[i];
+
+		if (!assay_object_getn(over, m->key.u.s, m->key.len))
+			assay_object_append(a, &out, m->key, m->value);
+	}
+	for (uint32_t i = 0; i < over->len; i++) {
+		const assay_member *m = &over->u.members[i];
+		const assay_value *under = assay_object_getn(base, m->key.u.s, m->key.len);
+
+		assay_object_append(a, &out, m->key, assay_load__merge(a, under, &m->value));
 	}
 	return out;
 }
 
 #define STATIC_OPEN "{{static:"
 
-static json_t *substitute_string(const json_t *v, const json_t *assets, const struct docset *ds,
-				 assay_err *err)
+static int substitute_string(assay_value *out, assay_arena *a, const assay_value *v,
+			     const assay_value *assets, const struct locator *loc, assay_err *err)
 {
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
+	const char *s = v->u.s, *p = s, *end = s + v->len;
+	size_t olen = strlen(STATIC_OPEN);
+	assay_buf b = ASSAY_BUF_INIT;
 
-	if (!memmem(s, len, STATIC_OPEN, strlen(STATIC_OPEN)))
-		return json_incref((json_t *)v);
-
-	assay_buf out = ASSAY_BUF_INIT;
-	const char *p = s, *end = s + len;
+	*out = *v;
+	if (!memmem(s, v->len, STATIC_OPEN, olen))
+		return 0;
 	while (p < end) {
-		const char *open = memmem(p, (size_t)(end - p), STATIC_OPEN, strlen(STATIC_OPEN));
+		const char *open = memmem(p, (size_t)(end - p), STATIC_OPEN, olen);
+
 		if (!open) {
-			assay_buf_add(&out, p, (size_t)(end - p));
+			assay_buf_add(&b, p, (size_t)(end - p));
 			break;
 		}
-		assay_buf_add(&out, p, (size_t)(open - p));
-		const char *name = open + strlen(STATIC_OPEN);
+		assay_buf_add(&b, p, (size_t)(open - p));
+		const char *name = open + olen;
 		const char *close = memmem(name, (size_t)(end - name), "}}", 2);
 		if (!close) {
-			assay_buf_add(&out, open, (size_t)(end - open));
+			assay_buf_add(&b, open, (size_t)(end - open));
 			break;
 		}
-		char *key = assay_xstrndup(name, (size_t)(close - name));
-		const json_t *path = json_object_get(assets, key);
+		const assay_value *path = assay_object_getn(assets, name, (size_t)(close - name));
 		if (!path) {
-			assay_load__node_err(ds, v, err, ASSAY_EINVALID,
-					     "unknown static asset '%s' (suite.yaml static_assets)",
-					     key);
-			free(key);
-			assay_buf_release(&out);
-			return NULL;
+			int rc = assay_load__err_at(loc, v, err, ASSAY_EINVALID,
+						    "unknown static asset '%.*s' (suite.yaml "
+						    "static_assets)", (int)(close - name), name);
+			assay_buf_release(&b);
+			return rc;
 		}
-		free(key);
-		assay_buf_adds(&out, json_string_value(path));
+		assay_buf_add(&b, path->u.s, path->len);
 		p = close + 2;
 	}
-	json_t *r = json_stringn(out.ptr, out.len);
-	assay_buf_release(&out);
-	return r;
+	*out = assay_value_string(a, b.ptr, b.len);
+	assay_buf_release(&b);
+	return 0;
 }
 
-/* Copy-on-write: a container is copied only when something inside it changed, so values
- * keep their identity, and with it their source position. */
-json_t *assay_load__substitute(const json_t *v, const json_t *assets, const struct docset *ds,
-			       assay_err *err)
+int assay_load__substitute(assay_value *out, assay_arena *a, const assay_value *v,
+			   const assay_value *assets, const struct locator *loc, assay_err *err)
 {
-	bool changed = false;
-	json_t *out = NULL;
+	bool obj = v->kind == ASSAY_V_OBJECT;
+	assay_value copy = *v;
+	int rc;
 
-	if (json_is_string(v))
-		return substitute_string(v, assets, ds, err);
-	if (json_is_array(v)) {
-		size_t i;
-		json_t *item;
-		out = json_array();
-		json_array_foreach(v, i, item) {
-			json_t *s = assay_load__substitute(item, assets, ds, err);
-			if (!s)
-				goto fail;
-			changed |= s != item;
-			json_array_append_new(out, s);
+	*out = *v;
+	if (v->kind == ASSAY_V_STRING)
+		return substitute_string(out, a, v, assets, loc, err);
+	if (!obj && v->kind != ASSAY_V_ARRAY)
+		return 0;
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_value *item = obj ? &v->u.members[i].value : &v->u.items[i];
+		assay_value s;
+
+		if ((rc = assay_load__substitute(&s, a, item, assets, loc, err)))
+			return rc;
+		if (s.u.s == item->u.s && s.kind == item->kind)
+			continue;
+		if (copy.u.s == v->u.s) {
+			/* first change: copy this container (the items it shares keep theirs) */
+			size_t size = obj ? sizeof(assay_member) : sizeof(assay_value);
+			void *p = assay_arena_alloc(a, v->len * size);
+
+			memcpy(p, v->u.s, v->len * size);
+			copy.u.s = p;
+			copy.flags = 0;
 		}
-	} else if (json_is_object(v)) {
-		const char *key;
-		json_t *item;
-		out = json_object();
-		json_object_foreach((json_t *)v, key, item) {
-			json_t *s = assay_load__substitute(item, assets, ds, err);
-			if (!s)
-				goto fail;
-			changed |= s != item;
-			json_object_set_new(out, key, s);
-		}
-	} else {
-		return json_incref((json_t *)v);
+		if (obj)
+			copy.u.members[i].value = s;
+		else
+			copy.u.items[i] = s;
 	}
-	if (changed)
-		return out;
-	json_decref(out);
-	return json_incref((json_t *)v);
-fail:
-	json_decref(out);
-	return NULL;
+	*out = copy;
+	return 0;
+}
+
+/*
+ * Shared readers
+ */
+
+int assay_load__argv(assay_strvec *out, const assay_member *m, const char *what,
+		     const struct locator *loc, assay_err *err)
+{
+	char scratch[64];
+	const assay_value *v = m ? &m->value : NULL;
+
+	if (!v || v->kind == ASSAY_V_NULL)
+		return 0;
+	if (v->kind == ASSAY_V_STRING) {
+		assay_err e = ASSAY_ERR_INIT;
+		int rc = assay_shell_split(out, v->u.s, &e);
+
+		return rc ? assay_load__err_at(loc, v, err, rc, "%s: %s", what, e.msg) : 0;
+	}
+	if (v->kind != ASSAY_V_ARRAY)
+		return assay_load__err_at(loc, assay_member_anchor(m), err, ASSAY_EINVALID,
+					  "%s must be a list of strings or a string", what);
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_value *item = &v->u.items[i];
+		const char *s = assay_load__scalar_text(item, scratch, sizeof(scratch));
+		const assay_value *where = item->kind == ASSAY_V_STRING ? item : v;
+
+		if (!s || item->kind == ASSAY_V_DATETIME)
+			return assay_load__err_at(loc, where, err, ASSAY_EINVALID,
+						  "%s[%u] must be a string", what, i);
+		if (item->kind == ASSAY_V_STRING && memchr(s, '\0', item->len))
+			return assay_load__err_at(loc, item, err, ASSAY_EINVALID,
+						  "%s[%u] holds a NUL byte", what, i);
+		assay_strvec_push(out, s);
+	}
+	return 0;
+}
+
+int assay_load__env(assay_strvec *env, const assay_member *em, const struct locator *loc,
+		    assay_err *err)
+{
+	char scratch[64];
+	const assay_value *v = em ? &em->value : NULL;
+
+	if (!v || v->kind == ASSAY_V_NULL)
+		return 0;
+	if (v->kind != ASSAY_V_OBJECT)
+		return assay_load__err_at(loc, assay_member_anchor(em), err, ASSAY_EINVALID,
+					  "env must be a mapping of names to strings");
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_member *m = &v->u.members[i];
+		const char *key = m->key.u.s;
+
+		if (!*key || strchr(key, '=') || memchr(key, '\0', m->key.len))
+			return assay_load__err_at(loc, &m->key, err, ASSAY_EINVALID,
+						  "invalid environment variable name '%s'", key);
+		if (m->value.kind == ASSAY_V_NULL) {
+			assay_strvec_push(env, key);
+			continue;
+		}
+		const char *s = assay_load__scalar_text(&m->value, scratch, sizeof(scratch));
+		if (!s || (m->value.kind == ASSAY_V_STRING && memchr(s, '\0', m->value.len)))
+			return assay_load__err_at(loc, &m->key, err, ASSAY_EINVALID,
+						  "env %s must be a string", key);
+		assay_strvec_pushf(env, "%s=%s", key, s);
+	}
+	return 0;
+}
+
+int assay_load__timeout(double *out, const assay_member *m, const struct locator *loc,
+			assay_err *err)
+{
+	const assay_value *v = m ? &m->value : NULL;
+	double d;
+
+	if (!v || v->kind == ASSAY_V_NULL)
+		return 0;
+	d = assay_value_number(v);
+	if (!assay_value_is_number(v) || !(d > 0) || d > 1e9)
+		return assay_load__err_at(loc, assay_member_anchor(m), err, ASSAY_EINVALID,
+					  "timeout must be a number of seconds > 0");
+	*out = d;
+	return 0;
 }

@@ -1,85 +1,72 @@
 /*
- * Internals of the suite loader: parsed documents with source positions, and the helpers that
- * report a problem at the position of the JSON node it is about.
+ * Internals of the suite loader (src/lib/load): reading files into values with positions,
+ * located messages, merging and substitution. Never installed.
  */
 #ifndef ASSAY_LOAD_INT_H
 #define ASSAY_LOAD_INT_H
 
-#include <jansson.h>
-
+#include "assay/adapter.h"
 #include "assay/suite.h"
-#include "assay/yaml.h"
 
-/* A parsed YAML or JSON file. */
-struct doc {
-	char *path;
-	json_t *root;
-	assay_yaml_marks *marks; /* NULL for JSON files */
-};
+/* Suite and case files are small; anything past this is a mistake, not a suite. */
+#define ASSAY_LOAD_MAX_FILE (256u * 1024 * 1024)
 
-#define DOC_INIT { NULL, NULL, NULL }
+/*
+ * Reads `path` and parses it (.json as JSON, anything else as YAML) into `a`, recording
+ * positions. 0, ASSAY_EPARSE, ASSAY_ENOTFOUND, ASSAY_EIO, ASSAY_ETOOBIG (details in `err`).
+ */
+int assay_load__file(assay_value *out, assay_arena *a, const char *path, assay_err *err);
 
-/* Reads and parses `path` (.json as JSON, anything else as YAML). 0, EPARSE, ENOTFOUND, EIO. */
-int assay_load__doc(struct doc *d, const char *path, assay_err *err);
-void assay_load__doc_release(struct doc *d);
-
-/* The documents a merged value may have come from, searched in order for a node's position. */
-struct docset {
-	const struct doc *docs[4];
+/* Where a value was read: the arenas to look in, each with the file its values came from. */
+struct locator {
+	const assay_arena *arena[3];
+	const char *path[3];
 	size_t n;
 };
 
-/* Records `code` and a message at the position of `node` (or the first document's path). */
-int assay_load__node_err(const struct docset *ds, const json_t *node, assay_err *err, int code,
-			 const char *fmt, ...) ASSAY_PRINTF(5, 6);
+/* Formats "path:line:col" for `v` (or the first path when not found) into `out`. */
+bool assay_load__locate(const struct locator *loc, const assay_value *v, char *out, size_t size);
 
-/* Formats a message located at `node` into a new string (for warnings). */
-char *assay_load__node_msg(const struct docset *ds, const json_t *node, const char *fmt, ...)
-	ASSAY_PRINTF(3, 4);
+/* Records `code` and the message at `v`'s position in `err`; returns `code`. */
+int assay_load__err_at(const struct locator *loc, const assay_value *v, assay_err *err, int code,
+		       const char *fmt, ...) ASSAY_PRINTF(5, 6);
+int assay_load__verr_at(const struct locator *loc, const assay_value *v, assay_err *err,
+			int code, const char *fmt, va_list ap);
 
-/*
- * A new value: `over` deep-merged onto `base` (mappings merge key by key, anything else in
- * `over` replaces). Unchanged subtrees are shared, not copied, so source positions survive;
- * treat the result as read-only. Either argument may be NULL.
- */
-json_t *assay_load__merge(const json_t *base, const json_t *over);
+/* A located message "path:line:col: message" in a malloc'd string. */
+char *assay_load__msg_at(const struct locator *loc, const assay_value *v, const char *fmt,
+			 va_list ap);
 
 /*
- * A new value with every "{{static:NAME}}" in every string replaced by the asset's absolute
- * path (`assets`: NAME -> path string). Unchanged subtrees are shared.
- * @return NULL with `err` set (ASSAY_EINVALID) for an unknown asset name
+ * `over` deep-merged onto `base` (mappings merge key by key; anything else in `over` replaces;
+ * null in `over` clears the key), made in `a`. Unchanged subtrees are shared, not copied, so
+ * they keep their positions. Either may be NULL (absent).
  */
-json_t *assay_load__substitute(const json_t *v, const json_t *assets, const struct docset *ds,
-			       assay_err *err);
+assay_value assay_load__merge(assay_arena *a, const assay_value *base, const assay_value *over);
 
-/* The text of a scalar (string as is, number/bool as written); NULL for null/array/object.
- * The result is borrowed from `v` or stored in `scratch`. */
-const char *assay_load__scalar_text(const json_t *v, char *scratch, size_t size);
+/*
+ * `v` with every "{{static:NAME}}" in every string replaced by the asset's absolute path
+ * (`assets`: NAME -> path). Unchanged subtrees are shared. 0, or ASSAY_EINVALID located at the
+ * string for an unknown asset name.
+ */
+int assay_load__substitute(assay_value *out, assay_arena *a, const assay_value *v,
+			   const assay_value *assets, const struct locator *loc, assay_err *err);
 
-/* Fills `c` (id and file already set) from the merged case mapping `def`. */
-struct case_ctx {
-	const struct docset *ds;
-	const json_t *own;             /* the case file's own mapping (warnings are about it) */
-	assay_adapter_type adapter;
-	const assay_strvec *base_env;  /* adapter + checkpoint env, "K=V" */
-	double timeout;                /* inherited timeout, seconds */
-	assay_warn_fn warn;
-	void *payload;
-};
-int assay_load__case(assay_case *c, json_t *def, const struct case_ctx *ctx, assay_err *err);
+/* The text of a scalar (string as is, number or bool as written), into `scratch` if needed;
+ * NULL for null, arrays, objects and datetimes' absence. */
+const char *assay_load__scalar_text(const assay_value *v, char *scratch, size_t size);
 
-/* A list of strings (numbers as written), or one string split with shell quoting, appended to
- * `out`; `what` names the key in messages. 0 or ASSAY_EINVALID at the value's position. */
-int assay_load__argv(assay_strvec *out, const json_t *v, const char *what,
-		     const struct docset *ds, assay_err *err);
+/* Shared member readers (`m` may be NULL: absent): an env mapping into "K=V"/"K" entries; a
+ * timeout in seconds > 0; a list of strings or one shell-split string (argv). 0 or
+ * ASSAY_EINVALID located at the member. */
+int assay_load__env(assay_strvec *env, const assay_member *m, const struct locator *loc,
+		    assay_err *err);
+int assay_load__timeout(double *out, const assay_member *m, const struct locator *loc,
+			assay_err *err);
+int assay_load__argv(assay_strvec *out, const assay_member *m, const char *what,
+		     const struct locator *loc, assay_err *err);
 
-/* Shared value readers: an env mapping into "K=V"/"K" entries; a timeout in seconds > 0. */
-int assay_load__env(assay_strvec *env, const json_t *v, const struct docset *ds, assay_err *err);
-int assay_load__timeout(double *out, const json_t *v, const struct docset *ds, assay_err *err);
-
-/* Serialises an input file's content per file_type into `out`. 0 or ASSAY_EINVALID. */
-struct assay_buf;
-int assay_load__input_content(struct assay_buf *out, const json_t *content, const char *file_type,
-			      const struct docset *ds, assay_err *err);
+/* True if `s` is one of the NULL-terminated `list`. */
+bool assay_load__in_list(const char *const *list, const char *s);
 
 #endif

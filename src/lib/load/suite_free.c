@@ -1,5 +1,6 @@
-/* Freeing the suite model, and the names of group types. */
+/* Freeing the suite model, the names of group types, and the files- attribute names. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "assay/suite.h"
 #include "util/banned.h"
@@ -15,23 +16,18 @@ const char *assay_group_type_name(assay_group_type type)
 	return "Functionality";
 }
 
-static void case_release(assay_case *c)
+#define FILE_PREFIX "files-"
+
+char *assay_file_attribute(const char *path)
 {
-	free(c->id);
-	free(c->file);
-	free(c->files_dir);
-	free(c->error);
-	assay_strvec_clear(&c->arguments);
-	free(c->stdin_data);
-	for (size_t i = 0; i < c->ninput_files; i++) {
-		free(c->input_files[i].path);
-		free(c->input_files[i].content);
-	}
-	free(c->input_files);
-	assay_strvec_clear(&c->env);
-	json_decref(c->expected);
-	json_decref(c->verify);
-	json_decref(c->definition);
+	return assay_xasprintf(FILE_PREFIX "%s", path);
+}
+
+const char *assay_file_attribute_path(const char *attribute)
+{
+	size_t n = strlen(FILE_PREFIX);
+
+	return strncmp(attribute, FILE_PREFIX, n) ? NULL : attribute + n;
 }
 
 void assay_suite_free(assay_suite *s)
@@ -40,15 +36,22 @@ void assay_suite_free(assay_suite *s)
 		return;
 	for (size_t i = 0; i < s->ncheckpoints; i++) {
 		assay_checkpoint *cp = &s->checkpoints[i];
+
 		for (size_t j = 0; j < cp->ngroups; j++) {
 			assay_group *g = &cp->groups[j];
-			for (size_t k = 0; k < g->ncases; k++)
-				case_release(&g->cases[k]);
+
+			for (size_t k = 0; k < g->ncases; k++) {
+				free(g->cases[k].id);
+				free(g->cases[k].file);
+				free(g->cases[k].files_dir);
+				free(g->cases[k].problem);
+			}
 			free(g->cases);
 			free(g->name);
 			free(g->original_checkpoint);
 			free(g->original_group);
 			free(g->dir);
+			assay_strvec_clear(&g->env);
 		}
 		free(cp->groups);
 		free(cp->name);
@@ -59,9 +62,10 @@ void assay_suite_free(assay_suite *s)
 	free(s->name);
 	free(s->description);
 	free(s->root);
+	free(s->file);
 	assay_strvec_clear(&s->command);
 	free(s->submission);
 	assay_strvec_clear(&s->tracked_files);
-	json_decref(s->raw);
+	assay_arena_free(s->arena);
 	free(s);
 }

@@ -1,7 +1,8 @@
 /*
  * The run-case array (verification.md, "Testing Your Verifier"): {id, group, score, passed}
  * per case; failing cases add `results` with their verified attributes' verdicts and diffs;
- * `--full` gives every attribute in full for every case.
+ * `--full` gives every attribute in full for every case. The items are copied into the sink's
+ * own arena, since a case's report lives only until the sinks have seen it.
  */
 #include <stdlib.h>
 
@@ -9,61 +10,71 @@
 #include "util/banned.h"
 
 struct array {
-	json_t *items;
+	assay_arena *arena;
+	assay_value items;
 	bool full;
 };
 
 static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 {
-	struct array *a = payload;
-	json_t *item = json_object();
-	const json_t *results = json_object_get(r->json, "results");
+	struct array *s = payload;
+	assay_arena *a = s->arena;
+	assay_value item = assay_value_object();
+	const assay_value *results = assay_object_get(r->json, "results");
 
 	(void)err;
-	json_object_set(item, "id", json_object_get(r->json, "id"));
-	json_object_set(item, "group", json_object_get(r->json, "group"));
-	json_object_set_new(item, "score", json_real(r->score));
-	json_object_set_new(item, "passed", json_boolean(r->passed));
+	assay_object_set(a, &item, "id", assay_value_strz(a, r->id));
+	assay_object_set(a, &item, "group", assay_value_strz(a, r->group->name));
+	assay_object_set(a, &item, "score", assay_value_real(r->score));
+	assay_object_set(a, &item, "passed", assay_value_bool(r->passed));
 	if (r->error)
-		json_object_set_new(item, "error", json_string(r->error));
-	if (a->full) {
-		json_object_set(item, "results", (json_t *)results);
-	} else if (!r->passed) {
-		json_t *brief = json_object();
-		const char *key;
-		json_t *v;
-		json_object_foreach((json_t *)results, key, v) {
-			if (json_is_null(json_object_get(v, "is_correct")))
+		assay_object_set(a, &item, "error", assay_value_strz(a, r->error));
+	if (s->full && results) {
+		assay_object_set(a, &item, "results", assay_value_copy(a, results));
+	} else if (!r->passed && results) {
+		assay_value brief = assay_value_object();
+
+		for (uint32_t i = 0; i < results->len; i++) {
+			const assay_value *v = &results->u.members[i].value;
+			const assay_value *ok = assay_object_get(v, "is_correct");
+			const assay_value *w = assay_object_get(v, "weight");
+			const assay_value *d = assay_object_get(v, "diff");
+			assay_value b = assay_value_object();
+
+			if (!ok || ok->kind == ASSAY_V_NULL)
 				continue;
-			json_object_set_new(brief, key,
-					    json_pack("{s:O, s:O, s:O}", "is_correct",
-						      json_object_get(v, "is_correct"), "weight",
-						      json_object_get(v, "weight"), "diff",
-						      json_object_get(v, "diff")));
+			assay_object_set(a, &b, "is_correct", *ok);
+			assay_object_set(a, &b, "weight", w ? *w : assay_value_real(1));
+			assay_object_set(a, &b, "diff", d ? assay_value_copy(a, d)
+							  : assay_value_null());
+			assay_object_set(a, &brief, results->u.members[i].key.u.s, b);
 		}
-		json_object_set_new(item, "results", brief);
+		assay_object_set(a, &item, "results", brief);
 	}
-	json_array_append_new(a->items, item);
+	assay_array_push(a, &s->items, item);
 	return 0;
 }
 
 static void sink_free(void *payload)
 {
-	struct array *a = payload;
-	json_decref(a->items);
-	free(a);
+	struct array *s = payload;
+
+	assay_arena_free(s->arena);
+	free(s);
 }
 
 int assay_sink_array_new(assay_sink *out, bool full)
 {
-	struct array *a = assay_xcalloc(1, sizeof(*a));
-	a->items = json_array();
-	a->full = full;
-	*out = (assay_sink){ a, NULL, on_case, NULL, sink_free };
+	struct array *s = assay_xcalloc(1, sizeof(*s));
+
+	s->arena = assay_arena_new(0);
+	s->items = assay_value_array();
+	s->full = full;
+	*out = (assay_sink){ s, NULL, on_case, NULL, sink_free, NULL };
 	return 0;
 }
 
-json_t *assay_sink_array_result(const assay_sink *sink)
+const assay_value *assay_sink_array_result(const assay_sink *sink)
 {
-	return ((const struct array *)sink->payload)->items;
+	return &((const struct array *)sink->payload)->items;
 }

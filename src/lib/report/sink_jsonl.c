@@ -49,7 +49,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	if (r->replayed)
 		return 0;
 	assay_buf_reset(&j->line);
-	assay_json_dump(&j->line, r->json, 0);
+	assay_json_write(&j->line, r->json, 0);
 	assay_buf_addch(&j->line, '\n');
 	for (p = j->line.ptr, left = j->line.len; left;) {
 		ssize_t n = write(j->fd, p, left);
@@ -76,7 +76,7 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 		return assay_err_set(err, ASSAY_EIO, j->reports, 0, 0, "cannot write: %s",
 				     strerror(errno));
 	}
-	assay_json_dump(&b, sum->json, ASSAY_JSON_PRETTY);
+	assay_json_write(&b, sum->json, ASSAY_JSON_PRETTY);
 	assay_buf_addch(&b, '\n');
 	rc = assay_fs_write_atomic(path, b.ptr, b.len, 0644, err);
 	assay_buf_release(&b);
@@ -123,13 +123,14 @@ int assay_sink_jsonl_resume(assay_sink *out, const char *dir, size_t keep_len, a
 	return make_sink(out, dir, true, keep_len, err);
 }
 
-int assay_reports_load(json_t **out, size_t *valid_len, const char *dir, assay_err *err)
+int assay_reports_load(assay_value *out, assay_arena *a, size_t *valid_len, const char *dir,
+		       assay_err *err)
 {
 	assay_buf text = ASSAY_BUF_INIT;
 	char *path = assay_path_join(dir, "reports.jsonl");
 	int rc = assay_fs_read(&text, path, 0, err);
 
-	*out = json_object();
+	*out = assay_value_object();
 	*valid_len = 0;
 	if (rc == ASSAY_ENOTFOUND) {
 		assay_err_clear(err);
@@ -137,18 +138,18 @@ int assay_reports_load(json_t **out, size_t *valid_len, const char *dir, assay_e
 	}
 	for (const char *p = text.ptr, *end = text.ptr + text.len; !rc && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		json_t *line = NULL;
-		if (!nl || assay_json_parse(&line, p, (size_t)(nl - p), path, NULL))
+		assay_value line;
+
+		if (!nl || assay_json_parse(&line, a, p, (size_t)(nl - p), NULL, NULL))
 			break; /* cut short by an interruption: run it again */
-		const char *cp = json_string_value(json_object_get(line, "checkpoint"));
-		const char *g = json_string_value(json_object_get(line, "group"));
-		const char *id = json_string_value(json_object_get(line, "id"));
-		if (!cp || !g || !id) {
-			json_decref(line);
+		const assay_value *cp = assay_object_get(&line, "checkpoint");
+		const assay_value *g = assay_object_get(&line, "group");
+		const assay_value *id = assay_object_get(&line, "id");
+		if (!cp || !g || !id || cp->kind != ASSAY_V_STRING || g->kind != ASSAY_V_STRING ||
+		    id->kind != ASSAY_V_STRING)
 			break;
-		}
-		char *key = assay_report_key(cp, g, id);
-		json_object_set_new(*out, key, line);
+		char *key = assay_report_key(cp->u.s, g->u.s, id->u.s);
+		assay_object_set(a, out, key, line);
 		free(key);
 		p = nl + 1;
 		*valid_len = (size_t)(p - text.ptr);

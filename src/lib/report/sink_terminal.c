@@ -55,16 +55,16 @@ static void add_visible(assay_buf *out, const char *s, size_t n)
 	}
 }
 
-static void add_diff(struct term *t, const char *attr, const json_t *diff)
+static void add_diff(struct term *t, const char *attr, const assay_value *diff)
 {
 	assay_buf text = ASSAY_BUF_INIT;
 	const char *s;
 	size_t lines = 0;
 
-	if (json_is_string(diff) && !assay_json_is_bignum(diff))
-		assay_buf_add(&text, json_string_value(diff), json_string_length(diff));
+	if (diff->kind == ASSAY_V_STRING)
+		assay_buf_add(&text, diff->u.s, diff->len);
 	else
-		assay_json_dump(&text, diff, ASSAY_JSON_PRETTY);
+		assay_json_write(&text, diff, ASSAY_JSON_PRETTY);
 	assay_buf_addf(&t->failures, "    %s%s%s:\n", paint(t, "\033[1m"), attr,
 		       paint(t, "\033[0m"));
 	for (s = text.ptr; *s && lines < DIFF_LINES; lines++) {
@@ -93,14 +93,14 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	(void)err;
 	if (t->o.verbose && t->o.summary)
 		fprintf(t->o.summary, "%s %s/%s/%s (%.3fs)\n", r->passed ? "PASS" : "FAIL",
-			r->checkpoint->name, r->group->name, r->kase->id,
-			json_real_value(json_object_get(r->json, "duration")));
+			r->checkpoint->name, r->group->name, r->id,
+			assay_value_number(assay_object_get(r->json, "duration")));
 	if (r->passed)
 		return 0;
 	if (t->nfailures++ >= limit)
 		return 0;
 	assay_buf_addf(&t->failures, "  %sFAIL%s %s/%s/%s  score %.2f\n", paint(t, "\033[31m"),
-		       paint(t, "\033[0m"), r->checkpoint->name, r->group->name, r->kase->id,
+		       paint(t, "\033[0m"), r->checkpoint->name, r->group->name, r->id,
 		       r->score);
 	if (r->error) {
 		assay_buf_adds(&t->failures, "    error: ");
@@ -114,18 +114,21 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	}
 	if (!r->result)
 		return 0; /* not loaded or not run: every attribute carries the error again */
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)json_object_get(r->json, "results"), key, v) {
-		if (json_is_false(json_object_get(v, "is_correct")))
-			add_diff(t, key, json_object_get(v, "diff"));
+	const assay_value *results = assay_object_get(r->json, "results");
+	for (uint32_t i = 0; results && i < results->len; i++) {
+		const assay_value *v = &results->u.members[i].value;
+		const assay_value *ok = assay_object_get(v, "is_correct");
+		const assay_value *diff = assay_object_get(v, "diff");
+
+		if (ok && ok->kind == ASSAY_V_BOOL && !ok->u.b && diff)
+			add_diff(t, results->u.members[i].key.u.s, diff);
 	}
 	return 0;
 }
 
 /* The progress line names the case now running, with the failures so far. */
 static void on_start(void *payload, const assay_checkpoint *cp, const assay_group *g,
-		     const assay_case *c, size_t index, size_t total)
+		     const char *id, size_t index, size_t total)
 {
 	struct term *t = payload;
 
@@ -135,15 +138,15 @@ static void on_start(void *payload, const assay_checkpoint *cp, const assay_grou
 	if (t->nfailures)
 		fprintf(t->o.progress, " %s%zu failed%s", paint(t, "\033[31m"), t->nfailures,
 			paint(t, "\033[0m"));
-	fprintf(t->o.progress, " %s/%s/%s", cp->name, g->name, c->id);
+	fprintf(t->o.progress, " %s/%s/%s", cp->name, g->name, id);
 	fflush(t->o.progress);
 }
 
-static void row(struct term *t, const char *cp, const char *type, const json_t *tally)
+static void row(struct term *t, const char *cp, const char *type, const assay_value *tally)
 {
-	size_t passed = (size_t)json_integer_value(json_object_get(tally, "passed"));
-	size_t total = (size_t)json_integer_value(json_object_get(tally, "total"));
-	double rate = json_real_value(json_object_get(tally, "pass_rate"));
+	size_t passed = (size_t)assay_value_number(assay_object_get(tally, "passed"));
+	size_t total = (size_t)assay_value_number(assay_object_get(tally, "total"));
+	double rate = assay_value_number(assay_object_get(tally, "pass_rate"));
 	const char *color = passed == total ? paint(t, "\033[32m") : paint(t, "\033[31m");
 
 	fprintf(t->o.summary, "%-24s %-14s %8zu %8zu  %s%6.1f%%%s\n", cp, type, passed, total,
@@ -171,15 +174,15 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	}
 	fprintf(f, "\n%-24s %-14s %8s %8s  %7s\n", "checkpoint", "type", "passed", "total",
 		"rate");
-	const char *cpname;
-	json_t *cp;
-	json_object_foreach(json_object_get(sum->json, "checkpoints"), cpname, cp) {
-		const char *type;
-		json_t *tally;
-		json_object_foreach(json_object_get(cp, "types"), type, tally)
-			row(t, cpname, type, tally);
+	const assay_value *cps = assay_object_get(sum->json, "checkpoints");
+	for (uint32_t i = 0; cps && i < cps->len; i++) {
+		const assay_value *types = assay_object_get(&cps->u.members[i].value, "types");
+
+		for (uint32_t j = 0; types && j < types->len; j++)
+			row(t, cps->u.members[i].key.u.s, types->u.members[j].key.u.s,
+			    &types->u.members[j].value);
 	}
-	row(t, "total", "", json_object_get(sum->json, "totals"));
+	row(t, "total", "", assay_object_get(sum->json, "totals"));
 	fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", sum->total.passed == sum->total.total
 							     ? paint(t, "\033[32m")
 							     : paint(t, "\033[31m"),
@@ -189,9 +192,9 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	if (sum->interrupted)
 		fprintf(f, " (interrupted: not every case ran)");
 	fputc('\n', f);
-	const json_t *work = json_object_get(sum->json, "work_dir");
+	const assay_value *work = assay_object_get(sum->json, "work_dir");
 	if (work)
-		fprintf(f, "working folders kept in %s\n", json_string_value(work));
+		fprintf(f, "working folders kept in %s\n", work->u.s);
 	fflush(f);
 	return 0;
 }

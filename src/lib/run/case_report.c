@@ -4,22 +4,49 @@
  * expected are verified, the others carry is_correct null and weight 0. Score is the weighted
  * mean of verified attributes; passing needs every verified attribute correct.
  *
- * A verifier that refuses its options or expected value (a regex that does not compile) makes
- * its attribute fail with the reason as diff, and the case is flagged as an error: that is a
- * suite bug the user must see, not a silent zero.
+ * Key decisions:
+ * - The report is a value in the caller's arena, which is also the verification budget: a
+ *   verifier that parses a huge output there and goes past the arena's limit, or passes the
+ *   deadline, fails its attribute with that reason and the run goes on.
+ * - Captured bytes go into the report as they are (the JSON writer turns bytes that are not
+ *   UTF-8 into U+FFFD), without a copy.
+ * - Resource attributes (execution_time, max_rss, cpu_time) are limits: the report lists them
+ *   only when expected, and `N` or `{max: N}` passes when the actual figure is at most N
+ *   (seconds, bytes), unless a verify entry names another verifier.
+ * - A verifier that refuses its options or expected value (a regex that does not compile) makes
+ *   its attribute fail with the reason as diff, and the case is flagged as an error: that is a
+ *   suite bug the user must see, not a silent zero.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
-#include "assay/json.h"
 #include "assay/run.h"
 #include "assay/verify.h"
 #include "util/banned.h"
 
-static json_t *timestamp_now(void)
+static const char *const limit_attributes[] = { "execution_time", "max_rss", "cpu_time", NULL };
+
+static bool is_limit(const char *name)
+{
+	for (const char *const *l = limit_attributes; *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+double assay_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static assay_value timestamp_now(assay_arena *a)
 {
 	struct timeval tv;
 	struct tm tm;
@@ -29,180 +56,182 @@ static json_t *timestamp_now(void)
 	gmtime_r(&tv.tv_sec, &tm);
 	size_t n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, sizeof(buf) - n, ".%06ldZ", (long)tv.tv_usec);
-	return json_string(buf);
+	return assay_value_strz(a, buf);
 }
 
-static json_t *report_skeleton(const assay_group *group, const assay_case *c, double duration)
+static assay_value skeleton(assay_arena *a, const assay_group *g, const char *id,
+			    const assay_case *c, const char *adapter)
 {
-	json_t *o = json_object();
+	assay_value o = assay_value_object();
+	assay_value def = assay_value_object();
 
-	/* A case id is a file name: any bytes but '/'. Reports are JSON: show it as UTF-8. */
-	json_object_set_new(o, "id", assay_json_string_lossy(c->id, strlen(c->id)));
-	json_object_set_new(o, "group", json_string(group->name));
-	json_object_set_new(o, "type", json_string(assay_group_type_name(group->type)));
-	json_object_set_new(o, "timestamp", timestamp_now());
-	json_object_set_new(o, "duration", json_real(duration));
-	json_object_set_new(o, "results", json_object());
-	json_t *def = c->definition ? json_deep_copy(c->definition) : json_object();
-	json_object_set_new(def, "type", json_string("cli"));
-	json_object_set_new(o, "case", def);
-	json_object_set_new(o, "original_checkpoint", group->original_checkpoint
-					? json_string(group->original_checkpoint) : json_null());
-	json_object_set_new(o, "original_group", group->original_group
-					? json_string(group->original_group) : json_null());
+	/* A case id is a file name (any bytes but '/'); the writer shows it as UTF-8. */
+	assay_object_set(a, &o, "id", assay_value_strz(a, id));
+	assay_object_set(a, &o, "group", assay_value_strz(a, g->name));
+	assay_object_set(a, &o, "type", assay_value_strz(a, assay_group_type_name(g->type)));
+	assay_object_set(a, &o, "timestamp", timestamp_now(a));
+	assay_object_set(a, &o, "duration", assay_value_real(0));
+	assay_object_set(a, &o, "results", assay_value_object());
+	if (c && c->definition.kind == ASSAY_V_OBJECT) {
+		for (uint32_t i = 0; i < c->definition.len; i++)
+			assay_object_append(a, &def, c->definition.u.members[i].key,
+					    c->definition.u.members[i].value);
+	}
+	assay_object_set(a, &def, "type", assay_value_strz(a, adapter));
+	assay_object_set(a, &o, "case", def);
+	assay_object_set(a, &o, "original_checkpoint",
+			 g->original_checkpoint ? assay_value_strz(a, g->original_checkpoint)
+						: assay_value_null());
+	assay_object_set(a, &o, "original_group",
+			 g->original_group ? assay_value_strz(a, g->original_group)
+					   : assay_value_null());
 	return o;
 }
 
-static json_t *attribute_result(const char *name, json_t *actual, const json_t *expected,
-				 json_t *diff, int is_correct, double weight)
+static void set_duration(assay_value *report, double t0)
 {
-	json_t *a = json_object();
-	json_object_set_new(a, "attribute", json_string(name));
-	json_object_set_new(a, "actual", actual ? actual : json_null());
-	json_object_set(a, "expected", expected ? (json_t *)expected : json_null());
-	json_object_set_new(a, "diff", diff ? diff : json_null());
-	json_object_set_new(a, "is_correct", is_correct < 0 ? json_null()
-							     : json_boolean(is_correct));
-	json_object_set_new(a, "weight", json_real(weight));
-	return a;
+	assay_value *d = (assay_value *)assay_object_get(report, "duration");
+
+	*d = assay_value_real(assay_now() - t0);
 }
 
-struct attr {
-	const char *name;
-	assay_actual actual;
-	json_t *actual_json;
-};
-
-static void set_bytes(struct attr *a, const char *name, const assay_buf *b, bool truncated)
+static assay_value *results_of(assay_value *report)
 {
-	a->name = name;
-	a->actual = (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = b->ptr, .len = b->len,
-				    .truncated = truncated };
-	a->actual_json = assay_json_string_lossy(b->ptr, b->len);
+	return (assay_value *)assay_object_get(report, "results");
 }
 
-int assay_case_report_build(json_t **out_json, double *score_out, bool *passed_out,
-			    char **error_out, const assay_group *group, const assay_case *c,
-			    const assay_case_result *r, double duration_s)
+static void add_result(assay_arena *a, assay_value *results, const char *name, assay_value actual,
+		       const assay_value *expected, assay_value diff, int is_correct,
+		       double weight)
 {
-	json_t *report = report_skeleton(group, c, duration_s);
-	json_t *results = json_object_get(report, "results");
-	size_t n = 0, cap = 5 + r->nfiles + json_object_size(c->expected);
-	struct attr *attrs = assay_xcalloc(cap, sizeof(*attrs));
-	char **names = assay_xcalloc(cap, sizeof(*names));
+	assay_value r = assay_value_object();
+
+	assay_object_set(a, &r, "attribute", assay_value_strz(a, name));
+	assay_object_set(a, &r, "actual", actual);
+	assay_object_set(a, &r, "expected", expected ? *expected : assay_value_null());
+	assay_object_set(a, &r, "diff", diff);
+	assay_object_set(a, &r, "is_correct",
+			 is_correct < 0 ? assay_value_null() : assay_value_bool(is_correct));
+	assay_object_set(a, &r, "weight", assay_value_real(weight));
+	assay_object_set(a, results, name, r);
+}
+
+static assay_value actual_value(const assay_actual *ac)
+{
+	switch (ac->kind) {
+	case ASSAY_ACTUAL_BYTES: return assay_value_string_ref(ac->bytes, ac->len);
+	case ASSAY_ACTUAL_INT: return assay_value_int(ac->integer);
+	case ASSAY_ACTUAL_REAL: return assay_value_real(ac->real);
+	case ASSAY_ACTUAL_MISSING: break;
+	}
+	return assay_value_null();
+}
+
+/* A resource limit (`N` or `{max: N}`) with no verifier named: at most N passes. */
+static bool check_limit(assay_verification *v, assay_arena *a, const char *name,
+			const assay_value *expected, const assay_actual *ac)
+{
+	const assay_value *max = expected->kind == ASSAY_V_OBJECT
+					 ? assay_object_get(expected, "max")
+					 : expected;
+	double limit = assay_value_number(max);
+	double got = ac->kind == ASSAY_ACTUAL_INT ? (double)ac->integer : ac->real;
+	const char *unit = strcmp(name, "max_rss") ? "seconds" : "bytes";
+	char gb[ASSAY_DOUBLE_BUFSIZE], lb[ASSAY_DOUBLE_BUFSIZE];
+
+	if (!assay_value_is_number(max))
+		return false;
+	v->is_correct = got <= limit;
+	if (v->is_correct)
+		return true;
+	assay_format_double(gb, got);
+	assay_format_double(lb, limit);
+	if (ac->kind == ASSAY_ACTUAL_INT)
+		v->diff = assay_value_stringf(a, "%s: %lld %s, over the limit of %lld", name,
+					      ac->integer, unit, (long long)limit);
+	else
+		v->diff = assay_value_stringf(a, "%s: %s %s, over the limit of %s", name, gb, unit,
+					      lb);
+	return true;
+}
+
+int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_arena *a,
+			    const assay_suite *s, const assay_group *g, const assay_case *c,
+			    const assay_case_result *r, double deadline_s, double t0)
+{
+	static const assay_value empty = { .kind = ASSAY_V_OBJECT };
+	assay_value report = skeleton(a, g, c->id, c, s->adapter->name);
+	assay_value *results = results_of(&report);
 	double wsum = 0, csum = 0;
 	bool passed = true;
-	const char *key;
-	json_t *value;
 
-	*error_out = NULL;
-	attrs[n].name = "status_code";
-	attrs[n].actual = (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = r->status_code };
-	attrs[n++].actual_json = json_integer(r->status_code);
-	set_bytes(&attrs[n++], "output", &r->output, r->proc.out_truncated);
-	set_bytes(&attrs[n++], "stderr", &r->stderr_text, r->proc.err_truncated);
-	if (json_object_get(c->expected, "execution_time")) {
-		attrs[n].name = "execution_time";
-		attrs[n].actual = (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
-						  .real = r->proc.wall_s };
-		attrs[n++].actual_json = json_real(r->proc.wall_s);
-	}
-	if (json_object_get(c->expected, "max_rss")) {
-		attrs[n].name = "max_rss";
-		attrs[n].actual = (assay_actual){ .kind = ASSAY_ACTUAL_INT,
-						  .integer = r->proc.max_rss };
-		attrs[n++].actual_json = json_integer(r->proc.max_rss);
-	}
-	for (size_t i = 0; i < r->nfiles; i++) {
-		const assay_result_file *f = &r->files[i];
-		json_t *name = assay_json_string_lossy(f->path, strlen(f->path));
-		names[n] = assay_xasprintf("files-%s", json_string_value(name));
-		json_decref(name);
-		if (f->present) {
-			set_bytes(&attrs[n], names[n], &f->content, f->truncated);
-		} else {
-			attrs[n].name = names[n];
-			attrs[n].actual = (assay_actual){ .kind = ASSAY_ACTUAL_MISSING };
-			attrs[n].actual_json = json_null();
-		}
-		n++;
-	}
-	/* An expected file the adapter did not collect counts as not produced. */
-	json_object_foreach(c->expected, key, value) {
-		bool known = false;
-		for (size_t i = 0; i < n && !known; i++)
-			known = !strcmp(attrs[i].name, key);
-		if (!known && !strncmp(key, "files-", 6)) {
-			names[n] = assay_xstrdup(key);
-			attrs[n].name = names[n];
-			attrs[n].actual = (assay_actual){ .kind = ASSAY_ACTUAL_MISSING };
-			attrs[n++].actual_json = json_null();
-		}
-	}
+	*verdict = (assay_verdict){ 0, false, NULL };
+	/* the attributes of actual, then expected ones the adapter did not produce */
+	for (size_t i = 0; i < r->nattrs + c->expected.len; i++) {
+		const assay_attribute *at = i < r->nattrs ? &r->attrs[i] : NULL;
+		const char *name = at ? at->name : c->expected.u.members[i - r->nattrs].key.u.s;
+		const assay_value *expected = assay_object_get(&c->expected, name);
+		assay_actual missing = { .kind = ASSAY_ACTUAL_MISSING };
+		const assay_actual *ac = at ? &at->actual : &missing;
 
-	for (size_t i = 0; i < n; i++) {
-		const json_t *expected = json_object_get(c->expected, attrs[i].name);
+		if (!at && assay_case_result_get(r, name))
+			continue;
 		if (!expected) {
-			json_object_set_new(results, attrs[i].name,
-					    attribute_result(attrs[i].name, attrs[i].actual_json,
-							     NULL, NULL, -1, 0.0));
+			if (!is_limit(name))
+				add_result(a, results, name, actual_value(ac), NULL,
+					   assay_value_null(), -1, 0.0);
 			continue;
 		}
-		const json_t *options = json_object_get(c->verify, attrs[i].name);
-		json_t *empty = options ? NULL : json_object();
-		assay_verify_call call = { group->name, c->id, attrs[i].name, expected,
-					   &attrs[i].actual, options ? options : empty };
+		const assay_value *options = assay_object_get(&c->verify, name);
+		assay_verify_call call = { g->name, c->id, name, expected, ac,
+					   options ? options : &empty, a,
+					   deadline_s > 0 ? assay_now() + deadline_s : 0 };
 		assay_verification v = ASSAY_VERIFICATION_INIT;
 		assay_err e = ASSAY_ERR_INIT;
-		if (assay_verify_attribute(&v, &call, &e)) {
-			json_decref(v.diff);
-			v.diff = json_sprintf("verifier error: %s", e.msg);
+
+		if (is_limit(name) && !assay_object_get(options, "verifier") &&
+		    assay_verify_check(NULL, &v.weight, options, name, &e) == 0 &&
+		    check_limit(&v, a, name, expected, ac)) {
+			/* done: a resource limit */
+		} else if (assay_verify_attribute(&v, &call, &e)) {
+			v.diff = assay_value_stringf(a, "verifier error: %s", e.msg);
 			v.is_correct = false;
-			if (!*error_out)
-				*error_out = assay_xasprintf("%s: %s", attrs[i].name, e.msg);
+			if (!verdict->error)
+				verdict->error = assay_value_stringf(a, "%s: %s", name, e.msg).u.s;
 		}
-		json_decref(empty);
 		wsum += v.weight;
 		csum += v.is_correct ? v.weight : 0;
 		passed = passed && v.is_correct;
-		json_object_set_new(results, attrs[i].name,
-				    attribute_result(attrs[i].name, attrs[i].actual_json, expected,
-						     v.diff, v.is_correct, v.weight));
-		v.diff = NULL;
-		assay_verification_release(&v);
+		add_result(a, results, name, actual_value(ac), expected, v.diff, v.is_correct,
+			   v.weight);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(attrs);
-	*score_out = wsum > 0 ? csum / wsum : 0.0;
-	*passed_out = passed && wsum > 0 && !*error_out;
-	*out_json = report;
+	verdict->score = wsum > 0 ? csum / wsum : 0.0;
+	verdict->passed = passed && wsum > 0 && !verdict->error;
+	set_duration(&report, t0);
+	*out = report;
 	return 0;
 }
 
-json_t *assay_case_report_error(const assay_group *group, const assay_case *c,
-				const char *message, double duration_s)
+assay_value assay_case_report_error(assay_arena *a, const assay_suite *s, const assay_group *g,
+				    const char *id, const assay_case *c, const char *message,
+				    double t0)
 {
-	json_t *report = report_skeleton(group, c, duration_s);
-	json_t *results = json_object_get(report, "results");
-	const char *key;
-	json_t *value;
+	assay_value report = skeleton(a, g, id, c, s->adapter->name);
+	assay_value *results = results_of(&report);
+	assay_value msg = assay_value_strz(a, message);
 
-	if (c->expected && json_object_size(c->expected)) {
-		json_object_foreach(c->expected, key, value) {
-			const json_t *opts = json_object_get(c->verify, key);
-			const json_t *w = json_object_get(opts, "weight");
-			json_object_set_new(results, key,
-					    attribute_result(key, NULL, value,
-							     json_string(message), 0,
-							     json_is_number(w) ? json_number_value(w)
-									       : 1.0));
+	if (c && c->expected.len) {
+		for (uint32_t i = 0; i < c->expected.len; i++) {
+			const assay_member *m = &c->expected.u.members[i];
+			const assay_value *opts = assay_object_get(&c->verify, m->key.u.s);
+			const assay_value *w = assay_object_get(opts, "weight");
+
+			add_result(a, results, m->key.u.s, assay_value_null(), &m->value, msg, 0,
+				   assay_value_is_number(w) ? assay_value_number(w) : 1.0);
 		}
 	} else {
-		json_object_set_new(results, "error",
-				    attribute_result("error", NULL, NULL, json_string(message), 0,
-						     1.0));
+		add_result(a, results, "error", assay_value_null(), NULL, msg, 0, 1.0);
 	}
+	set_duration(&report, t0);
 	return report;
 }

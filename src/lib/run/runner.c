@@ -1,35 +1,41 @@
 /*
  * The run loop: checkpoints -> groups -> cases, in order, one case at a time (a process pool
- * drives assay_proc's non-blocking API later). Each case gets a fresh working folder (or the
- * group's shared one when `isolated: false`) holding the submission, the case folder's files/
- * and its input files; the adapter runs it; orphans it left are killed; the report goes to the
- * sinks at once, so an interrupted run keeps every finished case.
+ * drives the adapters' non-blocking interface later). Each case is loaded when its turn comes,
+ * gets a fresh working folder (or the group's shared one when `isolated: false`) holding the
+ * submission and the case folder's files/, is run by the suite's adapter, verified, and its
+ * report goes to the sinks at once, so an interrupted run keeps every finished case.
+ *
+ * Key decisions:
+ * - `duration` runs from the start of loading the case to the end of its verification.
+ * - Each case's report lives in an arena of its own whose limit is the verification budget;
+ *   it is freed as soon as the sinks have the report.
+ * - The library touches no process-wide state: no signal handler (the stop flag is the
+ *   caller's), no subreaper.
  */
 #include <errno.h>
-#include <fnmatch.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "assay/fs.h"
-#include "assay/json.h"
 #include "assay/run.h"
 #include "util/banned.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct tallies {
 	/* per checkpoint: [type] and per group */
 	assay_tally (*types)[4];
 	assay_tally **groups;
 	assay_tally total;
+};
+
+struct run {
+	const assay_suite *suite;
+	const assay_run_opts *opts;
+	assay_strvec command;
+	char *root;
+	struct tallies t;
+	size_t index;
+	assay_err *err;
 };
 
 static void tally_add(assay_tally *t, bool passed, bool error, double score)
@@ -40,83 +46,165 @@ static void tally_add(assay_tally *t, bool passed, bool error, double score)
 	t->score_sum += score;
 }
 
-static json_t *tally_json(const assay_tally *t)
+static assay_value tally_value(assay_arena *a, const assay_tally *t)
 {
-	return json_pack("{s:I, s:I, s:f, s:I, s:f}", "passed", (json_int_t)t->passed, "total",
-			 (json_int_t)t->total, "pass_rate",
-			 t->total ? (double)t->passed / (double)t->total : 0.0, "errors",
-			 (json_int_t)t->errors, "mean_score",
-			 t->total ? t->score_sum / (double)t->total : 0.0);
+	assay_value o = assay_value_object();
+
+	assay_object_set(a, &o, "passed", assay_value_int((int64_t)t->passed));
+	assay_object_set(a, &o, "total", assay_value_int((int64_t)t->total));
+	assay_object_set(a, &o, "pass_rate",
+			 assay_value_real(t->total ? (double)t->passed / (double)t->total : 0.0));
+	assay_object_set(a, &o, "errors", assay_value_int((int64_t)t->errors));
+	assay_object_set(a, &o, "mean_score",
+			 assay_value_real(t->total ? t->score_sum / (double)t->total : 0.0));
+	return o;
 }
 
-static json_t *summary_json(const assay_suite *s, const struct tallies *t, double wall,
-			    bool interrupted, const char *workdir)
+static assay_value summary_value(assay_arena *a, const assay_suite *s, const struct tallies *t,
+				 double wall, bool interrupted, const char *workdir)
 {
-	json_t *o = json_object();
-	json_t *cps = json_object();
+	assay_value o = assay_value_object(), cps = assay_value_object();
 
-	json_object_set_new(o, "suite", json_string(s->name));
-	json_object_set_new(o, "duration", json_real(wall));
-	json_object_set_new(o, "interrupted", json_boolean(interrupted));
-	json_object_set_new(o, "totals", tally_json(&t->total));
+	assay_object_set(a, &o, "suite", assay_value_strz(a, s->name));
+	assay_object_set(a, &o, "duration", assay_value_real(wall));
+	assay_object_set(a, &o, "interrupted", assay_value_bool(interrupted));
+	assay_object_set(a, &o, "totals", tally_value(a, &t->total));
 	for (size_t i = 0; i < s->ncheckpoints; i++) {
 		const assay_checkpoint *cp = &s->checkpoints[i];
-		json_t *c = json_object();
-		json_t *types = json_object();
-		json_t *groups = json_object();
+		assay_value types = assay_value_object(), groups = assay_value_object();
 		assay_tally all = { 0 };
+
 		for (int k = 0; k < 4; k++) {
 			const assay_tally *tt = &t->types[i][k];
+
 			if (!tt->total)
 				continue;
-			json_object_set_new(types, assay_group_type_name((assay_group_type)k),
-					    tally_json(tt));
+			assay_object_set(a, &types, assay_group_type_name((assay_group_type)k),
+					 tally_value(a, tt));
 			all.passed += tt->passed;
 			all.total += tt->total;
 			all.errors += tt->errors;
 			all.score_sum += tt->score_sum;
 		}
 		for (size_t j = 0; j < cp->ngroups; j++) {
-			json_t *g = tally_json(&t->groups[i][j]);
-			json_object_set_new(g, "type",
-					    json_string(assay_group_type_name(cp->groups[j].type)));
-			json_object_set_new(groups, cp->groups[j].name, g);
+			assay_value g = tally_value(a, &t->groups[i][j]);
+
+			assay_object_set(a, &g, "type",
+					 assay_value_strz(a, assay_group_type_name(cp->groups[j].type)));
+			assay_object_set(a, &groups, cp->groups[j].name, g);
 		}
-		json_t *counts = tally_json(&all);
-		json_object_update(c, counts);
-		json_decref(counts);
-		json_object_set_new(c, "types", types);
-		json_object_set_new(c, "groups", groups);
-		json_object_set_new(cps, cp->name, c);
+		assay_value c = tally_value(a, &all);
+		assay_object_set(a, &c, "types", types);
+		assay_object_set(a, &c, "groups", groups);
+		assay_object_set(a, &cps, cp->name, c);
 	}
-	json_object_set_new(o, "checkpoints", cps);
+	assay_object_set(a, &o, "checkpoints", cps);
 	if (workdir)
-		json_object_set_new(o, "work_dir", json_string(workdir));
+		assay_object_set(a, &o, "work_dir", assay_value_strz(a, workdir));
 	return o;
 }
 
-static json_t *execution_json(const assay_case_result *r)
+static assay_value execution_value(assay_arena *a, const assay_case_result *r)
 {
 	static const char *const status[] = { "exited", "signaled", "timed_out", "exec_failed" };
 	const assay_proc_result *p = &r->proc;
-	json_t *o = json_object();
+	assay_value o = assay_value_object();
 
-	json_object_set_new(o, "status", json_string(status[p->status]));
-	json_object_set_new(o, "exit_code", p->status == ASSAY_PROC_EXITED
-						     ? json_integer(p->exit_code) : json_null());
-	json_object_set_new(o, "signal", p->term_signal ? json_integer(p->term_signal)
-							: json_null());
-	json_object_set_new(o, "wall_time", json_real(p->wall_s));
-	json_object_set_new(o, "cpu_time", json_real(p->cpu_user_s + p->cpu_sys_s));
-	json_object_set_new(o, "max_rss", json_integer(p->max_rss));
-	json_object_set_new(o, "stdout_truncated", json_boolean(p->out_truncated));
-	json_object_set_new(o, "stderr_truncated", json_boolean(p->err_truncated));
+	assay_object_set(a, &o, "status", assay_value_strz(a, status[p->status]));
+	assay_object_set(a, &o, "exit_code", p->status == ASSAY_PROC_EXITED
+						     ? assay_value_int(p->exit_code)
+						     : assay_value_null());
+	assay_object_set(a, &o, "signal",
+			 p->term_signal ? assay_value_int(p->term_signal) : assay_value_null());
+	assay_object_set(a, &o, "wall_time", assay_value_real(p->wall_s));
+	assay_object_set(a, &o, "cpu_time", assay_value_real(p->cpu_user_s + p->cpu_sys_s));
+	assay_object_set(a, &o, "max_rss", assay_value_int(p->max_rss));
+	assay_object_set(a, &o, "stdout_truncated", assay_value_bool(p->out_truncated));
+	assay_object_set(a, &o, "stderr_truncated", assay_value_bool(p->err_truncated));
 	if (r->error)
-		json_object_set_new(o, "message", json_string(r->error));
+		assay_object_set(a, &o, "message", assay_value_strz(a, r->error));
+	if (r->log)
+		assay_object_set(a, &o, "log", assay_value_strz(a, r->log));
 	return o;
 }
 
-/* Puts the submission, the case folder's files/ and the input files into `dir`. */
+char *assay_report_key(const char *checkpoint, const char *group, const char *id)
+{
+	return assay_xasprintf("%s\n%s\n%s", checkpoint, group, id);
+}
+
+/* Tallies a finished case and hands it to every sink. */
+static int emit(struct run *run, assay_case_report *cr, size_t icp, size_t ig)
+{
+	const assay_group *g = cr->group;
+	bool error = cr->error != NULL;
+
+	tally_add(&run->t.types[icp][g->type], cr->passed, error, cr->score);
+	tally_add(&run->t.groups[icp][ig], cr->passed, error, cr->score);
+	tally_add(&run->t.total, cr->passed, error, cr->score);
+	cr->index = ++run->index;
+	cr->total = run->suite->ncases;
+	for (size_t i = 0; i < run->opts->nsinks; i++) {
+		assay_sink *s = &run->opts->sinks[i];
+		int rc;
+
+		if (s->on_case && (rc = s->on_case(s->payload, cr, run->err)))
+			return rc;
+	}
+	return 0;
+}
+
+/* The reports.jsonl line: the VerifierReport plus checkpoint, score, passed (and more). */
+static void finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
+			const assay_case_report *cr)
+{
+	assay_object_set(a, report, "checkpoint", assay_value_strz(a, cp->name));
+	assay_object_set(a, report, "score", assay_value_real(cr->score));
+	assay_object_set(a, report, "passed", assay_value_bool(cr->passed));
+	if (cr->result)
+		assay_object_set(a, report, "execution", execution_value(a, cr->result));
+	if (cr->error)
+		assay_object_set(a, report, "error", assay_value_strz(a, cr->error));
+}
+
+static bool replay(struct run *run, const assay_checkpoint *cp, const assay_group *g,
+		   const char *id, size_t icp, size_t ig, int *rc)
+{
+	char *key;
+	const assay_value *prev;
+
+	if (!run->opts->previous)
+		return false;
+	key = assay_report_key(cp->name, g->name, id);
+	prev = assay_object_get(run->opts->previous, key);
+	free(key);
+	if (!prev)
+		return false;
+	const assay_value *err = assay_object_get(prev, "error");
+	const assay_value *passed = assay_object_get(prev, "passed");
+	assay_case_report cr = { .checkpoint = cp, .group = g, .id = id, .json = prev,
+				 .score = assay_value_number(assay_object_get(prev, "score")),
+				 .passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
+				 .error = err && err->kind == ASSAY_V_STRING ? err->u.s : NULL,
+				 .replayed = true };
+	if (!(cr.score >= 0))
+		cr.score = 0;
+	*rc = emit(run, &cr, icp, ig);
+	return true;
+}
+
+static void notify_start(struct run *run, const assay_checkpoint *cp, const assay_group *g,
+			 const char *id)
+{
+	for (size_t i = 0; i < run->opts->nsinks; i++) {
+		assay_sink *s = &run->opts->sinks[i];
+
+		if (s->on_start)
+			s->on_start(s->payload, cp, g, id, run->index + 1, run->suite->ncases);
+	}
+}
+
+/* Puts the submission (fresh folders only) and the case folder's files/ into `dir`. */
 static int prepare_workdir(const char *dir, const char *submission, const assay_case *c,
 			   bool fresh, assay_err *err)
 {
@@ -131,119 +219,69 @@ static int prepare_workdir(const char *dir, const char *submission, const assay_
 	/* Earlier cases of a shared folder may have planted links: write beneath, never through. */
 	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, dir, err)))
 		return rc;
-	for (size_t i = 0; i < c->ninput_files; i++) {
-		rc = assay_fs_write_beneath(dir, c->input_files[i].path, c->input_files[i].content,
-					    c->input_files[i].len, 0644, err);
-		if (rc)
-			return rc;
-	}
 	return 0;
 }
 
-struct run {
-	const assay_suite *suite;
-	const assay_run_opts *opts;
-	assay_strvec command;
-	char *root;
-	struct tallies t;
-	size_t index;
-	assay_err *err;
-};
-
-char *assay_report_key(const char *checkpoint, const char *group, const char *id)
+static int run_one(struct run *run, const assay_run_ctx *ctx, void *state, size_t k, size_t icp,
+		   size_t ig)
 {
-	return assay_xasprintf("%s\n%s\n%s", checkpoint, group, id);
-}
-
-static int emit(struct run *run, const assay_checkpoint *cp, const assay_group *g,
-		const assay_case *c, const assay_case_result *r, json_t *report, double score,
-		bool passed, const char *error, size_t icp, size_t ig, bool replayed)
-{
-	if (!replayed) {
-		json_object_set_new(report, "checkpoint", json_string(cp->name));
-		json_object_set_new(report, "score", json_real(score));
-		json_object_set_new(report, "passed", json_boolean(passed));
-		if (r)
-			json_object_set_new(report, "execution", execution_json(r));
-		if (error)
-			json_object_set_new(report, "error", json_string(error));
-	}
-	tally_add(&run->t.types[icp][g->type], passed, error != NULL, score);
-	tally_add(&run->t.groups[icp][ig], passed, error != NULL, score);
-	tally_add(&run->t.total, passed, error != NULL, score);
-
-	assay_case_report cr = { cp, g, c, r, report, score, passed, error, replayed,
-				 ++run->index, run->suite->ncases };
-	for (size_t i = 0; i < run->opts->nsinks; i++) {
-		assay_sink *s = &run->opts->sinks[i];
-		if (s->on_case) {
-			int rc = s->on_case(s->payload, &cr, run->err);
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
-}
-
-static int run_one(struct run *run, const assay_run_ctx *ctx, const assay_case *c,
-		   const char *group_dir, size_t icp, size_t ig)
-{
+	const assay_checkpoint *cp = ctx->checkpoint;
 	const assay_group *g = ctx->group;
-	double t0 = now_s();
-	assay_case_result r = { .output = ASSAY_BUF_INIT, .stderr_text = ASSAY_BUF_INIT };
-	json_t *report = NULL;
-	char *dir = NULL, *error = NULL;
-	double score = 0;
-	bool passed = false;
+	const char *id = g->cases[k].id;
+	size_t budget = run->opts->verify_memory ? run->opts->verify_memory
+						 : ASSAY_VERIFY_MEMORY_DEFAULT;
+	double seconds = run->opts->verify_seconds > 0 ? run->opts->verify_seconds
+						       : ASSAY_VERIFY_SECONDS_DEFAULT;
+	double t0 = assay_now();
+	assay_case_result r = ASSAY_CASE_RESULT_INIT;
+	assay_arena *a = NULL;
+	assay_case *c = NULL;
+	assay_case_report cr = { .checkpoint = cp, .group = g, .id = id };
+	assay_value report;
+	char *dir = NULL;
 	int rc = 0;
 
-	if (run->opts->previous) {
-		char *key = assay_report_key(ctx->checkpoint->name, g->name, c->id);
-		json_t *prev = json_object_get(run->opts->previous, key);
-		free(key);
-		if (prev) {
-			report = json_incref(prev);
-			rc = emit(run, ctx->checkpoint, g, c, NULL, report,
-				  json_number_value(json_object_get(prev, "score")),
-				  json_is_true(json_object_get(prev, "passed")),
-				  json_string_value(json_object_get(prev, "error")), icp, ig, true);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < run->opts->nsinks; i++) {
-		assay_sink *s = &run->opts->sinks[i];
-		if (s->on_start)
-			s->on_start(s->payload, ctx->checkpoint, g, c, run->index + 1,
-				    run->suite->ncases);
-	}
+	if (replay(run, cp, g, id, icp, ig, &rc))
+		return rc;
+	notify_start(run, cp, g, id);
+	assay_case_load(&c, run->suite, cp, g, k, run->opts->warn, run->opts->warn_payload);
+	a = assay_arena_new(budget);
+	cr.kase = c;
 	if (c->error) {
-		report = assay_case_report_error(g, c, c->error, now_s() - t0);
-		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, c->error, icp, ig,
-			  false);
-		goto out;
+		cr.error = c->error;
+		report = assay_case_report_error(a, run->suite, g, id, c, c->error, t0);
+		goto emit;
 	}
-	dir = g->isolated ? assay_path_join(group_dir, c->id) : assay_xstrdup(group_dir);
+	dir = g->isolated ? assay_path_join(ctx->group_dir, c->id) : assay_xstrdup(ctx->group_dir);
 	assay_err e = ASSAY_ERR_INIT;
 	if (prepare_workdir(dir, ctx->submission, c, g->isolated, &e)) {
 		char msg[1200];
-		error = assay_xasprintf("cannot prepare the working folder: %s",
-					assay_err_format(&e, msg, sizeof(msg)));
-		report = assay_case_report_error(g, c, error, now_s() - t0);
-		rc = emit(run, ctx->checkpoint, g, c, NULL, report, 0, false, error, icp, ig,
-			  false);
-		goto out;
+
+		cr.error = assay_value_stringf(a, "cannot prepare the working folder: %s",
+					       assay_err_format(&e, msg, sizeof(msg))).u.s;
+		report = assay_case_report_error(a, run->suite, g, id, c, cr.error, t0);
+		goto emit;
 	}
-	rc = assay_adapter_cli.run_case(NULL, ctx, c, dir, &r, run->err);
+	rc = assay_adapter_run(run->suite->adapter, state, ctx, c, dir, run->opts->stop, &r,
+			       run->err);
 	if (rc)
-		goto out;
-	assay_case_report_build(&report, &score, &passed, &error, g, c, &r, now_s() - t0);
-	rc = emit(run, ctx->checkpoint, g, c, &r, report, score, passed, error, icp, ig, false);
+		goto out; /* interrupted (unreported: --resume runs it again) or assay broke */
+	assay_verdict v;
+	assay_case_report_build(&report, &v, a, run->suite, g, c, &r, seconds, t0);
+	cr.result = &r;
+	cr.score = v.score;
+	cr.passed = v.passed;
+	cr.error = v.error;
+emit:
+	finish_line(a, &report, cp, &cr);
+	cr.json = &report;
+	rc = emit(run, &cr, icp, ig);
 out:
 	if (dir && g->isolated && !run->opts->keep)
 		assay_fs_remove_tree(dir, NULL);
-	json_decref(report);
 	assay_case_result_release(&r);
-	free(error);
+	assay_arena_free(a);
+	assay_case_free(c);
 	free(dir);
 	return rc;
 }
@@ -252,37 +290,45 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 {
 	const assay_checkpoint *cp = &run->suite->checkpoints[icp];
 	const assay_group *g = &cp->groups[ig];
+	const assay_adapter *ad = run->suite->adapter;
 	const char *submission = run->opts->submission ? run->opts->submission : cp->submission;
+	char *cpdir = assay_path_join(run->root, cp->name);
+	char *gdir = assay_path_join(cpdir, g->name);
 	assay_run_ctx ctx = { run->suite, cp, g, &run->command, submission,
 			      run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
 			      run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
-			      run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
-			      run->opts->stop };
-	char *cpdir = assay_path_join(run->root, cp->name);
-	char *gdir = assay_path_join(cpdir, g->name);
+			      run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0, gdir };
+	void *state = NULL;
+	bool begun = false;
 	int rc = 0;
 
 	free(cpdir);
+	if (!g->ncases)
+		goto out;
 	if (submission && !assay_fs_is_dir(submission)) {
 		rc = assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				   "the submission folder does not exist");
 		goto out;
 	}
-	if (!g->isolated) {
-		/* One folder for the whole group: the submission is copied in once. */
-		if ((rc = assay_fs_mkdirs(gdir, run->err)) ||
-		    (submission && (rc = assay_fs_copy_tree(submission, gdir, run->err))))
-			goto out;
-	}
+	if ((rc = assay_fs_mkdirs(gdir, run->err)))
+		goto out;
+	/* One folder for the whole group: the submission is copied in once. */
+	if (!g->isolated && submission && (rc = assay_fs_copy_tree(submission, gdir, run->err)))
+		goto out;
+	if (ad->group_begin && (rc = ad->group_begin(&state, &ctx, run->err)))
+		goto out;
+	begun = true;
 	for (size_t k = 0; k < g->ncases; k++) {
 		if (run->opts->stop && *run->opts->stop)
 			break;
-		if ((rc = run_one(run, &ctx, &g->cases[k], gdir, icp, ig)))
+		if ((rc = run_one(run, &ctx, state, k, icp, ig)))
 			break;
 	}
 	if (rc == ASSAY_EINTERRUPTED)
 		rc = 0; /* the case that was running is not reported: --resume runs it again */
 out:
+	if (begun && ad->group_end)
+		ad->group_end(state);
 	if (!run->opts->keep)
 		assay_fs_remove_tree(gdir, NULL);
 	free(gdir);
@@ -293,12 +339,13 @@ static int resolve_command(struct run *run, assay_err *err)
 {
 	if (run->opts->entry) {
 		int rc = assay_shell_split(&run->command, run->opts->entry, err);
+
 		if (rc)
 			return rc;
 	} else {
 		assay_strvec_pushv(&run->command, (const char *const *)run->suite->command.v);
 	}
-	if (!run->command.nr)
+	if (!run->command.nr && run->suite->adapter_type == ASSAY_ADAPTER_CLI)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "no command to run: set adapter.command in suite.yaml or "
 				     "pass --entry");
@@ -309,13 +356,10 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
 	struct run run = { suite, opts, ASSAY_STRVEC_INIT, NULL, { 0 }, 0, err };
-	double t0 = now_s();
+	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
 
-	if (suite->adapter != ASSAY_ADAPTER_CLI)
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "the api adapter is not supported yet");
 	if ((rc = resolve_command(&run, err)))
 		goto out;
 	if (opts->submission && !assay_fs_is_dir(opts->submission)) {
@@ -325,7 +369,6 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	}
 	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)))
 		goto out;
-	assay_proc_become_subreaper();
 
 	run.t.types = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.types));
 	run.t.groups = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.groups));
@@ -334,6 +377,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 						sizeof(**run.t.groups));
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];
+
 		if (s->on_begin && (rc = s->on_begin(s->payload, suite, suite->ncases, err)))
 			goto out;
 	}
@@ -348,15 +392,18 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		goto out;
 	interrupted = opts->stop && *opts->stop && run.index < suite->ncases;
 
-	assay_run_summary sum = { suite, summary_json(suite, &run.t, now_s() - t0, interrupted,
-						      opts->keep ? run.root : NULL),
-				  run.t.total, now_s() - t0, interrupted };
+	assay_arena *a = assay_arena_new(0);
+	assay_value sv = summary_value(a, suite, &run.t, assay_now() - t0, interrupted,
+				       opts->keep ? run.root : NULL);
+	assay_run_summary sum = { suite, &sv, run.t.total, suite->ncases, assay_now() - t0,
+				  interrupted };
 	for (size_t i = 0; i < opts->nsinks && !rc; i++) {
 		assay_sink *s = &opts->sinks[i];
+
 		if (s->on_end)
 			rc = s->on_end(s->payload, &sum, err);
 	}
-	json_decref(sum.json);
+	assay_arena_free(a);
 	if (summary_out)
 		*summary_out = run.t.total;
 out:

@@ -272,6 +272,25 @@ const assay_value *assay_object_get(const assay_value *obj, const char *key)
 	return assay_object_getn(obj, key, strlen(key));
 }
 
+const assay_member *assay_object_member(const assay_value *obj, const char *key)
+{
+	return find(obj, key, strlen(key));
+}
+
+const assay_value *assay_member_anchor(const assay_member *m)
+{
+	switch ((assay_kind)m->value.kind) {
+	case ASSAY_V_STRING:
+	case ASSAY_V_BIGINT:
+	case ASSAY_V_DATETIME:
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT:
+		return &m->value;
+	default:
+		return &m->key;
+	}
+}
+
 const assay_value *assay_array_get(const assay_value *arr, size_t i)
 {
 	if (!arr || arr->kind != ASSAY_V_ARRAY || i >= arr->len)

@@ -1,61 +1,67 @@
 /*
  * The json and jsonl verifiers: parse the actual value, compare it structurally with the
- * expected one (assay_json_diff) and report deepdiff's vocabulary as the diff.
+ * expected one (assay_diff) and report deepdiff's vocabulary as the diff.
  * Spec: suite-format.md "Verifiers (built in)"; verification.md (VerificationResult.diff).
  *
  * Key decisions:
  * - Expected: a string is JSON text (json) or JSON Lines text (jsonl) and is parsed; a string
  *   that does not parse is a refusal (ASSAY_EINVALID naming expected.<attribute>), since the
- *   suite is wrong, not the submission. Anything else YAML produced (mapping, list, number,
- *   bool, null) is the expected value as it is; for jsonl it must be a list (the lines' values).
- * - Actual: bytes are parsed (jsonl: line by line, skip_invalid drops bad lines); a status code
- *   or a time compares as a JSON number; a file that was not produced fails with "file was not
- *   produced". Actual text that is not JSON fails with "<attribute> is not valid JSON: line L,
- *   column C: <jansson's message>", never an error of assay.
- * - The diff is {} when equal (as deepdiff), else deepdiff's object; is_correct is "empty diff".
- * - A regex_paths pattern that does not compile is a refusal, like a bad option.
+ *   suite is wrong, not the submission. Any other value is the expected value as it is; for
+ *   jsonl it must be a list (the lines' values).
+ * - Actual: bytes are parsed into the call's arena without copying their strings (the report
+ *   lives no longer than the captured bytes); a status code or a time compares as a number; a
+ *   file that was not produced fails with "file was not produced"; empty output fails with
+ *   "<attribute> is empty"; text that is not JSON fails with Python's message and position,
+ *   never an error of assay.
+ * - The verification budget: parsing stops when the call's arena passes its limit, the diff
+ *   when the deadline passes; the attribute then fails with that reason (budget set) and the
+ *   run goes on.
+ * - The diff is {} when equal (as deepdiff), else deepdiff's object; is_correct is "nothing
+ *   reported". With `weights`, the score is the weighted share of correct parts (partial
+ *   credit); max_diffs adds "assay_note" when it cut the report short.
  *
  * Refuses to: guess JSON inside other text (leading log lines make the output invalid JSON).
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "assay/diff.h"
+#include "assay/json.h"
 #include "assay/verify.h"
-#include "json/json_int.h"
 #include "util/banned.h"
 
 static const char *const json_options[] = {
-	"ignore_order", "abs_tol", "rel_tol", "exclude_paths", "ignore_extra_keys", "sort_by",
-	"regex_paths", NULL,
+	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
+	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
+	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
+	NULL,
 };
 static const char *const jsonl_options[] = {
-	"ignore_order", "abs_tol", "rel_tol", "exclude_paths", "ignore_extra_keys", "sort_by",
-	"regex_paths", "skip_invalid", NULL,
+	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
+	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
+	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
+	"skip_invalid",	      NULL,
 };
-
-static const char TRUNCATED_NOTE[] = " (actual output was truncated at its cap)";
 
 static const char *attr_name(const assay_verify_call *call)
 {
 	return call->attribute ? call->attribute : "output";
 }
 
-static int load_expected(json_t **out, const assay_verify_call *call, bool lines, assay_err *err)
+static int load_expected(assay_value *out, const assay_verify_call *call, bool lines,
+			 assay_err *err)
 {
-	const json_t *ex = call->expected;
+	const assay_value *ex = call->expected;
 	assay_err pe = ASSAY_ERR_INIT;
 
-	*out = NULL;
 	if (!ex)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "expected %s is missing",
 				     attr_name(call));
-	if (json_is_string(ex) && !assay_json_is_bignum(ex)) {
-		const char *s = json_string_value(ex);
-		size_t n = json_string_length(ex);
-		int rc = lines ? assay_json_parse_lines(out, s, n, false, NULL, &pe)
-			       : assay_json_parse(out, s, n, NULL, &pe);
+	if (ex->kind == ASSAY_V_STRING) {
+		int rc = lines ? assay_json_parse_lines(out, call->arena, ex->u.s, ex->len, false,
+							NULL, &pe)
+			       : assay_json_parse(out, call->arena, ex->u.s, ex->len, NULL, &pe);
 
 		if (rc)
 			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
@@ -64,106 +70,127 @@ static int load_expected(json_t **out, const assay_verify_call *call, bool lines
 					     pe.column, pe.msg);
 		return 0;
 	}
-	if (lines && !json_is_array(ex))
+	if (lines && ex->kind != ASSAY_V_ARRAY)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "expected.%s must be JSON Lines text or a list of values",
 				     attr_name(call));
-	*out = json_incref((json_t *)ex);
+	*out = *ex;
 	return 0;
 }
 
-static void fail_text(assay_verification *out, const assay_buf *msg)
+static void fail(assay_verification *out, assay_value msg)
 {
-	json_decref(out->diff);
-	out->diff = assay_json_string_lossy(msg->ptr, msg->len);
+	out->diff = msg;
 	out->is_correct = false;
 }
 
-/* The actual value as JSON, or NULL after filling `out` with the failure. */
-static json_t *load_actual(assay_verification *out, const assay_verify_call *call, bool lines,
-			   bool skip_invalid)
+static bool blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+/* The actual value, or false after filling `out` with the failure. */
+static bool load_actual(assay_value *v, assay_verification *out, const assay_verify_call *call,
+			bool lines, bool skip_invalid)
 {
 	const assay_actual *a = call->actual;
-	assay_buf msg = ASSAY_BUF_INIT;
+	assay_arena *ar = call->arena;
+	assay_json_opts jo = ASSAY_JSON_OPTS_INIT;
 	assay_err pe = ASSAY_ERR_INIT;
-	json_t *v = NULL;
 	int rc;
 
 	switch (a ? a->kind : ASSAY_ACTUAL_MISSING) {
 	case ASSAY_ACTUAL_MISSING:
-		assay_buf_adds(&msg, "file was not produced");
-		break;
+		fail(out, assay_value_strz(ar, "file was not produced"));
+		return false;
 	case ASSAY_ACTUAL_INT:
-		v = json_integer(a->integer);
+		*v = assay_value_int(a->integer);
 		break;
 	case ASSAY_ACTUAL_REAL:
-		if (isfinite(a->real))
-			v = json_real(a->real);
-		else
-			assay_buf_addf(&msg, "%s is not a finite number", attr_name(call));
+		*v = assay_value_real(a->real);
 		break;
 	case ASSAY_ACTUAL_BYTES:
-		rc = lines ? assay_json_parse_lines(&v, a->bytes, a->len, skip_invalid, NULL, &pe)
-			   : assay_json_parse(&v, a->bytes, a->len, NULL, &pe);
+		if (!lines && blank(a->bytes, a->len)) {
+			fail(out, assay_value_stringf(ar, "%s is empty%s", attr_name(call),
+						      a->len ? " (white space only)" : ""));
+			return false;
+		}
+		jo.borrow = true;
+		rc = lines ? assay_json_parse_lines(v, ar, a->bytes, a->len, skip_invalid, &jo, &pe)
+			   : assay_json_parse(v, ar, a->bytes, a->len, &jo, &pe);
+		if (rc == ASSAY_ETOOBIG) {
+			out->budget = true;
+			fail(out, assay_value_stringf(ar,
+						      "%s is too large to verify within the "
+						      "verification budget (%zu MiB of memory)",
+						      attr_name(call),
+						      assay_arena_used(ar) >> 20));
+			return false;
+		}
 		if (rc) {
-			assay_buf_addf(&msg, "%s is not valid %s: line %d, column %d: %s",
-				       attr_name(call), lines ? "JSON Lines" : "JSON", pe.line,
-				       pe.column, pe.msg);
-			if (a->truncated)
-				assay_buf_adds(&msg, TRUNCATED_NOTE);
+			fail(out, assay_value_stringf(ar, "%s is not valid %s: line %d, column %d: "
+							  "%s%s",
+						      attr_name(call), lines ? "JSON Lines" : "JSON",
+						      pe.line, pe.column, pe.msg,
+						      a->truncated ? " (actual output was truncated "
+								     "at its cap)"
+								   : ""));
+			return false;
 		}
 		break;
 	}
-	if (v && lines && !json_is_array(v)) {
+	if (lines && v->kind != ASSAY_V_ARRAY) {
 		/* a number: the one line of its text */
-		json_t *arr = json_array();
+		assay_value arr = assay_value_array();
 
-		json_array_append_new(arr, v);
-		v = arr;
+		assay_array_push(ar, &arr, *v);
+		*v = arr;
 	}
-	if (!v)
-		fail_text(out, &msg);
-	assay_buf_release(&msg);
-	return v;
+	return true;
 }
 
 static int verify(assay_verification *out, const assay_verify_call *call, bool lines,
 		  assay_err *err)
 {
-	assay_json_diff_opts opts = ASSAY_JSON_DIFF_OPTS_INIT;
-	json_t *expected = NULL, *actual = NULL, *diff;
-	const json_t *skip;
+	assay_diff_opts opts;
+	assay_diff_info info;
+	assay_value expected, actual, diff;
 	bool skip_invalid = false;
-	assay_err re = ASSAY_ERR_INIT;
 	int rc;
 
-	if ((rc = assay_json_diff_opts_parse(&opts, call->options, err)))
+	if ((rc = assay_diff_opts_parse(&opts, call->arena, call->options, err)))
 		return rc;
-	skip = lines ? json_object_get(call->options, "skip_invalid") : NULL;
-	if (skip && !json_is_boolean(skip)) {
-		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				   "option 'skip_invalid' must be true or false");
-		goto out;
-	}
-	skip_invalid = json_is_true(skip);
+	if (lines && (rc = assay_verify_opt_bool(call->options, "skip_invalid", &skip_invalid,
+						 err)))
+		return rc;
 	if ((rc = load_expected(&expected, call, lines, err)))
-		goto out;
-	if (!(actual = load_actual(out, call, lines, skip_invalid)))
-		goto out;
-	diff = assay_json__diff_ex(expected, actual, &opts, &re);
-	if (re.code) {
-		json_decref(diff);
-		rc = assay_err_set(err, re.code, NULL, 0, 0, "%s", re.msg);
-		goto out;
+		return rc;
+	if (!load_actual(&actual, out, call, lines, skip_invalid))
+		return 0;
+	rc = assay_diff(&diff, call->arena, &expected, &actual, &opts, call->deadline, &info);
+	if (info.over_budget) {
+		out->budget = true;
+		fail(out, assay_value_stringf(call->arena,
+					      "%s could not be compared within the verification "
+					      "budget (time or memory); %zu differences found before "
+					      "stopping",
+					      attr_name(call), info.count));
+		return 0;
 	}
-	json_decref(out->diff);
+	if (info.truncated)
+		assay_object_set(call->arena, &diff, "assay_note",
+				 assay_value_stringf(call->arena,
+						     "stopped at max_diffs (%zu comparisons): more "
+						     "differences may follow",
+						     opts.max_diffs));
 	out->diff = diff;
-	out->is_correct = json_object_size(diff) == 0;
-out:
-	json_decref(expected);
-	json_decref(actual);
-	assay_json_diff_opts_release(&opts);
-	return rc;
+	out->is_correct = info.count == 0 && !info.truncated;
+	if (opts.nweights)
+		out->score = info.score;
+	return 0;
 }
 
 static int verify_json(assay_verification *out, const assay_verify_call *call, assay_err *err)

@@ -1,0 +1,155 @@
+/**
+ * @file adapter.h
+ * Adapters: how a case of a given kind is read and run. The cli adapter runs a program per
+ * case; the api adapter starts a server per group and sends each case as a request. The runner
+ * only ever calls them through this interface.
+ * Spec: suite-format.md ("A case (cli adapter)", "A case (api adapter)"); verification.md
+ * (CaseResult: the attributes a verifier compares).
+ *
+ * Life of a case: the loader calls `load_case` to read the adapter's own keys of a case into
+ * typed data; the runner calls `group_begin` before the first case of a group, then for each
+ * case `start`, `pump` until done (driven by poll() on `pollfds` and `deadline_ms`, so a pool
+ * can run many cases at once), `finish` (the attributes), and `group_end` after the group.
+ * A case that fails, times out or cannot start is not an error: it is data in the result.
+ * Functions return an error code only when assay itself cannot go on.
+ */
+#ifndef ASSAY_ADAPTER_H
+#define ASSAY_ADAPTER_H
+
+#include <poll.h>
+
+#include "buf.h"
+#include "proc.h"
+#include "suite.h"
+#include "verify.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One attribute of a case result: a name ("status_code", "output", "files-x", ...) and its
+ *  actual value (verify.h). */
+typedef struct assay_attribute {
+	const char *name;
+	assay_actual actual;
+} assay_attribute;
+
+/**
+ * CaseResult: what running one case produced. Owns everything it points to (names and bytes
+ * live in `arena`, big captures in `bufs`); released with assay_case_result_release().
+ */
+typedef struct assay_case_result {
+	assay_attribute *attrs;   /**< in report order */
+	size_t nattrs;
+	assay_proc_result proc;   /**< how the (main) process ended, its times and resources */
+	const char *error;        /**< how the run ended abnormally ("timed out after 2 seconds",
+				       "cannot run 'x': ..."), or NULL */
+	const char *log;          /**< text the adapter wants in the report beside the attributes
+				       (the api server's output), or NULL */
+	assay_arena *arena;       /**< names, small values */
+	assay_buf *bufs;          /**< captures, files */
+	size_t nbufs;
+} assay_case_result;
+
+#define ASSAY_CASE_RESULT_INIT { NULL, 0, { 0 }, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * Adds attribute `name` (copied) with `actual` to `r`; bytes of `actual` must live as long as
+ * `r` (use assay_case_result_keep() for a buffer). @return the stored attribute
+ */
+ASSAY_EXTERN assay_attribute *assay_case_result_add(assay_case_result *r, const char *name,
+						    assay_actual actual);
+/** Moves the content of `b` into `r` (b is left INIT); @return the kept buffer. */
+ASSAY_EXTERN const assay_buf *assay_case_result_keep(assay_case_result *r, assay_buf *b);
+/** The arena of `r` (made on first use), for names and messages that live as long as `r`. */
+ASSAY_EXTERN assay_arena *assay_case_result_arena(assay_case_result *r);
+/** The attribute named `name`, or NULL. */
+ASSAY_EXTERN const assay_attribute *assay_case_result_get(const assay_case_result *r,
+							  const char *name);
+/** Frees everything in `r` and returns it to ASSAY_CASE_RESULT_INIT. */
+ASSAY_EXTERN void assay_case_result_release(assay_case_result *r);
+
+/** What the runner passes an adapter: the resolved settings of the run. All borrowed. */
+typedef struct assay_run_ctx {
+	const assay_suite *suite;
+	const assay_checkpoint *checkpoint;
+	const assay_group *group;
+	const assay_strvec *command;  /**< argv prefix (adapter.command or --entry) */
+	const char *submission;       /**< absolute folder copied into working folders, or NULL */
+	size_t out_cap;               /**< bytes kept of stdout, of stderr and of each file */
+	size_t err_cap;
+	double kill_grace_s;          /**< SIGTERM -> SIGKILL on timeout, seconds */
+	const char *group_dir;        /**< the group's folder (api: where the server runs) */
+} assay_run_ctx;
+
+/** Passed to `load_case`: where the case comes from, for located messages. */
+typedef struct assay_case_load_ctx {
+	const assay_suite *suite;
+	const assay_group *group;
+	assay_case *kase;         /**< the case being loaded (its arena, id, file) */
+	const assay_value *own;   /**< the case file's own mapping (warnings are about it) */
+	assay_warn_fn warn;
+	void *payload;
+} assay_case_load_ctx;
+
+/**
+ * Records, in `err`, ASSAY_EINVALID with the printf-formatted message located at `at` (a value
+ * of the case or the suite; see assay_case_locate) and returns ASSAY_EINVALID.
+ */
+ASSAY_EXTERN int assay_case_error_at(const assay_case_load_ctx *ctx, const assay_value *at,
+				     assay_err *err, const char *fmt, ...) ASSAY_PRINTF(4, 5);
+/** Sends a warning located at `at` to ctx->warn (when set). */
+ASSAY_EXTERN void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay_value *at,
+				     const char *fmt, ...) ASSAY_PRINTF(3, 4);
+
+typedef struct assay_adapter {
+	const char *name;                 /**< "cli", "api" (reports' case.type) */
+	const char *const *case_keys;     /**< NULL-terminated keys of a case it reads */
+	const char *const *attributes;    /**< NULL-terminated expected attributes it can produce,
+					       besides files-<path> (when `files` is true) */
+	bool files;                       /**< it collects files-<path> attributes */
+	/**
+	 * Reads the adapter's own keys of the merged case `def` into `c->adapter_data` (in
+	 * c->arena). @return 0 or ASSAY_EINVALID located with assay_case_error_at()
+	 */
+	int (*load_case)(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
+			 assay_err *err);
+	/** Before the first case of a group (may be NULL). `*state` is passed to the rest. */
+	int (*group_begin)(void **state, const assay_run_ctx *ctx, assay_err *err);
+	/** Starts case `c` in `workdir` (which holds the submission and input files already). */
+	int (*start)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		     const char *workdir, assay_err *err);
+	/** Fills `fds` (room for `max`) with what to poll for `job`; @return how many. */
+	size_t (*pollfds)(void *job, struct pollfd *fds, size_t max);
+	/** Milliseconds until `job` has something timed to do, -1 if nothing, 0 if overdue. */
+	int (*deadline_ms)(void *job);
+	/** Does whatever is ready without waiting; `*done` once the case has ended. */
+	int (*pump)(void *job, bool *done, assay_err *err);
+	/** After done: fills `out` (attributes, process result) and frees the job. */
+	int (*finish)(void *job, assay_case_result *out, assay_err *err);
+	/** Kills and frees a job that will not be finished (interrupt). */
+	void (*abort)(void *job);
+	/** After the last case of a group (may be NULL). */
+	void (*group_end)(void *state);
+} assay_adapter;
+
+/** The cli adapter (suite-format.md, "A case (cli adapter)"). */
+ASSAY_EXTERN extern const assay_adapter assay_adapter_cli;
+/** The api adapter (suite-format.md, "A case (api adapter)"). */
+ASSAY_EXTERN extern const assay_adapter assay_adapter_api;
+
+/**
+ * Runs one case to its end with `adapter`: start, then pump under poll() until done, then
+ * finish. Wakes at least every 200 ms to look at `*stop` (may be NULL): when set, the case is
+ * aborted and ASSAY_EINTERRUPTED returned.
+ * @return 0 (the result is in `out`), ASSAY_EINTERRUPTED, or the adapter's error
+ */
+ASSAY_EXTERN int assay_adapter_run(const assay_adapter *adapter, void *state,
+				   const assay_run_ctx *ctx, const assay_case *c,
+				   const char *workdir, volatile int *stop,
+				   assay_case_result *out, assay_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,105 @@
+/**
+ * @file diff.h
+ * The structural diff: two values compared the way python deepdiff compares them, reported in
+ * deepdiff's JSON vocabulary, with assay's comparison options.
+ * Spec: suite-format.md "Verifiers (built in)" (json options) and the deepdiff paragraph below
+ * it; issue #6 (parity with deepdiff 6.2.2, ignore_order as multisets with repetition_change,
+ * exclude paths, string case, significant digits, max_diffs, per-path weights).
+ * docs/internals/deepdiff-parity.md describes the semantics in full.
+ */
+#ifndef ASSAY_DIFF_H
+#define ASSAY_DIFF_H
+
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A path weight: differences at or below `path` weigh `weight` (see assay_diff_score). */
+typedef struct assay_diff_weight {
+	const char *path; /**< deepdiff path, e.g. "root['a'][0]" */
+	double weight;
+} assay_diff_weight;
+
+/**
+ * Options of the structural comparison (the json verifier's). Set up with
+ * ASSAY_DIFF_OPTS_INIT or assay_diff_opts_parse(); strings are borrowed from where they were
+ * parsed (the verify entry).
+ */
+typedef struct assay_diff_opts {
+	bool ignore_order;            /**< arrays compare as multisets (counts matter) */
+	double abs_tol;               /**< numbers equal if |a-b| <= abs_tol (default 1e-6) */
+	double rel_tol;               /**< ... or |a-b| <= rel_tol * max(|a|,|b|) (default 0) */
+	int significant_digits;       /**< >= 0: numbers compared after rounding to this many
+					   digits after the point (deepdiff's); -1: off */
+	bool ignore_string_case;      /**< strings compare case-insensitively (deepdiff's
+					   str.lower) */
+	bool ignore_extra_keys;       /**< keys only in actual are not differences */
+	const char **exclude_paths;   /**< exact paths ("root['a'][0]", or a bare key "a") */
+	size_t nexclude_paths;
+	const char **exclude_regex_paths; /**< PCRE2 patterns searched in paths */
+	size_t nexclude_regex_paths;
+	const char **sort_by;         /**< keys: top-level arrays of objects are stable-sorted by
+					   them on both sides first */
+	size_t nsort_by;
+	const char **regex_paths;     /**< paths whose expected string is a PCRE2 pattern */
+	const char **regex_modes;     /**< "full" | "prefix" | "search", one per path */
+	size_t nregex_paths;
+	assay_diff_weight *weights;   /**< per-path weights for partial credit */
+	size_t nweights;
+	size_t max_diffs;             /**< stop after this many differences (0: no limit) */
+} assay_diff_opts;
+
+#define ASSAY_DIFF_OPTS_INIT                                                                   \
+	{ .abs_tol = 1e-6, .rel_tol = 0.0, .significant_digits = -1 }
+
+/** The option names assay_diff_opts_parse() reads (NULL-terminated). */
+ASSAY_EXTERN extern const char *const assay_diff_option_names[];
+
+/**
+ * Reads the comparison options out of a verify entry (`{verifier, weight, ignore_order, ...}`);
+ * keys it does not know are ignored (the verifier checks those). Strings stay borrowed from
+ * `options`; arrays are made in `a`.
+ * @return 0, or ASSAY_EINVALID naming the bad option (e.g. "option 'abs_tol' must be a number
+ *         >= 0"), or a regex that does not compile
+ */
+ASSAY_EXTERN int assay_diff_opts_parse(assay_diff_opts *opts, assay_arena *a,
+				       const assay_value *options, assay_err *err);
+
+/** What a comparison found, besides the report itself. */
+typedef struct assay_diff_info {
+	size_t count;        /**< differences reported (deepdiff's tree length) */
+	bool truncated;      /**< stopped at max_diffs */
+	bool over_budget;    /**< stopped at the deadline or the arena's limit: incomplete */
+	double score;        /**< with weights: the weighted share of paths without a difference
+				  (1.0 when there are no weights or no differences) */
+} assay_diff_info;
+
+/**
+ * Compares `expected` (deepdiff's t1, "old") with `actual` (t2, "new") and makes, in `a`, the
+ * report in deepdiff's to_json() vocabulary, an empty object when they are equal:
+ *   type_changes:            {path: {"old_type", "new_type", "old_value", "new_value"}}
+ *   dictionary_item_added:   [path, ...]   keys only in actual
+ *   dictionary_item_removed: [path, ...]   keys only in expected
+ *   values_changed:          {path: {"new_value": a, "old_value": e}}
+ *   iterable_item_added:     {path: value} items only in actual
+ *   iterable_item_removed:   {path: value} items only in expected
+ *   repetition_change:       {path: {"old_repeat", "new_repeat", "old_indexes", "new_indexes",
+ *                                    "value"}}   (ignore_order)
+ * Paths look like root['a'][0]. Values in the report share data with `expected` and `actual`.
+ * Works at any depth (deep documents are compared on a large private stack).
+ * @param opts     NULL for ASSAY_DIFF_OPTS_INIT
+ * @param deadline CLOCK_MONOTONIC seconds after which the comparison stops (0: none)
+ * @param info     NULL, or receives the count and flags
+ * @return 0, or ASSAY_ETOOBIG when `a` went past its limit or the deadline passed (the report
+ *         so far is still in `*out`, info->over_budget set)
+ */
+ASSAY_EXTERN int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
+			    const assay_value *actual, const assay_diff_opts *opts,
+			    double deadline, assay_diff_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/*
+ * What every adapter shares: the case result's attribute list, and running one case to its end
+ * through the non-blocking interface (adapter.h).
+ *
+ * Key decisions: a case is driven by poll() on the adapter's descriptors with its deadline as
+ * the timeout, waking at least every 200 ms to look at the stop flag, so an interrupt kills the
+ * running case at once without assay installing any handler itself.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/adapter.h"
+#include "util/banned.h"
+
+#define STOP_CHECK_MS 200
+#define MAX_FDS 16
+
+assay_arena *assay_case_result_arena(assay_case_result *r)
+{
+	if (!r->arena)
+		r->arena = assay_arena_new(0);
+	return r->arena;
+}
+
+assay_attribute *assay_case_result_add(assay_case_result *r, const char *name,
+				       assay_actual actual)
+{
+	assay_arena *a = assay_case_result_arena(r);
+
+	/* capacity: 8, then powers of two (old storage stays in the arena) */
+	if (!r->nattrs || (r->nattrs >= 8 && !(r->nattrs & (r->nattrs - 1)))) {
+		size_t cap = r->nattrs ? r->nattrs * 2 : 8;
+		assay_attribute *n = assay_arena_alloc(a, cap * sizeof(*n));
+
+		if (r->nattrs)
+			memcpy(n, r->attrs, r->nattrs * sizeof(*n));
+		r->attrs = n;
+	}
+	assay_attribute *at = &r->attrs[r->nattrs++];
+	at->name = assay_arena_strndup(a, name, strlen(name));
+	at->actual = actual;
+	return at;
+}
+
+const assay_buf *assay_case_result_keep(assay_case_result *r, assay_buf *b)
+{
+	r->bufs = assay_xrealloc(r->bufs, (r->nbufs + 1) * sizeof(*r->bufs));
+	r->bufs[r->nbufs] = *b;
+	*b = (assay_buf)ASSAY_BUF_INIT;
+	return &r->bufs[r->nbufs++];
+}
+
+const assay_attribute *assay_case_result_get(const assay_case_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (!strcmp(r->attrs[i].name, name))
+			return &r->attrs[i];
+	return NULL;
+}
+
+void assay_case_result_release(assay_case_result *r)
+{
+	for (size_t i = 0; i < r->nbufs; i++)
+		assay_buf_release(&r->bufs[i]);
+	free(r->bufs);
+	assay_arena_free(r->arena);
+	*r = (assay_case_result)ASSAY_CASE_RESULT_INIT;
+}
+
+int assay_adapter_run(const assay_adapter *ad, void *state, const assay_run_ctx *ctx,
+		      const assay_case *c, const char *workdir, volatile int *stop,
+		      assay_case_result *out, assay_err *err)
+{
+	struct pollfd fds[MAX_FDS];
+	void *job = NULL;
+	bool done = false;
+	int rc;
+
+	if ((rc = ad->start(&job, state, ctx, c, workdir, err)))
+		return rc;
+	while (!done) {
+		if (stop && *stop) {
+			ad->abort(job);
+			return ASSAY_EINTERRUPTED;
+		}
+		if ((rc = ad->pump(job, &done, err))) {
+			ad->abort(job);
+			return rc;
+		}
+		if (done)
+			break;
+		size_t n = ad->pollfds(job, fds, MAX_FDS);
+		int wait = ad->deadline_ms(job);
+
+		if (wait < 0 || wait > STOP_CHECK_MS)
+			wait = STOP_CHECK_MS;
+		if (poll(fds, n, wait) < 0 && errno != EINTR) {
+			rc = assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "poll: %s", strerror(errno));
+			ad->abort(job);
+			return rc;
+		}
+	}
+	return ad->finish(job, out, err);
+}

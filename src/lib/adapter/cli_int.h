@@ -1,0 +1,23 @@
+/*
+ * Internals of the cli adapter (src/lib/adapter/cli_*.c). Never installed.
+ */
+#ifndef ASSAY_CLI_INT_H
+#define ASSAY_CLI_INT_H
+
+#include "assay/adapter.h"
+
+/* What the cli adapter reads of a case (its adapter_data), all in the case's arena. */
+struct cli_case {
+	const char **argv;              /* the case's arguments, NULL-terminated */
+	size_t argc;
+	const char *stdin_data;         /* NULL: empty standard input */
+	size_t stdin_len;
+	assay_input_file *input_files;
+	size_t ninput_files;
+};
+
+/* assay_adapter.load_case of the cli adapter (cli_input.c). */
+int assay_cli__load_case(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
+			 assay_err *err);
+
+#endif

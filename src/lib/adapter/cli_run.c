@@ -1,0 +1,237 @@
+/*
+ * The cli adapter: one process per case (suite-format.md, "A case (cli adapter)"): argv is the
+ * command plus the case's arguments, exactly; stdin is the case's bytes or empty; the
+ * environment is the adapter, checkpoint and case env over assay's; the working folder is the
+ * case's. After the process ends, the expected and tracked files are collected.
+ *
+ * Decisions: status_code is the exit status, -1 on timeout (the contract), -N when killed by
+ * signal N (as Python's subprocess reports it), and 127 when the program could not be started
+ * (as a shell reports it), with the reason on stderr and in `error`. The attributes are
+ * status_code, output, stderr, execution_time (wall seconds), max_rss (bytes), cpu_time
+ * (seconds), then files-<path> for each collected file. Input files are written beneath the
+ * working folder without following links an earlier case of a shared folder may have planted.
+ * Collected files must be regular files inside the working folder, reached without following
+ * any link: a link, FIFO or device is "not produced".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapter/cli_int.h"
+#include "assay/fs.h"
+#include "util/banned.h"
+
+struct cli_job {
+	assay_proc p;
+	const assay_run_ctx *ctx;
+	const assay_case *c;
+	char *workdir;
+};
+
+static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
+static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
+
+static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		 const char *workdir, assay_err *err)
+{
+	const struct cli_case *cc = c->adapter_data;
+	struct cli_job *job;
+	int rc;
+
+	(void)state;
+	*jobp = NULL;
+	for (size_t i = 0; i < cc->ninput_files; i++) {
+		const assay_input_file *f = &cc->input_files[i];
+
+		if ((rc = assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, err)))
+			return rc;
+	}
+	job = assay_xcalloc(1, sizeof(*job));
+	job->p = (assay_proc)ASSAY_PROC_INIT;
+	job->ctx = ctx;
+	job->c = c;
+	job->workdir = assay_xstrdup(workdir);
+	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
+	assay_strvec_pushv(&job->p.argv, cc->argv);
+	assay_strvec_pushv(&job->p.env, (const char *const *)c->env.v);
+	job->p.cwd = assay_xstrdup(workdir);
+	job->p.stdin_data = cc->stdin_data;
+	job->p.stdin_len = cc->stdin_len;
+	job->p.out_cap = ctx->out_cap;
+	job->p.err_cap = ctx->err_cap;
+	job->p.timeout_s = c->timeout;
+	job->p.kill_grace_s = ctx->kill_grace_s;
+	if ((rc = assay_proc_start(&job->p, err))) {
+		assay_proc_release(&job->p);
+		free(job->workdir);
+		free(job);
+		return rc;
+	}
+	*jobp = job;
+	return 0;
+}
+
+static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
+{
+	struct cli_job *job = jobp;
+
+	return assay_proc_pollfds(&job->p, fds, max);
+}
+
+static int deadline_ms(void *jobp)
+{
+	struct cli_job *job = jobp;
+
+	return assay_proc_deadline_ms(&job->p);
+}
+
+static int pump(void *jobp, bool *done, assay_err *err)
+{
+	struct cli_job *job = jobp;
+
+	return assay_proc_pump(&job->p, 0, done, err);
+}
+
+/* Reads a file the program left, through assay_fs_read_beneath(): no links, no FIFOs. */
+static void add_file(assay_case_result *r, const char *workdir, const char *rel, size_t cap)
+{
+	char *name = assay_file_attribute(rel);
+	assay_buf content = ASSAY_BUF_INIT;
+	assay_actual a = { .kind = ASSAY_ACTUAL_MISSING };
+	int rc;
+
+	if (assay_case_result_get(r, name)) {
+		free(name);
+		return;
+	}
+	rc = assay_fs_read_beneath(&content, workdir, rel, cap, NULL);
+	if (rc == 0 || rc == ASSAY_ETOOBIG) {
+		const assay_buf *kept = assay_case_result_keep(r, &content);
+
+		a = (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = kept->ptr,
+				    .len = kept->len, .truncated = rc == ASSAY_ETOOBIG };
+	}
+	assay_buf_release(&content);
+	assay_case_result_add(r, name, a);
+	free(name);
+}
+
+/* Collects every file named in `expected` (files-<path>) and every tracked glob match. */
+static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const assay_case *c,
+			  const char *workdir)
+{
+	size_t prefix = strlen(workdir) + 1;
+
+	for (uint32_t i = 0; i < c->expected.len; i++) {
+		const char *path = assay_file_attribute_path(c->expected.u.members[i].key.u.s);
+
+		if (path)
+			add_file(r, workdir, path, ctx->out_cap);
+	}
+	for (size_t i = 0; i < ctx->suite->tracked_files.nr; i++) {
+		assay_buf quoted = ASSAY_BUF_INIT;
+		glob_t g;
+
+		for (const char *q = workdir; *q; q++) {
+			if (strchr("*?[]\\", *q))
+				assay_buf_addch(&quoted, '\\');
+			assay_buf_addch(&quoted, *q);
+		}
+		char *pattern = assay_path_join(quoted.ptr, ctx->suite->tracked_files.v[i]);
+		assay_buf_release(&quoted);
+		if (!glob(pattern, GLOB_NOSORT, NULL, &g)) {
+			for (size_t j = 0; j < g.gl_pathc; j++)
+				if (strlen(g.gl_pathv[j]) > prefix)
+					add_file(r, workdir, g.gl_pathv[j] + prefix, ctx->out_cap);
+			globfree(&g);
+		}
+		free(pattern);
+	}
+}
+
+static void free_job(struct cli_job *job)
+{
+	assay_proc_release(&job->p); /* kills the group of a case abandoned part way */
+	free(job->workdir);
+	free(job);
+}
+
+static int finish(void *jobp, assay_case_result *out, assay_err *err)
+{
+	struct cli_job *job = jobp;
+	const assay_proc_result *pr = &out->proc;
+	int status = 0, rc;
+
+	(void)err;
+	if ((rc = assay_proc_finish(&job->p, &out->proc))) {
+		free_job(job);
+		return rc;
+	}
+	switch (pr->status) {
+	case ASSAY_PROC_EXITED:
+		status = pr->exit_code;
+		break;
+	case ASSAY_PROC_SIGNALED:
+		status = -pr->term_signal;
+		break;
+	case ASSAY_PROC_TIMED_OUT:
+		status = -1;
+		out->error = assay_value_stringf(assay_case_result_arena(out),
+						 "timed out after %g seconds",
+						 job->c->timeout).u.s;
+		break;
+	case ASSAY_PROC_EXEC_FAILED:
+		status = 127;
+		out->error = assay_value_stringf(assay_case_result_arena(out), "cannot run '%s': %s",
+						 job->p.argv.v[0], strerror(pr->exec_errno)).u.s;
+		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
+		break;
+	}
+	const assay_buf *o = assay_case_result_keep(out, &job->p.out);
+	const assay_buf *e = assay_case_result_keep(out, &job->p.err);
+
+	assay_case_result_add(out, "status_code",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = status });
+	assay_case_result_add(out, "output",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = o->ptr,
+					      .len = o->len, .truncated = pr->out_truncated });
+	assay_case_result_add(out, "stderr",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = e->ptr,
+					      .len = e->len, .truncated = pr->err_truncated });
+	assay_case_result_add(out, "execution_time",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = pr->wall_s });
+	assay_case_result_add(out, "max_rss",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = pr->max_rss });
+	assay_case_result_add(out, "cpu_time",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
+					      .real = pr->cpu_user_s + pr->cpu_sys_s });
+	/* Nothing the case started may still run while its files are read: a leftover process
+	 * could swap a file for a FIFO or a link between checks. */
+	assay_proc_kill_orphans(NULL, 0);
+	collect_files(out, job->ctx, job->c, job->workdir);
+	free_job(job);
+	return 0;
+}
+
+static void abort_job(void *jobp)
+{
+	free_job(jobp);
+	assay_proc_kill_orphans(NULL, 0);
+}
+
+const assay_adapter assay_adapter_cli = {
+	.name = "cli",
+	.case_keys = cli_case_keys,
+	.attributes = cli_attributes,
+	.files = true,
+	.load_case = assay_cli__load_case,
+	.start = start,
+	.pollfds = pollfds,
+	.deadline_ms = deadline_ms,
+	.pump = pump,
+	.finish = finish,
+	.abort = abort_job,
+};

@@ -31,6 +31,11 @@
  *   makes matching fail. full = anchored at both ends (like re.fullmatch), prefix = at the start
  *   (re.match), search = anywhere (re.search). Patterns are compiled per call, without JIT: for
  *   one match of a small subject, JIT compilation costs more than it saves.
+ * - No match crosses an invalid sequence, and PCRE2 (10.42) matches each valid run between
+ *   invalid sequences as if it were the whole subject: it would let `full` and `prefix` pass on
+ *   a run after an invalid byte ("OK" on "\xffOK") or stop at one ("\w+" on "ab\xffcd"). So a
+ *   full or prefix match is checked to start at 0, and a full one to end at the end. Only \z
+ *   and \Z inside a prefix or search pattern still see the end of a run as the end.
  * - An attribute whose value is a number (status_code, execution_time) is matched by text,
  *   contains and regex as its decimal text (reals as the shortest %g text that reads back), so
  *   `regex: "^[12]$"` works on status_code.
@@ -719,6 +724,14 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 	actual_text(&a, &alen, call->actual, &ascratch);
 	md = pcre2_match_data_create_from_pattern(re, NULL);
 	code = pcre2_match(re, (PCRE2_SPTR)a, alen, 0, 0, md, NULL);
+	if (code >= 0 && (opts & PCRE2_ANCHORED)) {
+		/* With MATCH_INVALID_UTF, PCRE2 (10.42) tries each valid run after an invalid
+		 * sequence as a subject of its own, anchors included: check that the match
+		 * really starts at 0 (wherever \K put it) and, for full, ends at the end. */
+		if (pcre2_get_startchar(md) != 0 ||
+		    ((opts & PCRE2_ENDANCHORED) && pcre2_get_ovector_pointer(md)[1] != alen))
+			code = PCRE2_ERROR_NOMATCH;
+	}
 	if (code >= 0) {
 		pass(out);
 	} else {

@@ -4,6 +4,7 @@
  * errors a suite author can cause, and case folding and white space held against Python.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -548,6 +549,9 @@ Test(verify, expected_text_from_scalars)
 	expect_text(real_v(1e16), "1e+16");
 	expect_text(real_v(1.5e-5), "1.5e-05");
 	expect_text(real_v(-0.0), "-0.0");
+	/* As Python's str(float), not JSON's NaN/Infinity. */
+	expect_text(real_v(NAN), "nan");
+	expect_text(real_v(-INFINITY), "-inf");
 	expect_text(bool_v(true), "true");
 	expect_text(bool_v(false), "false");
 	expect_text(assay_value_datetime(A, ASSAY_DT_DATE, "2024-01-31", 10), "2024-01-31");

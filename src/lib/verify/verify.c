@@ -8,20 +8,31 @@
  *   replace a built-in verifier by registering the same name.
  * - Every option name is checked against the verifier's list before it runs: a misspelt option
  *   ("ignore_cse") is an error of the case, never silently ignored.
- * - The weight is set before the verifier runs, so a verifier may still decide its own.
+ * - The weight is set before the verifier runs, so a verifier may still decide its own. It must
+ *   be a finite number > 0 (int, bigint or real; a bigint counts as its rounded value); `null`
+ *   is refused, since a weight of nothing is a suite bug.
+ * - A verifier always gets an options object: a static empty one when the entry is absent.
+ * - An option that is absent or null is left at its default (YAML's `key:` with no value);
+ *   one of the wrong kind is an error naming the option. Option strings are handed out as C
+ *   strings (the loader makes them in an arena, where strings end in NUL; a string borrowed
+ *   from parsed text would not), so one holding a NUL byte is refused rather than cut.
  * - The expected value of a text attribute may be a scalar: YAML turns `expected: {output: 42}`
- *   into a number, and the user meant the text "42". Reals are written as Python writes them
- *   (assay_json_dump), integers in decimal, booleans as true/false, big numbers as written.
+ *   into a number, and the user meant the text "42". Integers and bigints are written as their
+ *   digits, reals as Python's repr (assay_format_double: 1.0, 1e+16, nan), booleans as
+ *   true/false, datetimes as their text. null, lists and mappings are refused.
+ * - The verifier's diff lives in the call's arena; a verifier that refuses (returns an error)
+ *   leaves no diff behind, whatever it had made.
  *
  * Refuses: thread-safe registration (register at start-up, before verifiers run in threads);
  * unregistering.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "assay/json.h"
+#include "assay/buf.h"
 #include "assay/verify.h"
 #include "util/banned.h"
 
@@ -37,6 +48,9 @@ static const assay_verifier *const builtins[] = {
 static const assay_verifier **registered;
 static size_t nregistered;
 static size_t registered_alloc;
+
+/* What a verifier gets when its verify entry is absent. */
+static const assay_value empty_options = { .kind = ASSAY_V_OBJECT };
 
 const assay_verifier *assay_verifier_find(const char *name)
 {
@@ -63,172 +77,210 @@ int assay_verifier_register(const assay_verifier *v)
 	return 0;
 }
 
-static bool accepts(const assay_verifier *v, const char *key)
+static bool key_is(const assay_value *key, const char *name)
 {
-	if (!strcmp(key, "verifier") || !strcmp(key, "weight"))
+	size_t n = strlen(name);
+
+	return key->len == n && (!n || !memcmp(key->u.s, name, n));
+}
+
+static bool accepts(const assay_verifier *v, const assay_value *key)
+{
+	if (key_is(key, "verifier") || key_is(key, "weight"))
 		return true;
 	for (const char *const *o = v->options; o && *o; o++)
-		if (!strcmp(*o, key))
+		if (key_is(key, *o))
 			return true;
 	return false;
 }
 
-static int read_weight(double *out, const json_t *options, assay_err *err)
+/* A number as a message shows it: an integer's digits, a real as Python's repr. */
+static void add_number(assay_buf *b, const assay_value *v)
 {
-	const json_t *w = json_object_get(options, "weight");
+	char tmp[ASSAY_DOUBLE_BUFSIZE];
+
+	if (v->kind == ASSAY_V_INT)
+		assay_buf_addf(b, "%" PRId64, v->u.i);
+	else if (v->kind == ASSAY_V_BIGINT)
+		assay_buf_add(b, v->u.s, v->len);
+	else
+		assay_buf_add(b, tmp, assay_format_double(tmp, v->u.d));
+}
+
+static int read_weight(double *out, const assay_value *options, assay_err *err)
+{
+	const assay_value *w = assay_object_get(options, "weight");
 	double v;
 
 	if (!w)
 		return 0;
-	if (json_is_integer(w))
-		v = (double)json_integer_value(w);
-	else if (json_is_real(w))
-		v = json_real_value(w);
-	else
+	if (!assay_value_is_number(w))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "weight must be a number > 0");
-	if (!(v > 0) || !isfinite(v))
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "weight must be a number > 0 (got %g)", v);
+	v = assay_value_number(w);
+	if (!(v > 0) || !isfinite(v)) {
+		assay_buf got = ASSAY_BUF_INIT;
+		add_number(&got, w);
+		int rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				       "weight must be a number > 0 (got %s)", got.ptr);
+		assay_buf_release(&got);
+		return rc;
+	}
 	*out = v;
 	return 0;
 }
 
 int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
-		       const json_t *options, const char *attribute, assay_err *err)
+		       const assay_value *options, const char *attribute, assay_err *err)
 {
 	const char *name = "exact";
-	const char *key;
-	json_t *value;
+	double weight = 1.0;
 	int rc;
 
 	if (!options)
-		options = json_object(); /* a fresh empty object: nothing to read */
-	else
-		json_incref((json_t *)options);
-	if (!json_is_object(options)) {
-		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "verify.%s must be a mapping",
-				   attribute ? attribute : "<attribute>");
-		goto out;
-	}
+		options = &empty_options;
+	if (options->kind != ASSAY_V_OBJECT)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "verify.%s must be a mapping",
+				     attribute ? attribute : "<attribute>");
 	if ((rc = assay_verify_opt_string(options, "verifier", &name, err)))
-		goto out;
+		return rc;
 	const assay_verifier *v = assay_verifier_find(name);
-	if (!v) {
-		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s'", name);
-		goto out;
+	if (!v)
+		return assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s'",
+				     name);
+	for (uint32_t i = 0; i < options->len; i++) {
+		const assay_value *key = &options->u.members[i].key;
+		if (!accepts(v, key))
+			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+					     "unknown option '%.*s' for verifier '%s'",
+					     (int)key->len, key->len ? key->u.s : "", v->name);
 	}
-	json_object_foreach((json_t *)options, key, value) {
-		if (!accepts(v, key)) {
-			rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-					   "unknown option '%s' for verifier '%s'", key, v->name);
-			goto out;
-		}
-	}
-	double weight = 1.0;
 	if ((rc = read_weight(&weight, options, err)))
-		goto out;
+		return rc;
 	if (verifier_out)
 		*verifier_out = v;
 	if (weight_out)
 		*weight_out = weight;
-out:
-	json_decref((json_t *)options);
-	return rc;
+	return 0;
 }
 
 int assay_verify_attribute(assay_verification *out, const assay_verify_call *call, assay_err *err)
 {
 	const assay_verifier *v;
 	double weight;
-	json_t *empty = NULL;
 	int rc = assay_verify_check(&v, &weight, call->options, call->attribute, err);
 
 	if (rc)
 		return rc;
 	assay_verify_call c = *call;
 	if (!c.options)
-		c.options = empty = json_object();
+		c.options = &empty_options;
 	out->weight = weight;
 	rc = v->fn(out, &c, err);
 	if (rc) {
-		json_decref(out->diff);
-		out->diff = NULL;
+		out->diff = assay_value_null();
 		out->is_correct = false;
 		/* A verifier that fails without saying why still leaves a message. */
 		assay_err_set(err, rc, NULL, 0, 0, "verifier '%s' failed on %s", v->name,
 			      call->attribute ? call->attribute : "attribute");
 	}
-	json_decref(empty);
 	return rc;
 }
 
-void assay_verification_release(assay_verification *v)
+/* The value of option `name`, or NULL when it is absent or null (left at its default). */
+static const assay_value *option(const assay_value *options, const char *name)
 {
-	if (!v)
-		return;
-	json_decref(v->diff);
-	*v = (assay_verification)ASSAY_VERIFICATION_INIT;
+	const assay_value *v = assay_object_get(options, name);
+
+	return v && v->kind != ASSAY_V_NULL ? v : NULL;
 }
 
-int assay_verify_opt_bool(const json_t *options, const char *name, bool *out, assay_err *err)
+int assay_verify_opt_bool(const assay_value *options, const char *name, bool *out,
+			  assay_err *err)
 {
-	const json_t *v = json_object_get(options, name);
+	const assay_value *v = option(options, name);
 
 	if (!v)
 		return 0;
-	if (!json_is_boolean(v))
+	if (v->kind != ASSAY_V_BOOL)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "option '%s' must be true or false", name);
-	*out = json_is_true(v);
+	*out = v->u.b;
 	return 0;
 }
 
-int assay_verify_opt_string(const json_t *options, const char *name, const char **out,
+int assay_verify_opt_string(const assay_value *options, const char *name, const char **out,
 			    assay_err *err)
 {
-	const json_t *v = json_object_get(options, name);
+	const assay_value *v = option(options, name);
 
 	if (!v)
 		return 0;
-	if (!json_is_string(v) || assay_json_is_bignum(v))
+	if (v->kind != ASSAY_V_STRING)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "option '%s' must be a string", name);
-	*out = json_string_value(v);
+	if (v->len && memchr(v->u.s, '\0', v->len))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "option '%s' must not contain a NUL byte", name);
+	*out = v->len ? v->u.s : "";
 	return 0;
 }
 
-int assay_verify_expected_text(const char **out, size_t *len, const json_t *expected,
+int assay_verify_opt_number(const assay_value *options, const char *name, double min,
+			    double *out, assay_err *err)
+{
+	const assay_value *v = option(options, name);
+	double d;
+
+	if (!v)
+		return 0;
+	if (!assay_value_is_number(v))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "option '%s' must be a number", name);
+	d = assay_value_number(v);
+	if (!isfinite(d) || d < min) {
+		assay_buf got = ASSAY_BUF_INIT;
+		add_number(&got, v);
+		int rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				       "option '%s' must be a number >= %g (got %s)", name, min,
+				       got.ptr);
+		assay_buf_release(&got);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+int assay_verify_expected_text(const char **out, size_t *len, const assay_value *expected,
 			       struct assay_buf *scratch, const char *attribute, assay_err *err)
 {
-	const char *lit;
+	char tmp[ASSAY_DOUBLE_BUFSIZE];
 
 	if (!expected)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "expected %s is missing",
 				     attribute ? attribute : "value");
-	if ((lit = assay_json_bignum_literal(expected))) {
-		*out = lit;
-		*len = strlen(lit);
+	switch ((assay_kind)expected->kind) {
+	case ASSAY_V_STRING:
+	case ASSAY_V_BIGINT:
+	case ASSAY_V_DATETIME:
+		*out = expected->len ? expected->u.s : "";
+		*len = expected->len;
 		return 0;
-	}
-	switch (json_typeof(expected)) {
-	case JSON_STRING:
-		*out = json_string_value(expected);
-		*len = json_string_length(expected);
-		return 0;
-	case JSON_INTEGER:
+	case ASSAY_V_INT:
 		assay_buf_reset(scratch);
-		assay_buf_addf(scratch, "%" JSON_INTEGER_FORMAT, json_integer_value(expected));
+		assay_buf_addf(scratch, "%" PRId64, expected->u.i);
 		break;
-	case JSON_REAL:
+	case ASSAY_V_REAL:
 		assay_buf_reset(scratch);
-		assay_json_dump(scratch, expected, 0);
+		assay_buf_add(scratch, tmp, assay_format_double(tmp, expected->u.d));
 		break;
-	case JSON_TRUE:
-	case JSON_FALSE:
-		*out = json_is_true(expected) ? "true" : "false";
+	case ASSAY_V_BOOL:
+		*out = expected->u.b ? "true" : "false";
 		*len = strlen(*out);
 		return 0;
+	case ASSAY_V_NULL:
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT:
 	default:
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "expected %s must be a string for a text verifier; use "

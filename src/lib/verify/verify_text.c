@@ -5,28 +5,53 @@
  * - exact compares bytes for text attributes and integers for status_code. Two attributes are
  *   limits rather than values: execution_time (seconds) and max_rss (bytes) pass when the
  *   actual value is at most the expected one. status_code also takes "nonzero" (any status but
- *   0) and a string of digits (YAML users quote numbers).
+ *   0) and a string of digits (YAML users quote numbers). An integer expected value may be a
+ *   bigint (beyond int64): it is compared exactly, so it equals no status and bounds every
+ *   max_rss from above (or below, when negative).
  * - A failed text comparison is reported as the unified diff of the two texts (assay_udiff,
  *   labels "expected" and "actual", 3 lines of context); for `text` it is the diff of the
- *   normalised texts, since that is what was compared. The diff is made valid UTF-8 (invalid
- *   bytes become U+FFFD), capped at 64 KiB at a line end, and says so when the actual output
- *   had been cut at its capture cap (the diff may then only show the cut).
+ *   normalised texts, since that is what was compared. The diff is capped at 64 KiB at a line
+ *   end, says so when the actual output had been cut at its capture cap (the diff may then only
+ *   show the cut), and is made in the call's arena.
+ * - Every diff is made valid UTF-8 as it is copied into the arena, as Python's
+ *   bytes.decode(errors="replace") does (one U+FFFD per maximal invalid subsequence, so three
+ *   for an encoded surrogate). The JSON writer would replace them in reports anyway, but the
+ *   terminal listing prints a diff's bytes as they are, and a stray byte such as 0x9b is a
+ *   control sequence (CSI) to an 8-bit terminal. The diff reads the same everywhere, as before.
  * - text normalises in a fixed order: ignore_trailing_newline (one "\n" or "\r\n"), strip, then
- *   collapse_whitespace, then ignore_case. Whitespace and case are ASCII only: " \t\n\r\f\v",
- *   A-Z. Unicode spaces and case pairs such as É/é are left as they are.
+ *   collapse_whitespace, then ignore_case, as Python's str would: white space is str.isspace()
+ *   (Unicode: U+00A0, U+2003, U+3000, \x1c-\x1f, ... too), so strip is str.strip() and
+ *   collapse_whitespace turns each run of it into one space (ends are kept as one space each
+ *   unless strip is on too); ignore_case compares str.casefold() (full Unicode folding: É/é,
+ *   ß/SS, ﬁ/FI, Σ/σ/ς). contains' ignore_case folds both texts the same way, so the expected
+ *   text is found when expected.casefold() in actual.casefold(). See pytext.c, which also says
+ *   what happens to bytes that are not UTF-8 (kept, never folded, never white space).
  * - regex uses PCRE2 with UTF, UCP (so \w, \d, \s and \b are Unicode-aware, as in Python's re
  *   on str) and MATCH_INVALID_UTF, so output that is not UTF-8 can still be matched and never
  *   makes matching fail. full = anchored at both ends (like re.fullmatch), prefix = at the start
  *   (re.match), search = anywhere (re.search). Patterns are compiled per call, without JIT: for
  *   one match of a small subject, JIT compilation costs more than it saves.
+ * - No match crosses an invalid sequence, and PCRE2 (10.42) matches each valid run between
+ *   invalid sequences as if it were the whole subject: it would let `full` and `prefix` pass on
+ *   a run after an invalid byte ("OK" on "\xffOK") or stop at one ("\w+" on "ab\xffcd"). So a
+ *   full or prefix match is checked to start at 0, and a full one to end at the end. Only \z
+ *   and \Z inside a prefix or search pattern still see the end of a run as the end.
  * - An attribute whose value is a number (status_code, execution_time) is matched by text,
- *   contains and regex as its decimal text, so `regex: "^[12]$"` works on status_code.
+ *   contains and regex as its decimal text (reals as the shortest %g text that reads back), so
+ *   `regex: "^[12]$"` works on status_code.
+ * - Options that are absent or null keep their defaults (verify.c).
+ * - The verification budget (call->arena's limit, call->deadline) is not consulted and
+ *   `budget` is never set: every step here is bounded on its own. The diff is bounded in work
+ *   (ASSAY_UDIFF_MAX_COST) and in size (64 KiB in the arena), a match by PCRE2's match and
+ *   heap limits (tenths of a second), normalising and folding are linear in the captured
+ *   output, whose size the capture cap bounds.
  *
- * Refuses: Unicode case folding and normalisation (NFC), locale-dependent anything, caching of
- * compiled patterns (not needed yet), regex timeouts beyond PCRE2's default match limits.
+ * Refuses: normalisation (NFC: "e" + U+0301 is not "é", as in Python), locale-dependent
+ * anything, caching of compiled patterns (not needed yet), regex timeouts beyond PCRE2's default
+ * match limits.
  */
 #define _GNU_SOURCE /* memmem (glibc declares it only then) */
-#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +59,10 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "assay/json.h"
+#include "assay/buf.h"
 #include "assay/udiff.h"
 #include "assay/verify.h"
+#include "verify/pytext_int.h"
 #include "util/banned.h"
 
 #define DIFF_CAP (64 * 1024)
@@ -55,30 +81,95 @@ static const char TRUNCATED_NOTE[] = "(actual output was truncated at its cap)\n
  * Shared pieces
  */
 
+/* Length of the valid UTF-8 sequence at p, or 0 with *bad set to the bytes to replace (the
+ * maximal invalid subsequence: a lone byte, or the valid start of a cut sequence). */
+static size_t utf8_seq(const unsigned char *p, size_t len, size_t *bad)
+{
+	unsigned char b = p[0];
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t need;
+
+	if (b < 0x80)
+		return 1;
+	if (b >= 0xc2 && b <= 0xdf) {
+		need = 1;
+	} else if (b >= 0xe0 && b <= 0xef) {
+		need = 2;
+		if (b == 0xe0)
+			lo = 0xa0;
+		else if (b == 0xed)
+			hi = 0x9f;
+	} else if (b >= 0xf0 && b <= 0xf4) {
+		need = 3;
+		if (b == 0xf0)
+			lo = 0x90;
+		else if (b == 0xf4)
+			hi = 0x8f;
+	} else {
+		*bad = 1;
+		return 0;
+	}
+	for (size_t k = 1; k <= need; k++) {
+		if (k >= len || p[k] < lo || p[k] > hi) {
+			*bad = k;
+			return 0;
+		}
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
+/* A string value in `a` holding `len` bytes of `s` with invalid UTF-8 replaced by U+FFFD. */
+static assay_value utf8_value(assay_arena *a, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	assay_buf b = ASSAY_BUF_INIT;
+	size_t i = 0, start = 0;
+
+	while (i < len) {
+		size_t bad = 0, n = utf8_seq(p + i, len - i, &bad);
+
+		if (n) {
+			i += n;
+			continue;
+		}
+		assay_buf_add(&b, s + start, i - start);
+		assay_buf_adds(&b, "\xef\xbf\xbd");
+		i += bad;
+		start = i;
+	}
+	if (!start)
+		return assay_value_string(a, s, len);
+	assay_buf_add(&b, s + start, len - start);
+	assay_value v = assay_value_string(a, b.ptr, b.len);
+	assay_buf_release(&b);
+	return v;
+}
+
 static void pass(assay_verification *out)
 {
-	json_decref(out->diff);
-	out->diff = NULL;
+	out->diff = assay_value_null();
 	out->is_correct = true;
 }
 
-/* Fails with `msg` as the diff (made valid UTF-8), plus the truncation note if needed. */
-static void fail(assay_verification *out, assay_buf *msg, bool truncated)
+/* Fails with `msg` as the diff, plus the truncation note if needed. */
+static void fail(assay_verification *out, const assay_verify_call *call, assay_buf *msg,
+		 bool truncated)
 {
 	if (truncated) {
 		if (msg->len && msg->ptr[msg->len - 1] != '\n')
 			assay_buf_addch(msg, '\n');
 		assay_buf_adds(msg, TRUNCATED_NOTE);
 	}
-	json_decref(out->diff);
-	out->diff = assay_json_string_lossy(msg->ptr, msg->len);
+	out->diff = utf8_value(call->arena, msg->ptr, msg->len);
 	out->is_correct = false;
 }
 
-static void failf(assay_verification *out, bool truncated, const char *fmt, ...)
+static void failf(assay_verification *out, const assay_verify_call *call, const char *fmt, ...)
 	ASSAY_PRINTF(3, 4);
 
-static void failf(assay_verification *out, bool truncated, const char *fmt, ...)
+static void failf(assay_verification *out, const assay_verify_call *call, const char *fmt, ...)
 {
 	assay_buf msg = ASSAY_BUF_INIT;
 	va_list ap;
@@ -86,18 +177,18 @@ static void failf(assay_verification *out, bool truncated, const char *fmt, ...)
 	va_start(ap, fmt);
 	assay_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fail(out, &msg, truncated);
+	fail(out, call, &msg, false);
 	assay_buf_release(&msg);
 }
 
-static void fail_missing(assay_verification *out)
+static void fail_missing(assay_verification *out, const assay_verify_call *call)
 {
-	failf(out, false, "file was not produced");
+	failf(out, call, "file was not produced");
 }
 
 /* Fails with the unified diff of `e` (expected) and `a` (actual), capped at DIFF_CAP. */
-static void fail_with_diff(assay_verification *out, const char *e, size_t elen, const char *a,
-			   size_t alen, bool truncated)
+static void fail_with_diff(assay_verification *out, const assay_verify_call *call, const char *e,
+			   size_t elen, const char *a, size_t alen, bool truncated)
 {
 	assay_buf d;
 
@@ -118,7 +209,7 @@ static void fail_with_diff(assay_verification *out, const char *e, size_t elen, 
 		assay_buf_setlen(&d, keep);
 		assay_buf_adds(&d, nl ? "... (diff truncated)\n" : "\n... (diff truncated)\n");
 	}
-	fail(out, &d, truncated);
+	fail(out, call, &d, truncated);
 	assay_buf_release(&d);
 }
 
@@ -158,24 +249,6 @@ static void actual_text(const char **p, size_t *len, const assay_actual *a, assa
 	}
 }
 
-static bool is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static unsigned char fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
-static void add_folded(assay_buf *b, const char *p, size_t len)
-{
-	assay_buf_grow(b, len);
-	for (size_t i = 0; i < len; i++)
-		b->ptr[b->len + i] = (char)fold((unsigned char)p[i]);
-	assay_buf_setlen(b, b->len + len);
-}
-
 /*
  * exact
  */
@@ -185,73 +258,93 @@ static bool is_maximum(const char *attribute)
 	return attribute && (!strcmp(attribute, "execution_time") || !strcmp(attribute, "max_rss"));
 }
 
-/* "-12", "0", "42": optional minus, then digits only. */
-static bool parse_integer(const char *s, long long *out)
+/*
+ * An integer given as expected: an int, a bigint, or a string of an optional minus and digits
+ * (YAML users quote numbers; a long one becomes a bigint in `a`).
+ */
+static bool expected_integer(assay_value *out, const assay_value *e, assay_arena *a)
 {
-	const char *p = s + (*s == '-');
-	char *end;
+	size_t i;
 
-	if (!*p)
+	if (e->kind == ASSAY_V_INT || e->kind == ASSAY_V_BIGINT) {
+		*out = *e;
+		return true;
+	}
+	if (e->kind != ASSAY_V_STRING)
 		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
+	i = e->len && e->u.s[0] == '-';
+	if (i == e->len)
+		return false;
+	for (; i < e->len; i++)
+		if (e->u.s[i] < '0' || e->u.s[i] > '9')
 			return false;
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno == 0 && *end == '\0';
+	return assay_value_integer_text(out, a, e->u.s, e->len) == 0;
 }
 
-/* A number given as expected: integer, real, big number, or (leniently) a numeric string. */
-static bool expected_number(const json_t *e, double *out)
+/* <0, 0, >0 as got is below, equal to or above `want` (an int or a bigint, exactly). */
+static int compare_integer(long long got, const assay_value *want)
 {
-	const char *lit = assay_json_bignum_literal(e);
-	char *end;
+	if (want->kind == ASSAY_V_INT)
+		return (got > want->u.i) - (got < want->u.i);
+	/* A bigint lies beyond int64, on the side of its sign. */
+	return want->u.s[0] == '-' ? 1 : -1;
+}
 
-	if (json_is_integer(e)) {
-		*out = (double)json_integer_value(e);
+/* A number given as expected: int, bigint, real, or (leniently) a numeric string. */
+static bool expected_number(const assay_value *e, double *out)
+{
+	if (assay_value_is_number(e)) {
+		*out = assay_value_number(e);
 		return true;
 	}
-	if (json_is_real(e)) {
-		*out = json_real_value(e);
-		return true;
-	}
-	if (!lit && json_is_string(e))
-		lit = json_string_value(e);
-	if (!lit || !*lit)
+	if (e->kind != ASSAY_V_STRING || !e->len)
 		return false;
-	*out = strtod(lit, &end);
-	return *end == '\0';
+	assay_buf text = ASSAY_BUF_INIT;
+	char *end;
+	assay_buf_add(&text, e->u.s, e->len);
+	*out = strtod(text.ptr, &end);
+	bool ok = end == text.ptr + text.len;
+	assay_buf_release(&text);
+	return ok;
 }
 
 static int exact_int(assay_verification *out, const assay_verify_call *call, assay_err *err)
 {
-	const json_t *e = call->expected;
+	const assay_value *e = call->expected;
 	long long got = call->actual->integer;
 	bool max = is_maximum(call->attribute);
 	const char *attr = call->attribute ? call->attribute : "value";
-	long long want;
+	assay_value want;
 	double wantd;
 
-	if (!max && json_is_string(e) && !strcmp(json_string_value(e), "nonzero")) {
+	if (!e)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "expected %s is missing",
+				     attr);
+	if (!max && assay_value_is_str(e, "nonzero")) {
 		if (got != 0)
 			pass(out);
 		else
-			failf(out, false, "expected nonzero, got %lld", got);
+			failf(out, call, "expected nonzero, got %lld", got);
 		return 0;
 	}
-	if (json_is_integer(e) ||
-	    (json_is_string(e) && !assay_json_is_bignum(e) &&
-	     parse_integer(json_string_value(e), &want))) {
-		if (json_is_integer(e))
-			want = json_integer_value(e);
-		if (max ? got <= want : got == want)
+	if (expected_integer(&want, e, call->arena)) {
+		int c = compare_integer(got, &want);
+		if (max ? c <= 0 : c == 0) {
 			pass(out);
-		else
-			failf(out, false, "expected %s%lld, got %lld", max ? "at most " : "", want,
-			      got);
+		} else {
+			assay_buf msg = ASSAY_BUF_INIT;
+			assay_buf_addf(&msg, "expected %s", max ? "at most " : "");
+			if (want.kind == ASSAY_V_INT)
+				assay_buf_addf(&msg, "%" PRId64, want.u.i);
+			else
+				assay_buf_add(&msg, want.u.s, want.len);
+			assay_buf_addf(&msg, ", got %lld", got);
+			fail(out, call, &msg, false);
+			assay_buf_release(&msg);
+		}
 		return 0;
 	}
-	if ((json_is_real(e) || assay_json_is_bignum(e)) && expected_number(e, &wantd)) {
+	if (e->kind == ASSAY_V_REAL && expected_number(e, &wantd)) {
 		double g = (double)got;
 		if (max ? g <= wantd : g == wantd) {
 			pass(out);
@@ -260,7 +353,7 @@ static int exact_int(assay_verification *out, const assay_verify_call *call, ass
 			assay_buf_addf(&msg, "expected %s", max ? "at most " : "");
 			add_real(&msg, wantd);
 			assay_buf_addf(&msg, ", got %lld", got);
-			fail(out, &msg, false);
+			fail(out, call, &msg, false);
 			assay_buf_release(&msg);
 		}
 		return 0;
@@ -274,7 +367,7 @@ static int exact_real(assay_verification *out, const assay_verify_call *call, as
 	double got = call->actual->real, want;
 	bool max = is_maximum(call->attribute);
 
-	if (!expected_number(call->expected, &want))
+	if (!call->expected || !expected_number(call->expected, &want))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "expected %s must be a number",
 				     call->attribute ? call->attribute : "value");
@@ -287,7 +380,7 @@ static int exact_real(assay_verification *out, const assay_verify_call *call, as
 	add_real(&msg, want);
 	assay_buf_adds(&msg, ", got ");
 	add_real(&msg, got);
-	fail(out, &msg, false);
+	fail(out, call, &msg, false);
 	assay_buf_release(&msg);
 	return 0;
 }
@@ -309,11 +402,11 @@ static int verify_exact(assay_verification *out, const assay_verify_call *call, 
 	if (rc)
 		goto out;
 	if (a->kind == ASSAY_ACTUAL_MISSING)
-		fail_missing(out);
+		fail_missing(out, call);
 	else if (a->len == elen && (!elen || !memcmp(a->bytes, e, elen)))
 		pass(out);
 	else
-		fail_with_diff(out, e, elen, a->bytes ? a->bytes : "", a->bytes ? a->len : 0,
+		fail_with_diff(out, call, e, elen, a->bytes ? a->bytes : "", a->bytes ? a->len : 0,
 			       a->truncated);
 out:
 	assay_buf_release(&scratch);
@@ -331,8 +424,33 @@ struct text_opts {
 	bool ignore_trailing_newline;
 };
 
+/* Appends `len` bytes at `p` with each run of white space replaced by one space. */
+static void add_collapsed(assay_buf *out, const char *p, size_t len)
+{
+	size_t i = 0, from = 0, n;
+
+	assay_buf_grow(out, len);
+	while (i < len) {
+		if (!(n = assay_pytext__space(p + i, len - i))) {
+			i++;
+			continue;
+		}
+		assay_buf_add(out, p + from, i - from);
+		assay_buf_addch(out, ' ');
+		do
+			i += n;
+		while ((n = assay_pytext__space(p + i, len - i)));
+		from = i;
+	}
+	assay_buf_add(out, p + from, len - from);
+}
+
 static void normalise(assay_buf *out, const char *p, size_t len, const struct text_opts *o)
 {
+	assay_buf spaced = ASSAY_BUF_INIT; /* before folding, with ignore_case */
+	assay_buf *dst = o->ignore_case ? &spaced : out;
+	size_t n;
+
 	if (o->ignore_trailing_newline) {
 		if (len >= 2 && p[len - 2] == '\r' && p[len - 1] == '\n')
 			len -= 2;
@@ -340,29 +458,23 @@ static void normalise(assay_buf *out, const char *p, size_t len, const struct te
 			len--;
 	}
 	if (o->strip) {
-		while (len && is_space((unsigned char)*p))
-			p++, len--;
-		while (len && is_space((unsigned char)p[len - 1]))
-			len--;
+		while ((n = assay_pytext__space(p, len)))
+			p += n, len -= n;
+		while ((n = assay_pytext__space_before(p, len)))
+			len -= n;
 	}
-	assay_buf_grow(out, len);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (o->collapse_whitespace && is_space(c)) {
-			while (i + 1 < len && is_space((unsigned char)p[i + 1]))
-				i++;
-			c = ' ';
-		}
-		if (o->ignore_case)
-			c = fold(c);
-		out->ptr[out->len++] = (char)c;
-	}
-	assay_buf_setlen(out, out->len);
+	if (o->collapse_whitespace)
+		add_collapsed(dst, p, len);
+	else
+		assay_buf_add(dst, p, len);
+	if (o->ignore_case)
+		assay_pytext__casefold(out, spaced.ptr, spaced.len);
+	assay_buf_release(&spaced);
 }
 
 static int verify_text(assay_verification *out, const assay_verify_call *call, assay_err *err)
 {
-	const json_t *opt = call->options;
+	const assay_value *opt = call->options;
 	struct text_opts o = { false, false, false, false };
 	assay_buf escratch = ASSAY_BUF_INIT, ascratch = ASSAY_BUF_INIT;
 	assay_buf en = ASSAY_BUF_INIT, an = ASSAY_BUF_INIT;
@@ -381,7 +493,7 @@ static int verify_text(assay_verification *out, const assay_verify_call *call, a
 	if (rc)
 		goto out;
 	if (call->actual->kind == ASSAY_ACTUAL_MISSING) {
-		fail_missing(out);
+		fail_missing(out, call);
 		goto out;
 	}
 	actual_text(&a, &alen, call->actual, &ascratch);
@@ -390,7 +502,7 @@ static int verify_text(assay_verification *out, const assay_verify_call *call, a
 	if (en.len == an.len && !memcmp(en.ptr, an.ptr, en.len))
 		pass(out);
 	else
-		fail_with_diff(out, en.ptr, en.len, an.ptr, an.len, call->actual->truncated);
+		fail_with_diff(out, call, en.ptr, en.len, an.ptr, an.len, call->actual->truncated);
 out:
 	assay_buf_release(&escratch);
 	assay_buf_release(&ascratch);
@@ -456,30 +568,32 @@ static int verify_contains(assay_verification *out, const assay_verify_call *cal
 	if (rc)
 		goto out;
 	if (call->actual->kind == ASSAY_ACTUAL_MISSING) {
-		fail_missing(out);
+		fail_missing(out, call);
 		goto out;
 	}
 	actual_text(&a, &alen, call->actual, &ascratch);
 
-	const char *es = e, *as = a; /* what is searched: folded copies with ignore_case */
+	/* What is searched: casefolded copies with ignore_case. */
+	const char *es = e, *as = a;
+	size_t eslen = elen, aslen = alen;
 	if (icase) {
-		add_folded(&ef, e, elen);
-		add_folded(&af, a, alen);
-		es = ef.ptr;
-		as = af.ptr;
+		assay_pytext__casefold(&ef, e, elen);
+		assay_pytext__casefold(&af, a, alen);
+		es = ef.ptr, eslen = ef.len;
+		as = af.ptr, aslen = af.len;
 	}
-	if (find(as, alen, es, elen)) {
+	if (find(as, aslen, es, eslen)) {
 		pass(out);
 		goto out;
 	}
 
 	/* Show where the longest start of the expected text occurs, if any does: usually the
-	 * place where the output went wrong. Folding keeps offsets, so they apply to `a`. */
-	size_t lo = 0, hi = elen;
+	 * place where the output went wrong. */
+	size_t lo = 0, hi = eslen;
 	const char *at = NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo + 1) / 2;
-		const char *f = find(as, alen, es, mid);
+		const char *f = find(as, aslen, es, mid);
 		if (f) {
 			lo = mid;
 			at = f;
@@ -487,21 +601,27 @@ static int verify_contains(assay_verification *out, const assay_verify_call *cal
 			hi = mid - 1;
 		}
 	}
+	size_t off = at ? (size_t)(at - as) : 0, found = lo;
+	if (at && icase) {
+		/* Offsets in the folded texts, back to the texts as given: the bytes of expected
+		 * whose folds were found whole, and the character where the match starts. */
+		off = assay_pytext__fold_origin(a, alen, off);
+		found = assay_pytext__fold_origin(e, elen, lo);
+	}
 	assay_buf msg = ASSAY_BUF_INIT;
 	assay_buf_adds(&msg, "expected text not found in actual\nexpected: ");
 	add_excerpt(&msg, e, elen);
-	if (at) {
-		size_t off = (size_t)(at - as);
+	if (at && found) {
 		assay_buf_addf(&msg,
 			       "\nactual from byte %zu (where the first %zu bytes of expected are "
-			       "found): ", off, lo);
+			       "found): ", off, found);
 		add_excerpt(&msg, a + off, alen - off);
 	} else {
 		assay_buf_adds(&msg, "\nactual: ");
 		add_excerpt(&msg, a, alen);
 	}
 	assay_buf_addch(&msg, '\n');
-	fail(out, &msg, call->actual->truncated);
+	fail(out, call, &msg, call->actual->truncated);
 	assay_buf_release(&msg);
 out:
 	assay_buf_release(&escratch);
@@ -515,45 +635,44 @@ out:
  * regex
  */
 
-static int flag_letters(uint32_t *opts, const char *s, assay_err *err)
+static int flag_letters(uint32_t *opts, const char *s, size_t len, assay_err *err)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
 		case 'i': *opts |= PCRE2_CASELESS; break;
 		case 'm': *opts |= PCRE2_MULTILINE; break;
 		case 's': *opts |= PCRE2_DOTALL; break;
 		case 'x': *opts |= PCRE2_EXTENDED; break;
 		default:
-			if ((unsigned char)*s > 0x20 && (unsigned char)*s < 0x7f)
+			if ((unsigned char)s[i] > 0x20 && (unsigned char)s[i] < 0x7f)
 				return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 						     "unknown regex flag '%c' (use i, m, s, x)",
-						     *s);
+						     s[i]);
 			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 					     "unknown regex flag byte 0x%02x (use i, m, s, x)",
-					     (unsigned char)*s);
+					     (unsigned char)s[i]);
 		}
 	}
 	return 0;
 }
 
-static int parse_flags(uint32_t *opts, const json_t *flags, assay_err *err)
+static int parse_flags(uint32_t *opts, const assay_value *flags, assay_err *err)
 {
 	static const char shape[] = "option 'flags' must be a string of letters or a list of "
 				    "letters (i, m, s, x)";
-	size_t i;
-	json_t *v;
 	int rc;
 
-	if (!flags)
+	if (!flags || flags->kind == ASSAY_V_NULL)
 		return 0;
-	if (json_is_string(flags) && !assay_json_is_bignum(flags))
-		return flag_letters(opts, json_string_value(flags), err);
-	if (!json_is_array(flags))
+	if (flags->kind == ASSAY_V_STRING)
+		return flag_letters(opts, flags->u.s, flags->len, err);
+	if (flags->kind != ASSAY_V_ARRAY)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s", shape);
-	json_array_foreach(flags, i, v) {
-		if (!json_is_string(v) || assay_json_is_bignum(v))
+	for (uint32_t i = 0; i < flags->len; i++) {
+		const assay_value *v = &flags->u.items[i];
+		if (v->kind != ASSAY_V_STRING)
 			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s", shape);
-		if ((rc = flag_letters(opts, json_string_value(v), err)))
+		if ((rc = flag_letters(opts, v->u.s, v->len, err)))
 			return rc;
 	}
 	return 0;
@@ -580,7 +699,7 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "option 'match' must be full, prefix or search (got '%s')",
 				     mode);
-	if ((rc = parse_flags(&opts, json_object_get(call->options, "flags"), err)))
+	if ((rc = parse_flags(&opts, assay_object_get(call->options, "flags"), err)))
 		return rc;
 	rc = assay_verify_expected_text(&pat, &plen, call->expected, &pscratch, call->attribute,
 					err);
@@ -599,12 +718,20 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 		goto out;
 	}
 	if (call->actual->kind == ASSAY_ACTUAL_MISSING) {
-		fail_missing(out);
+		fail_missing(out, call);
 		goto out;
 	}
 	actual_text(&a, &alen, call->actual, &ascratch);
 	md = pcre2_match_data_create_from_pattern(re, NULL);
 	code = pcre2_match(re, (PCRE2_SPTR)a, alen, 0, 0, md, NULL);
+	if (code >= 0 && (opts & PCRE2_ANCHORED)) {
+		/* With MATCH_INVALID_UTF, PCRE2 (10.42) tries each valid run after an invalid
+		 * sequence as a subject of its own, anchors included: check that the match
+		 * really starts at 0 (wherever \K put it) and, for full, ends at the end. */
+		if (pcre2_get_startchar(md) != 0 ||
+		    ((opts & PCRE2_ENDANCHORED) && pcre2_get_ovector_pointer(md)[1] != alen))
+			code = PCRE2_ERROR_NOMATCH;
+	}
 	if (code >= 0) {
 		pass(out);
 	} else {
@@ -618,7 +745,7 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 				       (const char *)why);
 		}
 		assay_buf_add(&msg, pat, plen);
-		fail(out, &msg, call->actual->truncated);
+		fail(out, call, &msg, call->actual->truncated);
 		assay_buf_release(&msg);
 	}
 out:

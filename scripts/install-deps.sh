@@ -5,7 +5,7 @@
 # Usage: scripts/install-deps.sh   (as root, or with sudo)
 set -eu
 
-pkgs="build-essential cmake pkg-config libjansson-dev libyaml-dev libpcre2-dev libcriterion-dev
+pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libcriterion-dev libdouble-conversion-dev
 libunistring-dev jq diffutils"
 if [ $# -ne 0 ]; then
 	echo "usage: $0" >&2

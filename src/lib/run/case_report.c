@@ -13,6 +13,9 @@
  * - Resource attributes (execution_time, max_rss, cpu_time) are limits: the report lists them
  *   only when expected, and `N` or `{max: N}` passes when the actual figure is at most N
  *   (seconds, bytes), unless a verify entry names another verifier.
+ * - An attribute with partial credit (a verifier's score, e.g. json with per-path weights)
+ *   counts score * weight toward the case score and shows its "score"; passing still needs
+ *   is_correct.
  * - A verifier that refuses its options or expected value (a regex that does not compile) makes
  *   its attribute fail with the reason as diff, and the case is flagged as an error: that is a
  *   suite bug the user must see, not a silent zero.
@@ -102,7 +105,7 @@ static assay_value *results_of(assay_value *report)
 
 static void add_result(assay_arena *a, assay_value *results, const char *name, assay_value actual,
 		       const assay_value *expected, assay_value diff, int is_correct,
-		       double weight)
+		       double weight, double score)
 {
 	assay_value r = assay_value_object();
 
@@ -113,6 +116,8 @@ static void add_result(assay_arena *a, assay_value *results, const char *name, a
 	assay_object_set(a, &r, "is_correct",
 			 is_correct < 0 ? assay_value_null() : assay_value_bool(is_correct));
 	assay_object_set(a, &r, "weight", assay_value_real(weight));
+	if (score >= 0)
+		assay_object_set(a, &r, "score", assay_value_real(score));
 	assay_object_set(a, results, name, r);
 }
 
@@ -179,7 +184,7 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 		if (!expected) {
 			if (!is_limit(name))
 				add_result(a, results, name, actual_value(ac), NULL,
-					   assay_value_null(), -1, 0.0);
+					   assay_value_null(), -1, 0.0, -1);
 			continue;
 		}
 		const assay_value *options = assay_object_get(&c->verify, name);
@@ -200,10 +205,10 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 				verdict->error = assay_value_stringf(a, "%s: %s", name, e.msg).u.s;
 		}
 		wsum += v.weight;
-		csum += v.is_correct ? v.weight : 0;
+		csum += v.score >= 0 ? v.score * v.weight : v.is_correct ? v.weight : 0;
 		passed = passed && v.is_correct;
 		add_result(a, results, name, actual_value(ac), expected, v.diff, v.is_correct,
-			   v.weight);
+			   v.weight, v.score);
 	}
 	verdict->score = wsum > 0 ? csum / wsum : 0.0;
 	verdict->passed = passed && wsum > 0 && !verdict->error;
@@ -227,10 +232,10 @@ assay_value assay_case_report_error(assay_arena *a, const assay_suite *s, const 
 			const assay_value *w = assay_object_get(opts, "weight");
 
 			add_result(a, results, m->key.u.s, assay_value_null(), &m->value, msg, 0,
-				   assay_value_is_number(w) ? assay_value_number(w) : 1.0);
+				   assay_value_is_number(w) ? assay_value_number(w) : 1.0, -1);
 		}
 	} else {
-		add_result(a, results, "error", assay_value_null(), NULL, msg, 0, 1.0);
+		add_result(a, results, "error", assay_value_null(), NULL, msg, 0, 1.0, -1);
 	}
 	set_duration(&report, t0);
 	return report;

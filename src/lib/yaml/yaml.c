@@ -1,36 +1,47 @@
 /*
- * YAML documents as jansson values, built straight from libyaml's event stream
- * (yaml_parser_parse), with the 1-based start position of every node.
+ * YAML streams as values (yaml.h: assay_yaml_parse), built in an arena straight from libyaml's
+ * event stream (yaml_parser_parse), with the 1-based start position of every node that has data.
  *
  * Key decisions:
- * - One pass over the events with an explicit stack of open collections (no recursion, so deep
- *   input cannot overflow the C stack; nesting past MAX_DEPTH is refused because jansson frees
- *   and dumps recursively). Pending mapping keys and collection anchors live in one byte stack
- *   (`keys`), so a key costs no allocation of its own.
+ * - One pass over the events, no recursion: open collections are an explicit frame stack and
+ *   finished values wait on a value stack (a mapping's as key, value, key, value...) until their
+ *   collection ends, when they move into the arena as one block of exactly its size. Depth costs
+ *   memory, never C stack.
  * - Scalars are resolved in scalar.c, as PyYAML does (see there).
- * - A key is a scalar's text, except that a key resolving to null is "null": JSON has no other
- *   keys, and `~`, `null` and an empty key must not become three different names. Other
- *   non-string keys keep their source text (`0x1F: a` has the key "0x1F", `True: a` "True").
+ * - A key is a string: a scalar's text, except that a key resolving to null is "null" (JSON has
+ *   no other keys, and `~`, `null` and an empty key must not become three different names).
+ *   Other non-string keys keep their source text (`0x1F: a` has the key "0x1F", `True: a`
+ *   "True"); they are still converted, so a key PyYAML could not construct is an error too.
+ * - Duplicate keys are refused at the second one, found by a linear scan in small mappings and
+ *   by a hash index of the mapping's keys past INDEX_FROM keys (a big mapping stays linear).
  * - An anchor is registered when its node is complete, so an alias inside the node it names is
- *   refused ("recursive alias") instead of building a cycle jansson cannot free. A redefined
- *   anchor names the newer node from there on (YAML's rule; PyYAML refuses instead). Aliased
- *   nodes are shared, not copied: the document is a DAG, and an alias has its anchor's mark.
- * - Merge keys: `<<` collects mappings; when the mapping ends its content becomes the merged
- *   keys (in a list the first mapping wins; of two `<<` keys the later), then its explicit
- *   keys, which win over all: PyYAML's values and key order. A merged key is never a duplicate.
- * - Marks: {node, line, column} appended as nodes are made, sorted by address at the end and
- *   looked up by binary search. Nodes dropped while loading (merge sources, anchored keys) are
- *   kept alive in `dead` until the end so no address is reused; if there were any, marks of
- *   nodes that did not make it into the document are then removed.
+ *   refused ("recursive alias") instead of building a cycle. A redefined anchor names the newer
+ *   node from there on (YAML's rule; PyYAML refuses instead). Anchors are forgotten at each new
+ *   document (YAML's rule). An alias is a struct copy of the anchored value: it shares its data,
+ *   so the document is a DAG and an alias has its anchor's position.
+ * - Merge keys: `<<` collects mappings (in a list the first mapping wins, so a list is pushed in
+ *   reverse; of two `<<` keys the later wins); when the mapping ends, the merged members come
+ *   first and its explicit members after, a later key taking the value but keeping the first
+ *   one's place: PyYAML's values and key order. A merged key is never a duplicate.
+ * - Positions (on request) are recorded in the arena's table for strings, bigints, datetimes,
+ *   collections and keys, from libyaml's marks (0-based, in characters, so +1). An empty string
+ *   has an arena byte of its own anyway; an empty collection gets one, to be keyed by. The
+ *   array of a multi-document stream starts where the stream does (1:1).
+ * - Limits: aliases may expand the stream to MAX_EXPANDED nodes (counting each alias as the
+ *   nodes it names), so a few lines cannot make a report of gigabytes; flow collections nest at
+ *   most MAX_FLOW_DEPTH deep, because libyaml 0.2.5 walks every open flow level for each token
+ *   (a 100,000-deep `[[[...]]]` takes it 35 s, tokens at depth d cost ~2 ns * d each); block
+ *   nesting has no limit (libyaml is linear there, and its text grows with the square of the
+ *   depth). The arena's limit is checked after every node: past it, ASSAY_ETOOBIG.
  * - libyaml's errors keep its wording, "problem (context at line L, column C)", at the problem's
  *   position; but where the problem is the end of the input (an unclosed quote or bracket) or a
  *   key without its ':', the position is the construct left open, which is where the fix goes.
  *   Reader errors (bad UTF-8, control characters) carry only a byte offset, turned into a line
  *   and column by counting (exact for UTF-8 input).
  *
- * Refuses: more than one document; complex keys; duplicate keys (PyYAML keeps the last);
- * recursive aliases; nesting deeper than MAX_DEPTH; documents that aliases expand past
- * MAX_EXPANDED nodes; unknown tags' meaning (they are ignored).
+ * Refuses: a second document unless asked for several; complex keys; duplicate keys (PyYAML
+ * keeps the last); recursive aliases; flow nesting past MAX_FLOW_DEPTH; streams that aliases
+ * expand past MAX_EXPANDED nodes; unknown tags' meaning (they are ignored).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -41,56 +52,69 @@
 #include <yaml.h>
 
 #include "assay/buf.h"
-#include "assay/json.h"
 #include "assay/yaml.h"
 #include "yaml/yaml_int.h"
 #include "util/banned.h"
 
-#define MAX_DEPTH 1000
-/* Nodes a document may expand to through aliases: far above any real suite or case. */
+/* Nodes a stream may expand to through aliases: far above any real suite or case. */
 #define MAX_EXPANDED 1000000
+/* Flow collections inside flow collections (see the file comment). */
+#define MAX_FLOW_DEPTH 1000
+/* Keys of a mapping past which duplicates are found through a hash index. */
+#define INDEX_FROM 8
 
-struct mark {
-	const json_t *node;
-	int line;
-	int column;
-};
-
-struct assay_yaml_marks {
-	struct mark *v;
-	size_t n, alloc;
-};
+_Static_assert(sizeof(assay_member) == 2 * sizeof(assay_value),
+	       "a mapping's members are moved from the value stack as key/value pairs");
 
 struct frame {
-	json_t *node;         /* the array or object being filled */
 	yaml_mark_t start;
-	size_t base;          /* length of `keys` when the collection began; its anchor is there */
+	size_t base;          /* its first slot on the value stack */
+	size_t merge_base;    /* its first merge source on the merge stack */
 	size_t expanded_start; /* loader.expanded before this collection */
-	size_t anchor_len;    /* 0: no anchor */
+	size_t name_off;      /* its anchor's name in loader.names */
+	size_t name_len;      /* 0: no anchor */
+	uint32_t *index;      /* mappings: key slots (member number + 1), or NULL */
+	size_t index_cap;
 	bool is_map;
-	bool have_key;        /* mappings: a key is pending */
+	bool flow;
+	bool have_key;        /* mappings: a key is pending (on the value stack unless a merge) */
 	bool key_is_merge;
-	size_t key_off, key_len;
-	json_t *merges;       /* mappings: objects to merge in, in the order they apply, or NULL */
+};
+
+struct anchor {
+	char *name;           /* NULL: an empty slot */
+	assay_value value;
+	assay_value key;      /* the value as a mapping key; kind null for collections */
+	size_t size;          /* nodes it expands to */
 };
 
 struct loader {
 	yaml_parser_t parser;
-	const char *path;
+	assay_arena *a;
+	const assay_yaml_opts *o;
 	assay_err *err;
 	int rc;
-	struct frame *stack;
-	size_t depth, alloc;
-	assay_buf keys;
-	json_t *anchors;      /* anchor name -> node */
-	json_t *anchor_sizes; /* anchor name -> nodes it expands to */
+
+	struct frame *fs;
+	size_t fn, falloc;
+	size_t flow_depth;
+	assay_value *vs;      /* finished values waiting for their collection (or the stream) */
+	size_t vn, valloc;
+	assay_value *ms;      /* merge sources of the open mappings */
+	size_t mn, malloc_;
+	assay_buf names;      /* the anchor names of the open collections */
+
+	struct anchor *anchors; /* open addressing, power-of-two size */
+	size_t nanchors, anchors_cap;
 	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
-	json_t *anchor_keys;  /* anchor name -> its text as a key (scalars only) */
-	json_t *dead;         /* nodes dropped while loading, held until the end */
-	assay_yaml_marks *marks;
-	json_t *root;
 	int documents;
+	yaml_mark_t stream_start;
 };
+
+static uint32_t clamp32(size_t v)
+{
+	return v >= UINT32_MAX ? UINT32_MAX : (uint32_t)v + 1;
+}
 
 static int clamp(size_t v)
 {
@@ -104,140 +128,153 @@ static int fail_at(struct loader *l, yaml_mark_t m, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
+	if (l->rc)
+		return l->rc;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->path, clamp(m.line), clamp(m.column), "%s",
-			      msg);
+	l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->o->source, clamp(m.line), clamp(m.column),
+			      "%s", msg);
 	return l->rc;
 }
 
-/* ---- marks ---- */
-
-static void mark_add(struct loader *l, const json_t *node, yaml_mark_t m)
+static int too_big(struct loader *l)
 {
-	assay_yaml_marks *mk = l->marks;
+	if (!l->rc)
+		l->rc = assay_err_set(l->err, ASSAY_ETOOBIG, l->o->source, 0, 0,
+				      "the document needs more than %zu bytes of memory",
+				      assay_arena_used(l->a));
+	return l->rc;
+}
 
-	if (!mk)
+static int check_arena(struct loader *l)
+{
+	return assay_arena_over(l->a) ? too_big(l) : 0;
+}
+
+/* Records that `v` starts at `m`, when positions are asked for. */
+static void stamp(struct loader *l, assay_value *v, yaml_mark_t m)
+{
+	if (!l->o->positions)
 		return;
-	if (mk->n == mk->alloc) {
-		mk->alloc = mk->alloc ? mk->alloc * 2 : 64;
-		mk->v = assay_xrealloc(mk->v, mk->alloc * sizeof(*mk->v));
-	}
-	mk->v[mk->n++] = (struct mark){ node, clamp(m.line), clamp(m.column) };
+	if ((v->kind == ASSAY_V_ARRAY || v->kind == ASSAY_V_OBJECT) && !v->len)
+		v->u.items = assay_arena_alloc(l->a, 1); /* a pointer to key the position */
+	assay_arena_set_position(l->a, v, (assay_pos){ clamp32(m.line), clamp32(m.column) });
 }
 
-static int mark_cmp(const void *a, const void *b)
+static bool has_data(const assay_value *v)
 {
-	uintptr_t x = (uintptr_t)((const struct mark *)a)->node;
-	uintptr_t y = (uintptr_t)((const struct mark *)b)->node;
-
-	return x < y ? -1 : x > y;
-}
-
-static struct mark *mark_find(const assay_yaml_marks *mk, const json_t *node)
-{
-	size_t lo = 0, hi = mk->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)mk->v[mid].node < (uintptr_t)node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < mk->n && mk->v[lo].node == node ? &mk->v[lo] : NULL;
+	return v->kind == ASSAY_V_STRING || v->kind == ASSAY_V_BIGINT ||
+	       v->kind == ASSAY_V_DATETIME;
 }
 
 /*
- * Keeps only the marks of nodes reachable from `root`. A kept mark is flagged by negating its
- * line; a node already flagged is not walked again, so shared subtrees cost nothing extra.
+ * Stacks
  */
-static void marks_prune(assay_yaml_marks *mk, json_t *root)
-{
-	size_t n = 0, alloc = 64;
-	json_t **todo = assay_xmalloc(alloc * sizeof(*todo));
 
-	todo[n++] = root;
-	while (n) {
-		json_t *v = todo[--n];
-		struct mark *m = mark_find(mk, v);
-		if (!m || m->line < 0)
-			continue;
-		m->line = -m->line;
-		size_t count = json_is_array(v) ? json_array_size(v) : json_object_size(v);
-		if (n + count > alloc) {
-			while (n + count > alloc)
-				alloc *= 2;
-			todo = assay_xrealloc(todo, alloc * sizeof(*todo));
-		}
-		if (json_is_array(v)) {
-			for (size_t i = 0; i < count; i++)
-				todo[n++] = json_array_get(v, i);
-		} else if (json_is_object(v)) {
-			const char *key;
-			json_t *child;
-			json_object_foreach(v, key, child)
-				todo[n++] = child;
-		}
+static void vpush(struct loader *l, assay_value v)
+{
+	if (l->vn == l->valloc) {
+		l->valloc = l->valloc ? l->valloc * 2 : 256;
+		l->vs = assay_xrealloc(l->vs, l->valloc * sizeof(*l->vs));
 	}
-	free(todo);
-	size_t j = 0;
-	for (size_t i = 0; i < mk->n; i++) {
-		if (mk->v[i].line < 0) {
-			mk->v[j] = mk->v[i];
-			mk->v[j++].line = -mk->v[i].line;
-		}
+	l->vs[l->vn++] = v;
+}
+
+static void mpush(struct loader *l, assay_value v)
+{
+	if (l->mn == l->malloc_) {
+		l->malloc_ = l->malloc_ ? l->malloc_ * 2 : 16;
+		l->ms = assay_xrealloc(l->ms, l->malloc_ * sizeof(*l->ms));
 	}
-	mk->n = j;
+	l->ms[l->mn++] = v;
 }
 
-bool assay_yaml_mark(const assay_yaml_marks *marks, const json_t *node, int *line, int *column)
+static struct frame *top(struct loader *l)
 {
-	const struct mark *m = marks && node ? mark_find(marks, node) : NULL;
-
-	if (!m)
-		return false;
-	if (line)
-		*line = m->line;
-	if (column)
-		*column = m->column;
-	return true;
+	return l->fn ? &l->fs[l->fn - 1] : NULL;
 }
 
-void assay_yaml_marks_free(assay_yaml_marks *marks)
+/*
+ * Anchors
+ */
+
+static uint64_t hash_bytes(const char *s, size_t n)
 {
-	if (!marks)
-		return;
-	free(marks->v);
-	free(marks);
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
 }
 
-/* ---- anchors ---- */
-
-static void anchor_set(struct loader *l, const char *name, json_t *node, const char *key,
-		       size_t key_len, size_t size)
+static struct anchor *anchor_slot(struct anchor *tab, size_t cap, const char *name)
 {
-	json_object_set(l->anchors, name, node);
-	json_object_set_new(l->anchor_sizes, name, json_integer((json_int_t)size));
-	if (key)
-		json_object_set_new(l->anchor_keys, name, json_stringn(key, key_len));
-	else
-		json_object_del(l->anchor_keys, name);
+	size_t h = (size_t)hash_bytes(name, strlen(name)) & (cap - 1);
+
+	while (tab[h].name && strcmp(tab[h].name, name))
+		h = (h + 1) & (cap - 1);
+	return &tab[h];
 }
 
-/* An alias's node, or NULL after reporting the error. */
-static json_t *alias_node(struct loader *l, const yaml_event_t *ev)
+static struct anchor *anchor_get(struct loader *l, const char *name)
+{
+	struct anchor *e;
+
+	if (!l->anchors)
+		return NULL;
+	e = anchor_slot(l->anchors, l->anchors_cap, name);
+	return e->name ? e : NULL;
+}
+
+static void anchor_set(struct loader *l, const char *name, assay_value v, assay_value key,
+		       size_t size)
+{
+	struct anchor *e;
+
+	if ((l->nanchors + 1) * 2 > l->anchors_cap) {
+		size_t cap = l->anchors_cap ? l->anchors_cap * 2 : 16;
+		struct anchor *tab = assay_xcalloc(cap, sizeof(*tab));
+
+		for (size_t i = 0; i < l->anchors_cap; i++)
+			if (l->anchors[i].name)
+				*anchor_slot(tab, cap, l->anchors[i].name) = l->anchors[i];
+		free(l->anchors);
+		l->anchors = tab;
+		l->anchors_cap = cap;
+	}
+	e = anchor_slot(l->anchors, l->anchors_cap, name);
+	if (!e->name) {
+		e->name = assay_xstrdup(name);
+		l->nanchors++;
+	}
+	e->value = v;
+	e->key = key;
+	e->size = size;
+}
+
+static void anchors_clear(struct loader *l)
+{
+	for (size_t i = 0; i < l->anchors_cap; i++)
+		free(l->anchors[i].name);
+	free(l->anchors);
+	l->anchors = NULL;
+	l->nanchors = l->anchors_cap = 0;
+}
+
+/* An alias's anchor, or NULL after reporting the error. */
+static struct anchor *alias_anchor(struct loader *l, const yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
-	json_t *v = json_object_get(l->anchors, name);
+	struct anchor *e = anchor_get(l, name);
+	size_t len = strlen(name);
 
-	if (v)
-		return v;
-	for (size_t i = 0; i < l->depth; i++) {
-		struct frame *f = &l->stack[i];
-		if (f->anchor_len == strlen(name) &&
-		    !memcmp(l->keys.ptr + f->base, name, f->anchor_len)) {
+	if (e)
+		return e;
+	for (size_t i = 0; i < l->fn; i++) {
+		struct frame *f = &l->fs[i];
+
+		if (f->name_len == len && !memcmp(l->names.ptr + f->name_off, name, len)) {
 			fail_at(l, ev->start_mark, "recursive alias '%s'", name);
 			return NULL;
 		}
@@ -246,181 +283,182 @@ static json_t *alias_node(struct loader *l, const yaml_event_t *ev)
 	return NULL;
 }
 
-/* ---- building ---- */
+/*
+ * Mapping keys
+ */
 
-static struct frame *top(struct loader *l)
+static bool same_key(const assay_value *x, const assay_value *y)
 {
-	return l->depth ? &l->stack[l->depth - 1] : NULL;
+	return x->len == y->len && (!x->len || !memcmp(x->u.s, y->u.s, x->len));
 }
 
-static void key_done(struct loader *l, struct frame *f)
+static void index_put(struct frame *f, const assay_value *vs, size_t member)
 {
-	assay_buf_setlen(&l->keys, f->key_off);
-	f->have_key = false;
-	f->key_is_merge = false;
+	const assay_value *k = &vs[f->base + 2 * member];
+	size_t h = (size_t)hash_bytes(k->u.s, k->len) & (f->index_cap - 1);
+
+	while (f->index[h])
+		h = (h + 1) & (f->index_cap - 1);
+	f->index[h] = (uint32_t)member + 1;
 }
 
-/* `<<: v`: v must be a mapping or a list of mappings. Takes `v`. */
-static int add_merge(struct loader *l, struct frame *f, json_t *v, yaml_mark_t at)
+/* True if the mapping `f` already has key `k` (its explicit keys only). */
+static bool key_exists(struct loader *l, struct frame *f, const assay_value *k)
 {
-	bool ok = json_is_object(v);
+	size_t keys = (l->vn - f->base) / 2;
 
-	if (json_is_array(v)) {
+	if (keys < INDEX_FROM) {
+		for (size_t i = 0; i < keys; i++)
+			if (same_key(&l->vs[f->base + 2 * i], k))
+				return true;
+		return false;
+	}
+	if ((keys + 1) * 2 > f->index_cap) {
+		free(f->index);
+		f->index_cap = f->index_cap ? f->index_cap * 2 : 4 * INDEX_FROM;
+		while ((keys + 1) * 2 > f->index_cap)
+			f->index_cap *= 2;
+		f->index = assay_xcalloc(f->index_cap, sizeof(*f->index));
+		for (size_t i = 0; i < keys; i++)
+			index_put(f, l->vs, i);
+	}
+	for (size_t h = (size_t)hash_bytes(k->u.s, k->len) & (f->index_cap - 1); f->index[h];
+	     h = (h + 1) & (f->index_cap - 1))
+		if (same_key(&l->vs[f->base + 2 * (f->index[h] - 1)], k))
+			return true;
+	return false;
+}
+
+/* Pushes key `k` of the mapping `f` (refused if it is there already). */
+static int push_key(struct loader *l, struct frame *f, assay_value k, yaml_mark_t at)
+{
+	if (key_exists(l, f, &k)) {
+		char snip[80];
+
+		assay_yaml__snippet(snip, sizeof(snip), k.u.s, k.len);
+		return fail_at(l, at, "duplicate key '%s'", snip);
+	}
+	vpush(l, k);
+	if (f->index)
+		index_put(f, l->vs, (l->vn - 1 - f->base) / 2);
+	f->have_key = true;
+	return 0;
+}
+
+/*
+ * Building
+ */
+
+/* `<<: v`: v must be a mapping or a list of mappings. */
+static int add_merge(struct loader *l, assay_value v, yaml_mark_t at)
+{
+	bool ok = v.kind == ASSAY_V_OBJECT;
+
+	if (v.kind == ASSAY_V_ARRAY) {
 		ok = true;
-		for (size_t i = 0; i < json_array_size(v); i++)
-			ok = ok && json_is_object(json_array_get(v, i));
+		for (uint32_t i = 0; i < v.len && ok; i++)
+			ok = v.u.items[i].kind == ASSAY_V_OBJECT;
 	}
-	if (!ok) {
-		json_decref(v);
+	if (!ok)
 		return fail_at(l, at, "expected a mapping or list of mappings for merging");
-	}
-	if (!f->merges)
-		f->merges = json_array();
-	if (json_is_object(v)) {
-		json_array_append_new(f->merges, v);
+	if (v.kind == ASSAY_V_OBJECT) {
+		mpush(l, v);
 		return 0;
 	}
 	/* the first mapping of the list wins, so it is applied last */
-	for (size_t i = json_array_size(v); i-- > 0;)
-		json_array_append(f->merges, json_array_get(v, i));
-	json_array_append_new(l->dead, v);
+	for (uint32_t i = v.len; i-- > 0;)
+		mpush(l, v.u.items[i]);
 	return 0;
 }
 
-/* Puts a finished node where it belongs. Takes `v`. */
-static int add_value(struct loader *l, json_t *v, yaml_mark_t at)
+/* Puts a finished node where it belongs: its collection, or the stream's list of documents. */
+static int add_value(struct loader *l, assay_value v, yaml_mark_t at)
 {
 	struct frame *f = top(l);
-	int rc = 0;
 
-	if (!f) {
-		l->root = v;
+	if (!f || !f->is_map) {
+		vpush(l, v);
 		return 0;
 	}
-	if (!f->is_map) {
-		json_array_append_new(f->node, v);
-		return 0;
+	f->have_key = false;
+	if (f->key_is_merge) {
+		f->key_is_merge = false;
+		return add_merge(l, v, at);
 	}
-	if (f->key_is_merge)
-		rc = add_merge(l, f, v, at);
-	else if (json_object_setn_new(f->node, l->keys.ptr + f->key_off, f->key_len, v))
-		rc = fail_at(l, at, "mapping key is not valid UTF-8");
-	key_done(l, f);
-	return rc;
+	vpush(l, v);
+	return 0;
 }
 
-/* Copies `src`'s members into `dst`, keys with NUL included. */
-static void object_update(json_t *dst, json_t *src)
-{
-	const char *key;
-	size_t len;
-	json_t *v;
-
-	json_object_keylen_foreach(src, key, len, v)
-		json_object_setn_nocheck(dst, key, len, v);
-}
-
-static void apply_merges(struct loader *l, struct frame *f)
-{
-	json_t *explicit = json_object();
-
-	object_update(explicit, f->node);
-	json_object_clear(f->node);
-	for (size_t i = 0; i < json_array_size(f->merges); i++)
-		object_update(f->node, json_array_get(f->merges, i));
-	object_update(f->node, explicit);
-	json_decref(explicit);
-	json_array_append_new(l->dead, f->merges);
-	f->merges = NULL;
-}
-
-static int key_scalar(struct loader *l, struct frame *f, const yaml_event_t *ev)
+/* The value of a scalar event, and its kind; 0 or the error. */
+static int scalar(struct loader *l, const yaml_event_t *ev, assay_value *v, int *kind)
 {
 	const char *s = (const char *)ev->data.scalar.value;
 	size_t n = ev->data.scalar.length;
-	const char *anchor = (const char *)ev->data.scalar.anchor;
 	char msg[256];
-	int kind = assay_yaml__classify((const char *)ev->data.scalar.tag,
-					ev->data.scalar.plain_implicit,
-					ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE, s, n, msg,
-					sizeof(msg));
 
-	if (kind < 0)
+	if (n > UINT32_MAX)
+		return too_big(l);
+	*kind = assay_yaml__classify((const char *)ev->data.scalar.tag,
+				     ev->data.scalar.plain_implicit,
+				     ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
+				     l->o->timestamps, s, n, msg, sizeof(msg));
+	if (*kind < 0 || assay_yaml__value(v, l->a, *kind, s, n, msg, sizeof(msg)))
 		return fail_at(l, ev->start_mark, "%s", msg);
-	if (anchor) {
-		json_t *v = assay_yaml__value(kind, s, n);
-		if (!v)
-			return fail_at(l, ev->start_mark, "scalar is not valid UTF-8");
-		if (kind != YAML_KIND_NULL && kind != YAML_KIND_TRUE && kind != YAML_KIND_FALSE)
-			mark_add(l, v, ev->start_mark);
-		json_array_append_new(l->dead, v);
-		anchor_set(l, anchor, v, kind == YAML_KIND_NULL ? "null" : s,
-			   kind == YAML_KIND_NULL ? 4 : n, 1);
-	}
+	return 0;
+}
+
+/* A scalar `v` of `kind` as a mapping key: itself if a string, else its text, null "null". */
+static assay_value key_of(struct loader *l, const yaml_event_t *ev, assay_value v, int kind)
+{
+	assay_value k;
+
+	if (v.kind == ASSAY_V_STRING)
+		return v;
+	if (kind == YAML_KIND_NULL)
+		k = assay_value_string(l->a, "null", 4);
+	else
+		k = assay_value_string(l->a, (const char *)ev->data.scalar.value,
+				       ev->data.scalar.length);
+	stamp(l, &k, ev->start_mark);
+	return k;
+}
+
+static int scalar_event(struct loader *l, struct frame *f, const yaml_event_t *ev, bool key)
+{
+	const char *anchor = (const char *)ev->data.scalar.anchor;
+	assay_value v, k = { 0 };
+	int kind;
+
+	if (scalar(l, ev, &v, &kind))
+		return l->rc;
+	/* a key's value is made (PyYAML constructs keys too) but kept only if anchored */
+	if (has_data(&v) && (anchor || !key || v.kind == ASSAY_V_STRING))
+		stamp(l, &v, ev->start_mark);
+	if (anchor || key)
+		k = key_of(l, ev, v, kind);
+	if (anchor)
+		anchor_set(l, anchor, v, k, 1);
+	if (!key)
+		return add_value(l, v, ev->start_mark);
 	if (kind == YAML_KIND_MERGE) {
 		f->key_is_merge = true;
-		n = 0;
-	} else if (kind == YAML_KIND_NULL) {
-		s = "null";
-		n = 4;
+		f->have_key = true;
+		return 0;
 	}
-	if (!f->key_is_merge && json_object_getn(f->node, s, n)) {
-		char snip[80];
-		assay_yaml__snippet(snip, sizeof(snip), s, n);
-		return fail_at(l, ev->start_mark, "duplicate key '%s'", snip);
-	}
-	f->key_off = l->keys.len;
-	f->key_len = n;
-	assay_buf_add(&l->keys, s, n);
-	f->have_key = true;
-	return 0;
+	return push_key(l, f, k, ev->start_mark);
 }
 
-static int key_alias(struct loader *l, struct frame *f, const yaml_event_t *ev)
+static int alias_event(struct loader *l, struct frame *f, const yaml_event_t *ev, bool key)
 {
-	const char *name = (const char *)ev->data.alias.anchor;
+	struct anchor *e = alias_anchor(l, ev);
 
-	if (!alias_node(l, ev))
+	if (!e)
 		return l->rc;
-	json_t *k = json_object_get(l->anchor_keys, name);
-	if (!k)
+	if (!key)
+		return add_value(l, e->value, ev->start_mark);
+	if (e->key.kind != ASSAY_V_STRING)
 		return fail_at(l, ev->start_mark, "mapping keys must be scalars");
-	const char *s = json_string_value(k);
-	size_t n = json_string_length(k);
-	if (json_object_getn(f->node, s, n)) {
-		char snip[80];
-		assay_yaml__snippet(snip, sizeof(snip), s, n);
-		return fail_at(l, ev->start_mark, "duplicate key '%s'", snip);
-	}
-	f->key_off = l->keys.len;
-	f->key_len = n;
-	assay_buf_add(&l->keys, s, n);
-	f->have_key = true;
-	return 0;
-}
-
-static int value_scalar(struct loader *l, const yaml_event_t *ev)
-{
-	const char *s = (const char *)ev->data.scalar.value;
-	size_t n = ev->data.scalar.length;
-	const char *anchor = (const char *)ev->data.scalar.anchor;
-	char msg[256];
-	int kind = assay_yaml__classify((const char *)ev->data.scalar.tag,
-					ev->data.scalar.plain_implicit,
-					ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE, s, n, msg,
-					sizeof(msg));
-
-	if (kind < 0)
-		return fail_at(l, ev->start_mark, "%s", msg);
-	json_t *v = assay_yaml__value(kind, s, n);
-	if (!v)
-		return fail_at(l, ev->start_mark, "scalar is not valid UTF-8");
-	if (kind != YAML_KIND_NULL && kind != YAML_KIND_TRUE && kind != YAML_KIND_FALSE)
-		mark_add(l, v, ev->start_mark);
-	if (anchor)
-		anchor_set(l, anchor, v, kind == YAML_KIND_NULL ? "null" : s,
-			   kind == YAML_KIND_NULL ? 4 : n, 1);
-	return add_value(l, v, ev->start_mark);
+	return push_key(l, f, e->key, ev->start_mark);
 }
 
 /* A collection tag that contradicts the collection, or a scalar tag on one. */
@@ -451,50 +489,139 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 {
 	const char *anchor = (const char *)(is_map ? ev->data.mapping_start.anchor :
 					  ev->data.sequence_start.anchor);
+	bool flow = is_map ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE :
+			     ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+	struct frame *f;
 
 	if (check_collection_tag(l, ev, is_map))
 		return l->rc;
-	if (l->depth >= MAX_DEPTH)
-		return fail_at(l, ev->start_mark, "nesting deeper than %d levels", MAX_DEPTH);
-	if (l->depth == l->alloc) {
-		l->alloc = l->alloc ? l->alloc * 2 : 16;
-		l->stack = assay_xrealloc(l->stack, l->alloc * sizeof(*l->stack));
+	if (flow && l->flow_depth >= MAX_FLOW_DEPTH)
+		return fail_at(l, ev->start_mark,
+			       "flow collections nested deeper than %d levels", MAX_FLOW_DEPTH);
+	if (l->fn == l->falloc) {
+		l->falloc = l->falloc ? l->falloc * 2 : 16;
+		l->fs = assay_xrealloc(l->fs, l->falloc * sizeof(*l->fs));
 	}
-	struct frame *f = &l->stack[l->depth++];
+	f = &l->fs[l->fn++];
 	*f = (struct frame){ 0 };
-	f->node = is_map ? json_object() : json_array();
 	f->is_map = is_map;
+	f->flow = flow;
 	f->start = ev->start_mark;
-	f->base = l->keys.len;
+	f->base = l->vn;
+	f->merge_base = l->mn;
 	f->expanded_start = l->expanded - 1; /* the collection itself was counted */
+	f->name_off = l->names.len;
 	if (anchor) {
-		f->anchor_len = strlen(anchor);
-		assay_buf_add(&l->keys, anchor, f->anchor_len);
+		f->name_len = strlen(anchor);
+		assay_buf_add(&l->names, anchor, f->name_len);
 	}
+	l->flow_depth += flow;
 	return 0;
+}
+
+/*
+ * Python's dict: a key seen again keeps its first place and takes the later value. Returns the
+ * number of members left (compacted in place).
+ */
+static size_t dedup_members(assay_member *m, size_t n)
+{
+	size_t cap = 16, out = 0;
+	uint32_t *slots;
+	bool *drop;
+
+	if (n < 2)
+		return n;
+	while (cap < n * 2)
+		cap *= 2;
+	slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
+	drop = assay_xcalloc(n, sizeof(*drop));
+	for (size_t j = 0; j < n; j++) {
+		size_t h = (size_t)hash_bytes(m[j].key.u.s, m[j].key.len) & (cap - 1);
+
+		while (slots[h]) {
+			size_t i = slots[h] - 1;
+
+			if (same_key(&m[i].key, &m[j].key)) {
+				m[i].value = m[j].value;
+				drop[j] = true;
+				break;
+			}
+			h = (h + 1) & (cap - 1);
+		}
+		if (!drop[j])
+			slots[h] = (uint32_t)j + 1;
+	}
+	for (size_t j = 0; j < n; j++)
+		if (!drop[j])
+			m[out++] = m[j];
+	free(slots);
+	free(drop);
+	return out;
+}
+
+/* The members of mapping `f` with its merge sources: merged first, explicit ones win. */
+static assay_value merged_mapping(struct loader *l, struct frame *f)
+{
+	size_t explicit = (l->vn - f->base) / 2, total = explicit, o = 0;
+	assay_value v = { .kind = ASSAY_V_OBJECT };
+	assay_member *m;
+
+	for (size_t i = f->merge_base; i < l->mn; i++)
+		total += l->ms[i].len;
+	m = assay_xmalloc((total ? total : 1) * sizeof(*m));
+	for (size_t i = f->merge_base; i < l->mn; i++) {
+		if (l->ms[i].len)
+			memcpy(m + o, l->ms[i].u.members, l->ms[i].len * sizeof(*m));
+		o += l->ms[i].len;
+	}
+	if (explicit)
+		memcpy(m + o, l->vs + f->base, explicit * sizeof(*m));
+	total = dedup_members(m, total);
+	if (total) {
+		v.u.members = assay_arena_alloc(l->a, total * sizeof(*m));
+		memcpy(v.u.members, m, total * sizeof(*m));
+	}
+	v.len = (uint32_t)total;
+	free(m);
+	return v;
 }
 
 static int end_collection(struct loader *l)
 {
 	struct frame *f = top(l);
-	json_t *v = f->node;
+	size_t n = l->vn - f->base;
+	assay_value v = { .kind = f->is_map ? ASSAY_V_OBJECT : ASSAY_V_ARRAY };
 	yaml_mark_t start = f->start;
 
-	if (f->merges)
-		apply_merges(l, f);
-	mark_add(l, v, start);
-	if (f->anchor_len) {
-		char *name = assay_xstrndup(l->keys.ptr + f->base, f->anchor_len);
-		anchor_set(l, name, v, NULL, 0, l->expanded - f->expanded_start);
+	if (n / (f->is_map ? 2 : 1) > UINT32_MAX)
+		return too_big(l);
+	if (f->is_map && l->mn > f->merge_base) {
+		v = merged_mapping(l, f);
+	} else if (n) {
+		v.u.items = assay_arena_alloc(l->a, n * sizeof(assay_value));
+		memcpy(v.u.items, l->vs + f->base, n * sizeof(assay_value));
+		v.len = (uint32_t)(f->is_map ? n / 2 : n);
+	}
+	stamp(l, &v, start);
+	if (f->name_len) {
+		char *name = assay_xstrndup(l->names.ptr + f->name_off, f->name_len);
+
+		anchor_set(l, name, v, assay_value_null(), l->expanded - f->expanded_start);
 		free(name);
 	}
-	assay_buf_setlen(&l->keys, f->base);
-	l->depth--;
-	return add_value(l, v, start);
+	assay_buf_setlen(&l->names, f->name_off);
+	l->vn = f->base;
+	l->mn = f->merge_base;
+	l->flow_depth -= f->flow;
+	free(f->index);
+	l->fn--;
+	if (add_value(l, v, start))
+		return l->rc;
+	return check_arena(l);
 }
 
 /*
- * Counts what the document expands to, aliases included, and refuses it past MAX_EXPANDED:
+ * Counts what the stream expands to, aliases included, and refuses it past MAX_EXPANDED:
  * a few lines of nested aliases ("billion laughs") would otherwise make a report of gigabytes.
  */
 static int count_nodes(struct loader *l, const yaml_event_t *ev)
@@ -502,18 +629,18 @@ static int count_nodes(struct loader *l, const yaml_event_t *ev)
 	size_t n = 1;
 
 	if (ev->type == YAML_ALIAS_EVENT) {
-		const json_t *size = json_object_get(l->anchor_sizes,
-						     (const char *)ev->data.alias.anchor);
-		if (size)
-			n = (size_t)json_integer_value(size);
+		const struct anchor *e = anchor_get(l, (const char *)ev->data.alias.anchor);
+
+		if (e)
+			n = e->size;
 	} else if (ev->type != YAML_SCALAR_EVENT && ev->type != YAML_SEQUENCE_START_EVENT &&
 		   ev->type != YAML_MAPPING_START_EVENT) {
 		return 0;
 	}
 	l->expanded += n;
 	if (l->expanded > MAX_EXPANDED)
-		return fail_at(l, ev->start_mark,
-			       "aliases expand the document past %d nodes", MAX_EXPANDED);
+		return fail_at(l, ev->start_mark, "aliases expand the %s past %d nodes",
+			       l->o->multi_document ? "stream" : "document", MAX_EXPANDED);
 	return 0;
 }
 
@@ -526,12 +653,11 @@ static int node_event(struct loader *l, const yaml_event_t *ev)
 		return l->rc;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
-		return key ? key_scalar(l, f, ev) : value_scalar(l, ev);
+		if (scalar_event(l, f, ev, key))
+			return l->rc;
+		return check_arena(l);
 	case YAML_ALIAS_EVENT:
-		if (key)
-			return key_alias(l, f, ev);
-		json_t *v = alias_node(l, ev);
-		return v ? add_value(l, json_incref(v), ev->start_mark) : l->rc;
+		return alias_event(l, f, ev, key);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
 		if (key)
@@ -545,7 +671,9 @@ static int node_event(struct loader *l, const yaml_event_t *ev)
 	}
 }
 
-/* ---- libyaml errors ---- */
+/*
+ * libyaml errors
+ */
 
 /* libyaml's reader reports a byte offset only: count lines and characters up to it. */
 static void offset_position(const char *text, size_t len, size_t off, int *line, int *col)
@@ -589,7 +717,7 @@ static int libyaml_error(struct loader *l, const char *text, size_t len)
 
 	switch (p->error) {
 	case YAML_MEMORY_ERROR:
-		l->rc = assay_err_set(l->err, ASSAY_ERROR, l->path, 0, 0,
+		l->rc = assay_err_set(l->err, ASSAY_ERROR, l->o->source, 0, 0,
 				      "out of memory while parsing YAML");
 		return l->rc;
 	case YAML_READER_ERROR: {
@@ -605,10 +733,10 @@ static int libyaml_error(struct loader *l, const char *text, size_t len)
 		}
 		offset_position(text, len, off, &line, &col);
 		if (p->problem_value >= 0)
-			l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->path, line, col,
+			l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->o->source, line, col,
 					      "%s (0x%02X)", problem, (unsigned)p->problem_value);
 		else
-			l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->path, line, col, "%s",
+			l->rc = assay_err_set(l->err, ASSAY_EPARSE, l->o->source, line, col, "%s",
 					      problem);
 		return l->rc;
 	}
@@ -632,82 +760,79 @@ static int libyaml_error(struct loader *l, const char *text, size_t len)
 	return fail_at(l, p->problem_mark, "%s", problem);
 }
 
-/* ---- the loader ---- */
+/*
+ * The stream
+ */
+
+static int stream_event(struct loader *l, const yaml_event_t *ev, bool *done)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (l->documents++ && !l->o->multi_document)
+			return fail_at(l, ev->start_mark, "a second document in the stream");
+		anchors_clear(l);
+		return 0;
+	case YAML_STREAM_START_EVENT:
+		l->stream_start = ev->start_mark;
+		return 0;
+	case YAML_STREAM_END_EVENT:
+		*done = true;
+		return 0;
+	default:
+		return node_event(l, ev);
+	}
+}
 
 static void loader_release(struct loader *l)
 {
-	for (size_t i = 0; i < l->depth; i++) {
-		json_decref(l->stack[i].node);
-		json_decref(l->stack[i].merges);
-	}
-	free(l->stack);
-	assay_buf_release(&l->keys);
-	json_decref(l->anchors);
-	json_decref(l->anchor_sizes);
-	json_decref(l->anchor_keys);
-	json_decref(l->dead);
-	json_decref(l->root);
-	assay_yaml_marks_free(l->marks);
+	for (size_t i = 0; i < l->fn; i++)
+		free(l->fs[i].index);
+	free(l->fs);
+	free(l->vs);
+	free(l->ms);
+	assay_buf_release(&l->names);
+	anchors_clear(l);
 	yaml_parser_delete(&l->parser);
 }
 
-int assay_yaml_parse(json_t **out, assay_yaml_marks **marks_out, const char *text, size_t len,
-		     const char *path, assay_err *err)
+int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
+		     const assay_yaml_opts *opts, assay_err *err)
 {
-	struct loader l = { .path = path, .err = err, .keys = ASSAY_BUF_INIT };
+	static const assay_yaml_opts defaults = ASSAY_YAML_OPTS_INIT;
+	struct loader l = { .a = a, .err = err, .names = ASSAY_BUF_INIT };
 	bool done = false;
 
-	*out = NULL;
-	if (marks_out)
-		*marks_out = NULL;
+	l.o = opts ? opts : &defaults;
+	*out = assay_value_null();
+	if (!text) {
+		text = "";
+		len = 0;
+	}
 	if (!yaml_parser_initialize(&l.parser))
-		return assay_err_set(err, ASSAY_ERROR, path, 0, 0, "cannot set up the YAML parser");
-	yaml_parser_set_input_string(&l.parser, (const unsigned char *)(text ? text : ""),
-				     text ? len : 0);
-	l.anchors = json_object();
-	l.anchor_sizes = json_object();
-	l.anchor_keys = json_object();
-	l.dead = json_array();
-	if (marks_out)
-		l.marks = assay_xcalloc(1, sizeof(*l.marks));
-
+		return assay_err_set(err, ASSAY_ERROR, l.o->source, 0, 0,
+				     "cannot set up the YAML parser");
+	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
 	while (!done && !l.rc) {
 		yaml_event_t ev;
+
 		if (!yaml_parser_parse(&l.parser, &ev)) {
 			libyaml_error(&l, text, len);
 			break;
 		}
-		switch (ev.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (l.documents++)
-				fail_at(&l, ev.start_mark, "more than one document");
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		default:
-			node_event(&l, &ev);
-			break;
-		}
+		stream_event(&l, &ev, &done);
 		yaml_event_delete(&ev);
 	}
-	if (l.rc) {
-		int rc = l.rc;
-		loader_release(&l);
-		return rc;
+	if (!l.rc) {
+		if (l.o->multi_document) {
+			*out = assay_value_array_of(a, l.vs, l.vn);
+			stamp(&l, out, l.stream_start);
+		} else if (l.vn) {
+			*out = l.vs[0];
+		}
+		check_arena(&l);
+		if (l.rc)
+			*out = assay_value_null();
 	}
-	if (!l.root)
-		l.root = json_null();
-	if (l.marks) {
-		if (l.marks->n > 1)
-			qsort(l.marks->v, l.marks->n, sizeof(*l.marks->v), mark_cmp);
-		if (json_array_size(l.dead))
-			marks_prune(l.marks, l.root);
-		*marks_out = l.marks;
-		l.marks = NULL;
-	}
-	*out = l.root;
-	l.root = NULL;
 	loader_release(&l);
-	return 0;
+	return l.rc;
 }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <jansson.h>
+#include "assay/value.h"
 
 /* What a scalar resolves to. */
 enum yaml_kind {
@@ -18,25 +18,30 @@ enum yaml_kind {
 	YAML_KIND_FALSE,
 	YAML_KIND_INT,
 	YAML_KIND_FLOAT,
-	YAML_KIND_MERGE, /* `<<` (or !!merge): a merge key in key position, a string elsewhere */
+	YAML_KIND_MERGE,     /* `<<` (or !!merge): a merge key as a key, else a string */
+	YAML_KIND_TIMESTAMP, /* only when asked for (assay_yaml_opts.timestamps) */
 };
 
 /*
  * Resolves a scalar as PyYAML's resolver and SafeConstructor do.
- * @param tag      the event's tag (NULL if none)
- * @param implicit libyaml's plain_implicit (untagged plain scalar, or the non-specific tag "!")
- * @param plain    the scalar was written in plain style
+ * @param tag        the event's tag (NULL if none)
+ * @param implicit   libyaml's plain_implicit (untagged plain scalar, or the non-specific tag "!")
+ * @param plain      the scalar was written in plain style
+ * @param timestamps resolve timestamps (else they are strings, and !!timestamp gives a string)
  * @return a yaml_kind, or -1 with a message in `msg` (bad content for an explicit tag, an integer
  *         PyYAML cannot convert such as `0b_`, or a collection tag on a scalar)
  */
-int assay_yaml__classify(const char *tag, bool implicit, bool plain, const char *s, size_t n,
-			 char *msg, size_t msgsize);
+int assay_yaml__classify(const char *tag, bool implicit, bool plain, bool timestamps,
+			 const char *s, size_t n, char *msg, size_t msgsize);
 
 /*
- * A new value for `s` resolved as `kind` (from assay_yaml__classify; YAML_KIND_MERGE gives the
- * string). NULL only when a string is not valid UTF-8.
+ * Makes in `a` the value of `s` resolved as `kind` (from assay_yaml__classify; YAML_KIND_MERGE
+ * gives the string). @return 0, or -1 with a message in `msg` where PyYAML's constructor fails
+ * too: an integer past Python's 4300-digit limit, a sexagesimal float whose powers of 60 no
+ * double holds, an impossible date or time.
  */
-json_t *assay_yaml__value(int kind, const char *s, size_t n);
+int assay_yaml__value(assay_value *out, assay_arena *a, int kind, const char *s, size_t n,
+		      char *msg, size_t msgsize);
 
 /* Writes `s` shortened to a printable snippet for messages (at most ~60 bytes, "..." if cut). */
 void assay_yaml__snippet(char *out, size_t size, const char *s, size_t n);

@@ -59,8 +59,13 @@ typedef struct assay_case_result {
  */
 ASSAY_EXTERN assay_attribute *assay_case_result_add(assay_case_result *r, const char *name,
 						    assay_actual actual);
-/** Moves the content of `b` into `r` (b is left INIT); @return the kept buffer. */
-ASSAY_EXTERN const assay_buf *assay_case_result_keep(assay_case_result *r, assay_buf *b);
+/**
+ * Moves the content of `b` into `r` (b is left INIT).
+ * @param len_out receives the length
+ * @return the kept bytes (valid as long as `r`)
+ */
+ASSAY_EXTERN const char *assay_case_result_keep(assay_case_result *r, assay_buf *b,
+						size_t *len_out);
 /** The arena of `r` (made on first use), for names and messages that live as long as `r`. */
 ASSAY_EXTERN assay_arena *assay_case_result_arena(assay_case_result *r);
 /** The attribute named `name`, or NULL. */

@@ -44,12 +44,13 @@ assay_attribute *assay_case_result_add(assay_case_result *r, const char *name,
 	return at;
 }
 
-const assay_buf *assay_case_result_keep(assay_case_result *r, assay_buf *b)
+const char *assay_case_result_keep(assay_case_result *r, assay_buf *b, size_t *len_out)
 {
 	r->bufs = assay_xrealloc(r->bufs, (r->nbufs + 1) * sizeof(*r->bufs));
 	r->bufs[r->nbufs] = *b;
 	*b = (assay_buf)ASSAY_BUF_INIT;
-	return &r->bufs[r->nbufs++];
+	*len_out = r->bufs[r->nbufs].len;
+	return r->bufs[r->nbufs++].ptr;
 }
 
 const assay_attribute *assay_case_result_get(const assay_case_result *r, const char *name)

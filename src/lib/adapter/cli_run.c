@@ -109,10 +109,11 @@ static void add_file(assay_case_result *r, const char *workdir, const char *rel,
 	}
 	rc = assay_fs_read_beneath(&content, workdir, rel, cap, NULL);
 	if (rc == 0 || rc == ASSAY_ETOOBIG) {
-		const assay_buf *kept = assay_case_result_keep(r, &content);
+		size_t len;
+		const char *kept = assay_case_result_keep(r, &content, &len);
 
-		a = (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = kept->ptr,
-				    .len = kept->len, .truncated = rc == ASSAY_ETOOBIG };
+		a = (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = kept, .len = len,
+				    .truncated = rc == ASSAY_ETOOBIG };
 	}
 	assay_buf_release(&content);
 	assay_case_result_add(r, name, a);
@@ -190,17 +191,18 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}
-	const assay_buf *o = assay_case_result_keep(out, &job->p.out);
-	const assay_buf *e = assay_case_result_keep(out, &job->p.err);
+	size_t olen, elen;
+	const char *o = assay_case_result_keep(out, &job->p.out, &olen);
+	const char *e = assay_case_result_keep(out, &job->p.err, &elen);
 
 	assay_case_result_add(out, "status_code",
 			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = status });
 	assay_case_result_add(out, "output",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = o->ptr,
-					      .len = o->len, .truncated = pr->out_truncated });
+			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = o, .len = olen,
+					      .truncated = pr->out_truncated });
 	assay_case_result_add(out, "stderr",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = e->ptr,
-					      .len = e->len, .truncated = pr->err_truncated });
+			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = e, .len = elen,
+					      .truncated = pr->err_truncated });
 	assay_case_result_add(out, "execution_time",
 			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = pr->wall_s });
 	assay_case_result_add(out, "max_rss",

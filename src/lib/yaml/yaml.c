@@ -427,7 +427,7 @@ static int scalar_event(struct loader *l, struct frame *f, const yaml_event_t *e
 {
 	const char *anchor = (const char *)ev->data.scalar.anchor;
 	assay_value v, k = { 0 };
-	int kind;
+	int kind = 0;
 
 	if (scalar(l, ev, &v, &kind))
 		return l->rc;

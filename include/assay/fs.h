@@ -29,6 +29,35 @@ ASSAY_EXTERN int assay_fs_read(assay_buf *out, const char *path, size_t max, ass
 ASSAY_EXTERN int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mode,
 				       assay_err *err);
 
+/** A file written in pieces, then put in place at once (temp file + fsync + rename). */
+typedef struct assay_fs_atomic {
+	int fd;
+	char *tmp;   /**< the temp file's path */
+} assay_fs_atomic;
+
+#define ASSAY_FS_ATOMIC_INIT { -1, NULL }
+
+/**
+ * Starts a file that will appear whole or not at all: a temp file (O_EXCL, close-on-exec, no
+ * links followed) in folder `dir` (which must exist).
+ * @return 0, or ASSAY_EIO with the path in `err`
+ */
+ASSAY_EXTERN int assay_fs_atomic_open(assay_fs_atomic *w, const char *dir, int mode,
+				      assay_err *err);
+/** Appends `len` bytes. @return 0, or ASSAY_EIO (the file is then abandoned by _commit) */
+ASSAY_EXTERN int assay_fs_atomic_write(assay_fs_atomic *w, const void *data, size_t len,
+				       assay_err *err);
+/**
+ * Syncs the file and renames it to `path` (replacing what was there), or, when `keep_existing`
+ * and `path` exists, discards it. Returns `w` to INIT either way.
+ * @return 0, or ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_fs_atomic_commit(assay_fs_atomic *w, const char *path, bool keep_existing,
+					assay_err *err);
+/** Removes an unfinished file and returns `w` to INIT. INIT is allowed. */
+ASSAY_EXTERN void assay_fs_atomic_abort(assay_fs_atomic *w);
+
+
 /**
  * Writes `len` bytes to `path` (created or truncated, no atomicity), making the parent folders.
  * @return 0 or ASSAY_EIO

@@ -66,6 +66,37 @@ ASSAY_EXTERN int assay_json_parse_lines(assay_value *out, assay_arena *a, const 
  */
 ASSAY_EXTERN void assay_json_write(assay_buf *out, const assay_value *v, int flags);
 
+/**
+ * Stores a value cut out of a report line (issue #9): `len` bytes of `data` named by their
+ * SHA-256 (`sha256`, 64 hex digits); `json` says whether the bytes are JSON text (a container)
+ * or a string's own bytes. Must keep them whole (or already have them) and return 0, or an
+ * error code with `err` set.
+ */
+typedef int (*assay_blob_fn)(void *payload, const char *sha256, const char *data, size_t len,
+			     bool json, assay_err *err);
+
+/** How assay_json_write_cut() cuts. */
+typedef struct assay_json_cut {
+	size_t max;          /**< a string or container whose JSON text passes this many bytes is
+				  cut (0: never) */
+	assay_blob_fn blob;  /**< receives what is cut */
+	void *payload;
+	size_t keep_depth;   /**< containers nested less deeply than this are never cut (the root
+				  is depth 0), so a report keeps its own structure */
+} assay_json_cut;
+
+/**
+ * assay_json_write(), but every string or container whose JSON text would pass `cut->max`
+ * bytes is written as a cut marker instead, and its whole content goes to `cut->blob`:
+ *   {"$assay_cut": {"kind": "string"|"json", "bytes": N, "sha256": HEX, "head": TEXT}}
+ * where N is the size of the whole (a string's bytes, or a container's JSON text), and HEAD
+ * its first `max` bytes (whole UTF-8 characters) as a string. A value cut once is named again
+ * without being written twice when it occurs again in `v`.
+ * @return 0, or the blob function's error (the line in `out` is then incomplete)
+ */
+ASSAY_EXTERN int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
+				      const assay_json_cut *cut, assay_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,21 +9,36 @@
 
 #include <stdio.h>
 
+#include "json.h"
 #include "run.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/** Report lines carry values up to this many bytes by default (issue #9); the rest is a blob. */
+#define ASSAY_REPORT_VALUE_CAP_DEFAULT (64u * 1024)
+
+/**
+ * Stores a blob (json.h, assay_blob_fn) as DIR/blobs/<first 2 hex digits>/<sha256>, written
+ * atomically and only once; `payload` is the results folder DIR (a const char *).
+ * @return 0, or ASSAY_EIO with the path in `err`
+ */
+ASSAY_EXTERN int assay_blob_put_file(void *payload, const char *sha256, const char *data,
+				     size_t len, bool json, assay_err *err);
+
 /**
  * A sink writing DIR/reports.jsonl (one report per line, appended and flushed as each case
  * finishes, each line written with a single write(2) so that an interrupted run leaves only
  * whole lines) and DIR/summary.json (written atomically at the end). DIR is created if missing;
- * an existing reports.jsonl is replaced when the run begins.
+ * an existing reports.jsonl is replaced when the run begins. A string or container of a report
+ * longer than `value_cap` bytes (0: ASSAY_REPORT_VALUE_CAP_DEFAULT; SIZE_MAX: never) is cut
+ * (json.h, assay_json_write_cut) and kept whole in DIR/blobs.
  * @param out receives the sink (free it with out->free(out->payload))
  * @return 0, or ASSAY_EIO if DIR cannot be made (details in `err`)
  */
-ASSAY_EXTERN int assay_sink_jsonl_new(assay_sink *out, const char *dir, assay_err *err);
+ASSAY_EXTERN int assay_sink_jsonl_new(assay_sink *out, const char *dir, size_t value_cap,
+				      assay_err *err);
 
 /**
  * Reads DIR/reports.jsonl of an interrupted run for resuming: every complete, valid line up to
@@ -42,7 +57,7 @@ ASSAY_EXTERN int assay_reports_load(assay_value *out, assay_arena *a, size_t *va
  * written again. @return as assay_sink_jsonl_new()
  */
 ASSAY_EXTERN int assay_sink_jsonl_resume(assay_sink *out, const char *dir, size_t keep_len,
-					 assay_err *err);
+					 size_t value_cap, assay_err *err);
 
 /** Options of the terminal sink. */
 typedef struct assay_term_opts {

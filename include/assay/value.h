@@ -128,6 +128,9 @@ typedef struct assay_pos {
 	uint32_t col;
 } assay_pos;
 
+/** Positions an arena records at most (later ones are not recorded). */
+#define ASSAY_ARENA_MAX_POSITIONS 65536u
+
 /**
  * Records that the value whose data is `v`'s (a string, bigint, datetime or container made in
  * or borrowed by `a`) starts at `pos`. Parsers call it; values without data are ignored.

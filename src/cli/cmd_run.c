@@ -28,6 +28,9 @@ int cmd_run(int argc, char **argv)
 		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN", "auto, always or never" },
 		{ "max-failures", 0, CLI_OPT_COUNT, &a.max_failures, "N",
 		  "list at most N failing cases with their diffs (default 10; 0: none)" },
+		{ "value-cap", 0, CLI_OPT_SIZE, &a.value_cap, "BYTES",
+		  "report lines carry values up to BYTES; longer ones go to DIR/blobs "
+		  "(default 64K)" },
 		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
 		  "continue an interrupted run: keep the cases already in DIR/reports.jsonl" },
 		{ NULL },
@@ -56,7 +59,7 @@ int cmd_run(int argc, char **argv)
 	if (a.resume) {
 		size_t keep_len;
 		if (assay_reports_load(&previous, prev_arena, &keep_len, a.output, &err) ||
-		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, &err)) {
+		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, a.value_cap, &err)) {
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 			goto out;
 		}
@@ -64,7 +67,7 @@ int cmd_run(int argc, char **argv)
 		if (!a.quiet)
 			fprintf(stderr, "assay: resuming: %u case%s already done\n", previous.len,
 				previous.len == 1 ? "" : "s");
-	} else if (assay_sink_jsonl_new(&sinks[nsinks], a.output, &err)) {
+	} else if (assay_sink_jsonl_new(&sinks[nsinks], a.output, a.value_cap, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
 	}

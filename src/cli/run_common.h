@@ -23,6 +23,7 @@ struct run_args {
 	size_t stdout_cap;
 	size_t stderr_cap;
 	size_t max_failures;
+	size_t value_cap;
 	double kill_grace;
 	bool resume;
 	const assay_value *previous; /* resume: reports of finished cases */

@@ -5,11 +5,12 @@
  * per-path weights.
  *
  * Key decisions:
- * - Deep documents: the walk recurses once per level, as deepdiff does. Past SHALLOW levels it
- *   runs in a thread of its own whose stack is sized for the depth (virtual memory, touched
- *   only as deep as it goes), so 100,000 levels neither overflow nor need a rewrite of every
- *   algorithm as an explicit stack. The thread is joined before returning; nothing else of
- *   the caller's process changes.
+ * - Deep documents: the walk recurses once per level, as deepdiff does. A walk that passes
+ *   SHALLOW levels stops and starts again in a thread of its own whose stack is sized for the
+ *   depth (virtual memory, touched only as deep as it goes), so 100,000 levels neither overflow
+ *   nor need every algorithm rewritten with explicit stacks, and shallow documents (nearly all)
+ *   pay nothing for it. The thread is joined before returning; nothing else of the caller's
+ *   process changes.
  * - sort_by stable-sorts top-level arrays on both sides by the listed keys first (missing keys
  *   first, values in jq's order: null, false, true, numbers, strings, arrays, objects).
  * - Without ignore_order, a path both added and removed becomes one values_changed (deepdiff
@@ -188,23 +189,38 @@ static void *run_walk(void *p)
 	return NULL;
 }
 
+/*
+ * Walks on this thread's stack while the documents are shallow; a walk that gets deeper than
+ * SHALLOW levels stops, and the comparison starts again from scratch on a thread whose stack
+ * is sized for the documents' depth.
+ */
 static void walk_any_depth(struct job *j)
 {
-	size_t depth = assay_value_depth(j->e), da = assay_value_depth(j->a);
+	struct assay_diff__ctx *c = j->c;
 	pthread_attr_t attr;
 	pthread_t t;
+	size_t depth;
 
-	if (da > depth)
-		depth = da;
-	if (depth <= SHALLOW) {
-		run_walk(j);
+	c->max_depth = SHALLOW;
+	run_walk(j);
+	if (!c->need_stack)
 		return;
-	}
+	/* start again: nothing of the shallow attempt is kept */
+	j->r->nr = 0;
+	c->stop = c->need_stack = c->truncated = c->over_budget = false;
+	c->diff_count = c->steps = 0;
+	c->depth = 0;
+	assay_buf_reset(&c->path);
+	assay_buf_adds(&c->path, "root");
+	depth = assay_value_depth(j->e);
+	if (assay_value_depth(j->a) > depth)
+		depth = assay_value_depth(j->a);
+	c->max_depth = SIZE_MAX;
 	if (pthread_attr_init(&attr) ||
-	    pthread_attr_setstacksize(&attr, STACK_BASE + depth * STACK_PER_LEVEL) ||
+	    pthread_attr_setstacksize(&attr, STACK_BASE + (2 * depth + 16) * STACK_PER_LEVEL) ||
 	    pthread_create(&t, &attr, run_walk, j)) {
 		/* no thread: refuse rather than overflow */
-		j->c->stop = j->c->over_budget = true;
+		c->stop = c->over_budget = true;
 		pthread_attr_destroy(&attr);
 		return;
 	}

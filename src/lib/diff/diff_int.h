@@ -148,6 +148,9 @@ struct assay_diff__ctx {
 	uint64_t steps;               /* budget checks */
 	uint64_t diff_count;          /* deepdiff's DIFF_COUNT (max_diffs counts these) */
 	bool stop;                    /* max_diffs or the budget reached: unwind */
+	size_t depth;                 /* recursion depth of the walk and hashing */
+	size_t max_depth;             /* past it: stop and ask for a large stack */
+	bool need_stack;              /* stopped for that */
 	bool over_budget;
 	bool truncated;
 	uint8_t sip_key[16];          /* the hash key (hash.c) */

@@ -115,8 +115,21 @@ static void hash_text(struct assay_diff__ctx *c, char tag, const char *s, size_t
 	assay_buf_release(&b);
 }
 
+static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out);
+
 void assay_diff__hash(struct assay_diff__ctx *c, const assay_value *v,
 		      struct assay_diff__hash *out)
+{
+	if (++c->depth > c->max_depth) {
+		c->stop = c->need_stack = true;
+		memset(out, 0, sizeof(*out));
+	} else {
+		hash(c, v, out);
+	}
+	c->depth--;
+}
+
+static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out)
 {
 	bool excl = c->nexcl || c->nexcl_rx;
 	assay_buf b = ASSAY_BUF_INIT;

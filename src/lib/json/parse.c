@@ -75,6 +75,7 @@ struct parser {
 	assay_buf scratch;
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
+	size_t stamped;    /* positions recorded */
 };
 
 /*
@@ -140,8 +141,10 @@ static assay_pos here(struct parser *ps, const char *at)
 /* Records where `v` (a value with data) starts, when positions are asked for. */
 static void stamp(struct parser *ps, assay_value *v, const char *at)
 {
-	if (!ps->o->positions)
+	if (!ps->o->positions || v->kind < ASSAY_V_BIGINT || v->kind == ASSAY_V_REAL)
 		return;
+	if (++ps->stamped > ASSAY_ARENA_MAX_POSITIONS)
+		return; /* the arena records no more: spare the column counting */
 	if (v->kind == ASSAY_V_STRING && !v->len)
 		v->u.s = assay_arena_alloc(ps->a, 1); /* a pointer of its own, to key the position */
 	assay_arena_set_position(ps->a, v, here(ps, at));
@@ -187,7 +190,9 @@ static void fpush(struct parser *ps, bool obj, const char *at)
 		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
 	}
 	ps->fs[ps->fn++] = (struct frame){ ps->vn, obj,
-					   ps->o->positions ? here(ps, at) : (assay_pos){ 0, 0 } };
+					   ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
+						   ? here(ps, at)
+						   : (assay_pos){ 0, 0 } };
 }
 
 /*
@@ -530,7 +535,7 @@ static int close_container(struct parser *ps)
 	if (n > UINT32_MAX)
 		return too_big(ps);
 	v.len = (uint32_t)n;
-	if (ps->o->positions) {
+	if (ps->o->positions && f.pos.line && ++ps->stamped <= ASSAY_ARENA_MAX_POSITIONS) {
 		if (!n)
 			v.u.items = assay_arena_alloc(ps->a, 1); /* a pointer to key the position */
 		assay_arena_set_position(ps->a, &v, f.pos);

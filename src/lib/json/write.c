@@ -17,6 +17,12 @@
  * - Object keys keep insertion order unless ASSAY_JSON_SORT_KEYS (byte order, which is code
  *   point order for UTF-8, as Python's sort_keys).
  * - Iterative (an explicit stack), so any depth can be written.
+ * - Cutting (assay_json_write_cut, for report lines): a container is written in full, then,
+ *   if its text passed the limit, its text goes to the blob store and is replaced by a marker
+ *   in place; a string is cut from its bytes, unwritten. Inner values are cut before outer
+ *   ones, so an outer blob holds the markers of its inner blobs. The last few cut values are
+ *   remembered by their data, so a value that occurs twice in a report (a case's expected
+ *   output, also in its definition) is serialised and stored once.
  *
  * Refuses to: escape non-ASCII, or write anything but JSON text.
  */
@@ -26,6 +32,7 @@
 
 #include "assay/json.h"
 #include "json/json_int.h"
+#include "util/sha256.h"
 #include "util/banned.h"
 
 /* bytes written as they are: printable ASCII but '"' (0x22) and '\\' (0x5c), and DEL */
@@ -83,8 +90,16 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
 
-	assay_buf_grow(out, len + 2);
-	assay_buf_addch(out, '"');
+	/* room for the common case at once (escapes may still grow it); a capped buffer goes
+	 * through assay_buf_add, which keeps its cap */
+	bool direct = !out->max;
+
+	if (direct) {
+		assay_buf_grow(out, len + 2);
+		out->ptr[out->len++] = '"';
+	} else {
+		assay_buf_addch(out, '"');
+	}
 	while (i < len) {
 		unsigned char c = p[i];
 		char esc[8];
@@ -135,6 +150,14 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len)
 		assay_buf_add(out, s + run, i - run);
 		assay_buf_add(out, esc, n);
 		run = ++i;
+	}
+	if (!run && direct) {
+		/* nothing escaped: one copy into the room made above */
+		memcpy(out->ptr + out->len, s, len);
+		out->len += len;
+		out->ptr[out->len++] = '"';
+		out->ptr[out->len] = '\0';
+		return;
 	}
 	assay_buf_add(out, s + run, len - run);
 	assay_buf_addch(out, '"');
@@ -190,6 +213,7 @@ struct wframe {
 	const assay_value *v;
 	assay_member **sorted; /* SORT_KEYS: the members in key order (malloc'd) */
 	uint32_t next;
+	size_t start;          /* where its text began in `out` (cutting) */
 };
 
 static void newline(assay_buf *out, size_t depth)
@@ -199,15 +223,101 @@ static void newline(assay_buf *out, size_t depth)
 		assay_buf_add(out, "  ", 2);
 }
 
-void assay_json_write(assay_buf *out, const assay_value *v, int flags)
+/* ---- cutting big values --------------------------------------------------------------- */
+
+#define MEMO 16
+
+struct memo {
+	const void *data;  /* the cut value's data pointer */
+	uint32_t len;
+	uint8_t kind;
+	size_t bytes;
+	char sha[65];
+	char *head;        /* the marker's head text (malloc'd) */
+	size_t head_len;
+};
+
+struct cutter {
+	const assay_json_cut *cut;
+	struct memo memo[MEMO];
+	size_t nmemo, next;
+	assay_err *err;
+	int rc;
+};
+
+/* The longest prefix of s[0..len) of at most `max` bytes that ends on a whole UTF-8 char. */
+static size_t utf8_prefix(const char *s, size_t len, size_t max)
+{
+	size_t n = len < max ? len : max;
+
+	if (n == len)
+		return n;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+static void write_marker(assay_buf *out, const struct memo *m)
+{
+	assay_buf_addf(out, "{\"$assay_cut\": {\"kind\": \"%s\", \"bytes\": %zu, \"sha256\": \"%s\", "
+		       "\"head\": ", m->kind == ASSAY_V_STRING ? "string" : "json", m->bytes, m->sha);
+	assay_json__write_string(out, m->head, m->head_len);
+	assay_buf_add(out, "}}", 2);
+}
+
+static const struct memo *memo_find(const struct cutter *c, const assay_value *v)
+{
+	for (size_t i = 0; i < c->nmemo; i++)
+		if (c->memo[i].data == v->u.s && c->memo[i].len == v->len &&
+		    c->memo[i].kind == v->kind)
+			return &c->memo[i];
+	return NULL;
+}
+
+/* Stores data[0..len) as the blob of `v` and remembers the marker. */
+static const struct memo *cut_out(struct cutter *c, const assay_value *v, const char *data,
+				  size_t len, bool json)
+{
+	struct memo *m = &c->memo[c->next];
+	size_t h = utf8_prefix(data, len, c->cut->max);
+
+	if (c->nmemo == MEMO)
+		free(m->head);
+	else
+		c->nmemo++;
+	c->next = (c->next + 1) % MEMO;
+	m->data = v->u.s;
+	m->len = v->len;
+	m->kind = v->kind == ASSAY_V_STRING ? ASSAY_V_STRING : v->kind;
+	m->bytes = len;
+	assay_sha256_hex(m->sha, data, len);
+	m->head = assay_xmalloc(h + 1);
+	memcpy(m->head, data, h);
+	m->head[h] = '\0';
+	m->head_len = h;
+	if (!c->rc && c->cut->blob)
+		c->rc = c->cut->blob(c->cut->payload, m->sha, data, len, json, c->err);
+	return m;
+}
+
+static int write_any(assay_buf *out, const assay_value *v, int flags, struct cutter *cut)
 {
 	bool pretty = flags & ASSAY_JSON_PRETTY, sort = flags & ASSAY_JSON_SORT_KEYS;
+	size_t max = cut && cut->cut->max ? cut->cut->max : 0;
 	struct wframe *st = NULL;
 	size_t nr = 0, alloc = 0;
 	const assay_value *cur = v;
 
 	for (;;) {
 		/* write `cur`: a scalar at once, a container opens a frame */
+		if (cur) {
+			const struct memo *m = max ? memo_find(cut, cur) : NULL;
+
+			if (m) {
+				write_marker(out, m);
+				cur = NULL;
+			}
+		}
 		if (cur) {
 			switch ((assay_kind)cur->kind) {
 			case ASSAY_V_NULL: assay_buf_add(out, "null", 4); break;
@@ -222,7 +332,11 @@ void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 			case ASSAY_V_REAL: assay_json__write_number(out, cur); break;
 			case ASSAY_V_STRING:
 			case ASSAY_V_DATETIME:
-				assay_json__write_string(out, cur->u.s, cur->len);
+				if (max && cur->len > max)
+					write_marker(out, cut_out(cut, cur, cur->u.s, cur->len,
+								  false));
+				else
+					assay_json__write_string(out, cur->u.s, cur->len);
 				break;
 			case ASSAY_V_ARRAY:
 			case ASSAY_V_OBJECT: {
@@ -236,7 +350,7 @@ void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 					alloc = alloc ? alloc * 2 : 32;
 					st = assay_xrealloc(st, alloc * sizeof(*st));
 				}
-				st[nr] = (struct wframe){ cur, NULL, 0 };
+				st[nr] = (struct wframe){ cur, NULL, 0, out->len };
 				if (obj && sort) {
 					st[nr].sorted = assay_xmalloc(cur->len * sizeof(assay_member *));
 					for (uint32_t i = 0; i < cur->len; i++)
@@ -263,6 +377,13 @@ void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 			assay_buf_addch(out, obj ? '}' : ']');
 			free(f->sorted);
 			nr--;
+			if (max && nr >= cut->cut->keep_depth && out->len - f->start > max) {
+				const struct memo *m = cut_out(cut, f->v, out->ptr + f->start,
+							       out->len - f->start, true);
+
+				assay_buf_setlen(out, f->start);
+				write_marker(out, m);
+			}
 			continue;
 		}
 		if (f->next)
@@ -283,4 +404,21 @@ void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 		f->next++;
 	}
 	free(st);
+	return cut ? cut->rc : 0;
+}
+
+void assay_json_write(assay_buf *out, const assay_value *v, int flags)
+{
+	write_any(out, v, flags, NULL);
+}
+
+int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
+			 const assay_json_cut *cut, assay_err *err)
+{
+	struct cutter c = { cut, { { 0 } }, 0, 0, err, 0 };
+	int rc = write_any(out, v, flags, &c);
+
+	for (size_t i = 0; i < c.nmemo; i++)
+		free(c.memo[i].head);
+	return rc;
 }

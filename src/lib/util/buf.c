@@ -69,6 +69,15 @@ int assay_buf_add(assay_buf *b, const void *data, size_t len)
 {
 	int rc = 0;
 
+	/* the common case: uncapped, with room (one copy, no call) */
+	if (!b->max && len < b->alloc - b->len) {
+		if (len)
+			memcpy(b->ptr + b->len, data, len);
+		b->len += len;
+		b->ptr[b->len] = '\0';
+		return 0;
+	}
+
 	if (b->max && b->len + len > b->max) {
 		len = b->max > b->len ? b->max - b->len : 0;
 		rc = ASSAY_ETOOBIG;
@@ -88,6 +97,11 @@ int assay_buf_adds(assay_buf *b, const char *s)
 
 int assay_buf_addch(assay_buf *b, char c)
 {
+	if (!b->max && b->len + 2 <= b->alloc) {
+		b->ptr[b->len++] = c;
+		b->ptr[b->len] = '\0';
+		return 0;
+	}
 	return assay_buf_add(b, &c, 1);
 }
 

@@ -104,6 +104,76 @@ out:
 	return rc;
 }
 
+int assay_fs_atomic_open(assay_fs_atomic *w, const char *dir, int mode, assay_err *err)
+{
+	static unsigned long counter;
+
+	*w = (assay_fs_atomic)ASSAY_FS_ATOMIC_INIT;
+	for (int tries = 0; tries < 100; tries++) {
+		w->tmp = assay_xasprintf("%s/.tmp-%ld-%lu", dir, (long)getpid(), counter++);
+		w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+		if (w->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+		free(w->tmp);
+		w->tmp = NULL;
+	}
+	int rc = io_error(err, w->tmp ? w->tmp : dir, "create");
+	free(w->tmp);
+	w->tmp = NULL;
+	return rc;
+}
+
+int assay_fs_atomic_write(assay_fs_atomic *w, const void *data, size_t len, assay_err *err)
+{
+	if (w->fd < 0)
+		return assay_err_set(err, ASSAY_EIO, w->tmp, 0, 0, "write after a failure");
+	if (write_all(w->fd, data, len)) {
+		int rc = io_error(err, w->tmp, "write");
+
+		close(w->fd);
+		w->fd = -1;
+		return rc;
+	}
+	return 0;
+}
+
+int assay_fs_atomic_commit(assay_fs_atomic *w, const char *path, bool keep_existing,
+			   assay_err *err)
+{
+	int rc = 0;
+
+	if (w->fd < 0) {
+		rc = assay_err_set(err, ASSAY_EIO, w->tmp, 0, 0, "the file could not be written");
+	} else if (keep_existing && access(path, F_OK) == 0) {
+		close(w->fd);
+		w->fd = -1;
+	} else if (fsync(w->fd) || close(w->fd)) {
+		w->fd = -1;
+		rc = io_error(err, w->tmp, "write");
+	} else {
+		w->fd = -1;
+		if (rename(w->tmp, path))
+			rc = io_error(err, path, "rename into place");
+	}
+	if (w->tmp && (rc || keep_existing))
+		unlink(w->tmp);
+	free(w->tmp);
+	*w = (assay_fs_atomic)ASSAY_FS_ATOMIC_INIT;
+	return rc;
+}
+
+void assay_fs_atomic_abort(assay_fs_atomic *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp)
+		unlink(w->tmp);
+	free(w->tmp);
+	*w = (assay_fs_atomic)ASSAY_FS_ATOMIC_INIT;
+}
+
 int assay_fs_write(const char *path, const void *data, size_t len, int mode, assay_err *err)
 {
 	int rc = assay_fs_mkparents(path, err);

@@ -14,7 +14,8 @@
  *
  * - Source positions live in a hash table keyed by the value's data pointer (value.h), which
  *   only parsers that were asked for positions fill: documents compared by verifiers pay
- *   nothing for them.
+ *   nothing for them. Past ASSAY_ARENA_MAX_POSITIONS values an arena records no more: a
+ *   document that big is data (a huge expected output), not configuration a person edits.
  *
  * Refuses to: free single allocations, or move anything (pointers stay valid until the end).
  */
@@ -214,7 +215,7 @@ void assay_arena_set_position(assay_arena *a, const assay_value *v, assay_pos po
 {
 	const void *key = data_key(v);
 
-	if (!key)
+	if (!key || a->npos >= ASSAY_ARENA_MAX_POSITIONS)
 		return;
 	if ((a->npos + 1) * 2 > a->pos_cap) {
 		size_t cap = a->pos_cap ? a->pos_cap * 2 : 256;

@@ -702,11 +702,33 @@ def cat_max_diffs(c, rng):
         c.add('max-diffs', 'max_diffs list %d' % m, [1, 2, 3, 4], [5, 6, 7, 8], {'max_diffs': m}, both=True)
 
 
+def cat_hash_collisions(c, rng):
+    """ignore_order matches items by DeepHash; some strings hash like non-strings."""
+    pairs = [([None, 'x'], ['NONE', 'x']), ([1], ['number:1.000000000000']), ([1.5, 'p'], ['number:1.500000000000', 'p']),
+             ([True], ['bool:true']), ([False], ['bool:false']), ([{}], ['dict:{}']), ([[]], ['list:']),
+             ([None], ['none'])]
+    for i, (e, a) in enumerate(pairs):
+        c.add('hash-collisions', 'hash collision %d' % i, e, a, both=True)
+    c.add('hash-collisions', 'hash collision case-folded null', [None], ['none'], {'ignore_string_case': True, 'ignore_order': True})
+    c.add('hash-collisions', 'hash collision case-folded keys', [{'A': 1}], [{'a': 1}], {'ignore_string_case': True, 'ignore_order': True})
+    c.add('hash-collisions', 'case-folded keys paired', [{'A': 1}, 'p', 'q'], [{'a': 2}, 'p', 'q'],
+          {'ignore_string_case': True, 'ignore_order': True})
+    c.add('hash-collisions', 'hash collision in nested list', {'l': [[None, 1], 'p']}, {'l': [['NONE', 1], 'p']}, {'ignore_order': True})
+
+
+def cat_raises(c, rng):
+    """Inputs on which deepdiff 6.2.2 raises (never fixtures; listed in unstable-cases.json)."""
+    c.add('raises', 'raises: significant_digits 0 with NaN', {'v': NaN}, {'v': 1}, {'significant_digits': 0})
+    c.add('raises', 'raises: significant_digits 0 with Infinity', {'v': INF}, {'v': 1}, {'significant_digits': 0})
+    c.add('raises', 'raises: empty exclude path', {'a': 1}, {'a': 2}, {'exclude_paths': ['']})
+    c.add('raises', 'raises: abs_tol with int beyond float range', {'v': 10**400}, {'v': 1}, {'abs_tol': 0.1})
+
+
 CATEGORIES = [cat_equal, cat_nested_objects, cat_scalar_lists, cat_object_lists, cat_type_changes,
               cat_bool_int, cat_reorder, cat_repetition, cat_pairing, cat_mutual, cat_tolerance,
               cat_significant_digits, cat_float_format, cat_unicode, cat_big_int, cat_nan_inf, cat_empty,
               cat_exclude_paths, cat_string_case, cat_multiline, cat_private_keys, cat_deep, cat_large,
-              cat_max_diffs]
+              cat_max_diffs, cat_hash_collisions, cat_raises]
 
 
 def build_cases():

@@ -716,6 +716,29 @@ def cat_hash_collisions(c, rng):
     c.add('hash-collisions', 'hash collision in nested list', {'l': [[None, 1], 'p']}, {'l': [['NONE', 1], 'p']}, {'ignore_order': True})
 
 
+def cat_pairing_distance(c, rng):
+    """The weights in ignore_order's distance: null and '_'-prefixed keys weigh 0."""
+    ten = ['k%d' % i for i in range(10)]
+    c.add('pairing-distance', 'distance plain keys (not paired)', [{'a': 1}, 'p', 'q'],
+          [{'a': 1, 'd': {k: 1 for k in ten}}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance underscore keys weigh 0 (paired)', [{'a': 1}, 'p', 'q'],
+          [{'a': 1, 'd': {'_' + k: 1 for k in ten}}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance nulls weigh 0 (paired)', [{'a': 1}, 'p', 'q'],
+          [{'a': 1, 'd': [None] * 10}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance numbers (not paired)', [{'a': 1}, 'p', 'q'],
+          [{'a': 1, 'd': [0] * 10}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance dunder keys count 1 in R', [{'a': 1, 'b': 2, '__x': [1, 2, 3]}, 'p', 'q'],
+          [{'a': 9, 'b': 8}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance type change str->int convertible', [{'a': '1', 'b': 1, 'c': 1}, 'p', 'q'],
+          [{'a': 1, 'b': 1, 'c': 1}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance type change str->int not convertible', [{'a': 'x', 'b': 1, 'c': 1}, 'p', 'q'],
+          [{'a': 1, 'b': 1, 'c': 1}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance nested ignore_order list', [{'l': [1, 2, 3, 4], 'n': 'a'}, 'p', 'q'],
+          [{'l': [4, 3, 2, 5], 'n': 'a'}, 'p', 'q'], {'ignore_order': True})
+    c.add('pairing-distance', 'distance tie: earlier added first', [{'v': 10}, {'v': 30}, 'p', 'q', 'r', 's'],
+          [{'v': 20}, {'v': 11}, 'p', 'q', 'r', 's'], {'ignore_order': True})
+
+
 def cat_raises(c, rng):
     """Inputs on which deepdiff 6.2.2 raises (never fixtures; listed in unstable-cases.json)."""
     c.add('raises', 'raises: significant_digits 0 with NaN', {'v': NaN}, {'v': 1}, {'significant_digits': 0})
@@ -728,7 +751,7 @@ CATEGORIES = [cat_equal, cat_nested_objects, cat_scalar_lists, cat_object_lists,
               cat_bool_int, cat_reorder, cat_repetition, cat_pairing, cat_mutual, cat_tolerance,
               cat_significant_digits, cat_float_format, cat_unicode, cat_big_int, cat_nan_inf, cat_empty,
               cat_exclude_paths, cat_string_case, cat_multiline, cat_private_keys, cat_deep, cat_large,
-              cat_max_diffs, cat_hash_collisions, cat_raises]
+              cat_max_diffs, cat_hash_collisions, cat_pairing_distance, cat_raises]
 
 
 def build_cases():

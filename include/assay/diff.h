@@ -29,10 +29,16 @@ typedef struct assay_diff_weight {
  */
 typedef struct assay_diff_opts {
 	bool ignore_order;            /**< arrays compare as multisets (counts matter) */
-	double abs_tol;               /**< numbers equal if |a-b| <= abs_tol (default 1e-6) */
-	double rel_tol;               /**< ... or |a-b| <= rel_tol * max(|a|,|b|) (default 0) */
-	int significant_digits;       /**< >= 0: numbers compared after rounding to this many
-					   digits after the point (deepdiff's); -1: off */
+	double abs_tol;               /**< numbers equal if math.isclose(a, b, rel_tol, abs_tol)
+					   (default 1e-6: deepdiff's math_epsilon) */
+	double rel_tol;               /**< relative tolerance, at least 1e-9 (the rel_tol deepdiff's
+					   math_epsilon brings) */
+	int significant_digits;       /**< >= 0: numbers compare by their text rounded to this
+					   many digits after the point (deepdiff's); -1: by the
+					   tolerances. Items under ignore_order are always told apart
+					   this way (12 digits when -1), as deepdiff's DeepHash does */
+	bool e_notation;              /**< significant_digits in scientific notation
+					   (number_format_notation: e) */
 	bool ignore_string_case;      /**< strings compare case-insensitively (deepdiff's
 					   str.lower) */
 	bool ignore_extra_keys;       /**< keys only in actual are not differences */
@@ -48,11 +54,13 @@ typedef struct assay_diff_opts {
 	size_t nregex_paths;
 	assay_diff_weight *weights;   /**< per-path weights for partial credit */
 	size_t nweights;
-	size_t max_diffs;             /**< stop after this many differences (0: no limit) */
+	long long max_diffs;          /**< deepdiff's max_diffs: stop once this many comparison
+					   steps are passed (it counts steps, not differences; see
+					   docs/internals/deepdiff-parity.md 9.6); < 0: no limit */
 } assay_diff_opts;
 
 #define ASSAY_DIFF_OPTS_INIT                                                                   \
-	{ .abs_tol = 1e-6, .rel_tol = 0.0, .significant_digits = -1 }
+	{ .abs_tol = 1e-6, .rel_tol = 0.0, .significant_digits = -1, .max_diffs = -1 }
 
 /** The option names assay_diff_opts_parse() reads (NULL-terminated). */
 ASSAY_EXTERN extern const char *const assay_diff_option_names[];

@@ -234,18 +234,21 @@ static void add_exclusions(struct assay_diff__ctx *c)
 	const assay_diff_opts *o = c->o;
 
 	c->excl = assay_arena_alloc(c->a, (2 * o->nexclude_paths + 1) * sizeof(char *));
+	c->excl_len = assay_arena_alloc(c->a, (2 * o->nexclude_paths + 1) * sizeof(size_t));
 	for (size_t i = 0; i < o->nexclude_paths; i++) {
 		const char *p = o->exclude_paths[i];
 		size_t n = strlen(p), d = strspn(p, "0123456789");
 
 		if (!strncmp(p, "root", 4)) {
 			c->excl[c->nexcl++] = p;
-			continue;
+		} else {
+			if (n && d == n)
+				c->excl[c->nexcl++] = assay_value_stringf(c->a, "root[%s]", p).u.s;
+			c->excl[c->nexcl++] = assay_value_stringf(c->a, "root['%s']", p).u.s;
 		}
-		if (n && d == n)
-			c->excl[c->nexcl++] = assay_value_stringf(c->a, "root[%s]", p).u.s;
-		c->excl[c->nexcl++] = assay_value_stringf(c->a, "root['%s']", p).u.s;
 	}
+	for (size_t i = 0; i < c->nexcl; i++)
+		c->excl_len[i] = strlen(c->excl[i]);
 	c->excl_rx = assay_arena_alloc(c->a, (o->nexclude_regex_paths + 1) * sizeof(*c->excl_rx));
 	for (size_t i = 0; i < o->nexclude_regex_paths; i++) {
 		int ecode;
@@ -258,11 +261,12 @@ static void add_exclusions(struct assay_diff__ctx *c)
 	}
 }
 
-static bool under(const char *path, const char *prefix)
+static bool under(const struct assay_diff__entry *e, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
-	return !strncmp(path, prefix, n) && (path[n] == '\0' || path[n] == '[');
+	return e->path_len >= n && !memcmp(e->path, prefix, n) &&
+	       (e->path_len == n || e->path[n] == '[');
 }
 
 static double weighted_score(const assay_diff_opts *o, const struct assay_diff__result *r)
@@ -274,7 +278,7 @@ static double weighted_score(const assay_diff_opts *o, const struct assay_diff__
 		bool part_ok = true;
 
 		for (size_t i = 0; i < r->nr && part_ok; i++)
-			if (r->v[i].cat != CAT_ITER_MOVED && under(r->v[i].path, o->weights[w].path))
+			if (r->v[i].cat != CAT_ITER_MOVED && under(&r->v[i], o->weights[w].path))
 				part_ok = false;
 		total += o->weights[w].weight;
 		ok += part_ok ? o->weights[w].weight : 0;
@@ -283,7 +287,7 @@ static double weighted_score(const assay_diff_opts *o, const struct assay_diff__
 		bool weighted = false;
 
 		for (size_t w = 0; w < o->nweights && !weighted; w++)
-			weighted = under(r->v[i].path, o->weights[w].path);
+			weighted = under(&r->v[i], o->weights[w].path);
 		if (!weighted && r->v[i].cat != CAT_ITER_MOVED)
 			rest_ok = false;
 	}

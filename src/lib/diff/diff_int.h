@@ -75,8 +75,11 @@ bool assay_diff__num_close(const assay_diff_opts *o, const assay_value *x, const
  * gets none (returns false: every NaN is its own class). Appends to `out`. */
 bool assay_diff__num_key(assay_buf *out, const assay_value *v);
 
-/* Python's "{:.Nf}".format(round(x, N)) with "-0" made "0" (deepdiff's number_to_string). */
-void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits);
+/* deepdiff's number_to_string: "{:.Nf}" (or "{:.Ne}") of round(x, N), zero unsigned. */
+void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits, bool e_notation);
+
+/* float(x) of a number (bool 0/1; a bigint correctly rounded). */
+double assay_diff__num_double(const assay_value *v);
 
 /* ---- result.c ------------------------------------------------------------------------ */
 
@@ -95,8 +98,9 @@ enum assay_diff__cat {
 /* One reported difference (a deepdiff tree level). */
 struct assay_diff__entry {
 	uint8_t cat;
-	const char *path;            /* in the report arena */
-	const char *path2;           /* iterable_item_moved: the new path */
+	const char *path;            /* in the report arena (may hold NUL: use path_len) */
+	uint32_t path_len;
+	uint32_t str_diff_len;
 	const assay_value *old_v;    /* t1 side (NULL: not present) */
 	const assay_value *new_v;    /* t2 side */
 	const char *str_diff;        /* values_changed of strings: the unified diff, or NULL */
@@ -141,6 +145,7 @@ struct assay_diff__ctx {
 	struct assay_diff__rx *excl_rx; /* compiled exclude_regex_paths */
 	size_t nexcl_rx;
 	const char **excl;            /* exclude_paths, normalised (root-prefixed) */
+	size_t *excl_len;
 	size_t nexcl;
 	struct assay_diff__rx *rx_cache; /* regex_paths patterns, compiled on first use */
 	void *md;                     /* pcre2 match data */
@@ -167,8 +172,8 @@ bool assay_diff__skip(struct assay_diff__ctx *c);
 size_t assay_diff__push_index(struct assay_diff__ctx *c, size_t i);
 size_t assay_diff__push_key(struct assay_diff__ctx *c, const char *key, size_t len);
 void assay_diff__pop(struct assay_diff__ctx *c, size_t old);
-/* The current path, copied into the report arena. */
-const char *assay_diff__path(struct assay_diff__ctx *c);
+/* Sets e->path/path_len to the current path, copied into the report arena. */
+void assay_diff__set_path(struct assay_diff__ctx *c, struct assay_diff__entry *e);
 
 /* Reports (e, a) at the current path in category `cat` (unless excluded). */
 void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r, int cat,

@@ -3,13 +3,14 @@
  * are "the same" under ignore_order, and how many nodes an item has (its rough length).
  *
  * Key decisions:
- * - Equal hash iff DeepHash's canonical strings are equal: None; booleans apart from numbers;
- *   numbers by Python value (DeepHash's shared cache makes 1 and 1.0 hash alike within one
- *   diff), or by their significant_digits text when that option is set; strings by bytes
- *   (lowered with ignore_string_case, keys too); lists as multisets of their items' hashes
- *   (DeepHash sorts "hash|count" entries); dicts as sets of key/value hash pairs. Excluded
- *   paths are left out, as DeepHash's _skip_this does.
- * - Counts are DeepHash's: 1 per node, plus 1 per dict key (even an excluded one).
+ * - The canonical texts are DeepHash's (docs/internals/deepdiff-parity.md 8.1): "NONE",
+ *   "bool:true", "number:" + the number at significant_digits (12 by default), a string as
+ *   itself, "list:" + the sorted "hash|count" of distinct items joined by ",", "dict:{" + the
+ *   sorted "keyhash:valuehash" joined by ";" + "}"; every text is prefixed "str:" and lowered
+ *   with ignore_string_case before it is hashed. So equal texts are one item, including a string
+ *   that spells another value's text ("NONE" and null), as in deepdiff. Keys starting with "__"
+ *   and excluded paths are left out.
+ * - Counts are DeepHash's: 1 per node, plus 1 per dict key (even a private or excluded one).
  * - The digest is SipHash-2-4 (Aumasson and Bernstein, 2012; implemented from the paper's
  *   description) with a random key per diff, 128 bits from two keyed passes, so a hostile
  *   output cannot craft an item that collides with an expected one.
@@ -91,31 +92,39 @@ static void digest(struct assay_diff__ctx *c, const void *in, size_t len, uint64
 	out[1] = siphash(k2, in, len);
 }
 
-static int hash_cmp(const void *x, const void *y)
-{
-	const uint64_t *a = x, *b = y;
+static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out);
 
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return (a[1] > b[1]) - (a[1] < b[1]);
-}
-
-/* Hashes a string's bytes (lowered with ignore_string_case) tagged with `tag`. */
-static void hash_text(struct assay_diff__ctx *c, char tag, const char *s, size_t len,
-		      uint64_t out[2])
+/*
+ * DeepHash's last step: the canonical text, prefixed "str:" (prepare_string_for_hashing), lowered
+ * with ignore_string_case, then hashed. A string's text is the string itself, so a string equal
+ * to another value's canonical text ("NONE", "bool:true", "list:") is the same item.
+ */
+static void finish(struct assay_diff__ctx *c, const char *text, size_t len, uint64_t out[2])
 {
 	assay_buf b = ASSAY_BUF_INIT;
 
-	assay_buf_addch(&b, tag);
-	if (c->o->ignore_string_case && tag != 'T')
-		assay_diff__lower(&b, s, len);
+	assay_buf_add(&b, "str:", 4);
+	if (c->o->ignore_string_case)
+		assay_diff__lower(&b, text, len);
 	else
-		assay_buf_add(&b, s, len);
+		assay_buf_add(&b, text, len);
 	digest(c, b.ptr, b.len, out);
 	assay_buf_release(&b);
 }
 
-static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out);
+static void add_hex(assay_buf *b, const uint64_t h[2])
+{
+	assay_buf_addf(b, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+}
+
+static int text_cmp(const void *x, const void *y)
+{
+	const assay_buf *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->ptr, b->ptr, n);
+
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
 
 void assay_diff__hash(struct assay_diff__ctx *c, const assay_value *v,
 		      struct assay_diff__hash *out)
@@ -129,6 +138,11 @@ void assay_diff__hash(struct assay_diff__ctx *c, const assay_value *v,
 	c->depth--;
 }
 
+static bool private_key(const assay_value *k)
+{
+	return k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
+}
+
 static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out)
 {
 	bool excl = c->nexcl || c->nexcl_rx;
@@ -137,27 +151,24 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 	out->count = 1;
 	switch ((assay_kind)v->kind) {
 	case ASSAY_V_NULL:
-		digest(c, "N", 1, out->h);
+		finish(c, "NONE", 4, out->h);
 		return;
 	case ASSAY_V_BOOL:
-		digest(c, v->u.b ? "B1" : "B0", 2, out->h);
+		finish(c, v->u.b ? "bool:true" : "bool:false", v->u.b ? 9 : 10, out->h);
 		return;
 	case ASSAY_V_INT:
 	case ASSAY_V_BIGINT:
 	case ASSAY_V_REAL:
-		assay_buf_addch(&b, '#');
-		if (c->o->significant_digits >= 0)
-			assay_diff__num_fixed(&b, v, c->o->significant_digits);
-		else if (!assay_diff__num_key(&b, v))
-			assay_buf_adds(&b, "nan");
-		digest(c, b.ptr, b.len, out->h);
+		assay_buf_adds(&b, "number:");
+		assay_diff__num_fixed(&b, v, c->o->significant_digits >= 0 ? c->o->significant_digits
+									    : 12,
+				      c->o->e_notation);
+		finish(c, b.ptr, b.len, out->h);
 		assay_buf_release(&b);
 		return;
 	case ASSAY_V_STRING:
-		hash_text(c, 'S', v->u.s, v->len, out->h);
-		return;
 	case ASSAY_V_DATETIME:
-		hash_text(c, 'T', v->u.s, v->len, out->h);
+		finish(c, v->u.s, v->len, out->h);
 		return;
 	case ASSAY_V_ARRAY:
 	case ASSAY_V_OBJECT:
@@ -165,7 +176,7 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 	}
 
 	bool obj = v->kind == ASSAY_V_OBJECT;
-	uint64_t (*parts)[2] = assay_xmalloc((v->len ? v->len : 1) * sizeof(*parts));
+	assay_buf *parts = assay_xcalloc(v->len ? v->len : 1, sizeof(*parts));
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < v->len; i++) {
@@ -173,8 +184,11 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 		struct assay_diff__hash h;
 		size_t old = 0;
 
-		if (obj)
+		if (obj) {
 			out->count++; /* DeepHash counts every key */
+			if (private_key(&v->u.members[i].key))
+				continue;
+		}
 		if (excl) {
 			old = obj ? assay_diff__push_key(c, v->u.members[i].key.u.s,
 							 v->u.members[i].key.len)
@@ -188,22 +202,49 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 		if (excl)
 			assay_diff__pop(c, old);
 		out->count += h.count;
+		parts[n] = (assay_buf)ASSAY_BUF_INIT;
 		if (obj) {
-			uint64_t pair[4], kh[2];
+			uint64_t kh[2];
 			const assay_value *k = &v->u.members[i].key;
 
-			hash_text(c, 'S', k->u.s, k->len, kh);
-			pair[0] = kh[0], pair[1] = kh[1], pair[2] = h.h[0], pair[3] = h.h[1];
-			digest(c, pair, sizeof(pair), parts[n]);
+			finish(c, k->u.s, k->len, kh);
+			add_hex(&parts[n], kh);
+			assay_buf_addch(&parts[n], ':');
+			add_hex(&parts[n], h.h);
 		} else {
-			parts[n][0] = h.h[0], parts[n][1] = h.h[1];
+			add_hex(&parts[n], h.h);
 		}
 		n++;
 	}
-	qsort(parts, n, sizeof(*parts), hash_cmp);
-	assay_buf_addch(&b, obj ? 'D' : 'L');
-	assay_buf_add(&b, parts, n * sizeof(*parts));
-	digest(c, b.ptr, b.len, out->h);
-	assay_buf_release(&b);
+	qsort(parts, n, sizeof(*parts), text_cmp);
+	if (obj) {
+		/* "dict:{" + sorted "key:value" joined by ";" + "}" */
+		assay_buf_adds(&b, "dict:{");
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				assay_buf_addch(&b, ';');
+			assay_buf_add(&b, parts[i].ptr, parts[i].len);
+		}
+		assay_buf_addch(&b, '}');
+	} else {
+		/* "list:" + sorted "hash|count" of the distinct items, joined by "," */
+		assay_buf_adds(&b, "list:");
+		for (size_t i = 0, first = 1; i < n;) {
+			size_t j = i + 1;
+
+			while (j < n && !text_cmp(&parts[i], &parts[j]))
+				j++;
+			if (!first)
+				assay_buf_addch(&b, ',');
+			first = 0;
+			assay_buf_add(&b, parts[i].ptr, parts[i].len);
+			assay_buf_addf(&b, "|%zu", j - i);
+			i = j;
+		}
+	}
+	finish(c, b.ptr, b.len, out->h);
+	for (size_t i = 0; i < n; i++)
+		assay_buf_release(&parts[i]);
 	free(parts);
+	assay_buf_release(&b);
 }

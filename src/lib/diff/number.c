@@ -1,24 +1,23 @@
 /*
- * Numbers in the diff, as deepdiff (with ignore_numeric_type_changes) sees them through
- * Python: bool, int and float form one group, compared with Python's == unless a tolerance or
- * significant_digits applies.
+ * Numbers in the diff, as deepdiff 6.2.2 (with ignore_numeric_type_changes) compares them
+ * through Python. Spec: docs/internals/deepdiff-parity.md, 5.2 and 8.1.
  *
- * Key decisions:
- * - Python's == between int and float is exact (10**30 != 1e30, 2**53 + 1 != 2.0**53), True is
- *   1 and False is 0. NaN equals NaN: json.loads shares one NaN object, and deepdiff's identity
- *   check (and difflib's dict lookup) then make it equal to itself.
- * - Tolerances follow math.isclose: |a-b| <= max(rel_tol * max(|a|,|b|), abs_tol), equal
- *   values (infinities) always close, NaN never. Unlike isclose, two integers are compared
- *   exactly (a difference of at least 1 is never hidden by float rounding), so integers of any
- *   size keep their exactness.
- * - significant_digits is deepdiff's number_to_string: "{:.Nf}".format(round(x, N)), with zero
- *   shown unsigned; glibc's correctly rounded printf gives Python's digits.
- * - Keys for hashing: equal numbers get equal keys ("i" + exact integer digits for integral
- *   values, "f" + the hex of other doubles).
+ * Key decisions (deepdiff's, each pinned by the parity corpus):
+ * - Two numbers are equal by exactly one rule: with significant_digits n, their
+ *   number_to_string texts ("{:.nf}" or "{:.ne}" of round(x, n), zero unsigned) are equal;
+ *   otherwise math.isclose(a, b, rel_tol, abs_tol) in doubles, with rel_tol at least 1e-9
+ *   (deepdiff's math_epsilon brings Python's default rel_tol). Integers are compared as doubles
+ *   there, as deepdiff does (2**64 and 2**64 + 1 are equal); they stay exact in the report.
+ * - NaN equals NaN: json.loads shares one NaN object and deepdiff checks identity first.
+ * - Python's == (difflib's item equality, which knows no tolerance) is exact between int and
+ *   float (10**30 != 1e30), with True == 1 and False == 0.
+ * - Hash keys (DeepHash): "number:" + the number_to_string text with significant_digits (12 by
+ *   default), so equal texts are one item under ignore_order.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff/diff_int.h"
@@ -28,11 +27,6 @@ bool assay_diff__is_num(const assay_value *v)
 {
 	return v->kind == ASSAY_V_BOOL || v->kind == ASSAY_V_INT || v->kind == ASSAY_V_BIGINT ||
 	       v->kind == ASSAY_V_REAL;
-}
-
-static bool is_intlike(const assay_value *v)
-{
-	return v->kind == ASSAY_V_BOOL || v->kind == ASSAY_V_INT || v->kind == ASSAY_V_BIGINT;
 }
 
 static int64_t int_of(const assay_value *v)
@@ -77,77 +71,82 @@ bool assay_diff__num_eq(const assay_value *x, const assay_value *y)
 	return int_of(x) == int_of(y);
 }
 
-static long double as_ld(const assay_value *v)
+/* float(x) as Python does it (a bigint is correctly rounded; past DBL_MAX, inf). */
+static double as_double(const assay_value *v)
 {
 	switch (v->kind) {
 	case ASSAY_V_BOOL: return v->u.b;
-	case ASSAY_V_INT: return (long double)v->u.i;
+	case ASSAY_V_INT: return (double)v->u.i;
 	case ASSAY_V_REAL: return v->u.d;
-	default: return (long double)assay_value_number(v);
+	default: return assay_value_number(v);
 	}
 }
 
-static void fixed(char *buf, size_t size, const assay_value *v, int digits)
+void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits, bool e_notation)
 {
-	double d = v->kind == ASSAY_V_REAL ? v->u.d : (double)as_ld(v);
+	char buf[512];
+	double d = as_double(v);
 	bool zero = true;
+	char *p;
 
-	snprintf(buf, size, "%.*f", digits, d);
-	for (const char *p = buf; *p; p++)
+	if (isnan(d)) {
+		assay_buf_adds(out, "nan");
+		return;
+	}
+	if (isinf(d)) {
+		assay_buf_adds(out, d < 0 ? "-inf" : "inf");
+		return;
+	}
+	/* round(x, n): correctly rounded to n decimal places, half to even on the exact binary
+	 * value, which is what glibc's printf does */
+	snprintf(buf, sizeof(buf), "%.*f", digits, d);
+	if (e_notation) {
+		double r = assay_parse_double(buf, strlen(buf));
+
+		snprintf(buf, sizeof(buf), "%.*e", digits, r);
+		/* deepdiff strips one leading zero of the exponent: e+05 -> e+5 */
+		p = strchr(buf, 'e');
+		if (p && (p[1] == '+' || p[1] == '-') && p[2] == '0' && p[3])
+			memmove(p + 2, p + 3, strlen(p + 3) + 1);
+	}
+	for (p = buf; *p && *p != 'e'; p++)
 		if (*p >= '1' && *p <= '9')
 			zero = false;
 	if (zero && buf[0] == '-')
 		memmove(buf, buf + 1, strlen(buf));
+	assay_buf_adds(out, buf);
 }
 
-void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits)
+/* math.isclose(a, b, rel_tol=rel, abs_tol=abs_) */
+static bool isclose(double a, double b, double rel, double abs_)
 {
-	char buf[512];
+	double diff;
 
-	fixed(buf, sizeof(buf), v, digits);
-	assay_buf_adds(out, buf);
+	if (a == b)
+		return true;
+	if (isinf(a) || isinf(b) || isnan(a) || isnan(b))
+		return false;
+	diff = fabs(b - a);
+	return diff <= fabs(rel * b) || diff <= fabs(rel * a) || diff <= abs_;
 }
 
 bool assay_diff__num_close(const assay_diff_opts *o, const assay_value *x, const assay_value *y)
 {
-	long double a, b, diff, tol, mag;
-
 	if (o->significant_digits >= 0) {
-		char bx[512], by[512];
+		assay_buf bx = ASSAY_BUF_INIT, by = ASSAY_BUF_INIT;
+		bool eq;
 
-		fixed(bx, sizeof(bx), x, o->significant_digits);
-		fixed(by, sizeof(by), y, o->significant_digits);
-		return !strcmp(bx, by);
+		assay_diff__num_fixed(&bx, x, o->significant_digits, o->e_notation);
+		assay_diff__num_fixed(&by, y, o->significant_digits, o->e_notation);
+		eq = bx.len == by.len && !memcmp(bx.ptr, by.ptr, bx.len);
+		assay_buf_release(&bx);
+		assay_buf_release(&by);
+		return eq;
 	}
-	if (assay_diff__num_eq(x, y))
+	if (x->kind == ASSAY_V_REAL && y->kind == ASSAY_V_REAL && isnan(x->u.d) && isnan(y->u.d))
 		return true;
-	if (!(o->abs_tol > 0) && !(o->rel_tol > 0))
-		return false;
-	a = as_ld(x);
-	b = as_ld(y);
-	if (isnan(a) || isnan(b) || isinf(a) || isinf(b))
-		return false;
-	if (is_intlike(x) && is_intlike(y)) {
-		if (x->kind != ASSAY_V_BIGINT && y->kind != ASSAY_V_BIGINT) {
-			int64_t i = int_of(x), j = int_of(y);
-
-			/* exact magnitude in 64 bits, whatever long double's precision */
-			diff = (long double)(i > j ? (uint64_t)i - (uint64_t)j
-						   : (uint64_t)j - (uint64_t)i);
-		} else {
-			/* distinct integers are at least 1 apart, whatever long double says */
-			diff = fabsl(a - b);
-			if (diff < 1)
-				diff = 1;
-		}
-	} else {
-		diff = fabsl(a - b);
-	}
-	mag = fabsl(a) > fabsl(b) ? fabsl(a) : fabsl(b);
-	tol = (long double)o->rel_tol * mag;
-	if (tol < (long double)o->abs_tol)
-		tol = o->abs_tol;
-	return diff <= tol;
+	return isclose(as_double(x), as_double(y), o->rel_tol > 1e-9 ? o->rel_tol : 1e-9,
+		       o->abs_tol);
 }
 
 bool assay_diff__num_key(assay_buf *out, const assay_value *v)
@@ -177,4 +176,9 @@ bool assay_diff__num_key(assay_buf *out, const assay_value *v)
 	default:
 		return false;
 	}
+}
+
+double assay_diff__num_double(const assay_value *v)
+{
+	return as_double(v);
 }

@@ -21,7 +21,7 @@ const char *const assay_diff_option_names[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
 	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
-	NULL,
+	"number_format_notation", NULL,
 };
 
 static int bad(assay_err *err, const char *name, const char *what)
@@ -181,7 +181,7 @@ static int check_regexes(const assay_diff_opts *opts, assay_err *err)
 int assay_diff_opts_parse(assay_diff_opts *opts, assay_arena *a, const assay_value *options,
 			  assay_err *err)
 {
-	int64_t digits = -1, max_diffs = 0;
+	int64_t digits = -1, max_diffs = -1;
 	int rc;
 
 	*opts = (assay_diff_opts)ASSAY_DIFF_OPTS_INIT;
@@ -207,9 +207,18 @@ int assay_diff_opts_parse(assay_diff_opts *opts, assay_arena *a, const assay_val
 	    (rc = opt_regex_paths(opts, a, options, err)) ||
 	    (rc = opt_weights(opts, a, options, err)) || (rc = check_regexes(opts, err)))
 		return rc;
+	const assay_value *nf = assay_object_get(options, "number_format_notation");
+	if (nf && nf->kind != ASSAY_V_NULL) {
+		if (!assay_value_is_str(nf, "f") && !assay_value_is_str(nf, "e"))
+			return bad(err, "number_format_notation", "f or e");
+		opts->e_notation = assay_value_is_str(nf, "e");
+	}
+	for (size_t i = 0; i < opts->nexclude_paths; i++)
+		if (!*opts->exclude_paths[i])
+			return bad(err, "exclude_paths", "a list of non-empty paths");
 	if (assay_object_get(options, "significant_digits") &&
 	    assay_object_get(options, "significant_digits")->kind != ASSAY_V_NULL)
 		opts->significant_digits = (int)digits;
-	opts->max_diffs = (size_t)max_diffs;
+	opts->max_diffs = max_diffs;
 	return 0;
 }

@@ -52,13 +52,18 @@ void assay_diff__result_release(struct assay_diff__result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static uint64_t hash_str(const char *s)
+static uint64_t hash_path(const struct assay_diff__entry *e)
 {
 	uint64_t h = 1469598103934665603ull;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (uint32_t i = 0; i < e->path_len; i++)
+		h = (h ^ (unsigned char)e->path[i]) * 1099511628211ull;
 	return h;
+}
+
+static bool same_path(const struct assay_diff__entry *a, const struct assay_diff__entry *b)
+{
+	return a->path_len == b->path_len && !memcmp(a->path, b->path, a->path_len);
 }
 
 /* An index from path to entry position for one category (open addressing). */
@@ -75,13 +80,13 @@ static void pathset_init(struct pathset *s, size_t n)
 	s->slot = assay_xcalloc(s->cap, sizeof(*s->slot));
 }
 
-/* Finds `path` among entries indexed; returns its slot (0-filled if absent). */
+/* Finds the path of `e` among entries indexed; returns its slot (0-filled if absent). */
 static size_t *pathset_find(struct pathset *s, const struct assay_diff__entry *v,
-			    const char *path)
+			    const struct assay_diff__entry *e)
 {
-	size_t h = (size_t)hash_str(path) & (s->cap - 1);
+	size_t h = (size_t)hash_path(e) & (s->cap - 1);
 
-	while (s->slot[h] && strcmp(v[s->slot[h] - 1].path, path))
+	while (s->slot[h] && !same_path(&v[s->slot[h] - 1], e))
 		h = (h + 1) & (s->cap - 1);
 	return &s->slot[h];
 }
@@ -101,7 +106,7 @@ void assay_diff__mutual_to_changes(struct assay_diff__result *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		if (r->v[i].cat != CAT_ITER_ADDED)
 			continue;
-		size_t *s = pathset_find(&added, r->v, r->v[i].path);
+		size_t *s = pathset_find(&added, r->v, &r->v[i]);
 		if (!*s)
 			*s = i + 1;
 	}
@@ -111,7 +116,7 @@ void assay_diff__mutual_to_changes(struct assay_diff__result *r)
 
 		if (e->cat != CAT_ITER_REMOVED)
 			continue;
-		s = pathset_find(&added, r->v, e->path);
+		s = pathset_find(&added, r->v, e);
 		if (!*s)
 			continue;
 		if (!drop)
@@ -170,7 +175,8 @@ static assay_value entry_value(assay_arena *a, const struct assay_diff__entry *e
 		assay_object_set(a, &o, "old_value",
 				 shown(a, e->old_v, e->old_lower, e->old_lower_len));
 		if (e->str_diff)
-			assay_object_set(a, &o, "diff", assay_value_strz(a, e->str_diff));
+			assay_object_set(a, &o, "diff",
+					 assay_value_string_ref(e->str_diff, e->str_diff_len));
 		return o;
 	case CAT_ITER_ADDED:
 		return value_or_null(e->new_v);
@@ -207,12 +213,13 @@ assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__re
 
 			if (e->cat != cat)
 				continue;
-			s = pathset_find(&seen, r->v, e->path);
+			s = pathset_find(&seen, r->v, e);
 			if (list) {
 				/* an ordered set of paths */
 				if (!*s) {
 					*s = i + 1;
-					assay_array_push(a, &c, assay_value_strz(a, e->path));
+					assay_array_push(a, &c,
+							 assay_value_string_ref(e->path, e->path_len));
 				}
 				continue;
 			}
@@ -226,7 +233,7 @@ assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__re
 				continue;
 			}
 			*s = i + 1;
-			assay_object_append(a, &c, assay_value_string_ref(e->path, strlen(e->path)),
+			assay_object_append(a, &c, assay_value_string_ref(e->path, e->path_len),
 					    entry_value(a, e));
 		}
 		free(seen.slot);

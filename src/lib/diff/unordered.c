@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "diff/diff_int.h"
 #include "util/banned.h"
@@ -119,7 +120,7 @@ static void table_free(struct table *t)
 
 /* ---- rough distance --------------------------------------------------------------------- */
 
-/* distance.py's _get_item_length of a value: leaves 1, None 0. */
+/* distance.py's _get_item_length of a value: leaves 1, None 0, keys starting with '_' skipped. */
 static double item_length(const assay_value *v)
 {
 	double n = 0;
@@ -132,18 +133,219 @@ static double item_length(const assay_value *v)
 		return n;
 	case ASSAY_V_OBJECT:
 		for (uint32_t i = 0; i < v->len; i++)
-			n += item_length(&v->u.members[i].value);
+			if (!(v->u.members[i].key.len && v->u.members[i].key.u.s[0] == '_'))
+				n += item_length(&v->u.members[i].value);
 		return n;
 	default: return 1;
 	}
 }
 
-/* The parent path of an item path (without its last "[i]"). */
-static size_t parent_len(const char *path)
+/* Python's == between two values (True == 1, NaN equal to itself as json's one NaN). */
+static bool py_eq(const assay_value *x, const assay_value *y)
 {
-	const char *open = strrchr(path, '[');
+	if (assay_diff__is_num(x) && assay_diff__is_num(y))
+		return assay_diff__num_eq(x, y);
+	if (x->kind != y->kind)
+		return false;
+	switch ((assay_kind)x->kind) {
+	case ASSAY_V_NULL: return true;
+	case ASSAY_V_ARRAY:
+		if (x->len != y->len)
+			return false;
+		for (uint32_t i = 0; i < x->len; i++)
+			if (!py_eq(&x->u.items[i], &y->u.items[i]))
+				return false;
+		return true;
+	case ASSAY_V_OBJECT:
+		if (x->len != y->len)
+			return false;
+		for (uint32_t i = 0; i < x->len; i++) {
+			const assay_member *m = &x->u.members[i];
+			const assay_value *o = assay_object_getn(y, m->key.u.s, m->key.len);
 
-	return open ? (size_t)(open - path) : strlen(path);
+			if (!o || !py_eq(&m->value, o))
+				return false;
+		}
+		return true;
+	default:
+		return x->len == y->len && (!x->len || !memcmp(x->u.s, y->u.s, x->len));
+	}
+}
+
+static bool py_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+/* Python's int(s) / float(s) text rules: strip, sign, digits with single '_' between. Copies
+ * the literal without underscores into `out`; false if Python would refuse it. */
+static bool py_numeric_text(const char *s, size_t len, bool is_float, assay_buf *out)
+{
+	size_t i = 0, end = len;
+	bool digit = false, prev_digit = false, dot = false, exp = false;
+
+	while (i < end && py_space(s[i]))
+		i++;
+	while (end > i && py_space(s[end - 1]))
+		end--;
+	if (i < end && (s[i] == '+' || s[i] == '-'))
+		assay_buf_addch(out, s[i++]);
+	if (is_float && end - i >= 3) {
+		static const char *const words[] = { "inf", "infinity", "nan" };
+
+		for (int w = 0; w < 3; w++)
+			if (end - i == strlen(words[w]) && !strncasecmp(s + i, words[w], end - i)) {
+				assay_buf_adds(out, w == 2 ? "nan" : "inf");
+				return true;
+			}
+	}
+	for (; i < end; i++) {
+		char ch = s[i];
+
+		if (ch >= '0' && ch <= '9') {
+			assay_buf_addch(out, ch);
+			digit = prev_digit = true;
+		} else if (ch == '_' && prev_digit && i + 1 < end && s[i + 1] >= '0' &&
+			   s[i + 1] <= '9') {
+			prev_digit = false;
+		} else if (is_float && ch == '.' && !dot && !exp) {
+			assay_buf_addch(out, ch);
+			dot = true;
+			prev_digit = false;
+		} else if (is_float && (ch == 'e' || ch == 'E') && digit && !exp) {
+			assay_buf_addch(out, 'e');
+			exp = true;
+			digit = prev_digit = false;
+			if (i + 1 < end && (s[i + 1] == '+' || s[i + 1] == '-'))
+				assay_buf_addch(out, s[++i]);
+		} else {
+			return false;
+		}
+	}
+	return digit;
+}
+
+/*
+ * deepdiff's DeltaResult: a type change carries the new value unless new_type(old_value)
+ * already gives it (Python's conversions: str(1) == "1", int("7") == 7, bool(x) truthiness,
+ * list("ab") == ["a", "b"], ...). Containers' str() (Python's repr) is taken to never match.
+ */
+static bool converts_to(const assay_value *old, const assay_value *nw)
+{
+	assay_buf t = ASSAY_BUF_INIT;
+	bool eq = false;
+
+	switch ((assay_kind)nw->kind) {
+	case ASSAY_V_STRING:
+		switch ((assay_kind)old->kind) {
+		case ASSAY_V_NULL: assay_buf_adds(&t, "None"); break;
+		case ASSAY_V_BOOL: assay_buf_adds(&t, old->u.b ? "True" : "False"); break;
+		case ASSAY_V_INT: assay_buf_addf(&t, "%lld", (long long)old->u.i); break;
+		case ASSAY_V_BIGINT: assay_buf_add(&t, old->u.s, old->len); break;
+		case ASSAY_V_REAL: {
+			char b[ASSAY_DOUBLE_BUFSIZE];
+
+			assay_buf_add(&t, b, assay_format_double(b, old->u.d));
+			break;
+		}
+		default: goto out;
+		}
+		eq = t.len == nw->len && !memcmp(t.ptr, nw->u.s, t.len);
+		break;
+	case ASSAY_V_INT:
+	case ASSAY_V_BIGINT: {
+		assay_arena *a;
+		assay_value iv;
+
+		if (old->kind == ASSAY_V_BOOL) {
+			iv = assay_value_int(old->u.b);
+			eq = assay_diff__num_eq(&iv, nw);
+			break;
+		}
+		if (old->kind == ASSAY_V_REAL) {
+			if (!isfinite(old->u.d))
+				break;
+			assay_buf_addf(&t, "%.0f", trunc(old->u.d));
+		} else if (old->kind != ASSAY_V_STRING || !py_numeric_text(old->u.s, old->len, false, &t)) {
+			break;
+		}
+		a = assay_arena_new(0);
+		if (!assay_value_integer_text(&iv, a, t.ptr, t.len))
+			eq = assay_diff__num_eq(&iv, nw);
+		assay_arena_free(a);
+		break;
+	}
+	case ASSAY_V_REAL: {
+		double d;
+
+		if (old->kind == ASSAY_V_STRING) {
+			if (!py_numeric_text(old->u.s, old->len, true, &t))
+				break;
+			if (!strcmp(t.ptr, "nan") || !strcmp(t.ptr, "-nan") || !strcmp(t.ptr, "+nan"))
+				break; /* float("nan") is a new NaN: never == */
+			d = strstr(t.ptr, "inf") ? (t.ptr[0] == '-' ? -INFINITY : INFINITY)
+						 : assay_parse_double(t.ptr, t.len);
+		} else if (assay_diff__is_num(old)) {
+			d = assay_diff__num_double(old);
+		} else {
+			break;
+		}
+		eq = d == nw->u.d;
+		break;
+	}
+	case ASSAY_V_BOOL: {
+		bool truth;
+
+		switch ((assay_kind)old->kind) {
+		case ASSAY_V_NULL: truth = false; break;
+		case ASSAY_V_INT: truth = old->u.i != 0; break;
+		case ASSAY_V_BIGINT: truth = true; break;
+		case ASSAY_V_REAL: truth = old->u.d != 0; break;
+		default: truth = old->len != 0; break;
+		}
+		eq = truth == nw->u.b;
+		break;
+	}
+	case ASSAY_V_ARRAY:
+		if (old->kind == ASSAY_V_OBJECT) {
+			eq = old->len == nw->len;
+			for (uint32_t i = 0; eq && i < old->len; i++)
+				eq = py_eq(&old->u.members[i].key, &nw->u.items[i]);
+		} else if (old->kind == ASSAY_V_STRING) {
+			/* list(str): its code points */
+			uint32_t i = 0, k = 0;
+
+			eq = true;
+			while (eq && i < old->len) {
+				uint32_t n = 1;
+				unsigned char b = (unsigned char)old->u.s[i];
+
+				n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+				if (i + n > old->len)
+					n = old->len - i;
+				eq = k < nw->len && nw->u.items[k].kind == ASSAY_V_STRING &&
+				     nw->u.items[k].len == n && !memcmp(nw->u.items[k].u.s, old->u.s + i, n);
+				i += n;
+				k++;
+			}
+			eq = eq && k == nw->len;
+		}
+		break;
+	default:
+		break;
+	}
+out:
+	assay_buf_release(&t);
+	return eq;
+}
+
+/* The length of the parent path of an item path (without its last "[i]"). */
+static size_t parent_len(const struct assay_diff__entry *e)
+{
+	for (size_t i = e->path_len; i > 0; i--)
+		if (e->path[i - 1] == '[')
+			return i - 1;
+	return e->path_len;
 }
 
 /* distance.py: the length of the directed delta of a report (ignore_order on). */
@@ -158,7 +360,9 @@ static double delta_length(const struct assay_diff__result *r)
 
 		switch (e->cat) {
 		case CAT_TYPE_CHANGES:
-			n += 2 + (e->new_v ? item_length(e->new_v) : 0);
+			n += 2;
+			if (e->new_v && !(e->old_v && converts_to(e->old_v, e->new_v)))
+				n += item_length(e->new_v);
 			break;
 		case CAT_VALUES_CHANGED:
 			if (e->new_lower)
@@ -186,8 +390,8 @@ static double delta_length(const struct assay_diff__result *r)
 				if ((o->cat == CAT_ITER_ADDED || o->cat == CAT_ITER_REMOVED ||
 				     o->cat == CAT_REPETITION) &&
 				    same_group && oi == item &&
-				    parent_len(o->path) == parent_len(e->path) &&
-				    !memcmp(o->path, e->path, parent_len(e->path)))
+				    parent_len(o) == parent_len(e) &&
+				    !memcmp(o->path, e->path, parent_len(e)))
 					dup = true;
 			}
 			if (!dup)
@@ -251,76 +455,170 @@ struct cand {
 	double dist;
 	size_t added;   /* index into the added list */
 	size_t removed; /* index into the removed list */
-	size_t seq;     /* insertion order: added-major, removed-minor */
+	size_t key;     /* its distance key (cands with equal distances share one; NaNs do not) */
 };
 
-static int cand_cmp(const void *x, const void *y)
+/* Python's float < (False whenever a NaN is involved). */
+static bool py_lt(double a, double b)
 {
-	const struct cand *a = x, *b = y;
-
-	if (a->dist != b->dist)
-		return a->dist < b->dist ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
+	return a < b;
 }
 
 /*
- * deepdiff's pairing: for each distance (ascending), the added hashes in the order they got a
- * candidate at that distance, each taking its removed candidates at that distance in order,
- * skipping used ones; a later take overwrites the pairing of the same added hash.
+ * CPython's list.sort() (Objects/listobject.c) as it runs on fewer than 64 items: count_run,
+ * reverse a strictly descending run, then binarysort the rest into it. With NaN among the
+ * keys the order this gives is not a total order's, and deepdiff's pairing depends on it.
+ * (Lists of 64 or more keys are sorted the same way here; CPython would merge runs.)
+ */
+static void python_sort(double *v, size_t *order, size_t n)
+{
+	size_t run = 1;
+
+	if (n < 2)
+		return;
+	if (py_lt(v[order[1]], v[order[0]])) {
+		for (run = 2; run < n && py_lt(v[order[run]], v[order[run - 1]]); run++)
+			;
+		for (size_t i = 0, j = run - 1; i < j; i++, j--) {
+			size_t t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+		}
+	} else {
+		for (run = 2; run < n && !py_lt(v[order[run]], v[order[run - 1]]); run++)
+			;
+	}
+	for (size_t start = run; start < n; start++) {
+		size_t pivot = order[start], l = 0, r = start;
+
+		while (l < r) {
+			size_t p = l + ((r - l) >> 1);
+
+			if (py_lt(v[pivot], v[order[p]]))
+				r = p;
+			else
+				l = p + 1;
+		}
+		memmove(&order[l + 1], &order[l], (start - l) * sizeof(*order));
+		order[l] = pivot;
+	}
+}
+
+/* deepdiff's numpy shortcut applies: 2+ added and 2+ removed, all ints or all floats alike. */
+static int numpy_kind(const struct table *t, const size_t *idx, size_t n)
+{
+	int kind = t->v[idx[0]].item->kind;
+
+	if (kind != ASSAY_V_INT && kind != ASSAY_V_REAL)
+		return -1;
+	for (size_t i = 1; i < n; i++)
+		if (t->v[idx[i]].item->kind != kind)
+			return -1;
+	return kind;
+}
+
+/* distance.py's _get_numpy_array_distance for one pair (num1 = added, num2 = removed). */
+static double numpy_distance(const assay_value *added, const assay_value *removed)
+{
+	double a = assay_diff__num_double(added), b = assay_diff__num_double(removed);
+	double num = a - b, div = (a + b) / CUTOFF_DISTANCE, d;
+
+	if (num == div)
+		return 0;
+	d = div != 0 ? fabs(num / div) : CUTOFF_DISTANCE;
+	return d > CUTOFF_DISTANCE ? CUTOFF_DISTANCE : d; /* np.clip keeps NaN */
+}
+
+/*
+ * deepdiff's pairing (_get_most_in_common_pairs_in_iterables): distances grouped by value
+ * (each NaN its own group), the groups taken in sorted order, and within one, the added hashes
+ * in order, each taking its removed candidates there in order, skipping used ones; deepdiff
+ * does not stop at the first take, so a later one overwrites the pairing of the same added hash
+ * and the earlier candidate stays unpaired.
  */
 static void make_pairs(struct assay_diff__ctx *c, struct table *t1, struct table *t2,
 		       const size_t *added, size_t na, const size_t *removed, size_t nr)
 {
 	struct cand *v = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, nkeys = 0;
+	double *keyd = NULL;
+	size_t *order = NULL;
 	bool *used1 = assay_xcalloc(t1->nr + 1, sizeof(*used1));
 	bool *used2 = assay_xcalloc(t2->nr + 1, sizeof(*used2));
+	bool numpy = false;
 
 	if ((uint64_t)na * nr > PAIR_WORK_MAX)
 		goto out;
+	if (na > 1 && nr > 1 && t2->v[added[0]].item->kind != ASSAY_V_ARRAY) {
+		int ka = numpy_kind(t2, added, na), kr = numpy_kind(t1, removed, nr);
+
+		numpy = ka >= 0 && ka == kr;
+	}
 	for (size_t i = 0; i < na && !c->stop; i++) {
 		for (size_t j = 0; j < nr && !c->stop; j++) {
-			double d = rough_distance(c, &t1->v[removed[j]], &t2->v[added[i]]);
+			const struct slot *rs = &t1->v[removed[j]], *as = &t2->v[added[i]];
+			double d = numpy ? numpy_distance(as->item, rs->item)
+					 : rough_distance(c, rs, as);
 
-			if (!(d < CUTOFF_DISTANCE))
-				continue;
+			if (d >= CUTOFF_DISTANCE)
+				continue; /* a NaN distance is not >= 0.3: a candidate */
 			if (n == cap)
 				v = assay_xrealloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-			v[n] = (struct cand){ d, i, j, n };
+			v[n] = (struct cand){ d, i, j, 0 };
 			n++;
 		}
 	}
-	/*
-	 * Within one distance, deepdiff visits added hashes in the order they first appear in
-	 * most_in_common_pairs (the added order), then each one's removed hashes in order: that is
-	 * the (added, removed) insertion order, which `seq` keeps.
-	 */
-	qsort(v, n, sizeof(*v), cand_cmp);
-	for (size_t k = 0; k < n;) {
-		/* one added hash's candidates at one distance: contiguous after the sort */
-		size_t end = k + 1, ai = added[v[k].added];
+	/* distance keys in the order deepdiff first meets them (added-major), then sorted */
+	keyd = assay_xmalloc((n ? n : 1) * sizeof(*keyd));
+	order = assay_xmalloc((n ? n : 1) * sizeof(*order));
+	for (size_t k = 0; k < n; k++) {
+		size_t m = 0;
 
-		while (end < n && v[end].dist == v[k].dist && v[end].added == v[k].added)
-			end++;
-		if (!used2[ai]) {
-			/* deepdiff marks the added hash used at its first take but goes on taking
-			 * (and overwriting) the rest of this distance's candidates */
-			for (size_t m = k; m < end; m++) {
-				size_t ri = removed[v[m].removed];
-
-				if (used1[ri])
-					continue;
-				used2[ai] = used1[ri] = true;
-				if (t2->v[ai].pair >= 0)
-					t1->v[t2->v[ai].pair].pair = -1;
-				t2->v[ai].pair = (long)ri;
-				t1->v[ri].pair = (long)ai;
-			}
+		if (!isnan(v[k].dist))
+			for (m = 0; m < nkeys && !(keyd[m] == v[k].dist); m++)
+				;
+		if (isnan(v[k].dist) || m == nkeys) {
+			keyd[nkeys] = v[k].dist;
+			order[nkeys] = nkeys;
+			m = nkeys++;
 		}
-		k = end;
+		v[k].key = m;
+	}
+	python_sort(keyd, order, nkeys);
+	for (size_t o = 0; o < nkeys; o++) {
+		size_t key = order[o];
+
+		for (size_t k = 0; k < n;) {
+			/* one added hash's candidates (contiguous: added-major order) */
+			size_t end = k + 1, ai = added[v[k].added];
+
+			if (v[k].key != key) {
+				k++;
+				continue;
+			}
+			while (end < n && v[end].added == v[k].added)
+				end++;
+			if (!used2[ai]) {
+				for (size_t m = k; m < end; m++) {
+					size_t ri = removed[v[m].removed];
+
+					if (v[m].key != key || used1[ri])
+						continue;
+					used2[ai] = used1[ri] = true;
+					if (t2->v[ai].pair >= 0)
+						t1->v[t2->v[ai].pair].pair = -1;
+					t2->v[ai].pair = (long)ri;
+					t1->v[ri].pair = (long)ai;
+				}
+			}
+			k = end;
+		}
 	}
 out:
 	free(v);
+	free(keyd);
+	free(order);
 	free(used1);
 	free(used2);
 }
@@ -355,7 +653,7 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 		struct slot *o = s->pair >= 0 ? &t1.v[s->pair] : NULL;
 
 		if (!assay_diff__count(c))
-			break;
+			goto out; /* deepdiff returns from the whole comparison */
 		if (o)
 			o->gone = true;
 		for (size_t m = 0; m < (o ? o->nidx : s->nidx) && !c->stop; m++) {
@@ -374,7 +672,7 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 		if (s->gone)
 			continue;
 		if (!assay_diff__count(c))
-			break;
+			goto out;
 		for (size_t m = 0; m < s->nidx; m++) {
 			size_t old = assay_diff__push_index(c, s->idx[m]);
 
@@ -404,7 +702,7 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 			assay_object_set(c->a, &x, "old_indexes", oi);
 			assay_object_set(c->a, &x, "new_indexes", ni);
 			en.cat = CAT_REPETITION;
-			en.path = assay_diff__path(c);
+			assay_diff__set_path(c, &en);
 			en.old_v = s1->item;
 			en.new_v = s2->item;
 			en.extra = x;
@@ -412,6 +710,7 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 		}
 		assay_diff__pop(c, old);
 	}
+out:
 	free(added);
 	free(removed);
 	table_free(&t1);

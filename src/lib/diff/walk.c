@@ -63,8 +63,10 @@ bool assay_diff__count(struct assay_diff__ctx *c)
 {
 	if (c->stop)
 		return false;
-	if (c->o->max_diffs && c->diff_count > c->o->max_diffs) {
-		c->stop = c->truncated = true;
+	/* deepdiff: once over, every step fails, each failing function returns and its caller
+	 * goes on to its own next step (reports made without a step still happen) */
+	if (c->o->max_diffs >= 0 && c->diff_count > (uint64_t)c->o->max_diffs) {
+		c->truncated = true;
 		return false;
 	}
 	c->diff_count++;
@@ -102,15 +104,16 @@ void assay_diff__pop(struct assay_diff__ctx *c, size_t old)
 	assay_buf_setlen(&c->path, old);
 }
 
-const char *assay_diff__path(struct assay_diff__ctx *c)
+void assay_diff__set_path(struct assay_diff__ctx *c, struct assay_diff__entry *e)
 {
-	return assay_arena_strndup(c->a, c->path.ptr, c->path.len);
+	e->path = assay_arena_strndup(c->a, c->path.ptr, c->path.len);
+	e->path_len = (uint32_t)c->path.len;
 }
 
 bool assay_diff__skip(struct assay_diff__ctx *c)
 {
 	for (size_t i = 0; i < c->nexcl; i++)
-		if (strlen(c->excl[i]) == c->path.len && !memcmp(c->excl[i], c->path.ptr, c->path.len))
+		if (c->excl_len[i] == c->path.len && !memcmp(c->excl[i], c->path.ptr, c->path.len))
 			return true;
 	for (size_t i = 0; i < c->nexcl_rx; i++) {
 		pcre2_match_data *md = c->md;
@@ -131,7 +134,7 @@ void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r,
 	if (assay_diff__skip(c))
 		return;
 	en.cat = (uint8_t)cat;
-	en.path = assay_diff__path(c);
+	assay_diff__set_path(c, &en);
 	en.old_v = e;
 	en.new_v = a;
 	assay_diff__result_add(r, &en);
@@ -221,14 +224,16 @@ static void diff_strings(struct assay_diff__ctx *c, const assay_value *e, const 
 		assay_buf d = ASSAY_BUF_INIT;
 
 		assay_diff__unified_lines(&d, x, n1, y, n2);
-		if (d.len)
+		if (d.len) {
 			en.str_diff = assay_arena_strndup(c->a, d.ptr, d.len);
+			en.str_diff_len = (uint32_t)d.len;
+		}
 		assay_buf_release(&d);
 		free(x);
 		free(y);
 	}
 	en.cat = CAT_VALUES_CHANGED;
-	en.path = assay_diff__path(c);
+	assay_diff__set_path(c, &en);
 	en.old_v = e;
 	en.new_v = a;
 	assay_diff__result_add(r, &en);
@@ -286,6 +291,12 @@ static const assay_value *keyidx_get(const struct keyidx *x, const assay_value *
 	return NULL;
 }
 
+/* ignore_private_variables (on by default): keys starting with "__" do not exist */
+static bool private_key(const assay_value *k)
+{
+	return k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
+}
+
 static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const assay_value *a,
 		      struct assay_diff__result *r)
 {
@@ -297,7 +308,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < a->len && !c->o->ignore_extra_keys; i++) {
 		const assay_member *m = &a->u.members[i];
 
-		if (keyidx_get(&ie, &m->key))
+		if (private_key(&m->key) || keyidx_get(&ie, &m->key))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -308,7 +319,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < e->len; i++) {
 		const assay_member *m = &e->u.members[i];
 
-		if (keyidx_get(&ia, &m->key))
+		if (private_key(&m->key) || keyidx_get(&ia, &m->key))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -318,7 +329,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	}
 	for (uint32_t i = 0; i < a->len; i++) {
 		const assay_member *m = &a->u.members[i];
-		const assay_value *ev = keyidx_get(&ie, &m->key);
+		const assay_value *ev = private_key(&m->key) ? NULL : keyidx_get(&ie, &m->key);
 
 		if (!ev)
 			continue;
@@ -376,7 +387,7 @@ static void pairs(struct assay_diff__ctx *c, const assay_value *e, size_t i1, si
 				old = assay_diff__push_index(c, i);
 				if (!assay_diff__skip(c)) {
 					en.cat = CAT_ITER_MOVED;
-					en.path = assay_diff__path(c);
+					assay_diff__set_path(c, &en);
 					en.old_v = x;
 					en.new_v = y;
 					assay_diff__result_add(r, &en);

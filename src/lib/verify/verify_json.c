@@ -35,13 +35,13 @@ static const char *const json_options[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
 	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
-	NULL,
+	"number_format_notation", NULL,
 };
 static const char *const jsonl_options[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
 	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
-	"skip_invalid",	      NULL,
+	"number_format_notation", "skip_invalid", NULL,
 };
 
 static const char *attr_name(const assay_verify_call *call)
@@ -183,8 +183,8 @@ static int verify(assay_verification *out, const assay_verify_call *call, bool l
 	if (info.truncated)
 		assay_object_set(call->arena, &diff, "assay_note",
 				 assay_value_stringf(call->arena,
-						     "stopped at max_diffs (%zu comparisons): more "
-						     "differences may follow",
+						     "stopped at max_diffs (%lld comparison steps): "
+						     "more differences may follow",
 						     opts.max_diffs));
 	out->diff = diff;
 	out->is_correct = info.count == 0 && !info.truncated;

@@ -67,32 +67,43 @@ ASSAY_EXTERN int assay_json_parse_lines(assay_value *out, assay_arena *a, const 
 ASSAY_EXTERN void assay_json_write(assay_buf *out, const assay_value *v, int flags);
 
 /**
- * Stores a value cut out of a report line (issue #9): `len` bytes of `data` named by their
- * SHA-256 (`sha256`, 64 hex digits); `json` says whether the bytes are JSON text (a container)
- * or a string's own bytes. Must keep them whole (or already have them) and return 0, or an
- * error code with `err` set.
+ * Where values cut out of a report line go (issue #9): blobs named by the SHA-256 of their bytes.
+ * A blob is written in pieces (`open`, `write`..., then `close` with its name), since a cut
+ * value may be too big to hold in memory twice. Every function returns 0 or an error code with
+ * `err` set.
  */
-typedef int (*assay_blob_fn)(void *payload, const char *sha256, const char *data, size_t len,
-			     bool json, assay_err *err);
+typedef struct assay_blob_store {
+	/** Starts a blob; `*handle` is passed to the others. */
+	int (*open)(void *payload, void **handle, assay_err *err);
+	/** Appends `len` bytes. */
+	int (*write)(void *handle, const char *data, size_t len, assay_err *err);
+	/** Finishes the blob under its name (64 hex digits); a blob of that name already kept is
+	 *  left as it is. `json`: the bytes are JSON text (a container), else a string's bytes. */
+	int (*close)(void *handle, const char *sha256, bool json, assay_err *err);
+	/** Drops an unfinished blob (after an error). */
+	void (*abort)(void *handle);
+	void *payload;
+} assay_blob_store;
 
 /** How assay_json_write_cut() cuts. */
 typedef struct assay_json_cut {
-	size_t max;          /**< a string or container whose JSON text passes this many bytes is
-				  cut (0: never) */
-	assay_blob_fn blob;  /**< receives what is cut */
-	void *payload;
+	size_t max;          /**< a string whose bytes, or a container whose JSON text, pass this
+				  many bytes is cut (0: never) */
+	const assay_blob_store *store; /**< receives what is cut */
 	size_t keep_depth;   /**< containers nested less deeply than this are never cut (the root
 				  is depth 0), so a report keeps its own structure */
 } assay_json_cut;
 
 /**
  * assay_json_write(), but every string or container whose JSON text would pass `cut->max`
- * bytes is written as a cut marker instead, and its whole content goes to `cut->blob`:
+ * bytes is written as a cut marker instead, and its whole content goes to `cut->store`:
  *   {"$assay_cut": {"kind": "string"|"json", "bytes": N, "sha256": HEX, "head": TEXT}}
  * where N is the size of the whole (a string's bytes, or a container's JSON text), and HEAD
  * its first `max` bytes (whole UTF-8 characters) as a string. A value cut once is named again
- * without being written twice when it occurs again in `v`.
- * @return 0, or the blob function's error (the line in `out` is then incomplete)
+ * without being written twice when it occurs again in `v`. A container whose text grows past
+ * a few times `max` is streamed to its blob as it is written (with everything inside it:
+ * nothing is cut within a streamed blob), so memory stays bounded whatever its size.
+ * @return 0, or the store's error (the line in `out` is then incomplete)
  */
 ASSAY_EXTERN int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 				      const assay_json_cut *cut, assay_err *err);

@@ -20,12 +20,12 @@ extern "C" {
 #define ASSAY_REPORT_VALUE_CAP_DEFAULT (64u * 1024)
 
 /**
- * Stores a blob (json.h, assay_blob_fn) as DIR/blobs/<first 2 hex digits>/<sha256>, written
- * atomically and only once; `payload` is the results folder DIR (a const char *).
- * @return 0, or ASSAY_EIO with the path in `err`
+ * Fills `out` with the blob store (json.h) of results folder `dir` (borrowed: it must outlive
+ * the store): each blob is DIR/blobs/<first 2 hex digits>/<sha256>, written atomically, and
+ * kept once. Its functions return ASSAY_EIO with the path in `err` when a file cannot be
+ * written.
  */
-ASSAY_EXTERN int assay_blob_put_file(void *payload, const char *sha256, const char *data,
-				     size_t len, bool json, assay_err *err);
+ASSAY_EXTERN void assay_blob_store_files(assay_blob_store *out, const char *dir);
 
 /**
  * A sink writing DIR/reports.jsonl (one report per line, appended and flushed as each case

@@ -310,6 +310,7 @@ int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
 	c.a = a;
 	c.path = (assay_buf)ASSAY_BUF_INIT;
 	c.scratch = (assay_buf)ASSAY_BUF_INIT;
+	c.hash_scratch = (assay_buf)ASSAY_BUF_INIT;
 	c.deadline = deadline;
 	c.md = pcre2_match_data_create(1, NULL);
 	if (getrandom(c.sip_key, sizeof(c.sip_key), GRND_NONBLOCK) != sizeof(c.sip_key)) {
@@ -350,5 +351,6 @@ int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
 	assay_diff__result_release(&r);
 	assay_buf_release(&c.path);
 	assay_buf_release(&c.scratch);
+	assay_buf_release(&c.hash_scratch);
 	return c.over_budget ? ASSAY_ETOOBIG : 0;
 }

@@ -160,6 +160,7 @@ struct assay_diff__ctx {
 	bool truncated;
 	uint8_t sip_key[16];          /* the hash key (hash.c) */
 	assay_buf scratch;
+	assay_buf hash_scratch;       /* hash.c's canonical texts */
 };
 
 /* deepdiff's _count_diff(): false once max_diffs is passed (then stop unwinds the walk). */

@@ -12,8 +12,8 @@
  *   and excluded paths are left out.
  * - Counts are DeepHash's: 1 per node, plus 1 per dict key (even a private or excluded one).
  * - The digest is SipHash-2-4 (Aumasson and Bernstein, 2012; implemented from the paper's
- *   description) with a random key per diff, 128 bits from two keyed passes, so a hostile
- *   output cannot craft an item that collides with an expected one.
+ *   description) with a random key per diff, so a hostile output cannot craft an item that
+ *   collides with an expected one.
  * - Recursive, as the walk is (diff.c runs deep documents on a large stack).
  */
 #include <stdlib.h>
@@ -81,15 +81,12 @@ static uint64_t siphash(const uint8_t *k, const uint8_t *in, size_t len)
 	return v0 ^ v1 ^ v2 ^ v3;
 }
 
-/* 128 bits: the key, and the key with its first byte flipped. */
+/* 64 keyed bits: an adversary who cannot see the key cannot aim at a collision, and chance
+ * ones among the items of one comparison are far beyond reach (n^2 / 2^65). */
 static void digest(struct assay_diff__ctx *c, const void *in, size_t len, uint64_t out[2])
 {
-	uint8_t k2[16];
-
-	memcpy(k2, c->sip_key, 16);
-	k2[0] ^= 0x5a;
 	out[0] = siphash(c->sip_key, in, len);
-	out[1] = siphash(k2, in, len);
+	out[1] = 0;
 }
 
 static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out);
@@ -101,29 +98,30 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
  */
 static void finish(struct assay_diff__ctx *c, const char *text, size_t len, uint64_t out[2])
 {
-	assay_buf b = ASSAY_BUF_INIT;
+	assay_buf *b = &c->hash_scratch;
 
-	assay_buf_add(&b, "str:", 4);
+	assay_buf_reset(b);
+	assay_buf_add(b, "str:", 4);
 	if (c->o->ignore_string_case)
-		assay_diff__lower(&b, text, len);
+		assay_diff__lower(b, text, len);
 	else
-		assay_buf_add(&b, text, len);
-	digest(c, b.ptr, b.len, out);
-	assay_buf_release(&b);
+		assay_buf_add(b, text, len);
+	digest(c, b->ptr, b->len, out);
 }
 
-static void add_hex(assay_buf *b, const uint64_t h[2])
+#define HEX 16 /* a child's hash in its parent's text */
+
+static void put_hex(char *p, uint64_t h)
 {
-	assay_buf_addf(b, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+	static const char digits[] = "0123456789abcdef";
+
+	for (int k = HEX - 1; k >= 0; k--, h >>= 4)
+		p[k] = digits[h & 15];
 }
 
-static int text_cmp(const void *x, const void *y)
+static int part_cmp(const void *x, const void *y)
 {
-	const assay_buf *a = x, *b = y;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = memcmp(a->ptr, b->ptr, n);
-
-	return c ? c : (a->len > b->len) - (a->len < b->len);
+	return memcmp(x, y, 2 * HEX + 1);
 }
 
 void assay_diff__hash(struct assay_diff__ctx *c, const assay_value *v,
@@ -176,12 +174,14 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 	}
 
 	bool obj = v->kind == ASSAY_V_OBJECT;
-	assay_buf *parts = assay_xcalloc(v->len ? v->len : 1, sizeof(*parts));
-	size_t n = 0;
+	size_t width = obj ? 2 * HEX + 1 : HEX, n = 0;
+	/* fixed-width parts: "keyhash:valuehash" or "hash", sorted as texts */
+	char *parts = assay_xmalloc((v->len ? v->len : 1) * (2 * HEX + 1));
 
 	for (uint32_t i = 0; i < v->len; i++) {
 		const assay_value *item = obj ? &v->u.members[i].value : &v->u.items[i];
 		struct assay_diff__hash h;
+		char *part = parts + n * (2 * HEX + 1);
 		size_t old = 0;
 
 		if (obj) {
@@ -202,49 +202,46 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 		if (excl)
 			assay_diff__pop(c, old);
 		out->count += h.count;
-		parts[n] = (assay_buf)ASSAY_BUF_INIT;
+		memset(part, 0, 2 * HEX + 1);
 		if (obj) {
 			uint64_t kh[2];
 			const assay_value *k = &v->u.members[i].key;
 
 			finish(c, k->u.s, k->len, kh);
-			add_hex(&parts[n], kh);
-			assay_buf_addch(&parts[n], ':');
-			add_hex(&parts[n], h.h);
+			put_hex(part, kh[0]);
+			part[HEX] = ':';
+			put_hex(part + HEX + 1, h.h[0]);
 		} else {
-			add_hex(&parts[n], h.h);
+			put_hex(part, h.h[0]);
 		}
 		n++;
 	}
-	qsort(parts, n, sizeof(*parts), text_cmp);
+	qsort(parts, n, 2 * HEX + 1, part_cmp);
 	if (obj) {
 		/* "dict:{" + sorted "key:value" joined by ";" + "}" */
 		assay_buf_adds(&b, "dict:{");
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				assay_buf_addch(&b, ';');
-			assay_buf_add(&b, parts[i].ptr, parts[i].len);
+			assay_buf_add(&b, parts + i * (2 * HEX + 1), width);
 		}
 		assay_buf_addch(&b, '}');
 	} else {
 		/* "list:" + sorted "hash|count" of the distinct items, joined by "," */
 		assay_buf_adds(&b, "list:");
-		for (size_t i = 0, first = 1; i < n;) {
+		for (size_t i = 0; i < n;) {
 			size_t j = i + 1;
 
-			while (j < n && !text_cmp(&parts[i], &parts[j]))
+			while (j < n && !part_cmp(parts + i * (2 * HEX + 1), parts + j * (2 * HEX + 1)))
 				j++;
-			if (!first)
+			if (i)
 				assay_buf_addch(&b, ',');
-			first = 0;
-			assay_buf_add(&b, parts[i].ptr, parts[i].len);
+			assay_buf_add(&b, parts + i * (2 * HEX + 1), HEX);
 			assay_buf_addf(&b, "|%zu", j - i);
 			i = j;
 		}
 	}
 	finish(c, b.ptr, b.len, out->h);
-	for (size_t i = 0; i < n; i++)
-		assay_buf_release(&parts[i]);
 	free(parts);
 	assay_buf_release(&b);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "diff/diff_int.h"
+#include "value/value_int.h"
 #include "util/banned.h"
 
 bool assay_diff__is_num(const assay_value *v)
@@ -82,13 +83,63 @@ static double as_double(const assay_value *v)
 	}
 }
 
+/* "%.*f" of `d`, as glibc and Python write it (half to even on the exact binary value). */
+static void fixed_text(char *buf, size_t size, double d, int digits)
+{
+	char dg[128];
+	int len = 0, point = 0;
+	size_t o = 0;
+
+	/* An exact tie can only sit at digit n+1 when d * 2^(n+1) is an integer; there (and for
+	 * huge values) printf decides. Elsewhere libdouble-conversion's digits are the same. */
+	if (fabs(d) >= 1e59 || digits > 60 || ldexp(d, digits + 1) == floor(ldexp(d, digits + 1))) {
+		snprintf(buf, size, "%.*f", digits, d);
+		return;
+	}
+	assay_value__fixed(d, digits, dg, (int)sizeof(dg), &len, &point);
+	if (signbit(d))
+		buf[o++] = '-';
+	if (len == 0) {
+		dg[0] = '0';
+		len = 1;
+		point = 1;
+	}
+	if (point <= 0) {
+		buf[o++] = '0';
+	} else {
+		for (int k = 0; k < point; k++)
+			buf[o++] = k < len ? dg[k] : '0';
+	}
+	if (digits > 0) {
+		buf[o++] = '.';
+		for (int k = 0; k < digits; k++) {
+			int at = point + k; /* index into dg of this fractional digit */
+
+			buf[o++] = at >= 0 && at < len ? dg[at] : '0';
+		}
+	}
+	buf[o] = '\0';
+}
+
 void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits, bool e_notation)
 {
 	char buf[512];
-	double d = as_double(v);
+	double d;
 	bool zero = true;
 	char *p;
 
+	if ((v->kind == ASSAY_V_INT || v->kind == ASSAY_V_BOOL) && !e_notation &&
+	    int_of(v) > -(1ll << 53) && int_of(v) < (1ll << 53)) {
+		/* an int is formatted as float(int), exact below 2**53 */
+		assay_buf_addf(out, "%lld", (long long)int_of(v));
+		if (digits > 0) {
+			assay_buf_addch(out, '.');
+			for (int k = 0; k < digits; k++)
+				assay_buf_addch(out, '0');
+		}
+		return;
+	}
+	d = as_double(v);
 	if (isnan(d)) {
 		assay_buf_adds(out, "nan");
 		return;
@@ -98,8 +149,8 @@ void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits, boo
 		return;
 	}
 	/* round(x, n): correctly rounded to n decimal places, half to even on the exact binary
-	 * value, which is what glibc's printf does */
-	snprintf(buf, sizeof(buf), "%.*f", digits, d);
+	 * value */
+	fixed_text(buf, sizeof(buf), d, digits);
 	if (e_notation) {
 		double r = assay_parse_double(buf, strlen(buf));
 

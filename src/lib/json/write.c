@@ -19,7 +19,10 @@
  * - Iterative (an explicit stack), so any depth can be written.
  * - Cutting (assay_json_write_cut, for report lines): a container is written in full, then,
  *   if its text passed the limit, its text goes to the blob store and is replaced by a marker
- *   in place; a string is cut from its bytes, unwritten. Inner values are cut before outer
+ *   in place; a string is cut from its bytes, unwritten. A container of the report's outermost
+ *   cuttable level whose text passes a few times the limit is streamed to the store while it is
+ *   written (in 1 MiB pieces, hashed as they go), so a 20 MB document never sits in memory as
+ *   text; nothing inside a streamed container is cut. Inner values are cut before outer
  *   ones, so an outer blob holds the markers of its inner blobs. The last few cut values are
  *   remembered by their data, so a value that occurs twice in a report (a case's expected
  *   output, also in its definition) is serialised and stored once.
@@ -226,6 +229,7 @@ static void newline(assay_buf *out, size_t depth)
 /* ---- cutting big values --------------------------------------------------------------- */
 
 #define MEMO 16
+#define SPILL_MIN (1u << 20)   /* a container streams to its blob past max(this, 4 x max) */
 
 struct memo {
 	const void *data;  /* the cut value's data pointer */
@@ -243,6 +247,15 @@ struct cutter {
 	size_t nmemo, next;
 	assay_err *err;
 	int rc;
+	/* a container being streamed to its blob */
+	bool spilling;
+	size_t spill_frame;   /* its index on the writer's stack */
+	size_t spill_start;   /* where its text starts in `out` (what is there is not sent yet) */
+	size_t spill_bytes;   /* sent so far */
+	void *handle;
+	assay_sha256_ctx sha;
+	char *head;
+	size_t head_len;
 };
 
 /* The longest prefix of s[0..len) of at most `max` bytes that ends on a whole UTF-8 char. */
@@ -274,12 +287,11 @@ static const struct memo *memo_find(const struct cutter *c, const assay_value *v
 	return NULL;
 }
 
-/* Stores data[0..len) as the blob of `v` and remembers the marker. */
-static const struct memo *cut_out(struct cutter *c, const assay_value *v, const char *data,
-				  size_t len, bool json)
+/* Remembers a cut value (its head is taken over). */
+static const struct memo *remember(struct cutter *c, const assay_value *v, const char *sha,
+				   size_t bytes, char *head, size_t head_len)
 {
 	struct memo *m = &c->memo[c->next];
-	size_t h = utf8_prefix(data, len, c->cut->max);
 
 	if (c->nmemo == MEMO)
 		free(m->head);
@@ -288,30 +300,122 @@ static const struct memo *cut_out(struct cutter *c, const assay_value *v, const 
 	c->next = (c->next + 1) % MEMO;
 	m->data = v->u.s;
 	m->len = v->len;
-	m->kind = v->kind == ASSAY_V_STRING ? ASSAY_V_STRING : v->kind;
-	m->bytes = len;
-	assay_sha256_hex(m->sha, data, len);
-	m->head = assay_xmalloc(h + 1);
-	memcpy(m->head, data, h);
-	m->head[h] = '\0';
-	m->head_len = h;
-	if (!c->rc && c->cut->blob)
-		c->rc = c->cut->blob(c->cut->payload, m->sha, data, len, json, c->err);
+	m->kind = v->kind;
+	m->bytes = bytes;
+	memcpy(m->sha, sha, 65);
+	m->head = head;
+	m->head_len = head_len;
 	return m;
+}
+
+static char *head_of(const char *data, size_t len, size_t max, size_t *head_len)
+{
+	size_t h = utf8_prefix(data, len, max);
+	char *p = assay_xmalloc(h + 1);
+
+	memcpy(p, data, h);
+	p[h] = '\0';
+	*head_len = h;
+	return p;
+}
+
+/* Stores data[0..len) whole as the blob of `v` and remembers its marker. */
+static const struct memo *cut_out(struct cutter *c, const assay_value *v, const char *data,
+				  size_t len, bool json)
+{
+	const assay_blob_store *st = c->cut->store;
+	char sha[65];
+	size_t hl;
+	char *head = head_of(data, len, c->cut->max, &hl);
+	void *h = NULL;
+
+	assay_sha256_hex(sha, data, len);
+	if (!c->rc && st) {
+		if (!(c->rc = st->open(st->payload, &h, c->err)) &&
+		    !(c->rc = st->write(h, data, len, c->err)))
+			c->rc = st->close(h, sha, json, c->err);
+		else if (h)
+			st->abort(h);
+	}
+	return remember(c, v, sha, len, head, hl);
+}
+
+/* Sends what `out` holds of the streamed container to its blob. */
+static void spill_flush(struct cutter *c, assay_buf *out)
+{
+	size_t n = out->len - c->spill_start;
+
+	if (!n)
+		return;
+	assay_sha256_add(&c->sha, out->ptr + c->spill_start, n);
+	if (!c->rc && c->handle)
+		c->rc = c->cut->store->write(c->handle, out->ptr + c->spill_start, n, c->err);
+	c->spill_bytes += n;
+	assay_buf_setlen(out, c->spill_start);
+}
+
+/* Starts streaming the container of frame `k`, which began at `start` in `out`. */
+static void spill_begin(struct cutter *c, assay_buf *out, size_t k, size_t start)
+{
+	const assay_blob_store *st = c->cut->store;
+
+	c->spilling = true;
+	c->spill_frame = k;
+	c->spill_start = start;
+	c->spill_bytes = 0;
+	c->handle = NULL;
+	c->head = head_of(out->ptr + start, out->len - start, c->cut->max, &c->head_len);
+	assay_sha256_begin(&c->sha);
+	if (!c->rc && st && (c->rc = st->open(st->payload, &c->handle, c->err)))
+		c->handle = NULL;
+	spill_flush(c, out);
+}
+
+/* The streamed container `v` has closed: finish its blob and put its marker in its place. */
+static void spill_end(struct cutter *c, assay_buf *out, const assay_value *v)
+{
+	char sha[65];
+	const struct memo *m;
+
+	spill_flush(c, out);
+	assay_sha256_end(&c->sha, sha);
+	if (c->handle) {
+		if (!c->rc)
+			c->rc = c->cut->store->close(c->handle, sha, true, c->err);
+		else
+			c->cut->store->abort(c->handle);
+	}
+	m = remember(c, v, sha, c->spill_bytes, c->head, c->head_len);
+	c->head = NULL;
+	c->spilling = false;
+	write_marker(out, m);
 }
 
 static int write_any(assay_buf *out, const assay_value *v, int flags, struct cutter *cut)
 {
 	bool pretty = flags & ASSAY_JSON_PRETTY, sort = flags & ASSAY_JSON_SORT_KEYS;
 	size_t max = cut && cut->cut->max ? cut->cut->max : 0;
+	size_t spill_at = max * 4 > SPILL_MIN ? max * 4 : SPILL_MIN;
 	struct wframe *st = NULL;
 	size_t nr = 0, alloc = 0;
 	const assay_value *cur = v;
 
 	for (;;) {
+		/* a container of the report growing big streams to its blob as it is written */
+		if (max && cut->cut->store) {
+			size_t k = cut->cut->keep_depth;
+
+			if (cut->spilling) {
+				if (out->len - cut->spill_start >= SPILL_MIN)
+					spill_flush(cut, out);
+			} else if (nr > k && out->len - st[k].start > spill_at) {
+				spill_begin(cut, out, k, st[k].start);
+			}
+		}
 		/* write `cur`: a scalar at once, a container opens a frame */
 		if (cur) {
-			const struct memo *m = max ? memo_find(cut, cur) : NULL;
+			const struct memo *m = max && !(cut && cut->spilling) ? memo_find(cut, cur)
+									    : NULL;
 
 			if (m) {
 				write_marker(out, m);
@@ -332,7 +436,7 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 			case ASSAY_V_REAL: assay_json__write_number(out, cur); break;
 			case ASSAY_V_STRING:
 			case ASSAY_V_DATETIME:
-				if (max && cur->len > max)
+				if (max && cur->len > max && !cut->spilling)
 					write_marker(out, cut_out(cut, cur, cur->u.s, cur->len,
 								  false));
 				else
@@ -377,7 +481,12 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 			assay_buf_addch(out, obj ? '}' : ']');
 			free(f->sorted);
 			nr--;
-			if (max && nr >= cut->cut->keep_depth && out->len - f->start > max) {
+			if (max && cut->spilling && nr == cut->spill_frame) {
+				spill_end(cut, out, f->v);
+				continue;
+			}
+			if (max && !cut->spilling && nr >= cut->cut->keep_depth &&
+			    out->len - f->start > max) {
 				const struct memo *m = cut_out(cut, f->v, out->ptr + f->start,
 							       out->len - f->start, true);
 
@@ -415,10 +524,14 @@ void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 			 const assay_json_cut *cut, assay_err *err)
 {
-	struct cutter c = { cut, { { 0 } }, 0, 0, err, 0 };
-	int rc = write_any(out, v, flags, &c);
+	struct cutter c = { 0 };
+	int rc;
 
+	c.cut = cut;
+	c.err = err;
+	rc = write_any(out, v, flags, &c);
 	for (size_t i = 0; i < c.nmemo; i++)
 		free(c.memo[i].head);
+	free(c.head);
 	return rc;
 }

@@ -25,19 +25,66 @@ struct jsonl {
 	assay_buf line;
 };
 
-int assay_blob_put_file(void *payload, const char *sha256, const char *data, size_t len,
-			bool json, assay_err *err)
+/* The blob store of a results folder: DIR/blobs/<2 hex digits>/<sha256>. */
+struct file_blob {
+	assay_fs_atomic w;
+	const char *dir;
+};
+
+static int blob_open(void *payload, void **handle, assay_err *err)
 {
-	char *dir = assay_xasprintf("%s/blobs/%.2s", (const char *)payload, sha256);
+	struct file_blob *b = assay_xcalloc(1, sizeof(*b));
+	char *blobs = assay_path_join(payload, "blobs");
+	int rc;
+
+	b->dir = payload;
+	if ((rc = assay_fs_mkdirs(blobs, err)) ||
+	    (rc = assay_fs_atomic_open(&b->w, blobs, 0644, err))) {
+		free(blobs);
+		free(b);
+		return rc;
+	}
+	free(blobs);
+	*handle = b;
+	return 0;
+}
+
+static int blob_write(void *handle, const char *data, size_t len, assay_err *err)
+{
+	struct file_blob *b = handle;
+
+	return assay_fs_atomic_write(&b->w, data, len, err);
+}
+
+static int blob_close(void *handle, const char *sha256, bool json, assay_err *err)
+{
+	struct file_blob *b = handle;
+	char *dir = assay_xasprintf("%s/blobs/%.2s", b->dir, sha256);
 	char *path = assay_path_join(dir, sha256);
-	int rc = 0;
+	int rc;
 
 	(void)json;
-	if (!assay_fs_exists(path) && !(rc = assay_fs_mkdirs(dir, err)))
-		rc = assay_fs_write_atomic(path, data, len, 0644, err);
+	if ((rc = assay_fs_mkdirs(dir, err)))
+		assay_fs_atomic_abort(&b->w);
+	else
+		rc = assay_fs_atomic_commit(&b->w, path, true, err);
 	free(path);
 	free(dir);
+	free(b);
 	return rc;
+}
+
+static void blob_abort(void *handle)
+{
+	struct file_blob *b = handle;
+
+	assay_fs_atomic_abort(&b->w);
+	free(b);
+}
+
+void assay_blob_store_files(assay_blob_store *out, const char *dir)
+{
+	*out = (assay_blob_store){ blob_open, blob_write, blob_close, blob_abort, (void *)dir };
 }
 
 static int on_begin(void *payload, const assay_suite *suite, size_t total, assay_err *err)
@@ -66,7 +113,10 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	if (r->replayed)
 		return 0;
 	/* the line's own structure (report, results, an attribute) stays; values inside go */
-	assay_json_cut cut = { j->value_cap, assay_blob_put_file, j->dir, 3 };
+	assay_blob_store store;
+	assay_json_cut cut = { j->value_cap, &store, 3 };
+
+	assay_blob_store_files(&store, j->dir);
 	int rc;
 
 	assay_buf_reset(&j->line);

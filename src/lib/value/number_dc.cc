@@ -23,6 +23,15 @@ extern "C" void assay_value__shortest(double d, char digits[18], int *length, in
 					       &sign, length, point);
 }
 
+extern "C" void assay_value__fixed(double d, int digits, char *buf, int size, int *length,
+				   int *point)
+{
+	bool sign = false;
+
+	DoubleToStringConverter::DoubleToAscii(d, DoubleToStringConverter::FIXED, digits, buf, size,
+					       &sign, length, point);
+}
+
 extern "C" double assay_value__strtod(const char *text, int len)
 {
 	static const StringToDoubleConverter conv(StringToDoubleConverter::NO_FLAGS, 0.0,

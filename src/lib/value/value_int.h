@@ -19,6 +19,14 @@
  */
 void assay_value__shortest(double d, char digits[18], int *length, int *point);
 
+/*
+ * The digits of |d| rounded to `digits` places after the point (libdouble-conversion's FIXED
+ * mode: correct, but ties are rounded up, where printf and Python round half to even): at most
+ * `size` - 1 digits into `buf`, their count in *length, the point's position in *point (value =
+ * 0.DIGITS x 10^point). For |d| < 1e60 and digits <= 60.
+ */
+void assay_value__fixed(double d, int digits, char *buf, int size, int *length, int *point);
+
 /* Correctly rounded decimal literal -> double (libdouble-conversion), for number.c. */
 double assay_value__strtod(const char *text, int len);
 

@@ -17,11 +17,7 @@ extern "C" {
 #define ASSAY_EXTERN __attribute__((visibility("default")))
 #define ASSAY_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ASSAY_WARN_UNUSED __attribute__((warn_unused_result))
-#ifdef __cplusplus
-#define ASSAY_NORETURN [[noreturn]]
-#else
-#define ASSAY_NORETURN _Noreturn
-#endif
+#define ASSAY_NORETURN __attribute__((noreturn))
 
 #define ASSAY_VERSION "0.1.0"
 

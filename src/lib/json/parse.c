@@ -520,7 +520,7 @@ static int close_container(struct parser *ps)
 	size_t n = ps->vn - f.start;
 	assay_value v = { .kind = f.obj ? ASSAY_V_OBJECT : ASSAY_V_ARRAY };
 
-	if (f.obj) {
+	if (f.obj && n) {
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
 		n = dedup_members(m, n / 2);

@@ -27,8 +27,9 @@
  *   collections and keys, from libyaml's marks (0-based, in characters, so +1). An empty string
  *   has an arena byte of its own anyway; an empty collection gets one, to be keyed by. The
  *   array of a multi-document stream starts where the stream does (1:1).
- * - Limits: aliases may expand the stream to MAX_EXPANDED nodes (counting each alias as the
- *   nodes it names), so a few lines cannot make a report of gigabytes; flow collections nest at
+ * - Limits: aliases may add at most MAX_EXPANDED nodes to the stream (each alias counting as
+ *   the nodes it names, aliases inside them included), so a few lines cannot make a report of
+ *   gigabytes, while the nodes actually written are bounded by the arena; flow collections nest at
  *   most MAX_FLOW_DEPTH deep, because libyaml 0.2.5 walks every open flow level for each token
  *   (a 100,000-deep `[[[...]]]` takes it 35 s, tokens at depth d cost ~2 ns * d each); block
  *   nesting has no limit (libyaml is linear there, and its text grows with the square of the
@@ -107,6 +108,7 @@ struct loader {
 	struct anchor *anchors; /* open addressing, power-of-two size */
 	size_t nanchors, anchors_cap;
 	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
+	size_t aliased;       /* of which aliases stand for */
 	int documents;
 	yaml_mark_t stream_start;
 };
@@ -621,8 +623,9 @@ static int end_collection(struct loader *l)
 }
 
 /*
- * Counts what the stream expands to, aliases included, and refuses it past MAX_EXPANDED:
- * a few lines of nested aliases ("billion laughs") would otherwise make a report of gigabytes.
+ * Counts what the stream expands to, aliases included (anchors record their size from it), and
+ * refuses aliases that stand for more than MAX_EXPANDED nodes in all: a few lines of nested
+ * aliases ("billion laughs") would otherwise make a report of gigabytes.
  */
 static int count_nodes(struct loader *l, const yaml_event_t *ev)
 {
@@ -638,7 +641,9 @@ static int count_nodes(struct loader *l, const yaml_event_t *ev)
 		return 0;
 	}
 	l->expanded += n;
-	if (l->expanded > MAX_EXPANDED)
+	if (ev->type == YAML_ALIAS_EVENT)
+		l->aliased += n;
+	if (l->aliased > MAX_EXPANDED)
 		return fail_at(l, ev->start_mark, "aliases expand the %s past %d nodes",
 			       l->o->multi_document ? "stream" : "document", MAX_EXPANDED);
 	return 0;

@@ -97,19 +97,19 @@ struct loader {
 	int rc;
 
 	struct frame *fs;
-	size_t fn, falloc;
+	size_t fn, fcap;
 	size_t flow_depth;
 	assay_value *vs;      /* finished values waiting for their collection (or the stream) */
-	size_t vn, valloc;
+	size_t vn, vcap;
 	assay_value *ms;      /* merge sources of the open mappings */
-	size_t mn, malloc_;
+	size_t mn, mcap;
 	assay_buf names;      /* the anchor names of the open collections */
 
 	struct anchor *anchors; /* open addressing, power-of-two size */
 	size_t nanchors, anchors_cap;
 	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
 	size_t aliased;       /* of which aliases stand for */
-	int documents;
+	size_t documents;
 	yaml_mark_t stream_start;
 };
 
@@ -176,18 +176,18 @@ static bool has_data(const assay_value *v)
 
 static void vpush(struct loader *l, assay_value v)
 {
-	if (l->vn == l->valloc) {
-		l->valloc = l->valloc ? l->valloc * 2 : 256;
-		l->vs = assay_xrealloc(l->vs, l->valloc * sizeof(*l->vs));
+	if (l->vn == l->vcap) {
+		l->vcap = l->vcap ? l->vcap * 2 : 256;
+		l->vs = assay_xrealloc(l->vs, l->vcap * sizeof(*l->vs));
 	}
 	l->vs[l->vn++] = v;
 }
 
 static void mpush(struct loader *l, assay_value v)
 {
-	if (l->mn == l->malloc_) {
-		l->malloc_ = l->malloc_ ? l->malloc_ * 2 : 16;
-		l->ms = assay_xrealloc(l->ms, l->malloc_ * sizeof(*l->ms));
+	if (l->mn == l->mcap) {
+		l->mcap = l->mcap ? l->mcap * 2 : 16;
+		l->ms = assay_xrealloc(l->ms, l->mcap * sizeof(*l->ms));
 	}
 	l->ms[l->mn++] = v;
 }
@@ -500,9 +500,9 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 	if (flow && l->flow_depth >= MAX_FLOW_DEPTH)
 		return fail_at(l, ev->start_mark,
 			       "flow collections nested deeper than %d levels", MAX_FLOW_DEPTH);
-	if (l->fn == l->falloc) {
-		l->falloc = l->falloc ? l->falloc * 2 : 16;
-		l->fs = assay_xrealloc(l->fs, l->falloc * sizeof(*l->fs));
+	if (l->fn == l->fcap) {
+		l->fcap = l->fcap ? l->fcap * 2 : 16;
+		l->fs = assay_xrealloc(l->fs, l->fcap * sizeof(*l->fs));
 	}
 	f = &l->fs[l->fn++];
 	*f = (struct frame){ 0 };
@@ -828,7 +828,9 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		yaml_event_delete(&ev);
 	}
 	if (!l.rc) {
-		if (l.o->multi_document) {
+		if (l.o->multi_document && l.vn > UINT32_MAX) {
+			too_big(&l);
+		} else if (l.o->multi_document) {
 			*out = assay_value_array_of(a, l.vs, l.vn);
 			stamp(&l, out, l.stream_start);
 		} else if (l.vn) {

@@ -57,7 +57,7 @@
 #include "yaml/yaml_int.h"
 #include "util/banned.h"
 
-/* Nodes a stream may expand to through aliases: far above any real suite or case. */
+/* Nodes the aliases of a stream may stand for in all: far above any real suite or case. */
 #define MAX_EXPANDED 1000000
 /* Flow collections inside flow collections (see the file comment). */
 #define MAX_FLOW_DEPTH 1000

@@ -27,8 +27,9 @@
  *   collections and keys, from libyaml's marks (0-based, in characters, so +1). An empty string
  *   has an arena byte of its own anyway; an empty collection gets one, to be keyed by. The
  *   array of a multi-document stream starts where the stream does (1:1).
- * - Limits: aliases may expand the stream to MAX_EXPANDED nodes (counting each alias as the
- *   nodes it names), so a few lines cannot make a report of gigabytes; flow collections nest at
+ * - Limits: aliases may add at most MAX_EXPANDED nodes to the stream (each alias counting as
+ *   the nodes it names, aliases inside them included), so a few lines cannot make a report of
+ *   gigabytes, while the nodes actually written are bounded by the arena; flow collections nest at
  *   most MAX_FLOW_DEPTH deep, because libyaml 0.2.5 walks every open flow level for each token
  *   (a 100,000-deep `[[[...]]]` takes it 35 s, tokens at depth d cost ~2 ns * d each); block
  *   nesting has no limit (libyaml is linear there, and its text grows with the square of the
@@ -56,7 +57,7 @@
 #include "yaml/yaml_int.h"
 #include "util/banned.h"
 
-/* Nodes a stream may expand to through aliases: far above any real suite or case. */
+/* Nodes the aliases of a stream may stand for in all: far above any real suite or case. */
 #define MAX_EXPANDED 1000000
 /* Flow collections inside flow collections (see the file comment). */
 #define MAX_FLOW_DEPTH 1000
@@ -96,18 +97,19 @@ struct loader {
 	int rc;
 
 	struct frame *fs;
-	size_t fn, falloc;
+	size_t fn, fcap;
 	size_t flow_depth;
 	assay_value *vs;      /* finished values waiting for their collection (or the stream) */
-	size_t vn, valloc;
+	size_t vn, vcap;
 	assay_value *ms;      /* merge sources of the open mappings */
-	size_t mn, malloc_;
+	size_t mn, mcap;
 	assay_buf names;      /* the anchor names of the open collections */
 
 	struct anchor *anchors; /* open addressing, power-of-two size */
 	size_t nanchors, anchors_cap;
 	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
-	int documents;
+	size_t aliased;       /* of which aliases stand for */
+	size_t documents;
 	yaml_mark_t stream_start;
 };
 
@@ -174,18 +176,18 @@ static bool has_data(const assay_value *v)
 
 static void vpush(struct loader *l, assay_value v)
 {
-	if (l->vn == l->valloc) {
-		l->valloc = l->valloc ? l->valloc * 2 : 256;
-		l->vs = assay_xrealloc(l->vs, l->valloc * sizeof(*l->vs));
+	if (l->vn == l->vcap) {
+		l->vcap = l->vcap ? l->vcap * 2 : 256;
+		l->vs = assay_xrealloc(l->vs, l->vcap * sizeof(*l->vs));
 	}
 	l->vs[l->vn++] = v;
 }
 
 static void mpush(struct loader *l, assay_value v)
 {
-	if (l->mn == l->malloc_) {
-		l->malloc_ = l->malloc_ ? l->malloc_ * 2 : 16;
-		l->ms = assay_xrealloc(l->ms, l->malloc_ * sizeof(*l->ms));
+	if (l->mn == l->mcap) {
+		l->mcap = l->mcap ? l->mcap * 2 : 16;
+		l->ms = assay_xrealloc(l->ms, l->mcap * sizeof(*l->ms));
 	}
 	l->ms[l->mn++] = v;
 }
@@ -498,9 +500,9 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 	if (flow && l->flow_depth >= MAX_FLOW_DEPTH)
 		return fail_at(l, ev->start_mark,
 			       "flow collections nested deeper than %d levels", MAX_FLOW_DEPTH);
-	if (l->fn == l->falloc) {
-		l->falloc = l->falloc ? l->falloc * 2 : 16;
-		l->fs = assay_xrealloc(l->fs, l->falloc * sizeof(*l->fs));
+	if (l->fn == l->fcap) {
+		l->fcap = l->fcap ? l->fcap * 2 : 16;
+		l->fs = assay_xrealloc(l->fs, l->fcap * sizeof(*l->fs));
 	}
 	f = &l->fs[l->fn++];
 	*f = (struct frame){ 0 };
@@ -621,8 +623,9 @@ static int end_collection(struct loader *l)
 }
 
 /*
- * Counts what the stream expands to, aliases included, and refuses it past MAX_EXPANDED:
- * a few lines of nested aliases ("billion laughs") would otherwise make a report of gigabytes.
+ * Counts what the stream expands to, aliases included (anchors record their size from it), and
+ * refuses aliases that stand for more than MAX_EXPANDED nodes in all: a few lines of nested
+ * aliases ("billion laughs") would otherwise make a report of gigabytes.
  */
 static int count_nodes(struct loader *l, const yaml_event_t *ev)
 {
@@ -638,7 +641,9 @@ static int count_nodes(struct loader *l, const yaml_event_t *ev)
 		return 0;
 	}
 	l->expanded += n;
-	if (l->expanded > MAX_EXPANDED)
+	if (ev->type == YAML_ALIAS_EVENT)
+		l->aliased += n;
+	if (l->aliased > MAX_EXPANDED)
 		return fail_at(l, ev->start_mark, "aliases expand the %s past %d nodes",
 			       l->o->multi_document ? "stream" : "document", MAX_EXPANDED);
 	return 0;
@@ -823,7 +828,9 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		yaml_event_delete(&ev);
 	}
 	if (!l.rc) {
-		if (l.o->multi_document) {
+		if (l.o->multi_document && l.vn > UINT32_MAX) {
+			too_big(&l);
+		} else if (l.o->multi_document) {
 			*out = assay_value_array_of(a, l.vs, l.vn);
 			stamp(&l, out, l.stream_start);
 		} else if (l.vn) {

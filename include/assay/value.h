@@ -4,7 +4,7 @@
  * share. Spec: issue #6 ("a compact value model in an arena ... that the loader, the verifiers
  * and the diff share"; "a real number type"), issue #5 item 7 (no string can imitate a number).
  *
- * A value is a small struct (24 bytes) passed and stored by value. Scalars hold their data in
+ * A value is a small struct (16 bytes) passed and stored by value. Scalars hold their data in
  * the struct; strings, big integers and containers point to memory in an *arena*, which owns it
  * and frees it all at once. Values are never freed one by one.
  *

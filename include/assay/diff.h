@@ -80,8 +80,8 @@ typedef struct assay_diff_info {
 	size_t count;        /**< differences reported (deepdiff's tree length) */
 	bool truncated;      /**< stopped at max_diffs */
 	bool over_budget;    /**< stopped at the deadline or the arena's limit: incomplete */
-	double score;        /**< with weights: the weighted share of paths without a difference
-				  (1.0 when there are no weights or no differences) */
+	double score;        /**< with weights: the weighted share of paths without a difference;
+				  without: 1.0 when nothing differs, else 0.0 */
 } assay_diff_info;
 
 /**

@@ -142,8 +142,8 @@ typedef struct assay_case {
 	const char *files_dir;   /**< a case folder's files/ subfolder, or NULL */
 	/**
 	 * Why the case could not be loaded ("path:line:col: message"), or NULL. A case with an
-	 * error is reported as an error and never run; then only id, file, files_dir and
-	 * whatever of `expected`/`verify` could be read are set.
+	 * error is reported as an error and never run; then only id, file and files_dir are
+	 * set, and `expected`/`verify` are empty (what was read before the error is dropped).
 	 */
 	const char *error;
 	assay_value definition;  /**< the merged case mapping, as reports show it in "case" */

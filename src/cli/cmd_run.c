@@ -41,7 +41,7 @@ int cmd_run(int argc, char **argv)
 	assay_sink sinks[2];
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
-	assay_arena *prev_arena = assay_arena_new(0);
+	assay_arena *prev_arena = NULL;
 	assay_value previous = assay_value_null();
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
@@ -58,6 +58,8 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	if (a.resume) {
 		size_t keep_len;
+
+		prev_arena = assay_arena_new(0);
 		if (assay_reports_load(&previous, prev_arena, &keep_len, a.output, &err) ||
 		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, a.value_cap, &err)) {
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);

@@ -1,11 +1,13 @@
 /*
  * The assay program: finds the command in a table (git's commands[], libgit2's cli_cmds[]) and
- * runs it; checks that standard output was written and closed without error.
+ * runs it; checks that standard output was written and closed without error. It makes assay a
+ * child subreaper (the library never changes process-wide state itself).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "assay/proc.h"
 #include "cmd.h"
 #include "exit.h"
 #include "util/banned.h"
@@ -49,6 +51,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
+		/* Process-wide state is the program's to change, not the library's: as a child
+		 * subreaper, assay adopts what a case leaves behind after setsid or a double fork,
+		 * so the cli adapter's orphan sweep can kill and reap it (proc.h). */
+		assay_proc_become_subreaper();
 		rc = commands[i].fn(argc - 1, argv + 1);
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {

@@ -10,6 +10,8 @@ test_case 'regression groups are named <checkpoint>_<group> and keep their origi
 	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_2; expect_exit 0
 	jq -se ".[] | select(.group == \"checkpoint_1_core\") | .type == \"Regression\" and .original_checkpoint == \"checkpoint_1\" and .original_group == \"core\"" res/reports.jsonl >/dev/null
 	jq -se ".[] | select(.group == \"again\") | .type == \"Regression\" and .original_group == \"errors\"" res/reports.jsonl >/dev/null
+	# and the original group settings: errors'"'"' case_defaults expect status_code 2
+	jq -se ".[] | select(.group == \"again\") | .results.status_code | .expected == 2 and .is_correct" res/reports.jsonl >/dev/null
 	jq -e ".checkpoints.checkpoint_2.types.Regression.total > 1" res/summary.json'
 test_case 'a missing program fails its case with a clear message, not assay' '
 	run_assay run "$FIXTURES/suites/no-program" -o res; expect_exit 1

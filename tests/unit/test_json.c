@@ -1,6 +1,11 @@
 /*
- * Tests of src/lib/json: parsing (positions, bignums, JSON Lines), lossy strings, the
- * Python-shaped writer and the deepdiff-shaped structural diff with its options.
+ * Tests of src/lib/json: parsing as Python's json.loads (messages, 1-based character columns,
+ * NaN and infinities, bigints, duplicate keys, the 4300-digit limit, positions, the arena's
+ * limit), JSON Lines, and the writer in json.dumps(ensure_ascii=False)'s shape (reals as repr,
+ * escapes, bytes that are not UTF-8). The structural diff is tested in test_diff.c.
+ *
+ * Python is the reference: expectations that changed from the jansson days say so, with what
+ * /usr/bin/python3 (3.11) prints.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -9,96 +14,126 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/buf.h"
 #include "assay/json.h"
-#include "json/json_int.h"
 
 /*
- * Helpers
+ * Helpers: every test parses into one arena, freed after it.
  */
 
-static json_t *parse_ok(const char *text)
-{
-	json_t *v = NULL;
-	assay_err err = ASSAY_ERR_INIT;
-	int rc = assay_json_parse(&v, text, strlen(text), "test", &err);
+static assay_arena *arena;
 
-	cr_assert_eq(rc, 0, "parse of %s failed: %s", text, err.msg);
-	cr_assert_not_null(v);
+static void arena_setup(void)
+{
+	arena = assay_arena_new(0);
+}
+
+static void arena_teardown(void)
+{
+	assay_arena_free(arena);
+}
+
+TestSuite(json, .init = arena_setup, .fini = arena_teardown);
+
+static assay_value parse_okn(const char *text, size_t len)
+{
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = assay_json_parse(&v, arena, text, len, NULL, &err);
+
+	cr_assert_eq(rc, 0, "parse of %s failed: %d:%d: %s", text, err.line, err.column, err.msg);
 	return v;
+}
+
+static assay_value parse_ok(const char *text)
+{
+	return parse_okn(text, strlen(text));
 }
 
 static assay_err parse_err(const char *text, size_t len)
 {
-	json_t *v = (json_t *)1;
+	assay_value v = assay_value_bool(true);
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = assay_json_parse(&v, text, len, "output", &err);
+	int rc;
 
-	cr_assert_eq(rc, ASSAY_EPARSE, "parse of %s did not fail", text);
-	cr_assert_null(v);
+	o.source = "output";
+	rc = assay_json_parse(&v, arena, text, len, &o, &err);
+	cr_assert_eq(rc, ASSAY_EPARSE, "parse of %s did not fail (%d)", text, rc);
+	cr_assert_eq(v.kind, ASSAY_V_NULL, "a failed parse leaves null");
 	cr_assert_eq(err.code, ASSAY_EPARSE);
 	cr_assert_str_eq(err.path, "output");
 	return err;
 }
 
-/* assay_json_dump into a malloc'd string */
-static char *dumps(const json_t *v, int flags)
+/* Python's JSONDecodeError for `text`: its msg, lineno and colno. */
+static void check_error(const char *text, int line, int col, const char *msg)
+{
+	assay_err err = parse_err(text, strlen(text));
+
+	cr_expect_str_eq(err.msg, msg, "message for %s", text);
+	cr_expect_eq(err.line, line, "line for %s: %d", text, err.line);
+	cr_expect_eq(err.column, col, "column for %s: %d", text, err.column);
+}
+
+/* assay_json_write into a malloc'd string */
+static char *written(const assay_value *v, int flags)
 {
 	assay_buf b = ASSAY_BUF_INIT;
 
-	assay_json_dump(&b, v, flags);
+	assay_json_write(&b, v, flags);
 	return assay_buf_detach(&b, NULL);
 }
 
-static void check_dump(const char *text, int flags, const char *want)
+static void check_write(const char *text, int flags, const char *want)
 {
-	json_t *v = parse_ok(text);
-	char *got = dumps(v, flags);
+	assay_value v = parse_ok(text);
+	char *got = written(&v, flags);
 
-	cr_expect_str_eq(got, want, "dump of %s", text);
+	cr_expect_str_eq(got, want, "write of %s", text);
 	free(got);
-	json_decref(v);
 }
 
 static void check_real(double d, const char *want)
 {
-	json_t *v = json_real(d);
-	char *got = dumps(v, 0);
+	assay_value v = assay_value_real(d);
+	char *got = written(&v, 0);
 
 	cr_expect_str_eq(got, want, "real %.17g", d);
 	free(got);
-	json_decref(v);
 }
 
-/* The diff of two JSON texts under options given as JSON text (or NULL), dumped. */
-static char *diff_of(const char *e, const char *a, const char *options)
+/* The written form of a string value holding `len` raw bytes. */
+static void check_bytes(const char *in, size_t len, const char *want)
 {
-	assay_json_diff_opts o = ASSAY_JSON_DIFF_OPTS_INIT;
-	json_t *ev = parse_ok(e), *av = parse_ok(a), *ov = NULL, *d;
-	char *out;
+	assay_value v = assay_value_string(arena, in, len);
+	char *got = written(&v, 0);
 
-	if (options) {
-		assay_err err = ASSAY_ERR_INIT;
-
-		ov = parse_ok(options);
-		cr_assert_eq(assay_json_diff_opts_parse(&o, ov, &err), 0, "options: %s", err.msg);
-	}
-	d = assay_json_diff(ev, av, &o);
-	cr_assert_not_null(d);
-	out = dumps(d, 0);
-	json_decref(d);
-	json_decref(ev);
-	json_decref(av);
-	json_decref(ov);
-	assay_json_diff_opts_release(&o);
-	return out;
-}
-
-static void check_diff(const char *e, const char *a, const char *options, const char *want)
-{
-	char *got = diff_of(e, a, options);
-
-	cr_expect_str_eq(got, want, "diff of %s and %s (%s)", e, a, options ? options : "defaults");
+	cr_expect_str_eq(got, want, "write of %zu bytes", len);
 	free(got);
+}
+
+static const assay_value *item(const assay_value *arr, size_t i)
+{
+	const assay_value *v = assay_array_get(arr, i);
+
+	cr_assert_not_null(v, "no item %zu", i);
+	return v;
+}
+
+static const assay_value *member(const assay_value *obj, const char *key)
+{
+	const assay_value *v = assay_object_get(obj, key);
+
+	cr_assert_not_null(v, "no member %s", key);
+	return v;
+}
+
+static void check_bigint(const assay_value *v, const char *digits)
+{
+	cr_assert_eq(v->kind, ASSAY_V_BIGINT, "kind %d, not a bigint", v->kind);
+	cr_expect_eq(v->len, strlen(digits));
+	cr_expect_eq(memcmp(v->u.s, digits, v->len), 0, "%.*s", (int)v->len, v->u.s);
 }
 
 /*
@@ -107,155 +142,411 @@ static void check_diff(const char *e, const char *a, const char *options, const 
 
 Test(json, parse_reads_values_of_every_type)
 {
-	json_t *v = parse_ok(" {\"a\": [1, 2.5, \"x\", true, false, null], \"b\": {}} \n");
+	assay_value v = parse_ok(" {\"a\": [1, 2.5, \"x\", true, false, null], \"b\": {}} \n");
+	const assay_value *a = member(&v, "a");
 
-	cr_assert(json_is_object(v));
-	json_t *a = json_object_get(v, "a");
-	cr_assert_eq(json_array_size(a), 6);
-	cr_assert_eq(json_integer_value(json_array_get(a, 0)), 1);
-	cr_assert_float_eq(json_real_value(json_array_get(a, 1)), 2.5, 1e-12);
-	cr_assert_str_eq(json_string_value(json_array_get(a, 2)), "x");
-	cr_assert(json_is_true(json_array_get(a, 3)));
-	cr_assert(json_is_false(json_array_get(a, 4)));
-	cr_assert(json_is_null(json_array_get(a, 5)));
-	cr_assert_eq(json_object_size(json_object_get(v, "b")), 0);
-	json_decref(v);
+	cr_assert_eq(v.kind, ASSAY_V_OBJECT);
+	cr_assert_eq(v.len, 2);
+	cr_assert_str_eq(v.u.members[0].key.u.s, "a");
+	cr_assert_str_eq(v.u.members[1].key.u.s, "b");
+	cr_assert_eq(a->kind, ASSAY_V_ARRAY);
+	cr_assert_eq(a->len, 6);
+	cr_assert_eq(item(a, 0)->kind, ASSAY_V_INT);
+	cr_assert_eq(item(a, 0)->u.i, 1);
+	cr_assert_eq(item(a, 1)->kind, ASSAY_V_REAL);
+	cr_assert_float_eq(item(a, 1)->u.d, 2.5, 1e-12);
+	cr_assert(assay_value_is_str(item(a, 2), "x"));
+	cr_assert_eq(item(a, 3)->kind, ASSAY_V_BOOL);
+	cr_assert(item(a, 3)->u.b);
+	cr_assert_eq(item(a, 4)->kind, ASSAY_V_BOOL);
+	cr_assert_not(item(a, 4)->u.b);
+	cr_assert_eq(item(a, 5)->kind, ASSAY_V_NULL);
+	cr_assert_eq(member(&v, "b")->kind, ASSAY_V_OBJECT);
+	cr_assert_eq(member(&v, "b")->len, 0);
 }
 
 Test(json, parse_accepts_scalars_at_top_level)
 {
-	json_t *v = parse_ok("42");
+	assay_value v = parse_ok("42");
 
-	cr_assert_eq(json_integer_value(v), 42);
-	json_decref(v);
+	cr_assert_eq(v.kind, ASSAY_V_INT);
+	cr_assert_eq(v.u.i, 42);
 	v = parse_ok("  \"s\"\r\n");
-	cr_assert_str_eq(json_string_value(v), "s");
-	json_decref(v);
+	cr_assert(assay_value_is_str(&v, "s"));
+	v = parse_ok("null");
+	cr_assert_eq(v.kind, ASSAY_V_NULL);
 }
 
 Test(json, parse_error_has_line_column_and_message)
 {
+	/* jansson said "']' expected near end of file" at column 5; Python (json.loads("[1, 2"))
+	 * says "Expecting ',' delimiter: line 1 column 6 (char 5)" */
 	assay_err err = parse_err("[1, 2", 5);
 	char buf[600];
 
 	cr_expect_eq(err.line, 1);
-	cr_expect_eq(err.column, 5);
-	cr_expect_str_eq(err.msg, "']' expected near end of file");
+	cr_expect_eq(err.column, 6);
+	cr_expect_str_eq(err.msg, "Expecting ',' delimiter");
 	cr_expect_str_eq(assay_err_format(&err, buf, sizeof(buf)),
-			 "output:1:5: ']' expected near end of file");
+			 "output:1:6: Expecting ',' delimiter");
 
-	err = parse_err("[1,\n 2,\n tru]", 13);
-	cr_expect_eq(err.line, 3);
-	cr_expect_eq(err.column, 4);
-	cr_expect_str_eq(err.msg, "invalid token near 'tru'");
+	/* jansson: "invalid token near 'tru'" at 3:4; Python: "Expecting value: line 3 column 2
+	 * (char 9)", the start of the token */
+	check_error("[1,\n 2,\n tru]", 3, 2, "Expecting value");
 }
 
 Test(json, parse_rejects_trailing_garbage_and_empty_input)
 {
-	assay_err err = parse_err("{\"a\":1} x", 9);
+	/* Python: "Extra data: line 1 column 9 (char 8)" (jansson: "end of file expected") */
+	check_error("{\"a\":1} x", 1, 9, "Extra data");
+	/* Python: "Expecting value: line 1 column 1 (char 0)"; white space only: column 3 */
+	check_error("", 1, 1, "Expecting value");
+	check_error("  ", 1, 3, "Expecting value");
+	check_error("[1] [2]", 1, 5, "Extra data");
+}
 
-	cr_expect_eq(err.line, 1);
-	cr_expect_eq(err.column, 9);
-	cr_expect_str_eq(err.msg, "end of file expected near 'x'");
-	err = parse_err("", 0);
-	cr_expect_str_eq(err.msg, "unexpected token near end of file");
-	err = parse_err("[1] [2]", 7);
-	cr_expect_eq(err.column, 5);
+Test(json, parse_errors_are_pythons)
+{
+	/* Each: msg, lineno, colno of Python 3.11's json.loads(text). */
+	check_error("\"abc", 1, 1, "Unterminated string starting at");
+	check_error("[\"a\",\n \"bc", 2, 2, "Unterminated string starting at");
+	check_error("\"\\", 1, 1, "Unterminated string starting at");
+	check_error("\"a\\x\"", 1, 3, "Invalid \\escape");
+	check_error("\"a\tb\"", 1, 3, "Invalid control character at");
+	check_error("\"\x1f\"", 1, 2, "Invalid control character at");
+	check_error("{bad", 1, 2, "Expecting property name enclosed in double quotes");
+	check_error("{\"a\":1,}", 1, 8, "Expecting property name enclosed in double quotes");
+	check_error("{", 1, 2, "Expecting property name enclosed in double quotes");
+	check_error("{\"a\" 1}", 1, 6, "Expecting ':' delimiter");
+	check_error("{\"a\"", 1, 5, "Expecting ':' delimiter");
+	check_error("{\"a\":", 1, 6, "Expecting value");
+	check_error("{\"a\":1 \"b\":2}", 1, 8, "Expecting ',' delimiter");
+	check_error("[1 2]", 1, 4, "Expecting ',' delimiter");
+	check_error("[1,]", 1, 4, "Expecting value");
+	check_error("[", 1, 2, "Expecting value");
+	check_error("'a'", 1, 1, "Expecting value");
+	check_error("nul", 1, 1, "Expecting value");
+	check_error("tRUE", 1, 1, "Expecting value");
+	check_error("-Inf", 1, 1, "Expecting value");
+	check_error("[-NaN]", 1, 2, "Expecting value");
+	check_error("Infinityx", 1, 9, "Extra data");
+	/* no leading zeros, '+' signs, bare points or exponents: what follows is extra data */
+	check_error("01", 1, 2, "Extra data");
+	check_error("1.", 1, 2, "Extra data");
+	check_error("1e", 1, 2, "Extra data");
+	check_error("-", 1, 1, "Expecting value");
+	check_error(".5", 1, 1, "Expecting value");
+	check_error("+1", 1, 1, "Expecting value");
+	/* a NUL byte after the value is extra data, not the end of the text */
+	cr_expect_eq(parse_err("[1]\0", 4).column, 4);
+}
+
+Test(json, parse_columns_count_characters_not_bytes)
+{
+	/* Python: json.loads('{"é": "x", tru}') -> "Expecting property name enclosed in double
+	 * quotes: line 1 column 12 (char 11)": é is one character (two bytes) */
+	check_error("{\"\xc3\xa9\": \"x\", tru}", 1, 12,
+		    "Expecting property name enclosed in double quotes");
+	check_error("[\n  \"\xc3\xbc\",\n  \"\xe6\x97\xa5\xe6\x9c\xac\", tru]", 3, 9,
+		    "Expecting value");
+	check_error("\"\xc3\xa9\xc3\xa9\xc3\xa9\\q\"", 1, 5, "Invalid \\escape");
 }
 
 Test(json, parse_keeps_nul_in_strings)
 {
-	json_t *v = parse_ok("[\"a\\u0000b\"]");
-	json_t *s = json_array_get(v, 0);
+	assay_value v = parse_ok("[\"a\\u0000b\", \"\\u0000assay-number:5\"]");
+	const assay_value *s = item(&v, 0);
 
-	cr_assert_eq(json_string_length(s), 3);
-	cr_assert_eq(memcmp(json_string_value(s), "a\0b", 3), 0);
-	cr_assert_not(assay_json_is_bignum(s));
-	json_decref(v);
+	cr_assert_eq(s->kind, ASSAY_V_STRING);
+	cr_assert_eq(s->len, 3);
+	cr_assert_eq(memcmp(s->u.s, "a\0b", 3), 0);
+	/* no string imitates a number, whatever it holds (the old in-band marker was a string
+	 * starting with NUL) */
+	cr_assert_eq(item(&v, 1)->kind, ASSAY_V_STRING);
+	cr_assert_eq(item(&v, 1)->len, 15);
+}
+
+Test(json, parse_decodes_escapes_and_surrogate_pairs)
+{
+	assay_value v = parse_ok("[\"\\u00e9\\u20ac\\/\\b\\f\\n\\r\\t\\\"\\\\\", \"\\ud83d\\ude00\", "
+				 "\"\\ud83dx\"]");
+
+	cr_assert_eq(item(&v, 0)->len, 13);
+	cr_assert_eq(memcmp(item(&v, 0)->u.s, "\xc3\xa9\xe2\x82\xac/\b\f\n\r\t\"\\", 13), 0);
+	/* a pair is one code point (U+1F600), as Python's '\U0001f600' */
+	cr_assert(assay_value_is_str(item(&v, 1), "\xf0\x9f\x98\x80"));
+	/* a lone surrogate is kept (Python keeps '\ud83d'); the writer escapes it back */
+	char *got = written(item(&v, 2), 0);
+	cr_expect_str_eq(got, "\"\\ud83dx\"");
+	free(got);
+}
+
+Test(json, parse_refuses_bytes_that_are_not_utf8_inside_strings)
+{
+	/* Python would not get this far (the bytes do not decode); assay says where */
+	check_error("\"a\xff\"", 1, 3, "Invalid UTF-8 byte in string");
+	check_error("\"\xc0\xaf\"", 1, 2, "Invalid UTF-8 byte in string");
+	check_error("\"\xed\xa0\x80\"", 1, 2, "Invalid UTF-8 byte in string");
+	check_error("[\"ok\", \xff]", 1, 8, "Expecting value");
 }
 
 Test(json, parse_keeps_big_integers_exactly)
 {
-	json_t *v = parse_ok("123456789012345678901234567890");
+	assay_value v = parse_ok("123456789012345678901234567890");
 
-	cr_assert(assay_json_is_bignum(v));
-	cr_assert(assay_json_is_number(v));
-	cr_assert_str_eq(assay_json_bignum_literal(v), "123456789012345678901234567890");
-	json_decref(v);
+	check_bigint(&v, "123456789012345678901234567890");
+	cr_assert(assay_value_is_number(&v));
+	cr_assert(assay_value_is_integer(&v));
 	v = parse_ok("-123456789012345678901234567890");
-	cr_assert_str_eq(assay_json_bignum_literal(v), "-123456789012345678901234567890");
-	json_decref(v);
+	check_bigint(&v, "-123456789012345678901234567890");
 }
 
-Test(json, parse_keeps_reals_past_dbl_max)
+Test(json, parse_reads_reals_past_dbl_max_as_infinities)
 {
-	json_t *v = parse_ok("[1e400, -1E+999, 1.8e308, 1.7976931348623157e308]");
+	/* jansson kept "1e400" as a number literal; Python's json.loads("[1e400, -1E+999,
+	 * 1.8e308, 1.7976931348623157e308]") gives [inf, -inf, inf, 1.7976931348623157e+308] */
+	assay_value v = parse_ok("[1e400, -1E+999, 1.8e308, 1.7976931348623157e308, 1e-400]");
 
-	cr_assert_str_eq(assay_json_bignum_literal(json_array_get(v, 0)), "1e400");
-	cr_assert_str_eq(assay_json_bignum_literal(json_array_get(v, 1)), "-1E+999");
-	cr_assert_str_eq(assay_json_bignum_literal(json_array_get(v, 2)), "1.8e308");
-	cr_assert(json_is_real(json_array_get(v, 3)));
-	json_decref(v);
+	for (size_t i = 0; i < 5; i++)
+		cr_assert_eq(item(&v, i)->kind, ASSAY_V_REAL);
+	cr_expect(isinf(item(&v, 0)->u.d) && item(&v, 0)->u.d > 0);
+	cr_expect(isinf(item(&v, 1)->u.d) && item(&v, 1)->u.d < 0);
+	cr_expect(isinf(item(&v, 2)->u.d));
+	cr_expect_eq(item(&v, 3)->u.d, 1.7976931348623157e308);
+	cr_expect_eq(item(&v, 4)->u.d, 0.0);
 }
 
-Test(json, parse_uses_plain_numbers_up_to_int64)
+Test(json, parse_accepts_nan_and_infinities_as_python)
 {
-	json_t *v = parse_ok("[9223372036854775807, -9223372036854775808, 9223372036854775808]");
+	/* json.loads("[NaN, Infinity, -Infinity, -0.0]") -> [nan, inf, -inf, -0.0] */
+	assay_value v = parse_ok("[NaN, Infinity, -Infinity, -0.0]");
 
-	cr_assert(json_is_integer(json_array_get(v, 0)));
-	cr_assert_eq(json_integer_value(json_array_get(v, 1)), INT64_MIN);
-	cr_assert_str_eq(assay_json_bignum_literal(json_array_get(v, 2)), "9223372036854775808");
-	json_decref(v);
+	cr_assert(isnan(item(&v, 0)->u.d));
+	cr_assert(isinf(item(&v, 1)->u.d) && item(&v, 1)->u.d > 0);
+	cr_assert(isinf(item(&v, 2)->u.d) && item(&v, 2)->u.d < 0);
+	cr_assert_eq(item(&v, 3)->kind, ASSAY_V_REAL);
+	cr_assert(signbit(item(&v, 3)->u.d));
+	/* and json.dumps writes them back as NaN, Infinity, -Infinity, -0.0 */
+	char *got = written(&v, 0);
+	cr_expect_str_eq(got, "[NaN, Infinity, -Infinity, -0.0]");
+	free(got);
+}
+
+Test(json, parse_uses_plain_integers_up_to_int64)
+{
+	assay_value v = parse_ok("[9223372036854775807, -9223372036854775808, "
+				 "9223372036854775808, -9223372036854775809, 999999999999999999, "
+				 "1000000000000000000, -0, 123.456e-2]");
+
+	cr_assert_eq(item(&v, 0)->kind, ASSAY_V_INT);
+	cr_assert_eq(item(&v, 0)->u.i, INT64_MAX);
+	cr_assert_eq(item(&v, 1)->kind, ASSAY_V_INT);
+	cr_assert_eq(item(&v, 1)->u.i, INT64_MIN);
+	check_bigint(item(&v, 2), "9223372036854775808");
+	check_bigint(item(&v, 3), "-9223372036854775809");
+	cr_assert_eq(item(&v, 4)->u.i, 999999999999999999);
+	cr_assert_eq(item(&v, 5)->kind, ASSAY_V_INT);
+	cr_assert_eq(item(&v, 5)->u.i, 1000000000000000000);
+	/* json.loads("-0") is the int 0 */
+	cr_assert_eq(item(&v, 6)->kind, ASSAY_V_INT);
+	cr_assert_eq(item(&v, 6)->u.i, 0);
+	cr_assert_eq(item(&v, 7)->kind, ASSAY_V_REAL);
+	cr_assert_eq(item(&v, 7)->u.d, 1.23456);
+}
+
+Test(json, parse_stops_at_pythons_4300_digit_limit)
+{
+	/* int('1' * 4300) works; 4301 digits raise "Exceeds the limit (4300 digits) for integer
+	 * string conversion" (Python's int_max_str_digits; the sign does not count) */
+	char text[4400];
+	assay_value v;
+	assay_err err;
+
+	memset(text, '7', sizeof(text));
+	v = parse_okn(text, 4300);
+	cr_assert_eq(v.kind, ASSAY_V_BIGINT);
+	cr_assert_eq(v.len, 4300);
+	text[0] = '-';
+	v = parse_okn(text, 4301);
+	cr_assert_eq(v.len, 4301);
+	err = parse_err(text + 1, 4301);
+	cr_expect(strstr(err.msg, "Exceeds the limit (4300 digits) for integer string conversion"),
+		  "%s", err.msg);
+	err = parse_err(text, 4302);
+	cr_expect(strstr(err.msg, "Exceeds the limit (4300 digits)"), "%s", err.msg);
+	/* the digits of a real are not limited: float('1.' + '1' * 5000) is 1.1111111111111112 */
+	text[0] = '1';
+	text[1] = '.';
+	memset(text + 2, '1', 4000);
+	v = parse_okn(text, 4002);
+	cr_assert_eq(v.kind, ASSAY_V_REAL);
+	cr_assert_eq(v.u.d, 1.1111111111111112);
+}
+
+Test(json, parse_duplicate_keys_keep_first_place_and_last_value)
+{
+	/* json.loads('{"a":1,"b":2,"a":3}') -> {'a': 3, 'b': 2} (a dict assignment) */
+	assay_value v = parse_ok("{\"a\":1,\"b\":2,\"a\":3, \"c\": {\"x\": 1, \"x\": [2]}}");
+	char *got = written(&v, 0);
+
+	cr_expect_str_eq(got, "{\"a\": 3, \"b\": 2, \"c\": {\"x\": [2]}}");
+	free(got);
+
+	/* past the small-object path (more than 8 members), the same */
+	v = parse_ok("{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,"
+		     "\"k8\":8,\"k1\":10,\"k9\":9,\"k8\":80}");
+	cr_expect_eq(v.len, 10);
+	cr_expect_str_eq(v.u.members[1].key.u.s, "k1");
+	cr_expect_eq(v.u.members[1].value.u.i, 10);
+	cr_expect_str_eq(v.u.members[8].key.u.s, "k8");
+	cr_expect_eq(v.u.members[8].value.u.i, 80);
+	cr_expect_str_eq(v.u.members[9].key.u.s, "k9");
 }
 
 Test(json, parse_bignums_inside_structures_and_around_strings)
 {
-	/* the scanner must skip strings (with escaped quotes) that look like big numbers */
-	json_t *v = parse_ok("{\"s\": \"\\\"123456789012345678901234567890\", "
-			     "\"n\": [1, 123456789012345678901234567890, 2.5], \"k\": 7}");
-	json_t *n = json_object_get(v, "n");
+	/* strings that look like big numbers stay strings */
+	assay_value v = parse_ok("{\"s\": \"\\\"123456789012345678901234567890\", "
+				 "\"n\": [1, 123456789012345678901234567890, 2.5], \"k\": 7}");
+	const assay_value *n = member(&v, "n");
 
-	cr_assert_str_eq(json_string_value(json_object_get(v, "s")),
-			 "\"123456789012345678901234567890");
-	cr_assert_not(assay_json_is_bignum(json_object_get(v, "s")));
-	cr_assert_eq(json_integer_value(json_array_get(n, 0)), 1);
-	cr_assert_str_eq(assay_json_bignum_literal(json_array_get(n, 1)),
-			 "123456789012345678901234567890");
-	cr_assert_float_eq(json_real_value(json_array_get(n, 2)), 2.5, 1e-12);
-	cr_assert_eq(json_integer_value(json_object_get(v, "k")), 7);
-	json_decref(v);
+	cr_assert(assay_value_is_str(member(&v, "s"), "\"123456789012345678901234567890"));
+	cr_assert_eq(item(n, 0)->u.i, 1);
+	check_bigint(item(n, 1), "123456789012345678901234567890");
+	cr_assert_float_eq(item(n, 2)->u.d, 2.5, 1e-12);
+	cr_assert_eq(member(&v, "k")->u.i, 7);
 }
 
 Test(json, parse_error_after_a_bignum_points_into_the_original_text)
 {
+	/* Python: json.loads('[123456789012345678901234567890, tru]') -> "Expecting value: line
+	 * 1 column 34 (char 33)" (jansson said column 36, the end of the token) */
 	const char *big = "[123456789012345678901234567890, tru]";
 	const char *same = "[\"xxxxxxxxxxxxxxxxxxxxxxxxxxxx\", tru]"; /* same length */
 	assay_err e1 = parse_err(big, strlen(big)), e2 = parse_err(same, strlen(same));
 
 	cr_expect_eq(e1.line, e2.line);
 	cr_expect_eq(e1.column, e2.column);
-	cr_expect_eq(e1.column, 36);
-	cr_expect_str_eq(e1.msg, "invalid token near 'tru'");
+	cr_expect_eq(e1.column, 34);
+	cr_expect_str_eq(e1.msg, "Expecting value");
 }
 
 Test(json, parse_refuses_a_bignum_object_key)
 {
-	assay_err err = parse_err("{123456789012345678901234567890: 1}", 35);
-
-	cr_expect_eq(err.column, 31);
-	cr_expect_str_eq(err.msg, "too big integer");
+	/* jansson: "too big integer" at column 31; Python: "Expecting property name enclosed in
+	 * double quotes: line 1 column 2 (char 1)", as for any key that is not a string */
+	check_error("{123456789012345678901234567890: 1}", 1, 2,
+		    "Expecting property name enclosed in double quotes");
+	check_error("{1: 1}", 1, 2, "Expecting property name enclosed in double quotes");
 }
 
-Test(json, bignum_constructor_round_trips)
+Test(json, integer_text_makes_ints_and_normalised_bigints)
 {
-	json_t *v = assay_json_bignum("-1e999");
+	assay_value v;
 
-	cr_assert(assay_json_is_bignum(v));
-	cr_assert_str_eq(assay_json_bignum_literal(v), "-1e999");
-	json_decref(v);
-	v = json_string("plain");
-	cr_assert_null(assay_json_bignum_literal(v));
-	json_decref(v);
+	cr_assert_eq(assay_value_integer_text(&v, arena, "-0042", 5), 0);
+	cr_assert_eq(v.kind, ASSAY_V_INT);
+	cr_assert_eq(v.u.i, -42);
+	cr_assert_eq(assay_value_integer_text(&v, arena, "+000123456789012345678901234567890", 34),
+		     0);
+	check_bigint(&v, "123456789012345678901234567890");
+	char *got = written(&v, 0);
+	cr_expect_str_eq(got, "123456789012345678901234567890");
+	free(got);
+	cr_assert_eq(assay_value_integer_text(&v, arena, "-1e999", 6), ASSAY_EINVALID);
+	cr_assert_eq(assay_value_integer_text(&v, arena, "", 0), ASSAY_EINVALID);
+}
+
+Test(json, parse_records_positions_on_request)
+{
+	const char *text = "{\"a\": [1, \"x\"],\n \"\xc3\xa9\": {\"k\": \"\"}, \"n\": 5}";
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v;
+	assay_pos pos;
+
+	o.positions = true;
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), &o, NULL), 0);
+	cr_assert(assay_arena_position(arena, &v, &pos));
+	cr_expect(pos.line == 1 && pos.col == 1, "%u:%u", pos.line, pos.col);
+	/* a key and its value */
+	cr_assert(assay_arena_position(arena, &v.u.members[0].key, &pos));
+	cr_expect(pos.line == 1 && pos.col == 2, "%u:%u", pos.line, pos.col);
+	cr_assert(assay_arena_position(arena, &v.u.members[0].value, &pos));
+	cr_expect(pos.line == 1 && pos.col == 7, "%u:%u", pos.line, pos.col);
+	cr_assert(assay_arena_position(arena, item(&v.u.members[0].value, 1), &pos));
+	cr_expect(pos.line == 1 && pos.col == 11, "%u:%u", pos.line, pos.col);
+	/* line 2, columns in characters; an empty string has a position too */
+	cr_assert(assay_arena_position(arena, &v.u.members[1].key, &pos));
+	cr_expect(pos.line == 2 && pos.col == 2, "%u:%u", pos.line, pos.col);
+	cr_assert(assay_arena_position(arena, &v.u.members[1].value, &pos));
+	cr_expect(pos.line == 2 && pos.col == 7, "%u:%u", pos.line, pos.col);
+	cr_assert(assay_arena_position(arena, member(&v.u.members[1].value, "k"), &pos));
+	cr_expect(pos.line == 2 && pos.col == 13, "%u:%u", pos.line, pos.col);
+	/* numbers carry no position: messages point at their key */
+	cr_expect_not(assay_arena_position(arena, member(&v, "n"), &pos));
+	cr_expect_not(assay_arena_position(arena, item(&v.u.members[0].value, 0), &pos));
+
+	/* without the option nothing is recorded */
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), NULL, NULL), 0);
+	cr_expect_not(assay_arena_position(arena, &v, &pos));
+}
+
+Test(json, parse_borrows_plain_strings_on_request)
+{
+	const char *text = "[\"plain\", \"esc\\n\"]";
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v;
+
+	o.borrow = true;
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), &o, NULL), 0);
+	cr_expect_eq(item(&v, 0)->u.s, text + 2, "a string without escapes points into the text");
+	cr_expect(item(&v, 1)->u.s < text || item(&v, 1)->u.s > text + strlen(text));
+	cr_expect(assay_value_is_str(item(&v, 1), "esc\n"));
+	/* without it, strings are copies */
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), NULL, NULL), 0);
+	cr_expect_neq(item(&v, 0)->u.s, text + 2);
+}
+
+Test(json, parse_stops_past_the_arenas_limit)
+{
+	assay_arena *small = assay_arena_new(64 * 1024);
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	assay_buf_addch(&text, '[');
+	for (int i = 0; i < 100000; i++)
+		assay_buf_adds(&text, i ? ", [1, \"abc\"]" : "[1, \"abc\"]");
+	assay_buf_addch(&text, ']');
+	cr_expect_eq(assay_json_parse(&v, small, text.ptr, text.len, NULL, &err), ASSAY_ETOOBIG);
+	cr_expect_eq(err.code, ASSAY_ETOOBIG);
+	cr_expect_eq(v.kind, ASSAY_V_NULL);
+	/* under the limit it parses */
+	cr_expect_eq(assay_json_parse(&v, arena, text.ptr, text.len, NULL, NULL), 0);
+	cr_expect_eq(v.len, 100000);
+	assay_buf_release(&text);
+	assay_arena_free(small);
+}
+
+Test(json, parse_and_write_any_depth)
+{
+	enum { DEPTH = 100000 };
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_value v;
+
+	for (int i = 0; i < DEPTH; i++)
+		assay_buf_adds(&text, "{\"a\": [");
+	assay_buf_addch(&text, '1');
+	for (int i = 0; i < DEPTH; i++)
+		assay_buf_adds(&text, "]}");
+	v = parse_okn(text.ptr, text.len);
+	cr_expect_eq(assay_value_depth(&v), 2 * (size_t)DEPTH);
+	char *got = written(&v, 0);
+	/* compact: "{"a": [" per level, as read but for the space */
+	cr_expect_eq(strlen(got), text.len);
+	cr_expect_eq(memcmp(got, text.ptr, text.len), 0);
+	free(got);
+	assay_buf_release(&text);
 }
 
 /*
@@ -265,115 +556,149 @@ Test(json, bignum_constructor_round_trips)
 Test(json, lines_skip_blank_lines_and_crlf)
 {
 	const char *t = "{\"a\":1}\n\n  \t\n[2]\r\n\r\n3";
-	json_t *v = NULL;
+	assay_value v;
 
-	cr_assert_eq(assay_json_parse_lines(&v, t, strlen(t), false, "out", NULL), 0);
-	cr_assert_eq(json_array_size(v), 3);
-	cr_assert_eq(json_integer_value(json_object_get(json_array_get(v, 0), "a")), 1);
-	cr_assert(json_is_array(json_array_get(v, 1)));
-	cr_assert_eq(json_integer_value(json_array_get(v, 2)), 3);
-	json_decref(v);
+	cr_assert_eq(assay_json_parse_lines(&v, arena, t, strlen(t), false, NULL, NULL), 0);
+	cr_assert_eq(v.kind, ASSAY_V_ARRAY);
+	cr_assert_eq(v.len, 3);
+	cr_assert_eq(member(item(&v, 0), "a")->u.i, 1);
+	cr_assert_eq(item(&v, 1)->kind, ASSAY_V_ARRAY);
+	cr_assert_eq(item(&v, 2)->u.i, 3);
 }
 
 Test(json, lines_of_empty_text_are_an_empty_list)
 {
-	json_t *v = NULL;
+	assay_value v;
 
-	cr_assert_eq(assay_json_parse_lines(&v, "", 0, false, "out", NULL), 0);
-	cr_assert(json_is_array(v));
-	cr_assert_eq(json_array_size(v), 0);
-	json_decref(v);
+	cr_assert_eq(assay_json_parse_lines(&v, arena, "", 0, false, NULL, NULL), 0);
+	cr_assert_eq(v.kind, ASSAY_V_ARRAY);
+	cr_assert_eq(v.len, 0);
+	cr_assert_eq(assay_json_parse_lines(&v, arena, "\n \n\r\n", 5, false, NULL, NULL), 0);
+	cr_assert_eq(v.len, 0);
 }
 
 Test(json, lines_error_names_the_text_line)
 {
 	const char *t = "1\n\n2\n{bad\n4\n";
-	json_t *v = (json_t *)1;
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v = assay_value_bool(true);
 	assay_err err = ASSAY_ERR_INIT;
 
-	cr_assert_eq(assay_json_parse_lines(&v, t, strlen(t), false, "out.jsonl", &err),
+	o.source = "out.jsonl";
+	cr_assert_eq(assay_json_parse_lines(&v, arena, t, strlen(t), false, &o, &err),
 		     ASSAY_EPARSE);
-	cr_assert_null(v);
+	cr_assert_eq(v.kind, ASSAY_V_NULL);
+	/* the 4th line of the text; the column and message are Python's for the line alone
+	 * (json.loads('{bad'): column 2; jansson said column 4, "string or '}' expected") */
 	cr_expect_eq(err.line, 4);
-	cr_expect_eq(err.column, 4);
+	cr_expect_eq(err.column, 2);
 	cr_expect_str_eq(err.path, "out.jsonl");
-	cr_expect_str_eq(err.msg, "string or '}' expected near 'bad'");
+	cr_expect_str_eq(err.msg, "Expecting property name enclosed in double quotes");
 }
 
 Test(json, lines_skip_invalid_drops_bad_lines)
 {
 	const char *t = "1\nnope\n{\"b\": 123456789012345678901234567890}\n[1,\n";
-	json_t *v = NULL;
+	assay_value v;
 
-	cr_assert_eq(assay_json_parse_lines(&v, t, strlen(t), true, "out", NULL), 0);
-	cr_assert_eq(json_array_size(v), 2);
-	cr_assert_eq(json_integer_value(json_array_get(v, 0)), 1);
-	cr_assert(assay_json_is_bignum(json_object_get(json_array_get(v, 1), "b")));
-	json_decref(v);
+	cr_assert_eq(assay_json_parse_lines(&v, arena, t, strlen(t), true, NULL, NULL), 0);
+	cr_assert_eq(v.len, 2);
+	cr_assert_eq(item(&v, 0)->u.i, 1);
+	check_bigint(member(item(&v, 1), "b"), "123456789012345678901234567890");
+}
+
+Test(json, lines_stop_past_the_arenas_limit)
+{
+	assay_arena *small = assay_arena_new(16 * 1024);
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	for (int i = 0; i < 20000; i++)
+		assay_buf_adds(&text, "[\"a line of json\", 1, 2, 3]\n");
+	cr_expect_eq(assay_json_parse_lines(&v, small, text.ptr, text.len, true, NULL, &err),
+		     ASSAY_ETOOBIG);
+	cr_expect_eq(err.code, ASSAY_ETOOBIG);
+	assay_buf_release(&text);
+	assay_arena_free(small);
 }
 
 /*
- * Lossy strings
+ * Writing bytes that are not UTF-8 (the lossy strings of old): as Python's
+ * json.dumps(b.decode("utf-8", "replace"), ensure_ascii=False)
  */
-
-static void check_lossy(const char *in, size_t len, const char *want, size_t want_len)
-{
-	json_t *v = assay_json_string_lossy(in, len);
-
-	cr_assert_not_null(v);
-	cr_expect_eq(json_string_length(v), want_len, "length for %zu input bytes", len);
-	cr_expect_eq(memcmp(json_string_value(v), want, want_len), 0);
-	json_decref(v);
-}
 
 #define FFFD "\xef\xbf\xbd"
 
-Test(json, lossy_keeps_valid_utf8_and_nul)
+Test(json, write_keeps_valid_utf8_and_escapes_nul)
 {
-	check_lossy("h\xc3\xa9llo \xf0\x9f\x98\x80", 11, "h\xc3\xa9llo \xf0\x9f\x98\x80", 11);
-	check_lossy("a\0b", 3, "a\0b", 3);
-	check_lossy("", 0, "", 0);
+	check_bytes("h\xc3\xa9llo \xf0\x9f\x98\x80", 11, "\"h\xc3\xa9llo \xf0\x9f\x98\x80\"");
+	check_bytes("a\0b", 3, "\"a\\u0000b\"");
+	check_bytes("", 0, "\"\"");
 }
 
-Test(json, lossy_replaces_bad_bytes)
+Test(json, write_replaces_bad_bytes_as_python)
 {
-	check_lossy("a\xff" "b", 3, "a" FFFD "b", 5);
-	check_lossy("\x80\x80", 2, FFFD FFFD, 6);
-	/* overlong, surrogate, past U+10FFFF: byte by byte */
-	check_lossy("\xc0\xaf", 2, FFFD FFFD, 6);
-	check_lossy("\xed\xa0\x80", 3, FFFD FFFD FFFD, 9);
-	check_lossy("\xf4\x90\x80\x80", 4, FFFD FFFD FFFD FFFD, 12);
-	/* a truncated sequence is one replacement, as Python's errors="replace" */
-	check_lossy("\xe2\x82" "a", 3, FFFD "a", 4);
-	check_lossy("x\xe2\x82", 3, "x" FFFD, 4);
+	check_bytes("a\xff" "b", 3, "\"a" FFFD "b\"");
+	check_bytes("\x80\x80", 2, "\"" FFFD FFFD "\"");
+	/* overlong, past U+10FFFF: one replacement per byte, as Python */
+	check_bytes("\xc0\xaf", 2, "\"" FFFD FFFD "\"");
+	check_bytes("\xf4\x90\x80\x80", 4, "\"" FFFD FFFD FFFD FFFD "\"");
+	/* a truncated sequence is one replacement (Python's maximal subpart) */
+	check_bytes("\xe2\x82" "a", 3, "\"" FFFD "a\"");
+	check_bytes("x\xe2\x82", 3, "\"x" FFFD "\"");
+	check_bytes("\xf0\x9f\x98", 3, "\"" FFFD "\"");
 }
 
 /*
- * Dump
+ * BUG for the lead (src/lib/json/write.c): json.h promises that bytes that are not UTF-8 become
+ * U+FFFD, and b"\xed\xa0\x80".decode("utf-8", "replace") gives three of them, but the writer
+ * reads ED A0 80 as the WTF-8 of a lone surrogate kept by the parser and writes "\ud800": a
+ * program that prints those raw bytes gets a report string Python readers see as a lone
+ * surrogate. The parser's surrogates and raw captures cannot be told apart by the writer.
+ */
+Test(json, write_replaces_raw_surrogate_bytes_as_python, .disabled = true)
+{
+	check_bytes("\xed\xa0\x80", 3, "\"" FFFD FFFD FFFD "\"");
+}
+
+/*
+ * Writing values
  */
 
-Test(json, dump_is_python_compact)
+Test(json, write_is_python_compact)
 {
-	check_dump("{\"a\":1,\"b\":[1,2],\"c\":{},\"d\":[]}", 0,
-		   "{\"a\": 1, \"b\": [1, 2], \"c\": {}, \"d\": []}");
-	check_dump("[true,false,null,-5,9223372036854775807]", 0,
-		   "[true, false, null, -5, 9223372036854775807]");
+	check_write("{\"a\":1,\"b\":[1,2],\"c\":{},\"d\":[]}", 0,
+		    "{\"a\": 1, \"b\": [1, 2], \"c\": {}, \"d\": []}");
+	check_write("[true,false,null,-5,9223372036854775807]", 0,
+		    "[true, false, null, -5, 9223372036854775807]");
+	check_write("[[[[]]], {}, [{}]]", 0, "[[[[]]], {}, [{}]]");
 }
 
-Test(json, dump_pretty_indents_by_two)
+Test(json, write_pretty_indents_by_two)
 {
-	check_dump("{\"a\":1,\"b\":[1,{}],\"c\":[]}", ASSAY_JSON_PRETTY,
-		   "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    {}\n  ],\n  \"c\": []\n}");
+	/* json.dumps(v, indent=2) */
+	check_write("{\"a\":1,\"b\":[1,{}],\"c\":[]}", ASSAY_JSON_PRETTY,
+		    "{\n  \"a\": 1,\n  \"b\": [\n    1,\n    {}\n  ],\n  \"c\": []\n}");
+	check_write("[]", ASSAY_JSON_PRETTY, "[]");
+	check_write("5", ASSAY_JSON_PRETTY, "5");
 }
 
-Test(json, dump_sorts_keys_on_request)
+Test(json, write_sorts_keys_on_request)
 {
-	check_dump("{\"b\":1,\"a\":{\"z\":1,\"y\":2},\"B\":0}", ASSAY_JSON_SORT_KEYS,
-		   "{\"B\": 0, \"a\": {\"y\": 2, \"z\": 1}, \"b\": 1}");
-	check_dump("{\"b\":1,\"a\":2}", 0, "{\"b\": 1, \"a\": 2}");
+	/* json.dumps(v, sort_keys=True): code point order, which is UTF-8 byte order */
+	check_write("{\"b\":1,\"a\":{\"z\":1,\"y\":2},\"B\":0}", ASSAY_JSON_SORT_KEYS,
+		    "{\"B\": 0, \"a\": {\"y\": 2, \"z\": 1}, \"b\": 1}");
+	check_write("{\"\xc3\xa9\":1,\"e\":2,\"\xef\xbd\x9a\":3,\"\xf0\x9f\x98\x80\":4,\"z\":5}",
+		    ASSAY_JSON_SORT_KEYS,
+		    "{\"e\": 2, \"z\": 5, \"\xc3\xa9\": 1, \"\xef\xbd\x9a\": 3, "
+		    "\"\xf0\x9f\x98\x80\": 4}");
+	check_write("{\"b\":1,\"a\":2}", 0, "{\"b\": 1, \"a\": 2}");
+	check_write("{\"b\":1,\"a\":[2]}", ASSAY_JSON_SORT_KEYS | ASSAY_JSON_PRETTY,
+		    "{\n  \"a\": [\n    2\n  ],\n  \"b\": 1\n}");
 }
 
-Test(json, dump_reals_as_python_repr)
+Test(json, write_reals_as_python_repr)
 {
 	check_real(1.0, "1.0");
 	check_real(0.1, "0.1");
@@ -384,6 +709,7 @@ Test(json, dump_reals_as_python_repr)
 	check_real(0.0, "0.0");
 	check_real(1e15, "1000000000000000.0");
 	check_real(1e16, "1e+16");
+	check_real(9999999999999998.0, "9999999999999998.0");
 	check_real(1.5e-5, "1.5e-05");
 	check_real(1e-7, "1e-07");
 	check_real(0.0001, "0.0001");
@@ -393,489 +719,62 @@ Test(json, dump_reals_as_python_repr)
 	check_real(5e-324, "5e-324");
 	check_real(-1.25e100, "-1.25e+100");
 	check_real(1.0 / 3.0, "0.3333333333333333");
+	/* json.dumps(float('nan')), json.dumps(float('-inf')) */
+	check_real(NAN, "NaN");
+	check_real(INFINITY, "Infinity");
+	check_real(-INFINITY, "-Infinity");
 }
 
-Test(json, dump_escapes_strings_as_python)
+Test(json, write_escapes_strings_as_python)
 {
-	json_t *v = json_stringn("a\"b\\c\n\t\r\b\f\x01\x1f\x7f \xc3\xa9\0z", 18);
-	char *got = dumps(v, 0);
+	assay_value v = assay_value_string(arena, "a\"b\\c\n\t\r\b\f\x01\x1f\x7f \xc3\xa9\0z", 18);
+	char *got = written(&v, 0);
 
+	/* json.dumps(..., ensure_ascii=False): lower-case \u00xx, DEL and é as they are */
 	cr_expect_str_eq(got, "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\x7f \xc3\xa9\\u0000z\"");
 	free(got);
-	json_decref(v);
+	/* U+2028 and U+2029 are not escaped either */
+	check_write("\"\xe2\x80\xa8\xe2\x80\xa9\"", 0, "\"\xe2\x80\xa8\xe2\x80\xa9\"");
 }
 
-Test(json, dump_writes_bignums_bare)
+Test(json, write_bigints_bare_and_datetimes_as_strings)
 {
-	check_dump("{\"n\": [123456789012345678901234567890, -1E+999]}", 0,
-		   "{\"n\": [123456789012345678901234567890, -1E+999]}");
-}
-
-/*
- * Diff: deepdiff's categories
- */
-
-Test(json, diff_of_equal_values_is_empty)
-{
-	check_diff("{\"a\": [1, {\"b\": null}], \"c\": \"x\"}",
-		   "{\"c\": \"x\", \"a\": [1, {\"b\": null}]}",
-		   NULL, "{}");
-}
-
-Test(json, diff_values_changed)
-{
-	check_diff("{\"a\": 1}", "{\"a\": 2}", NULL,
-		   "{\"values_changed\": {\"root['a']\": {\"new_value\": 2, \"old_value\": 1}}}");
-	check_diff("\"x\"", "\"y\"", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": \"y\", \"old_value\": \"x\"}}}");
-	check_diff("[true]", "[false]", NULL,
-		   "{\"values_changed\": {\"root[0]\": {\"new_value\": false, \"old_value\": true}}}");
-}
-
-Test(json, diff_type_changes_use_python_names)
-{
-	check_diff("{\"a\": 1}", "{\"a\": \"1\"}", NULL,
-		   "{\"type_changes\": {\"root['a']\": {\"old_type\": \"int\", \"new_type\": \"str\", "
-		   "\"old_value\": 1, \"new_value\": \"1\"}}}");
-	check_diff("true", "1", NULL,
-		   "{\"type_changes\": {\"root\": {\"old_type\": \"bool\", \"new_type\": \"int\", "
-		   "\"old_value\": true, \"new_value\": 1}}}");
-	check_diff("null", "{}", NULL,
-		   "{\"type_changes\": {\"root\": {\"old_type\": \"NoneType\", \"new_type\": \"dict\", "
-		   "\"old_value\": null, \"new_value\": {}}}}");
-	check_diff("[1.5]", "[[]]", NULL,
-		   "{\"type_changes\": {\"root[0]\": {\"old_type\": \"float\", \"new_type\": \"list\", "
-		   "\"old_value\": 1.5, \"new_value\": []}}}");
-}
-
-Test(json, diff_dictionary_items_added_and_removed)
-{
-	check_diff("{\"a\": 1, \"b\": 2, \"e\": 5}", "{\"d\": 4, \"a\": 1, \"c\": 3}", NULL,
-		   "{\"dictionary_item_added\": [\"root['d']\", \"root['c']\"], "
-		   "\"dictionary_item_removed\": [\"root['b']\", \"root['e']\"]}");
-}
-
-Test(json, diff_categories_come_in_deepdiff_order)
-{
-	check_diff("{\"a\": 1, \"b\": \"x\", \"c\": [1], \"e\": [1, 2]}",
-		   "{\"a\": \"1\", \"b\": \"y\", \"c\": [1, 2], \"d\": 0, \"e\": [1]}", NULL,
-		   "{\"type_changes\": {\"root['a']\": {\"old_type\": \"int\", \"new_type\": \"str\", "
-		   "\"old_value\": 1, \"new_value\": \"1\"}}, "
-		   "\"dictionary_item_added\": [\"root['d']\"], "
-		   "\"values_changed\": {\"root['b']\": {\"new_value\": \"y\", \"old_value\": \"x\"}}, "
-		   "\"iterable_item_added\": {\"root['c'][1]\": 2}, "
-		   "\"iterable_item_removed\": {\"root['e'][1]\": 2}}");
-}
-
-Test(json, diff_paths_nest_keys_and_indices)
-{
-	check_diff("{\"a\": {\"b\": [1, {\"c\": \"x\"}]}}", "{\"a\": {\"b\": [1, {\"c\": \"y\"}]}}", NULL,
-		   "{\"values_changed\": {\"root['a']['b'][1]['c']\": "
-		   "{\"new_value\": \"y\", \"old_value\": \"x\"}}}");
-}
-
-Test(json, diff_paths_quote_keys_as_deepdiff)
-{
-	check_diff("{\"it's\": 1, \"say \\\"hi\\\"\": 1, \"both'\\\"\": 1}",
-		   "{\"it's\": 2, \"say \\\"hi\\\"\": 2, \"both'\\\"\": 2}", NULL,
-		   "{\"values_changed\": {"
-		   "\"root[\\\"it's\\\"]\": {\"new_value\": 2, \"old_value\": 1}, "
-		   "\"root['say \\\"hi\\\"']\": {\"new_value\": 2, \"old_value\": 1}, "
-		   "\"root[\\\"both'\\\"\\\"]\": {\"new_value\": 2, \"old_value\": 1}}}");
-}
-
-Test(json, diff_iterable_items_added_and_removed_at_the_end)
-{
-	check_diff("[1, 2]", "[1, 2, 3]", NULL, "{\"iterable_item_added\": {\"root[2]\": 3}}");
-	check_diff("[1, 2, 3]", "[1]", NULL,
-		   "{\"iterable_item_removed\": {\"root[1]\": 2, \"root[2]\": 3}}");
-	check_diff("[{\"a\": 1}]", "[{\"a\": 1}, {\"b\": 2}]", NULL,
-		   "{\"iterable_item_added\": {\"root[1]\": {\"b\": 2}}}");
-}
-
-Test(json, diff_aligns_scalar_lists_like_difflib)
-{
-	/* one deletion in the middle is one report, not three changed values */
-	check_diff("[1, 2, 3, 4]", "[1, 3, 4]", NULL, "{\"iterable_item_removed\": {\"root[1]\": 2}}");
-	check_diff("[\"a\", \"b\", \"c\"]", "[\"a\", \"x\", \"b\", \"c\"]", NULL,
-		   "{\"iterable_item_added\": {\"root[1]\": \"x\"}}");
-	/* alignment says 2 (delete + insert), index by index says 2: ties go index by index */
-	check_diff("[1, 2, 3]", "[1, 3, 4]", NULL,
-		   "{\"values_changed\": {\"root[1]\": {\"new_value\": 3, \"old_value\": 2}, "
-		   "\"root[2]\": {\"new_value\": 4, \"old_value\": 3}}}");
-}
-
-Test(json, diff_compares_lists_of_containers_index_by_index)
-{
-	check_diff("[{\"a\": 1}, {\"a\": 2}]", "[{\"a\": 2}]", NULL,
-		   "{\"values_changed\": {\"root[0]['a']\": {\"new_value\": 2, \"old_value\": 1}}, "
-		   "\"iterable_item_removed\": {\"root[1]\": {\"a\": 2}}}");
-}
-
-/*
- * Diff: numbers
- */
-
-Test(json, diff_int_equals_float_by_value)
-{
-	check_diff("{\"a\": 1, \"b\": [2.0]}", "{\"a\": 1.0, \"b\": [2]}", NULL, "{}");
-	check_diff("1", "1.5", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 1.5, \"old_value\": 1}}}");
-}
-
-Test(json, diff_abs_tol)
-{
-	check_diff("1.0", "1.0000001", NULL, "{}");
-	check_diff("0.3", "0.30000000000000004", NULL, "{}");
-	check_diff("1.0", "1.001", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 1.001, \"old_value\": 1.0}}}");
-	check_diff("1.0", "1.001", "{\"abs_tol\": 0.01}", "{}");
-	check_diff("1.0", "1.0000001", "{\"abs_tol\": 0}",
-		   "{\"values_changed\": {\"root\": {\"new_value\": 1.0000001, \"old_value\": 1.0}}}");
-}
-
-Test(json, diff_rel_tol)
-{
-	check_diff("1000.0", "1001.0", "{\"rel_tol\": 0.01}", "{}");
-	check_diff("1000.0", "1001.0", "{\"rel_tol\": 0.0001}",
-		   "{\"values_changed\": {\"root\": {\"new_value\": 1001.0, \"old_value\": 1000.0}}}");
-}
-
-Test(json, diff_integers_are_exact_with_default_tolerances)
-{
-	check_diff("9007199254740993", "9007199254740992", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 9007199254740992, "
-		   "\"old_value\": 9007199254740993}}}");
-	check_diff("100", "101", "{\"rel_tol\": 0.1}", "{}");
-}
-
-Test(json, diff_bignums_by_value)
-{
-	check_diff("[123456789012345678901234567890]", "[123456789012345678901234567890]", NULL,
-		   "{}");
-	check_diff("123456789012345678901234567890", "123456789012345678901234567891", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 123456789012345678901234567891, "
-		   "\"old_value\": 123456789012345678901234567890}}}");
-	check_diff("-123456789012345678901234567890", "123456789012345678901234567890", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 123456789012345678901234567890, "
-		   "\"old_value\": -123456789012345678901234567890}}}");
-	/* against a float: by value, with the tolerances */
-	check_diff("123456789012345678901234567890", "1.2345678901234568e29", "{\"rel_tol\": 1e-9}",
-		   "{}");
-	check_diff("1e400", "1e400", NULL, "{}");
-	check_diff("1e400", "2e400", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 2e400, \"old_value\": 1e400}}}");
-	check_diff("1e400", "\"1e400\"", NULL,
-		   "{\"type_changes\": {\"root\": {\"old_type\": \"float\", \"new_type\": \"str\", "
-		   "\"old_value\": 1e400, \"new_value\": \"1e400\"}}}");
-	check_diff("123456789012345678901234567890", "null", NULL,
-		   "{\"type_changes\": {\"root\": {\"old_type\": \"int\", \"new_type\": \"NoneType\", "
-		   "\"old_value\": 123456789012345678901234567890, \"new_value\": null}}}");
-}
-
-Test(json, diff_small_bignum_equals_integer)
-{
-	json_t *b = assay_json_bignum("-0042"), *i = json_integer(-42), *d;
-
-	d = assay_json_diff(b, i, NULL);
-	cr_expect_eq(json_object_size(d), 0);
-	json_decref(d);
-	json_decref(b);
-	json_decref(i);
-}
-
-/*
- * Diff: options
- */
-
-Test(json, diff_ignore_order_matches_multisets)
-{
-	check_diff("[1, 2, 3]", "[3, 1, 2]", "{\"ignore_order\": true}", "{}");
-	check_diff("[1, 1, 2]", "[1, 2, 2]", "{\"ignore_order\": true}",
-		   "{\"iterable_item_added\": {\"root[2]\": 2}, "
-		   "\"iterable_item_removed\": {\"root[1]\": 1}}");
-	check_diff("[1, 1]", "[1]", "{\"ignore_order\": true}",
-		   "{\"iterable_item_removed\": {\"root[1]\": 1}}");
-	/* removed and added at the same path become one changed value, as deepdiff */
-	check_diff("[1, 2, 3]", "[1, 2, 4]", "{\"ignore_order\": true}",
-		   "{\"values_changed\": {\"root[2]\": {\"new_value\": 4, \"old_value\": 3}}}");
-}
-
-Test(json, diff_ignore_order_uses_tolerances_and_nests)
-{
-	check_diff("[1.0, 2.0]", "[2.0000001, 0.9999999]", "{\"ignore_order\": true}", "{}");
-	check_diff("[{\"id\": 1, \"v\": [1, 2]}, {\"id\": 2, \"v\": [3]}]",
-		   "[{\"id\": 2, \"v\": [3]}, {\"v\": [2, 1], \"id\": 1}]", "{\"ignore_order\": true}",
-		   "{}");
-}
-
-Test(json, diff_ignore_order_pairs_similar_containers)
-{
-	check_diff("[{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"b\"}]",
-		   "[{\"id\": 2, \"name\": \"b\"}, {\"id\": 1, \"name\": \"x\"}]",
-		   "{\"ignore_order\": true}",
-		   "{\"values_changed\": {\"root[0]['name']\": {\"new_value\": \"x\", "
-		   "\"old_value\": \"a\"}}}");
-	/* the closest candidate is chosen, not the first */
-	check_diff("[{\"id\": 1, \"a\": 1, \"b\": 1}]",
-		   "[{\"id\": 9, \"a\": 9, \"b\": 9}, {\"id\": 1, \"a\": 1, \"b\": 2}]",
-		   "{\"ignore_order\": true}",
-		   "{\"values_changed\": {\"root[0]['b']\": {\"new_value\": 2, \"old_value\": 1}}, "
-		   "\"iterable_item_added\": {\"root[0]\": {\"id\": 9, \"a\": 9, \"b\": 9}}}");
-}
-
-Test(json, diff_ignore_order_is_fast_on_big_lists)
-{
-	json_t *e = json_array(), *a = json_array(), *d;
-	assay_json_diff_opts o = ASSAY_JSON_DIFF_OPTS_INIT;
-
-	o.ignore_order = true;
-	for (int i = 0; i < 20000; i++) {
-		json_array_append_new(e, json_integer(i % 7));
-		json_array_append_new(a, json_integer((19999 - i) % 7));
-	}
-	d = assay_json_diff(e, a, &o);
-	cr_expect_eq(json_object_size(d), 0);
-	json_decref(d);
-	json_array_set_new(a, 5, json_integer(100));
-	d = assay_json_diff(e, a, &o);
-	cr_expect_eq(json_object_size(json_object_get(d, "values_changed")) +
-			     json_object_size(json_object_get(d, "iterable_item_added")),
-		     1);
-	json_decref(d);
-	json_decref(e);
-	json_decref(a);
-}
-
-Test(json, diff_ordered_lists_of_many_duplicates_stay_fast)
-{
-	json_t *e = json_array(), *a = json_array(), *d;
-	char *got;
-
-	for (int i = 0; i < 20000; i++) {
-		json_array_append_new(e, json_integer(0));
-		json_array_append_new(a, json_integer(i == 19999));
-	}
-	d = assay_json_diff(e, a, NULL);
-	got = dumps(d, 0);
-	cr_expect_str_eq(got,
-			 "{\"values_changed\": {\"root[19999]\": {\"new_value\": 1, \"old_value\": 0}}}");
+	check_write("{\"n\": [123456789012345678901234567890, -98765432109876543210]}", 0,
+		    "{\"n\": [123456789012345678901234567890, -98765432109876543210]}");
+	assay_value d = assay_value_datetime(arena, ASSAY_DT_DATE, "2001-12-14", 10);
+	char *got = written(&d, 0);
+	cr_expect_str_eq(got, "\"2001-12-14\"");
 	free(got);
-	json_decref(d);
-	json_decref(e);
-	json_decref(a);
 }
 
-Test(json, diff_ignore_extra_keys)
+Test(json, write_respects_a_capped_buffer)
 {
-	check_diff("{\"a\": 1}", "{\"a\": 1, \"b\": 2}", "{\"ignore_extra_keys\": true}", "{}");
-	check_diff("{\"a\": {\"x\": 1}, \"c\": 3}", "{\"a\": {\"x\": 1, \"y\": 2}}",
-		   "{\"ignore_extra_keys\": true}", "{\"dictionary_item_removed\": [\"root['c']\"]}");
+	assay_value v = parse_ok("[\"0123456789\", \"0123456789\", \"0123456789\"]");
+	assay_buf b = ASSAY_BUF_INIT;
+
+	assay_buf_init(&b, 0, 16);
+	assay_json_write(&b, &v, 0);
+	cr_expect_eq(b.len, 16);
+	cr_expect_str_eq(b.ptr, "[\"0123456789\", \"");
+	assay_buf_release(&b);
 }
 
-Test(json, diff_exclude_paths)
+/*
+ * BUG for the lead (src/lib/json/parse.c): Python points "Invalid \uXXXX escape" at the 'u'
+ * (json.loads('"\\u12"'): line 1 column 3 (char 2)); assay points at the backslash (column 2).
+ */
+Test(json, parse_bad_unicode_escape_points_at_the_u_as_python, .disabled = true)
 {
-	check_diff("{\"a\": 1, \"t\": \"x\", \"n\": {\"t\": 1}}",
-		   "{\"a\": 1, \"t\": \"y\", \"n\": {\"t\": 2}}",
-		   "{\"exclude_paths\": [\"root['t']\"]}",
-		   "{\"values_changed\": {\"root['n']['t']\": {\"new_value\": 2, \"old_value\": 1}}}");
-	/* a bare key means root['key'], as deepdiff */
-	check_diff("{\"a\": 1, \"t\": \"x\"}", "{\"a\": 1, \"t\": \"y\"}", "{\"exclude_paths\": \"t\"}",
-		   "{}");
-	check_diff("{\"a\": 1, \"t\": \"x\"}", "{\"a\": 1}", "{\"exclude_paths\": [\"root['t']\"]}",
-		   "{}");
-	check_diff("[1, 2, 3]", "[1, 2]", "{\"exclude_paths\": [\"root[2]\"]}", "{}");
-	check_diff("[[1, 2, 3]]", "[[3, 1]]", "{\"exclude_paths\": [\"root[0][1]\"], "
-		   "\"ignore_order\": true}", "{}");
+	check_error("\"\\u12\"", 1, 3, "Invalid \\uXXXX escape");
+	check_error("[\"ab\\u12x4\"]", 1, 6, "Invalid \\uXXXX escape");
 }
 
-Test(json, diff_sort_by_sorts_top_level_lists)
+/*
+ * BUG for the lead (src/lib/json/parse.c), minor: Python refuses a leading byte order mark
+ * with its own message, "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1
+ * (char 0)" (json.loads on the decoded text); assay says "Expecting value".
+ */
+Test(json, parse_names_a_byte_order_mark_as_python, .disabled = true)
 {
-	const char *opt = "{\"sort_by\": [\"id\"]}";
-
-	check_diff("[{\"id\": 2, \"v\": \"b\"}, {\"id\": 1, \"v\": \"a\"}]",
-		   "[{\"id\": 1, \"v\": \"a\"}, {\"id\": 2, \"v\": \"b\"}]", opt, "{}");
-	check_diff("[{\"id\": 2, \"v\": \"b\"}, {\"id\": 1, \"v\": \"a\"}]",
-		   "[{\"id\": 1, \"v\": \"a\"}, {\"id\": 2, \"v\": \"c\"}]", opt,
-		   "{\"values_changed\": {\"root[1]['v']\": {\"new_value\": \"c\", "
-		   "\"old_value\": \"b\"}}}");
-	/* a missing key sorts first; ties keep their order (stable) */
-	check_diff("[{\"v\": 0}, {\"id\": 1, \"n\": 1}, {\"id\": 1, \"n\": 2}]",
-		   "[{\"id\": 1, \"n\": 1}, {\"id\": 1, \"n\": 2}, {\"v\": 0}]", opt, "{}");
-	/* second key breaks ties */
-	check_diff("[{\"a\": 1, \"b\": \"y\"}, {\"a\": 1, \"b\": \"x\"}]",
-		   "[{\"b\": \"x\", \"a\": 1}, {\"b\": \"y\", \"a\": 1}]", "{\"sort_by\": [\"a\", \"b\"]}",
-		   "{}");
-	/* without sort_by order matters */
-	check_diff("[{\"id\": 2}, {\"id\": 1}]", "[{\"id\": 1}, {\"id\": 2}]", NULL,
-		   "{\"values_changed\": {\"root[0]['id']\": {\"new_value\": 1, \"old_value\": 2}, "
-		   "\"root[1]['id']\": {\"new_value\": 2, \"old_value\": 1}}}");
-}
-
-Test(json, diff_regex_paths)
-{
-	check_diff("{\"ts\": \"\\\\d{4}-\\\\d{2}\"}", "{\"ts\": \"2024-01\"}",
-		   "{\"regex_paths\": {\"root['ts']\": \"full\"}}", "{}");
-	check_diff("{\"ts\": \"\\\\d{4}-\\\\d{2}\"}", "{\"ts\": \"2024-01x\"}",
-		   "{\"regex_paths\": {\"root['ts']\": \"full\"}}",
-		   "{\"values_changed\": {\"root['ts']\": {\"new_value\": \"2024-01x\", "
-		   "\"old_value\": \"\\\\d{4}-\\\\d{2}\"}}}");
-	check_diff("{\"ts\": \"\\\\d{4}-\\\\d{2}\"}", "{\"ts\": \"2024-01x\"}",
-		   "{\"regex_paths\": {\"root['ts']\": \"prefix\"}}", "{}");
-	check_diff("{\"ts\": \"\\\\d{4}\"}", "{\"ts\": \"at 2024!\"}",
-		   "{\"regex_paths\": {\"root['ts']\": \"search\"}}", "{}");
-	check_diff("{\"ts\": \"\\\\d{4}\"}", "{\"ts\": \"at 2024!\"}",
-		   "{\"regex_paths\": [\"root['ts']\"]}",
-		   "{\"values_changed\": {\"root['ts']\": {\"new_value\": \"at 2024!\", "
-		   "\"old_value\": \"\\\\d{4}\"}}}");
-	/* elsewhere the same string is compared as text */
-	check_diff("{\"a\": \"a.c\"}", "{\"a\": \"abc\"}", "{\"regex_paths\": [\"root['b']\"]}",
-		   "{\"values_changed\": {\"root['a']\": {\"new_value\": \"abc\", "
-		   "\"old_value\": \"a.c\"}}}");
-}
-
-Test(json, diff_reports_a_regex_that_does_not_compile)
-{
-	assay_json_diff_opts o = ASSAY_JSON_DIFF_OPTS_INIT;
-	json_t *e = parse_ok("{\"x\": \"a(\"}"), *a = parse_ok("{\"x\": \"a(\"}"), *d;
-	assay_err err = ASSAY_ERR_INIT;
-
-	o.regex_paths = parse_ok("{\"root['x']\": \"full\"}");
-	d = assay_json__diff_ex(e, a, &o, &err);
-	cr_expect_eq(err.code, ASSAY_EINVALID);
-	cr_expect(strstr(err.msg, "root['x']") != NULL, "message: %s", err.msg);
-	cr_expect(strstr(err.msg, "does not compile") != NULL, "message: %s", err.msg);
-	cr_expect_eq(json_object_size(json_object_get(d, "values_changed")), 1);
-	json_decref(d);
-	json_decref(e);
-	json_decref(a);
-	assay_json_diff_opts_release(&o);
-}
-
-Test(json, diff_handles_deep_nesting)
-{
-	enum { DEPTH = 2000 };
-	assay_buf e = ASSAY_BUF_INIT, a = ASSAY_BUF_INIT, want = ASSAY_BUF_INIT;
-	json_t *ev, *av, *d;
-
-	for (int i = 0; i < DEPTH; i++) {
-		assay_buf_addch(&e, '[');
-		assay_buf_addch(&a, '[');
-	}
-	assay_buf_addch(&e, '1');
-	assay_buf_addch(&a, '2');
-	for (int i = 0; i < DEPTH; i++) {
-		assay_buf_addch(&e, ']');
-		assay_buf_addch(&a, ']');
-	}
-	ev = parse_ok(e.ptr);
-	av = parse_ok(a.ptr);
-	d = assay_json_diff(ev, av, NULL);
-	assay_buf_adds(&want, "root");
-	for (int i = 0; i < DEPTH; i++)
-		assay_buf_adds(&want, "[0]");
-	cr_assert(json_object_getn(json_object_get(d, "values_changed"), want.ptr, want.len));
-	json_decref(d);
-	d = assay_json_diff(ev, ev, NULL);
-	cr_expect_eq(json_object_size(d), 0);
-	json_decref(d);
-	json_decref(ev);
-	json_decref(av);
-	assay_buf_release(&e);
-	assay_buf_release(&a);
-	assay_buf_release(&want);
-}
-
-Test(json, diff_opts_parse_reads_and_checks_options)
-{
-	assay_json_diff_opts o = ASSAY_JSON_DIFF_OPTS_INIT;
-	assay_err err = ASSAY_ERR_INIT;
-	json_t *v = parse_ok("{\"verifier\": \"json\", \"weight\": 2, \"ignore_order\": true, "
-			     "\"abs_tol\": 1, \"rel_tol\": 0.5, \"exclude_paths\": \"root['a']\", "
-			     "\"sort_by\": \"id\", \"regex_paths\": {\"root\": \"search\"}}");
-
-	cr_assert_eq(assay_json_diff_opts_parse(&o, v, &err), 0, "%s", err.msg);
-	cr_expect(o.ignore_order);
-	cr_expect_float_eq(o.abs_tol, 1.0, 1e-12);
-	cr_expect_float_eq(o.rel_tol, 0.5, 1e-12);
-	cr_expect_eq(json_array_size(o.exclude_paths), 1);
-	cr_expect_str_eq(json_string_value(json_array_get(o.sort_by, 0)), "id");
-	cr_expect_str_eq(json_string_value(json_object_get(o.regex_paths, "root")), "search");
-	assay_json_diff_opts_release(&o);
-	cr_expect_null(o.exclude_paths);
-	json_decref(v);
-}
-
-static void check_bad_option(const char *options, const char *msg)
-{
-	assay_json_diff_opts o = ASSAY_JSON_DIFF_OPTS_INIT;
-	assay_err err = ASSAY_ERR_INIT;
-	json_t *v = parse_ok(options);
-
-	cr_expect_eq(assay_json_diff_opts_parse(&o, v, &err), ASSAY_EINVALID, "%s", options);
-	cr_expect_str_eq(err.msg, msg);
-	cr_expect_null(o.exclude_paths);
-	cr_expect_null(o.sort_by);
-	json_decref(v);
-}
-
-Test(json, diff_opts_parse_refuses_bad_values)
-{
-	check_bad_option("{\"abs_tol\": -1}", "option 'abs_tol' must be a number >= 0");
-	check_bad_option("{\"rel_tol\": \"x\"}", "option 'rel_tol' must be a number >= 0");
-	check_bad_option("{\"ignore_order\": 1}", "option 'ignore_order' must be true or false");
-	check_bad_option("{\"exclude_paths\": [\"root\", 1]}",
-			 "option 'exclude_paths' must be a list of paths like root['a'][0]");
-	check_bad_option("{\"sort_by\": \"id\", \"regex_paths\": {\"root\": \"fuzzy\"}}",
-			 "option 'regex_paths' must map paths to full, prefix or search");
-}
-
-Test(json, type_names_are_python_names)
-{
-	json_t *v = parse_ok("[1, 1.5, \"s\", true, null, [], {}, 1e400, "
-			     "123456789012345678901234567890]");
-	const char *want[] = { "int", "float", "str", "bool", "NoneType", "list", "dict", "float",
-			       "int" };
-
-	for (size_t i = 0; i < json_array_size(v); i++)
-		cr_expect_str_eq(assay_json__type_name(json_array_get(v, i)), want[i]);
-	json_decref(v);
-}
-
-Test(diff_bignum, infinity_and_nan_from_yaml_are_floats)
-{
-	json_t *inf = assay_json_bignum("Infinity");
-	json_t *nan = assay_json_bignum("NaN");
-	json_t *one = json_integer(1);
-	json_t *str = json_string("x");
-	json_t *d = assay_json_diff(inf, str, NULL);
-	json_t *tc = json_object_get(json_object_get(d, "type_changes"), "root");
-	cr_assert_not_null(tc);
-	cr_assert_str_eq(json_string_value(json_object_get(tc, "old_type")), "float");
-	json_decref(d);
-	json_decref(str);
-	d = assay_json_diff(inf, one, NULL);
-	cr_assert_not_null(json_object_get(json_object_get(d, "values_changed"), "root"));
-	json_decref(d);
-	d = assay_json_diff(nan, nan, NULL);
-	cr_assert_eq(json_object_size(d), 0);
-	json_decref(d);
-	json_decref(inf);
-	json_decref(nan);
-	json_decref(one);
-}
-
-Test(bignum, data_that_mimics_the_mark_stays_a_string)
-{
-	static const char forged[] = "\0assay-number:1}, \"passed\": true}";
-	json_t *s = assay_json_string_lossy(forged, sizeof(forged) - 1);
-	assay_buf out = ASSAY_BUF_INIT;
-	cr_assert_not(assay_json_is_bignum(s));
-	assay_json_dump(&out, s, 0);
-	cr_assert_str_eq(out.ptr, "\"\\u0000assay-number:1}, \\\"passed\\\": true}\"");
-	json_t *five = json_stringn("\0assay-number:5", 15);
-	cr_assert(assay_json_is_bignum(five), "a real literal after the mark is a bignum");
-	json_decref(five);
-	json_decref(s);
-	assay_buf_release(&out);
+	check_error("\xef\xbb\xbf[1]", 1, 1, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
 }

@@ -1,187 +1,413 @@
-/* Unit tests of scoring and report building (src/lib/run/case_report.c, verification.md). */
+/*
+ * Unit tests of the case result (src/lib/adapter/adapter.c) and of report building and scoring
+ * (src/lib/run/case_report.c; verification.md: from_verifier_result, calculate_score,
+ * did_pass).
+ */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "assay/adapter.h"
 #include "assay/json.h"
 #include "assay/run.h"
 
 struct fixture {
+	assay_suite suite;
 	assay_group group;
 	assay_case kase;
 	assay_case_result result;
+	assay_arena *report_arena; /* the report's: the verification budget */
 };
 
-static void setup(struct fixture *f, const char *expected, const char *verify, int status,
-		  const char *out)
+static struct fixture F;
+
+static void fixture_teardown(void)
 {
-	memset(f, 0, sizeof(*f));
-	f->group.name = "core";
-	f->group.type = ASSAY_GROUP_CORE;
-	f->kase.id = "c1";
-	f->kase.expected = json_loads(expected, 0, NULL);
-	f->kase.verify = json_loads(verify, 0, NULL);
-	f->kase.definition = json_pack("{s:[s]}", "arguments", "x");
-	cr_assert(f->kase.expected && f->kase.verify);
-	f->result.output = (assay_buf)ASSAY_BUF_INIT;
-	f->result.stderr_text = (assay_buf)ASSAY_BUF_INIT;
-	f->result.status_code = status;
-	assay_buf_adds(&f->result.output, out);
+	assay_case_result_release(&F.result);
+	assay_arena_free(F.kase.arena);
+	assay_arena_free(F.report_arena);
+	memset(&F, 0, sizeof(F));
 }
 
-static void teardown(struct fixture *f)
+TestSuite(score, .fini = fixture_teardown);
+
+static assay_value js(assay_arena *a, const char *text)
 {
-	json_decref(f->kase.expected);
-	json_decref(f->kase.verify);
-	json_decref(f->kase.definition);
-	assay_case_result_release(&f->result);
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_json_parse(&v, a, text, strlen(text), NULL, &err), 0, "%s: %s", text,
+		     err.msg);
+	return v;
 }
 
-static const json_t *attr(const json_t *report, const char *name)
+static void add_bytes(assay_case_result *r, const char *name, const char *bytes)
 {
-	const json_t *a = json_object_get(json_object_get(report, "results"), name);
+	assay_case_result_add(r, name, (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = bytes,
+						       .len = strlen(bytes) });
+}
+
+/* A cli case expecting `expected` with `verify` (JSON texts), whose run exited `status` and
+ * printed `out`, as the cli adapter reports it. */
+static void setup(const char *expected, const char *verify, int status, const char *out)
+{
+	fixture_teardown();
+	F.suite.adapter = &assay_adapter_cli;
+	F.suite.adapter_type = ASSAY_ADAPTER_CLI;
+	F.group.name = "core";
+	F.group.type = ASSAY_GROUP_CORE;
+	F.kase.arena = assay_arena_new(0);
+	F.kase.id = "c1";
+	F.kase.expected = js(F.kase.arena, expected);
+	F.kase.verify = js(F.kase.arena, verify);
+	F.kase.definition = js(F.kase.arena, "{\"arguments\": [\"x\"]}");
+	F.result = (assay_case_result)ASSAY_CASE_RESULT_INIT;
+	assay_case_result_add(&F.result, "status_code",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = status });
+	add_bytes(&F.result, "output", out);
+	add_bytes(&F.result, "stderr", "");
+	assay_case_result_add(&F.result, "execution_time",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = 1.25 });
+	assay_case_result_add(&F.result, "max_rss",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = 4096 });
+	F.report_arena = assay_arena_new(0);
+}
+
+static assay_value build(assay_verdict *v, double t0)
+{
+	assay_value report;
+
+	cr_assert_eq(assay_case_report_build(&report, v, F.report_arena, &F.suite, &F.group,
+					     &F.kase, &F.result, 0, t0),
+		     0);
+	cr_assert_eq(report.kind, ASSAY_V_OBJECT);
+	return report;
+}
+
+static const assay_value *attr(const assay_value *report, const char *name)
+{
+	const assay_value *a = assay_object_get(assay_object_get(report, "results"), name);
 	cr_assert_not_null(a, "no attribute %s", name);
 	return a;
 }
 
+static const assay_value *field(const assay_value *a, const char *name)
+{
+	const assay_value *v = assay_object_get(a, name);
+	cr_assert_not_null(v, "no field %s", name);
+	return v;
+}
+
+static bool is_bool(const assay_value *v, bool b)
+{
+	return v->kind == ASSAY_V_BOOL && v->u.b == b;
+}
+
+static char *written(const assay_value *v)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	assay_json_write(&b, v, 0);
+	return assay_buf_detach(&b, NULL);
+}
+
+/*
+ * The case result
+ */
+
+Test(score, case_result_grows_keeps_and_releases)
+{
+	assay_case_result r = ASSAY_CASE_RESULT_INIT;
+	assay_buf b = ASSAY_BUF_INIT;
+	size_t len = 0;
+	char name[32];
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "files-f%d", i);
+		assay_case_result_add(&r, name, (assay_actual){ .kind = ASSAY_ACTUAL_INT,
+								.integer = i });
+	}
+	cr_assert_eq(r.nattrs, 40);
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "files-f%d", i);
+		const assay_attribute *a = assay_case_result_get(&r, name);
+		cr_assert_not_null(a, "%s", name);
+		cr_assert_str_eq(a->name, name);
+		cr_assert_eq(a->actual.integer, i);
+	}
+	cr_assert_null(assay_case_result_get(&r, "nope"));
+	/* a buffer moves into the result and lives as long as it */
+	assay_buf_adds(&b, "captured");
+	const char *kept = assay_case_result_keep(&r, &b, &len);
+	cr_assert_eq(len, 8);
+	cr_assert_str_eq(kept, "captured");
+	cr_assert_eq(b.len, 0, "the buffer is left INIT");
+	cr_assert_not_null(assay_case_result_arena(&r));
+	assay_case_result_release(&r);
+	cr_assert_eq(r.nattrs, 0);
+	cr_assert_null(r.attrs);
+	cr_assert_null(r.arena);
+	assay_case_result_release(&r); /* twice is fine */
+}
+
+/*
+ * Scoring
+ */
+
 Test(score, weighted_mean_of_verified_attributes)
 {
-	struct fixture f;
-	json_t *report;
-	double score;
-	bool passed;
-	char *error;
+	assay_verdict v;
+	assay_value report;
 
-	setup(&f, "{\"output\": \"yes\\n\", \"status_code\": 0}",
+	setup("{\"output\": \"yes\\n\", \"status_code\": 0}",
 	      "{\"output\": {\"weight\": 3}, \"status_code\": {\"weight\": 1}}", 0, "no\n");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0.5);
-	cr_assert_float_eq(score, 0.25, 1e-12);
-	cr_assert_not(passed);
-	cr_assert_null(error);
-	cr_assert(json_is_false(json_object_get(attr(report, "output"), "is_correct")));
-	cr_assert(json_is_true(json_object_get(attr(report, "status_code"), "is_correct")));
-	cr_assert_float_eq(json_real_value(json_object_get(attr(report, "output"), "weight")), 3,
-			   1e-12);
-	json_decref(report);
-	teardown(&f);
+	report = build(&v, assay_now());
+	cr_assert_float_eq(v.score, 0.25, 1e-12);
+	cr_assert_not(v.passed);
+	cr_assert_null(v.error);
+	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
+	cr_assert(is_bool(field(attr(&report, "status_code"), "is_correct"), true));
+	cr_assert_float_eq(field(attr(&report, "output"), "weight")->u.d, 3, 1e-12);
+	cr_assert_float_eq(field(attr(&report, "status_code"), "weight")->u.d, 1, 1e-12);
+	/* the exact verifier's diff of text */
+	cr_assert_neq(field(attr(&report, "output"), "diff")->kind, ASSAY_V_NULL);
+	cr_assert_eq(field(attr(&report, "status_code"), "diff")->kind, ASSAY_V_NULL);
 }
 
 Test(score, passing_ignores_weights_and_needs_every_attribute)
 {
-	struct fixture f;
-	json_t *report;
-	double score;
-	bool passed;
-	char *error;
+	assay_verdict v;
 
-	setup(&f, "{\"output\": \"ok\\n\", \"status_code\": 1}",
+	setup("{\"output\": \"ok\\n\", \"status_code\": 1}",
 	      "{\"output\": {\"weight\": 100}, \"status_code\": {\"weight\": 0.01}}", 0, "ok\n");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0);
-	cr_assert_not(passed);
-	cr_assert_float_eq(score, 100 / 100.01, 1e-12);
-	json_decref(report);
-	teardown(&f);
+	build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert_float_eq(v.score, 100 / 100.01, 1e-12);
 
-	setup(&f, "{\"output\": \"ok\\n\"}", "{}", 0, "ok\n");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0);
-	cr_assert(passed);
-	cr_assert_float_eq(score, 1.0, 1e-12);
-	json_decref(report);
-	teardown(&f);
+	setup("{\"output\": \"ok\\n\"}", "{}", 0, "ok\n");
+	build(&v, assay_now());
+	cr_assert(v.passed);
+	cr_assert_float_eq(v.score, 1.0, 1e-12);
 }
 
 Test(score, unverified_attributes_are_listed_with_null_verdict_and_zero_weight)
 {
-	struct fixture f;
-	json_t *report;
-	double score;
-	bool passed;
-	char *error;
+	assay_verdict v;
+	assay_value report;
+	double t0 = assay_now() - 0.25;
 
-	setup(&f, "{\"output\": \"ok\\n\"}", "{}", 0, "ok\n");
-	assay_buf_adds(&f.result.stderr_text, "warning\n");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0.25);
-	const json_t *st = attr(report, "stderr");
-	cr_assert(json_is_null(json_object_get(st, "is_correct")));
-	cr_assert(json_is_null(json_object_get(st, "expected")));
-	cr_assert_float_eq(json_real_value(json_object_get(st, "weight")), 0.0, 1e-12);
-	cr_assert_str_eq(json_string_value(json_object_get(st, "actual")), "warning\n");
-	const json_t *sc = attr(report, "status_code");
-	cr_assert_eq(json_integer_value(json_object_get(sc, "actual")), 0);
+	setup("{\"output\": \"ok\\n\"}", "{}", 0, "ok\n");
+	/* the stderr attribute said "warning" */
+	F.result.attrs[2].actual.bytes = "warning\n";
+	F.result.attrs[2].actual.len = 8;
+	report = build(&v, t0);
+	const assay_value *st = attr(&report, "stderr");
+	cr_assert_eq(field(st, "is_correct")->kind, ASSAY_V_NULL);
+	cr_assert_eq(field(st, "expected")->kind, ASSAY_V_NULL);
+	cr_assert_eq(field(st, "diff")->kind, ASSAY_V_NULL);
+	cr_assert_float_eq(field(st, "weight")->u.d, 0.0, 1e-12);
+	cr_assert(assay_value_is_str(field(st, "actual"), "warning\n"));
+	cr_assert(assay_value_is_str(field(st, "attribute"), "stderr"));
+	const assay_value *sc = attr(&report, "status_code");
+	cr_assert_eq(field(sc, "actual")->kind, ASSAY_V_INT);
+	cr_assert_eq(field(sc, "actual")->u.i, 0);
+	/* resource figures are limits: listed only when expected */
+	cr_assert_null(assay_object_get(assay_object_get(&report, "results"), "execution_time"));
+	cr_assert_null(assay_object_get(assay_object_get(&report, "results"), "max_rss"));
 	/* the VerifierReport fields, in order */
 	static const char *const keys[] = { "id", "group", "type", "timestamp", "duration",
 					    "results", "case", "original_checkpoint",
 					    "original_group" };
-	const char *key;
-	json_t *v;
-	size_t i = 0;
-	json_object_foreach(report, key, v)
-		cr_assert_str_eq(key, keys[i++]);
-	cr_assert_eq(i, 9);
-	cr_assert_str_eq(json_string_value(json_object_get(report, "type")), "Core");
-	cr_assert_float_eq(json_real_value(json_object_get(report, "duration")), 0.25, 1e-12);
-	json_decref(report);
-	teardown(&f);
+	cr_assert_eq(report.len, 9);
+	for (uint32_t i = 0; i < report.len; i++)
+		cr_assert_str_eq(report.u.members[i].key.u.s, keys[i]);
+	cr_assert(assay_value_is_str(field(&report, "id"), "c1"));
+	cr_assert(assay_value_is_str(field(&report, "group"), "core"));
+	cr_assert(assay_value_is_str(field(&report, "type"), "Core"));
+	/* duration runs from t0 to the end of verification */
+	cr_assert_geq(field(&report, "duration")->u.d, 0.25);
+	cr_assert_lt(field(&report, "duration")->u.d, 60);
+	/* UTC, ISO 8601 with microseconds and Z: 2026-11-23T11:33:15.123456Z */
+	const assay_value *ts = field(&report, "timestamp");
+	cr_assert_eq(ts->kind, ASSAY_V_STRING);
+	cr_assert_eq(ts->len, 27, "%s", ts->u.s);
+	cr_assert(ts->u.s[10] == 'T' && ts->u.s[19] == '.' && ts->u.s[26] == 'Z', "%s", ts->u.s);
+	/* "case" is the case's definition with the adapter's type */
+	char *c = written(field(&report, "case"));
+	cr_assert_str_eq(c, "{\"arguments\": [\"x\"], \"type\": \"cli\"}");
+	free(c);
+	cr_assert_eq(field(&report, "original_checkpoint")->kind, ASSAY_V_NULL);
+}
+
+Test(score, regression_reports_keep_their_origin)
+{
+	assay_verdict v;
+	assay_value report;
+
+	setup("{\"status_code\": 0}", "{}", 0, "");
+	F.group.type = ASSAY_GROUP_REGRESSION;
+	F.group.original_checkpoint = "checkpoint_1";
+	F.group.original_group = "core";
+	report = build(&v, assay_now());
+	cr_assert(assay_value_is_str(field(&report, "type"), "Regression"));
+	cr_assert(assay_value_is_str(field(&report, "original_checkpoint"), "checkpoint_1"));
+	cr_assert(assay_value_is_str(field(&report, "original_group"), "core"));
 }
 
 Test(score, missing_expected_file_fails)
 {
-	struct fixture f;
-	json_t *report;
-	double score;
-	bool passed;
-	char *error;
+	assay_verdict v;
+	assay_value report;
 
-	setup(&f, "{\"files-out.txt\": \"x\", \"status_code\": 0}", "{}", 0, "");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0);
-	const json_t *a = attr(report, "files-out.txt");
-	cr_assert(json_is_false(json_object_get(a, "is_correct")));
-	cr_assert(json_is_null(json_object_get(a, "actual")));
-	cr_assert_float_eq(score, 0.5, 1e-12);
-	json_decref(report);
-	teardown(&f);
+	/* not produced, and not even listed by the adapter */
+	setup("{\"files-out.txt\": \"x\", \"status_code\": 0}", "{}", 0, "");
+	report = build(&v, assay_now());
+	const assay_value *a = attr(&report, "files-out.txt");
+	cr_assert(is_bool(field(a, "is_correct"), false));
+	cr_assert_eq(field(a, "actual")->kind, ASSAY_V_NULL);
+	cr_assert(assay_value_is_str(field(a, "diff"), "file was not produced"));
+	cr_assert_float_eq(v.score, 0.5, 1e-12);
+	cr_assert_not(v.passed);
+
+	/* listed by the adapter as missing: the same */
+	setup("{\"files-out.txt\": \"x\", \"status_code\": 0}", "{}", 0, "");
+	assay_case_result_add(&F.result, "files-out.txt",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_MISSING });
+	report = build(&v, assay_now());
+	cr_assert(is_bool(field(attr(&report, "files-out.txt"), "is_correct"), false));
+	cr_assert_float_eq(v.score, 0.5, 1e-12);
+
+	/* produced: verified as bytes */
+	setup("{\"files-out.txt\": \"x\", \"status_code\": 0}", "{}", 0, "");
+	add_bytes(&F.result, "files-out.txt", "x");
+	report = build(&v, assay_now());
+	cr_assert(is_bool(field(attr(&report, "files-out.txt"), "is_correct"), true));
+	cr_assert(v.passed);
+}
+
+Test(score, resource_limits_pass_at_most_the_limit)
+{
+	assay_verdict v;
+	assay_value report;
+	char *d;
+
+	/* execution_time 1.25 s, max_rss 4096 bytes */
+	setup("{\"status_code\": 0, \"execution_time\": {\"max\": 2}, \"max_rss\": 4096}", "{}", 0,
+	      "");
+	report = build(&v, assay_now());
+	cr_assert(v.passed);
+	cr_assert(is_bool(field(attr(&report, "execution_time"), "is_correct"), true));
+	cr_assert(is_bool(field(attr(&report, "max_rss"), "is_correct"), true));
+
+	setup("{\"status_code\": 0, \"execution_time\": 1, \"max_rss\": {\"max\": 1000}}",
+	      "{\"max_rss\": {\"weight\": 2}}", 0, "");
+	report = build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert_float_eq(v.score, 1.0 / 4.0, 1e-12);
+	d = written(field(attr(&report, "execution_time"), "diff"));
+	cr_assert_str_eq(d, "\"execution_time: 1.25 seconds, over the limit of 1.0\"");
+	free(d);
+	d = written(field(attr(&report, "max_rss"), "diff"));
+	cr_assert_str_eq(d, "\"max_rss: 4096 bytes, over the limit of 1000\"");
+	free(d);
+	cr_assert_float_eq(field(attr(&report, "max_rss"), "weight")->u.d, 2.0, 1e-12);
+}
+
+Test(score, partial_credit_counts_score_times_weight)
+{
+	assay_verdict v;
+	assay_value report;
+
+	/* json with per-path weights: root['a'] weighs 3, the rest 1; only root['b'] differs */
+	setup("{\"output\": {\"a\": 1, \"b\": 2}, \"status_code\": 0}",
+	      "{\"output\": {\"verifier\": \"json\", \"weights\": {\"root['a']\": 3}, "
+	      "\"weight\": 2}}",
+	      0, "{\"a\": 1, \"b\": 3}");
+	report = build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
+	cr_assert_float_eq(field(attr(&report, "output"), "score")->u.d, 0.75, 1e-12);
+	/* (0.75 * 2 + 1 * 1) / 3 */
+	cr_assert_float_eq(v.score, 2.5 / 3.0, 1e-12);
+	/* all or nothing attributes show no score */
+	cr_assert_null(assay_object_get(attr(&report, "status_code"), "score"));
 }
 
 Test(score, verifier_refusal_fails_the_case_with_an_error)
 {
-	struct fixture f;
-	json_t *report;
-	double score;
-	bool passed;
-	char *error;
+	assay_verdict v;
+	assay_value report;
 
-	setup(&f, "{\"output\": \"ok\"}", "{\"output\": {\"verifier\": \"nope\"}}", 0, "ok");
-	assay_case_report_build(&report, &score, &passed, &error, &f.group, &f.kase, &f.result,
-				0);
-	cr_assert_not(passed);
-	cr_assert_not_null(error);
-	cr_assert(strstr(error, "output: unknown verifier 'nope'"), "%s", error);
-	cr_assert(json_is_false(json_object_get(attr(report, "output"), "is_correct")));
-	free(error);
-	json_decref(report);
-	teardown(&f);
+	setup("{\"output\": \"ok\"}", "{\"output\": {\"verifier\": \"nope\"}}", 0, "ok");
+	report = build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert_not_null(v.error);
+	cr_assert(strstr(v.error, "output: unknown verifier 'nope'"), "%s", v.error);
+	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
+	cr_assert(assay_value_is_str(field(attr(&report, "output"), "diff"),
+				     "verifier error: unknown verifier 'nope'"));
+
+	/* a regex that does not compile is a refusal too */
+	setup("{\"output\": \"(unclosed\"}", "{\"output\": {\"verifier\": \"regex\"}}", 0, "x");
+	build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert(v.error && strstr(v.error, "output: regex does not compile"), "%s", v.error);
 }
 
 Test(score, error_report_fails_every_expected_attribute)
 {
-	struct fixture f;
-	setup(&f, "{\"output\": \"ok\", \"status_code\": 0}", "{\"output\": {\"weight\": 2}}", 0,
-	      "");
-	json_t *r = assay_case_report_error(&f.group, &f.kase, "cannot load", 0);
-	const json_t *o = attr(r, "output");
-	cr_assert(json_is_false(json_object_get(o, "is_correct")));
-	cr_assert_str_eq(json_string_value(json_object_get(o, "diff")), "cannot load");
-	cr_assert_float_eq(json_real_value(json_object_get(o, "weight")), 2.0, 1e-12);
-	cr_assert_not_null(attr(r, "status_code"));
-	json_decref(r);
-	json_decref(f.kase.expected);
-	f.kase.expected = NULL;
-	r = assay_case_report_error(&f.group, &f.kase, "cannot load", 0);
-	cr_assert(json_is_false(json_object_get(attr(r, "error"), "is_correct")));
-	json_decref(r);
-	teardown(&f);
+	assay_value r;
+
+	setup("{\"output\": \"ok\", \"status_code\": 0}", "{\"output\": {\"weight\": 2}}", 0, "");
+	r = assay_case_report_error(F.report_arena, &F.suite, &F.group, "c1", &F.kase,
+				    "cannot load", assay_now());
+	const assay_value *o = attr(&r, "output");
+	cr_assert(is_bool(field(o, "is_correct"), false));
+	cr_assert(assay_value_is_str(field(o, "diff"), "cannot load"));
+	cr_assert_float_eq(field(o, "weight")->u.d, 2.0, 1e-12);
+	cr_assert(assay_value_is_str(field(o, "expected"), "ok"));
+	cr_assert_eq(field(o, "actual")->kind, ASSAY_V_NULL);
+	cr_assert_float_eq(field(attr(&r, "status_code"), "weight")->u.d, 1.0, 1e-12);
+	cr_assert_null(assay_object_get(assay_object_get(&r, "results"), "error"));
+
+	/* nothing known about the expectations: one "error" attribute */
+	F.kase.expected = assay_value_object();
+	r = assay_case_report_error(F.report_arena, &F.suite, &F.group, "c1", &F.kase,
+				    "cannot load", assay_now());
+	cr_assert(is_bool(field(attr(&r, "error"), "is_correct"), false));
+	cr_assert_eq(assay_object_get(&r, "results")->len, 1);
+	/* not even a case, only its id */
+	r = assay_case_report_error(F.report_arena, &F.suite, &F.group, "lost", NULL, "gone",
+				    assay_now());
+	cr_assert(assay_value_is_str(field(&r, "id"), "lost"));
+	cr_assert(assay_value_is_str(field(attr(&r, "error"), "diff"), "gone"));
+}
+
+Test(score, verification_budget_fails_the_attribute_and_goes_on)
+{
+	assay_verdict v;
+	assay_value report;
+	assay_buf big = ASSAY_BUF_INIT;
+
+	/* a json output bigger than the report arena's limit */
+	assay_buf_addch(&big, '[');
+	for (int i = 0; i < 50000; i++)
+		assay_buf_adds(&big, i ? ", [\"x\"]" : "[\"x\"]");
+	assay_buf_addch(&big, ']');
+	setup("{\"output\": [], \"status_code\": 0}", "{\"output\": {\"verifier\": \"json\"}}", 0,
+	      big.ptr);
+	assay_arena_free(F.report_arena);
+	F.report_arena = assay_arena_new(64 * 1024);
+	report = build(&v, assay_now());
+	cr_assert_not(v.passed);
+	cr_assert_null(v.error, "a budget is not a suite bug");
+	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
+	const assay_value *d = field(attr(&report, "output"), "diff");
+	cr_assert_eq(d->kind, ASSAY_V_STRING);
+	cr_assert(strstr(d->u.s, "verification budget"), "%s", d->u.s);
+	/* the other attributes are still verified */
+	cr_assert(is_bool(field(attr(&report, "status_code"), "is_correct"), true));
+	cr_assert_float_eq(v.score, 0.5, 1e-12);
+	assay_buf_release(&big);
 }

@@ -316,8 +316,10 @@ static void fail(assay_case *c, const assay_err *e)
 {
 	char msg[1200];
 
-	c->error = assay_arena_strndup(c->arena, assay_err_format(e, msg, sizeof(msg)),
-				       strlen(msg));
+	/* Format first: strlen(msg) must not be evaluated before msg is filled (the order of
+	 * evaluation of arguments is unspecified). */
+	assay_err_format(e, msg, sizeof(msg));
+	c->error = assay_arena_strndup(c->arena, msg, strlen(msg));
 	/* Loading stopped part way: what was read of the expectations is not the case's. */
 	c->expected = assay_value_object();
 	c->verify = assay_value_object();

@@ -551,6 +551,32 @@ static int load_regressions(struct loader *ld, assay_checkpoint *cp, const assay
 	return 0;
 }
 
+/*
+ * The settings of a hand-made regression group (original_checkpoint/original_group): the
+ * original group's, as for a `regressions:` entry (docs/decisions.md), when suite.yaml declares
+ * it; the group's own other keys are then ignored, and said so.
+ */
+static const assay_value *original_settings(struct loader *ld, const assay_value *gnode,
+					    const assay_value *ocnode, const char *og)
+{
+	const assay_value *onode = assay_object_get(assay_object_get(ocnode, "groups"), og);
+
+	if (!onode || onode == gnode)
+		return gnode;
+	warn_keys(ld, gnode, group_keys, "group");
+	for (uint32_t i = 0; i < gnode->len; i++) {
+		const assay_value *k = &gnode->u.members[i].key;
+
+		if (assay_load__in_list(group_keys, k->u.s) &&
+		    !assay_value_is_str(k, "original_checkpoint") &&
+		    !assay_value_is_str(k, "original_group"))
+			warn_at(ld, k,
+				"'%s' of a regression group is ignored: it takes its settings from "
+				"its original group", k->u.s);
+	}
+	return onode;
+}
+
 static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_member *cm)
 {
 	const assay_value *cnode = &cm->value;
@@ -615,18 +641,23 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 			break;
 		if (!group_wanted(ld, gname))
 			continue;
-		assay_group *g = new_group(cp);
-		g->name = assay_xstrdup(gname);
-		if ((rc = group_settings(ld, g, gnode, timeout, &env)))
-			break;
+		const assay_value *settings = gnode, *ocnode = NULL;
 		if (ocp) {
-			const assay_value *ocnode = find_checkpoint(ld, ocp);
-
+			ocnode = find_checkpoint(ld, ocp);
 			if (!ocnode) {
 				rc = bad(ld, &assay_object_member(gnode, "original_checkpoint")->value,
 					 "original_checkpoint names a checkpoint that does not exist");
 				break;
 			}
+			settings = original_settings(ld, gnode, ocnode, og);
+			if ((rc = check_case_order(ld, settings)))
+				break;
+		}
+		assay_group *g = new_group(cp);
+		g->name = assay_xstrdup(gname);
+		if ((rc = group_settings(ld, g, settings, timeout, &env)))
+			break;
+		if (ocp) {
 			g->type = ASSAY_GROUP_REGRESSION;
 			g->original_checkpoint = assay_xstrdup(ocp);
 			g->original_group = assay_xstrdup(og);
@@ -636,7 +667,7 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 		} else {
 			g->dir = assay_path_join(cdir, gname);
 		}
-		list_cases(ld, cp, g, gnode);
+		list_cases(ld, cp, g, settings);
 	}
 	if (!rc)
 		rc = load_regressions(ld, cp, assay_object_member(cnode, "regressions"), &env,

@@ -19,12 +19,17 @@
  * - The diff is {} when equal (as deepdiff), else deepdiff's object; is_correct is "nothing
  *   reported". With `weights`, the score is the weighted share of correct parts (partial
  *   credit); max_diffs adds "assay_note" when it cut the report short.
+ * - A regex_paths pattern that does not compile is a refusal (ASSAY_EINVALID), found where the
+ *   diff reports its path changed: the diff itself has no way to say so.
  *
  * Refuses to: guess JSON inside other text (leading log lines make the output invalid JSON).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 
 #include "assay/diff.h"
 #include "assay/json.h"
@@ -152,6 +157,41 @@ static bool load_actual(assay_value *v, assay_verification *out, const assay_ver
 	return true;
 }
 
+/*
+ * A regex_paths pattern that does not compile matches nothing, so the diff reports the string
+ * at its path as changed: refuse it instead, naming the path (a suite bug, docs/decisions.md).
+ * The flags are the diff's, so a pattern that compiles here is one the diff matched with.
+ */
+static int check_patterns(const assay_diff_opts *opts, const assay_value *diff, assay_err *err)
+{
+	const assay_value *changed = assay_object_get(diff, "values_changed");
+
+	for (size_t i = 0; changed && i < opts->nregex_paths; i++) {
+		const assay_value *pat = assay_object_get(
+			assay_object_get(changed, opts->regex_paths[i]), "old_value");
+		pcre2_code *code;
+		PCRE2_SIZE eoff;
+		int ecode;
+
+		if (!pat || pat->kind != ASSAY_V_STRING)
+			continue;
+		code = pcre2_compile((PCRE2_SPTR)pat->u.s, pat->len,
+				     PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &ecode, &eoff,
+				     NULL);
+		if (!code) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(ecode, msg, sizeof(msg));
+			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+					     "regex_paths: the pattern at %s does not compile: %s "
+					     "(at offset %zu)",
+					     opts->regex_paths[i], (const char *)msg, (size_t)eoff);
+		}
+		pcre2_code_free(code);
+	}
+	return 0;
+}
+
 static int verify(assay_verification *out, const assay_verify_call *call, bool lines,
 		  assay_err *err)
 {
@@ -170,7 +210,9 @@ static int verify(assay_verification *out, const assay_verify_call *call, bool l
 		return rc;
 	if (!load_actual(&actual, out, call, lines, skip_invalid))
 		return 0;
-	rc = assay_diff(&diff, call->arena, &expected, &actual, &opts, call->deadline, &info);
+	assay_diff(&diff, call->arena, &expected, &actual, &opts, call->deadline, &info);
+	if ((rc = check_patterns(&opts, &diff, err)))
+		return rc;
 	if (info.over_budget) {
 		out->budget = true;
 		fail(out, assay_value_stringf(call->arena,

@@ -141,14 +141,11 @@ static int run_case(void *state, const assay_run_ctx *ctx, const assay_case *c,
 		assay_buf_addf(&out->stderr_text, "assay: %s\n", out->error);
 		break;
 	}
-	/* Nothing the case started may still run while its files are read: a leftover process
-	 * could swap a file for a FIFO or a link between checks. */
-	assay_proc_kill_orphans(NULL, 0);
+	/* Nothing the case started still runs while its files are read (a leftover process could
+	 * swap a file for a FIFO or a link between checks): assay_proc_finish() guarantees it. */
 	collect_files(out, ctx, c, workdir);
 out:
-	assay_proc_release(&p); /* kills the group of a case abandoned part way */
-	if (rc)
-		assay_proc_kill_orphans(NULL, 0);
+	assay_proc_release(&p); /* kills a case abandoned part way, and all it started */
 	return rc;
 }
 

@@ -325,7 +325,6 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	}
 	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)))
 		goto out;
-	assay_proc_become_subreaper();
 
 	run.t.types = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.types));
 	run.t.groups = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.groups));

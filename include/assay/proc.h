@@ -125,9 +125,10 @@ typedef struct assay_sandbox {
 	const char *const *read_paths;  /**< NULL, or a NULL-terminated list of folders or files
 					     the program may also read and execute */
 	const char *const *hide_paths;  /**< NULL, or a NULL-terminated list of folders that must
-					     stay unreadable although below a folder above (for
-					     example a suite under /opt); explicit read, write and
-					     working folders are granted even inside them */
+					     stay unreadable although below a system folder or a
+					     read_path (a suite under /opt, expected answers inside
+					     a readable suite); a read_path, write_path, tmp_dir or
+					     cwd inside one is still granted */
 } assay_sandbox;
 
 /**

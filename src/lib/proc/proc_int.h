@@ -17,7 +17,8 @@
 
 /* How to start one supervisor. */
 struct assay_proc__spawn {
-	char **argv;   /* from assay_proc__init_argv(); slots ASSAY_PROC__ARGV_NS.. are filled in */
+	char **argv;   /* from assay_proc__init_argv(); the spawn fills in ASSAY_PROC__ARGV_NS.. in a
+			  copy of the array */
 	char **envp;   /* the program's environment */
 	int in;        /* becomes 0: a pipe, or /dev/null */
 	int out, err;  /* become 1 and 2 */

@@ -7,8 +7,10 @@
  *   the caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
  *   write_paths and /dev/null, /dev/zero, /dev/full. Nothing else, so the user's home, /tmp,
  *   the suite and the results folder are unreadable unless the caller lists them.
- * - Landlock can only allow, so a hidden folder below a system folder (a suite under /opt) is
- *   carved out by allowing each sibling on the way down instead of the system folder itself.
+ * - Landlock can only allow, so a hidden folder below a system folder or a read_path (a suite
+ *   under /opt, the expected answers inside a suite whose assets are readable) is carved out by
+ *   allowing each sibling on the way down instead of the folder itself. A read_path inside a
+ *   hidden folder is still granted: the caller named it.
  *   Symbolic links met on the way are not allowed: Landlock checks the folder a link resolves
  *   to, so allowing a link would allow its target, which may be the hidden folder.
  * - The program file, and the interpreter named by its "#!" line, are readable and executable
@@ -161,17 +163,20 @@ static bool path_within(const char *inner, const char *outer)
 	return !strncmp(inner, outer, len) && (inner[len] == '\0' || inner[len] == '/');
 }
 
-/* Allows `dir` (resolved, no link) for reading, minus every hidden folder below it. */
-static void allow_read_except_hidden(struct rules *r, const char *dir, int depth)
+/*
+ * Allows `dir` (resolved, no link) for reading, minus every hidden folder strictly below it. A
+ * folder inside a hidden one is skipped, unless `explicit` (a read_path the caller named).
+ */
+static void allow_read_except_hidden(struct rules *r, const char *dir, bool explicit, int depth)
 {
 	bool holds_hidden = false;
 	DIR *d;
 	struct dirent *de;
 
 	for (size_t i = 0; i < r->nhide; i++) {
-		if (path_within(dir, r->hide[i]))
+		if (path_within(dir, r->hide[i]) && !explicit)
 			return; /* hidden itself */
-		if (path_within(r->hide[i], dir))
+		if (path_within(r->hide[i], dir) && strcmp(r->hide[i], dir))
 			holds_hidden = true;
 	}
 	if (!holds_hidden) {
@@ -188,7 +193,7 @@ static void allow_read_except_hidden(struct rules *r, const char *dir, int depth
 			continue;
 		path = assay_path_join(dir, de->d_name);
 		if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode))
-			allow_read_except_hidden(r, path, depth + 1);
+			allow_read_except_hidden(r, path, false, depth + 1);
 		free(path);
 	}
 	closedir(d);
@@ -289,7 +294,7 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = path_within(real, system_roots[j]);
 		if (!dup)
-			allow_read_except_hidden(&r, real, 0);
+			allow_read_except_hidden(&r, real, false, 0);
 		free(real);
 	}
 	for (size_t i = 0; devices[i]; i++)
@@ -300,8 +305,13 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 		add_rule(&r, true, sb->tmp_dir);
 	for (size_t i = 0; sb->write_paths && sb->write_paths[i]; i++)
 		add_rule(&r, true, sb->write_paths[i]);
-	for (size_t i = 0; sb->read_paths && sb->read_paths[i]; i++)
-		add_rule(&r, false, sb->read_paths[i]);
+	for (size_t i = 0; sb->read_paths && sb->read_paths[i]; i++) {
+		char *real = realpath(sb->read_paths[i], NULL);
+
+		if (real)
+			allow_read_except_hidden(&r, real, true, 0);
+		free(real);
+	}
 	if ((prog = find_program(p, envp))) {
 		add_rule(&r, false, prog);
 		if ((interp = interpreter_of(prog))) {

@@ -273,7 +273,6 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	id_map(c.gid_map, sizeof(c.gid_map), (unsigned)getegid());
 	if (s->pid_max > 0)
 		snprintf(c.pid_max, sizeof(c.pid_max), "%ld", s->pid_max);
-	s->argv[ASSAY_PROC__ARGV_NS] = (char *)"-n";
 	s->argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"1";
 
 	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
@@ -314,21 +313,33 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_errno,
 		      assay_err *err)
 {
+	struct assay_proc__spawn own = *s;
 	char num[16];
+	size_t n = 0;
 	int image, rc;
 
 	*ns_errno = s->namespaces ? 0 : s->ns_errno;
 	if ((rc = image_get(&image, err)))
 		return rc;
+	/* A copy of the argv array whose two namespace slots this function may point elsewhere. */
+	while (s->argv[n])
+		n++;
+	own.argv = assay_xmalloc((n + 1) * sizeof(*own.argv));
+	memcpy(own.argv, s->argv, (n + 1) * sizeof(*own.argv));
+	own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-n";
+	own.argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"0";
 	if (s->namespaces) {
-		rc = spawn_ns(s, image, pid, ns_errno, err);
+		rc = spawn_ns(&own, image, pid, ns_errno, err);
 		if (rc <= 0)
-			return rc;
+			goto out;
 	}
 	if (*ns_errno) {
 		snprintf(num, sizeof(num), "%d", *ns_errno);
-		s->argv[ASSAY_PROC__ARGV_NS] = (char *)"-e";
-		s->argv[ASSAY_PROC__ARGV_NS + 1] = num;
+		own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-e";
+		own.argv[ASSAY_PROC__ARGV_NS + 1] = num;
 	}
-	return spawn_plain(s, image, pid, err);
+	rc = spawn_plain(&own, image, pid, err);
+out:
+	free(own.argv);
+	return rc;
 }

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,13 @@ static const char *const system_roots[] = {
 };
 
 static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+
+#define NROOTS (sizeof(system_roots) / sizeof(system_roots[0]) - 1)
+
+/* The system folders resolved, once per process (/bin is often a link to /usr/bin); NULL for
+ * one that does not exist or lies within an earlier one. */
+static char *roots_resolved[NROOTS];
+static pthread_once_t roots_once = PTHREAD_ONCE_INIT;
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
@@ -272,6 +280,22 @@ static char *find_program(const assay_proc *p, char *const *envp)
 	return real;
 }
 
+static void resolve_roots(void)
+{
+	for (size_t i = 0; i < NROOTS; i++) {
+		char *real = realpath(system_roots[i], NULL);
+		bool dup = false;
+
+		for (size_t j = 0; j < i && real && !dup; j++)
+			dup = path_within(real, system_roots[j]);
+		if (dup) {
+			free(real);
+			real = NULL;
+		}
+		roots_resolved[i] = real; /* kept for the life of the process */
+	}
+}
+
 static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *argv)
 {
 	const assay_sandbox *sb = &p->sandbox;
@@ -284,19 +308,10 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 		if (real)
 			r.hide[r.nhide++] = real;
 	}
-	for (size_t i = 0; system_roots[i]; i++) {
-		char *real = realpath(system_roots[i], NULL);
-
-		if (!real)
-			continue;
-		/* /bin is often a link to /usr/bin: allowed once, through /usr. */
-		bool dup = false;
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = path_within(real, system_roots[j]);
-		if (!dup)
-			allow_read_except_hidden(&r, real, false, 0);
-		free(real);
-	}
+	pthread_once(&roots_once, resolve_roots);
+	for (size_t i = 0; i < NROOTS; i++)
+		if (roots_resolved[i])
+			allow_read_except_hidden(&r, roots_resolved[i], false, 0);
 	for (size_t i = 0; devices[i]; i++)
 		add_rule(&r, true, devices[i]);
 	if (p->cwd)

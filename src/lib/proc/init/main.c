@@ -158,13 +158,15 @@ static int init(int argc, char **argv, char **envp)
 
 	s_close(ASSAY_INIT_FD_SELF);
 	s_fcntl(ASSAY_INIT_FD_REPORT, S_F_SETFD, S_FD_CLOEXEC);
+	s_prctl(15 /* PR_SET_NAME */, (unsigned long)"assay-init", 0); /* not "4", for ps and top */
 	if (parse_args(&cfg, argc, argv, envp))
 		return usage();
 
 	s.cfg = &cfg;
 	s.ruleset = -1;
 	report_init(&s.rep);
-	default_signals();
+	if (cfg.in_ns) /* posix_spawn has reset them already (POSIX_SPAWN_SETSIGDEF) */
+		default_signals();
 	s_sigprocmask(S_SIG_SETMASK, &mask, NULL);
 	s.sigfd = s_signalfd(&mask, S_O_CLOEXEC);
 	if (s.sigfd < 0) {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -319,6 +320,20 @@ int cmd_forge_report(const char *stop)
 	}
 	printf("forged %d\n", reached);
 	return 42;
+}
+
+/* Attaches to its parent (the supervisor) with ptrace, and lets go at once. */
+int cmd_ptrace_parent(void)
+{
+	pid_t parent = getppid();
+
+	if (ptrace(PTRACE_SEIZE, parent, NULL, NULL)) {
+		printf("denied: %s\n", strerror(errno));
+		return 1;
+	}
+	ptrace(PTRACE_DETACH, parent, NULL, NULL);
+	puts("attached");
+	return 0;
 }
 
 /* Prints "uid euid caps": the real and effective uid and the effective capabilities (hex). */

@@ -65,6 +65,7 @@ static int usage(void)
 	      "  fork-bomb MARKER     every process forks for ever; the first never ends\n"
 	      "  forge-report STOPPID write a fake supervisor report into every writable fd of\n"
 	      "                       this process and its ancestors below STOPPID; exit 42\n"
+	      "  ptrace-parent        attach to the parent process with ptrace (and detach)\n"
 	      "  whoami               print uid, euid and effective capabilities\n",
 	      stderr);
 	return 2;
@@ -420,6 +421,8 @@ int main(int argc, char **argv)
 		return cmd_fork_bomb(argv[2]);
 	if (strcmp(cmd, "forge-report") == 0 && nargs == 1)
 		return cmd_forge_report(argv[2]);
+	if (strcmp(cmd, "ptrace-parent") == 0 && nargs == 0)
+		return cmd_ptrace_parent();
 	if (strcmp(cmd, "whoami") == 0 && nargs == 0)
 		return cmd_whoami();
 	return usage();

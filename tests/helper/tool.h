@@ -22,6 +22,7 @@ int cmd_burn_grandchild(const char *secs);
 int cmd_fork_until_fail(const char *max);
 int cmd_fork_bomb(const char *marker);
 int cmd_forge_report(const char *stop);
+int cmd_ptrace_parent(void);
 int cmd_whoami(void);
 
 #endif

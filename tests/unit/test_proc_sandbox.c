@@ -787,6 +787,34 @@ Test(sandbox, the_report_cannot_be_forged, .timeout = 30)
 	box_free(&b);
 }
 
+Test(sandbox, the_supervisor_cannot_be_traced)
+{
+	struct box b;
+
+	box_make(&b);
+	cr_assert_neq(attack(&b, true, NULL, "ptrace-parent", NULL), 0);
+	/* Without the namespaces and Landlock (any Landlock domain keeps ptrace inside it), the
+	 * supervisor's non-dumpable flag alone refuses a non-root program; a root one holds
+	 * CAP_SYS_PTRACE and gets through: the test can fail. */
+	cr_assert_eq(setenv("ASSAY_SANDBOX_REFUSE",
+			    "user-namespace,landlock-fs,landlock-net,landlock-scope", 1),
+		     0);
+	{
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		tool(&p, "ptrace-parent", NULL);
+		boxed(&p, &b, true);
+		run_ok(&p, &r);
+		cr_assert_eq(exit_code(&r), geteuid() == 0 ? 0 : 1, "%s", p.out.ptr);
+		assay_proc_release(&p);
+	}
+	unsetenv("ASSAY_SANDBOX_REFUSE");
+	if (geteuid() == 0)
+		cr_assert_eq(attack(&b, false, NULL, "ptrace-parent", NULL), 0);
+	box_free(&b);
+}
+
 /* ---- what the library leaves alone ---- */
 
 static char *make_input(size_t len)
@@ -1088,6 +1116,9 @@ Test(sandbox_nonroot, every_layer_applies_without_root, .timeout = 30)
 	cr_assert_not(exists(parent));
 	cr_assert_neq(attack(&b, true, NULL, "read-file", b.secret, NULL), 0);
 	cr_assert_eq(attack(&b, false, NULL, "write-file", parent, NULL), 0);
+	cr_assert_neq(attack(&b, true, NULL, "ptrace-parent", NULL), 0);
+	/* Without the sandbox too: the supervisor is not dumpable (no Yama needed). */
+	cr_assert_neq(attack(&b, false, NULL, "ptrace-parent", NULL), 0);
 	cr_assert_eq(attack(&b, true, &out, "whoami", NULL), 0);
 	cr_assert(strncmp(out, "65534 65534 0\n", 14) == 0, "%s", out);
 	free(out);

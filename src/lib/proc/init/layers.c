@@ -29,6 +29,7 @@
  * raise a limit above the hard limit assay itself runs under (such a limit is clamped).
  */
 #include "init.h"
+#include "../../util/banned.h"
 
 /* ---- bookkeeping ---- */
 

@@ -20,6 +20,7 @@
  * failure); keep any descriptor of the library's beyond the report pipe.
  */
 #include "init.h"
+#include "../../util/banned.h"
 
 #ifndef ASSAY_INIT_LIBC
 __attribute__((noreturn, used)) void init_main(long *sp);
@@ -43,7 +44,7 @@ __asm__(".text\n"
 );
 #endif
 
-static int usage(void)
+__attribute__((noreturn)) static void usage(void)
 {
 	struct assay_init_report rep;
 
@@ -160,7 +161,7 @@ static int init(int argc, char **argv, char **envp)
 	s_fcntl(ASSAY_INIT_FD_REPORT, S_F_SETFD, S_FD_CLOEXEC);
 	s_prctl(15 /* PR_SET_NAME */, (unsigned long)"assay-init", 0); /* not "4", for ps and top */
 	if (parse_args(&cfg, argc, argv, envp))
-		return usage();
+		usage();
 
 	s.cfg = &cfg;
 	s.ruleset = -1;

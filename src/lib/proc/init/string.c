@@ -3,6 +3,7 @@
  * zeroing). Byte loops: the supervisor moves a few hundred bytes in its whole life.
  */
 #include "sys.h"
+#include "../../util/banned.h"
 
 #ifndef ASSAY_INIT_LIBC
 void *memset(void *d, int c, size_t n)

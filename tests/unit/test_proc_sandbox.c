@@ -782,6 +782,7 @@ Test(sandbox, the_report_cannot_be_forged, .timeout = 30)
 		tool(&p, "forge-report", stop, NULL);
 		boxed(&p, &b, false);
 		cr_assert_eq(assay_proc_run(&p, &r, &err), ASSAY_ESPAWN, "%s", p.out.ptr);
+		cr_assert(strstr(err.msg, "garbled"), "%s", err.msg);
 		assay_proc_release(&p);
 	}
 	box_free(&b);

@@ -452,6 +452,11 @@ static int check_report(assay_proc *p, assay_err *err)
 	if (!r) {
 		if (p->hard_killed)
 			return 0; /* finish() reports the timeout */
+		if (p->rep_len)
+			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+					     "the case supervisor's report is garbled (%zu bytes): "
+					     "something else wrote to its pipe",
+					     p->rep_len);
 		if (WIFSIGNALED(st))
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 					     "the case supervisor was killed by signal %d",

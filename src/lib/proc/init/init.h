@@ -5,10 +5,11 @@
 #ifndef ASSAY_INIT_INIT_H
 #define ASSAY_INIT_INIT_H
 
+#include "sys.h" /* first: it may set the feature macros the others read */
+
 #include <stdbool.h>
 
 #include "protocol.h"
-#include "sys.h"
 
 #define MAX_RULES 4096 /* Landlock rules (paths) per case; more are ignored (less access) */
 

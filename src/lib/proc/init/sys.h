@@ -15,15 +15,18 @@
 #ifndef ASSAY_INIT_SYS_H
 #define ASSAY_INIT_SYS_H
 
+#if !defined(ASSAY_INIT_LIBC) && !defined(__x86_64__) && !defined(__aarch64__)
+#define ASSAY_INIT_LIBC 1
+#endif
+#if defined(ASSAY_INIT_LIBC) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* syscall(2), before any header reads the feature macros */
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include <asm/unistd.h>
 #include <linux/types.h>
-
-#if !defined(ASSAY_INIT_LIBC) && !defined(__x86_64__) && !defined(__aarch64__)
-#define ASSAY_INIT_LIBC 1
-#endif
 
 #ifdef ASSAY_INIT_LIBC
 #include <errno.h>

@@ -6,9 +6,9 @@
  * - Every case runs under the case supervisor (init/, started by spawn.c), sandbox or not: it is
  *   what makes the resource figures honest (a process spawned by assay itself inherits assay's
  *   peak RSS at exec) and what kills the case's leftover processes without assay becoming a
- *   subreaper or reaping anything but its own child. Cost: on the machine this was written on,
- *   about 150 us per case over a bare posix_spawn (988 against 840 us for /bin/echo), most of
- *   it one more fork.
+ *   subreaper or reaping anything but its own child. Cost, on the machine this was written on:
+ *   one exec of the 17 KB supervisor and one fork, about 150 us (988 against 840 us for
+ *   /bin/echo spawned bare); through this API, 1160 against 910 us (bench/sandbox.sh, medians).
  * - The supervisor's exit is watched through its report pipe (EOF once it has exited), then its
  *   pidfd (Linux >= 5.3) until it can be reaped, so nothing sleeps or polls on a clock; without
  *   a pidfd the reap blocks for the microseconds between closing and exiting.

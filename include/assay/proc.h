@@ -1,8 +1,10 @@
 /**
  * @file proc.h
  * Running one untrusted program: argv, environment, working folder, standard input, capped
- * captures of stdout and stderr, a timeout that kills the whole process group, and resource use.
- * Spec: style.md §7.7; suite-format.md "A case (cli adapter)"; issue #2 item 3.
+ * captures of stdout and stderr, a timeout, resource limits, an optional sandbox, and honest
+ * resource use. Spec: style.md §7.7; suite-format.md "A case (cli adapter)"; issue #2 item 3;
+ * issue #5 ("Hostile submissions"); docs/security.md says what the sandbox promises and how each
+ * promise is tested.
  *
  * Calling sequence (one process, blocking):   ASSAY_PROC_INIT, fill fields, assay_proc_run(),
  *                                              assay_proc_release().
@@ -10,17 +12,34 @@
  * says one of assay_proc_pollfds() is ready or assay_proc_deadline_ms() has passed,
  * assay_proc_pump(p, 0, &done); once done, assay_proc_finish(); assay_proc_release().
  *
- * Guarantees: the child is the leader of a new process group; its standard input is the given
- * bytes or empty (never assay's own); descriptors above 2 are closed in it; signal dispositions
- * and mask are reset before exec. On timeout the group gets SIGTERM, then SIGKILL after
- * `kill_grace_s`. When the child ends (for any reason) the whole group is sent SIGKILL, so no
- * descendant that stayed in the group survives it. Captures past their cap are read and dropped,
- * so the child never blocks on a full pipe.
+ * How it works: every case runs under a small supervisor program (assay-init, built with the
+ * library and embedded in it) that the library exec's; the supervisor forks the program, so
+ * the program's resource figures are its own, not assay's. The supervisor ends the case: when
+ * the program exits, everything it started is killed and reaped before the library learns the
+ * result.
+ *
+ * Guarantees: the program leads a new session and process group, without a controlling
+ * terminal; its standard input is the given bytes or empty (never assay's own); descriptors
+ * above 2 are closed in it; signal dispositions and mask are reset before exec. On timeout the
+ * program's process group (with the sandbox's PID namespace: every process of the case) gets
+ * SIGTERM, then SIGKILL after `kill_grace_s`. When the program ends (for any reason) every
+ * process it started is killed and reaped, however it detached (new session, double fork): in
+ * the PID namespace by ending the namespace; without it by the supervisor, a child subreaper,
+ * walking its descendants. Captures past their cap are read and dropped, so the program never
+ * blocks on a full pipe. `cpu_user_s`, `cpu_sys_s` and `max_rss` cover every process of the
+ * case that the supervisor or one of the case's processes reaped.
+ *
+ * What the library does NOT do to its caller: it changes no signal disposition (SIGPIPE is
+ * blocked in the calling thread only while it writes standard input), does not make the caller
+ * a subreaper, and never waits for or signals any process but the supervisors it started. It
+ * keeps one sealed, close-on-exec memfd (the supervisor's image) open for the life of the
+ * process. Every descriptor it opens is close-on-exec.
  */
 #ifndef ASSAY_PROC_H
 #define ASSAY_PROC_H
 
 #include <poll.h>
+#include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -38,6 +57,32 @@ typedef enum assay_proc_status {
 	ASSAY_PROC_EXEC_FAILED,  /**< could not be started: see exec_errno (ENOENT: no such program) */
 } assay_proc_status;
 
+/**
+ * The layers of the sandbox: bits of assay_proc_result.sandbox_applied and .sandbox_refused and
+ * of assay_sandbox_report. docs/security.md says what each blocks.
+ */
+enum assay_sandbox_layer {
+	ASSAY_SANDBOX_USERNS = 1 << 0,         /**< user namespace: a non-zero uid, no capability */
+	ASSAY_SANDBOX_PIDNS = 1 << 1,          /**< PID namespace: sees and outlives nothing else */
+	ASSAY_SANDBOX_LANDLOCK_FS = 1 << 2,    /**< Landlock: files only where allowed */
+	ASSAY_SANDBOX_LANDLOCK_NET = 1 << 3,   /**< Landlock: no TCP bind or connect (network off) */
+	ASSAY_SANDBOX_LANDLOCK_SCOPE = 1 << 4, /**< Landlock: no signal or abstract socket outside */
+	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no socket but AF_UNIX (network off) */
+	ASSAY_SANDBOX_NO_NEW_PRIVS = 1 << 6,   /**< no setuid or file capability gains at exec */
+};
+#define ASSAY_SANDBOX_NLAYERS 7
+
+/** Which limit a case ran into (assay_proc_result.limit). */
+typedef enum assay_limit {
+	ASSAY_LIMIT_NONE = 0,
+	ASSAY_LIMIT_CPU,        /**< killed by SIGXCPU, or by SIGKILL at the hard CPU limit */
+	ASSAY_LIMIT_MEMORY,     /**< best effort: see assay_limits.memory_bytes */
+	ASSAY_LIMIT_FILE_SIZE,  /**< killed by SIGXFSZ */
+	ASSAY_LIMIT_OPEN_FILES, /**< never reported: a full descriptor table is not observable */
+	ASSAY_LIMIT_PROCESSES,  /**< best effort: see assay_limits.processes */
+	ASSAY_LIMIT_WALL,       /**< the timeout (status ASSAY_PROC_TIMED_OUT) */
+} assay_limit;
+
 /** What happened to the process. Filled by assay_proc_finish()/assay_proc_run(). */
 typedef struct assay_proc_result {
 	assay_proc_status status;
@@ -45,13 +90,77 @@ typedef struct assay_proc_result {
 	int term_signal;     /**< SIGNALED/TIMED_OUT: the signal that ended it (TIMED_OUT and it
 				  exited by itself after SIGTERM: SIGTERM) */
 	int exec_errno;      /**< EXEC_FAILED: errno of the failed chdir or exec */
-	double wall_s;       /**< seconds from start to exit (CLOCK_MONOTONIC) */
-	double cpu_user_s;   /**< user CPU seconds of the child (wait4 rusage) */
-	double cpu_sys_s;    /**< system CPU seconds of the child (wait4 rusage) */
-	long long max_rss;   /**< peak resident set size of the child, bytes */
+	double wall_s;       /**< seconds from the program's start to its exit (CLOCK_MONOTONIC) */
+	double cpu_user_s;   /**< user CPU seconds of every process of the case */
+	double cpu_sys_s;    /**< system CPU seconds of every process of the case */
+	long long max_rss;   /**< the largest peak resident set size among the case's processes,
+				  bytes (not their sum) */
 	bool out_truncated;  /**< stdout was longer than its cap */
 	bool err_truncated;  /**< stderr was longer than its cap */
+	assay_limit limit;   /**< the limit the case ran into, first of: cpu, file size,
+				  processes, memory, wall; ASSAY_LIMIT_NONE if none is known */
+	unsigned sandbox_applied; /**< ASSAY_SANDBOX_* layers in force when the program started */
+	unsigned sandbox_refused; /**< layers asked for that the kernel refused (sandbox on and
+				       not required: the program ran without them) */
 } assay_proc_result;
+
+/**
+ * What a case may do when assay_proc.sandbox.enabled is set. Every pointer is borrowed and must
+ * stay valid until assay_proc_start() returns. Paths may be relative to assay's working folder.
+ * Always readable (and executable): /usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys, /dev, and
+ * the program file itself. Always writable: `cwd` (when set), `tmp_dir`, /dev/null, /dev/zero
+ * and /dev/full. Anything else (the user's home, /tmp, the suite, assay's results) is
+ * unreadable unless listed here.
+ */
+typedef struct assay_sandbox {
+	bool enabled;        /**< false (ASSAY_PROC_INIT): no sandbox layer at all */
+	bool required;       /**< a layer the kernel refuses is an error (ASSAY_ESPAWN from
+				  assay_proc_pump()), and the program does not run */
+	bool network;        /**< true: the network is open; false: no socket but AF_UNIX and no
+				  TCP (Landlock and seccomp) */
+	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
+				  and TMPDIR in the program's environment unless `env` sets it */
+	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
+					     the program may also write, create and remove in */
+	const char *const *read_paths;  /**< NULL, or a NULL-terminated list of folders or files
+					     the program may also read and execute */
+	const char *const *hide_paths;  /**< NULL, or a NULL-terminated list of folders that must
+					     stay unreadable although below a system folder or a
+					     read_path (a suite under /opt, expected answers inside
+					     a readable suite); a read_path, write_path, tmp_dir or
+					     cwd inside one is still granted */
+} assay_sandbox;
+
+/**
+ * Resource limits of a case; 0 means no limit (ASSAY_PROC_INIT). They apply with or without the
+ * sandbox, to the program and everything it starts, each process on its own except
+ * `processes`. A value above the hard limit assay runs under is lowered to it.
+ */
+typedef struct assay_limits {
+	double cpu_s;              /**< CPU seconds per process, rounded up to whole seconds
+				        (RLIMIT_CPU; SIGXCPU at the limit, SIGKILL a second later) */
+	long long memory_bytes;    /**< data memory per process (RLIMIT_DATA: heap and private
+				        writable mappings, not address space reserved with
+				        PROT_NONE). An allocation past it fails; the limit is
+				        reported only as a guess: when the program ended abnormally
+				        and its peak RSS reached half the limit */
+	long long file_size_bytes; /**< the largest file a process may write (RLIMIT_FSIZE) */
+	long open_files;           /**< descriptors per process (RLIMIT_NOFILE) */
+	long processes;            /**< processes of the case at once. Exact inside the sandbox's
+				        user namespace (RLIMIT_NPROC of its own uid) unless assay
+				        runs as root; then only the PID namespace's cap (at least
+				        299, Linux >= 6.14) holds. Without the namespaces,
+				        RLIMIT_NPROC counts every process of the user. Reported when
+				        the count was at the limit as the program ended abnormally */
+} assay_limits;
+
+/** Which sandbox layers this kernel grants (assay_sandbox_probe()). */
+typedef struct assay_sandbox_report {
+	unsigned granted;  /**< ASSAY_SANDBOX_* layers that work */
+	unsigned refused;  /**< layers that do not */
+	int refused_errno[ASSAY_SANDBOX_NLAYERS]; /**< why, indexed by bit position (0 if granted) */
+	int landlock_abi;  /**< Landlock ABI version, 0 if none */
+} assay_sandbox_report;
 
 #define ASSAY_PROC_DEFAULT_CAP (64u * 1024 * 1024)
 
@@ -68,67 +177,78 @@ typedef struct assay_proc {
 	size_t err_cap;          /**< stderr cap in bytes (0: ASSAY_PROC_DEFAULT_CAP) */
 	double timeout_s;        /**< seconds; <= 0: no timeout */
 	double kill_grace_s;     /**< seconds between SIGTERM and SIGKILL on timeout (< 0: 0; default 1) */
+	assay_sandbox sandbox;   /**< what the case may do (default: no sandbox) */
+	assay_limits limits;     /**< resource limits (default: none) */
 
 	/* Output: captured bytes (read them after finish; release frees them). */
 	assay_buf out;
 	assay_buf err;
 
 	/* Private state. */
-	pid_t pid;
+	pid_t pid;               /* the supervisor */
 	int fd_in, fd_out, fd_err;
-	int fd_pid;              /* pidfd of the child: readable once it has exited */
+	int fd_rep;              /* the supervisor's report pipe: EOF once it has exited */
+	int fd_pid;              /* pidfd of the supervisor */
 	size_t stdin_off;
-	double t_start, t_deadline, t_kill, t_exit, t_drain;
+	double t_start, t_deadline, t_kill, t_hard, t_drain;
 	int state;
-	bool timed_out, out_trunc, err_trunc;
+	bool timed_out, out_trunc, err_trunc, hard_killed;
 	int wait_status;
 	int exec_errno;
-	struct rusage rusage;
+	size_t rep_len;
+	unsigned char rep[192];  /* the supervisor's report */
 } assay_proc;
 
 #define ASSAY_PROC_INIT                                                                        \
 	{ .argv = ASSAY_STRVEC_INIT, .env = ASSAY_STRVEC_INIT, .kill_grace_s = 1.0,            \
 	  .out = ASSAY_BUF_INIT, .err = ASSAY_BUF_INIT, .pid = -1, .fd_in = -1, .fd_out = -1,  \
-	  .fd_err = -1, .fd_pid = -1 }
+	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1 }
 
-/** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the child. */
+/** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the supervisor. */
 #define ASSAY_PROC_MAX_POLLFDS 4
 
 /**
- * Starts the process. A program that cannot be found or a cwd that cannot be entered is not an
- * error here: assay_proc_finish() reports it as ASSAY_PROC_EXEC_FAILED.
+ * Starts the case: the supervisor, which starts the program. A program that cannot be found or
+ * a cwd that cannot be entered is not an error here: assay_proc_finish() reports it as
+ * ASSAY_PROC_EXEC_FAILED. Sandbox layers the kernel refuses are not an error here either.
+ * @param p   set up from ASSAY_PROC_INIT; its inputs are read, its borrowed pointers must stay
+ *            valid until the process is finished
+ * @param err NULL or details of an error
  * @return 0; ASSAY_EINVALID if argv is empty or the proc was already started; ASSAY_ESPAWN if
- *         pipe/fork failed (details in `err`).
+ *         pipe, memfd or fork failed or the supervisor could not be exec'd (details in `err`).
  */
 ASSAY_EXTERN int assay_proc_start(assay_proc *p, assay_err *err);
 
 /**
  * Fills `fds` (room for `max`; pass ASSAY_PROC_MAX_POLLFDS) with the descriptors to poll() for this
- * process: the pipes still open to the child, then a descriptor that becomes readable when the
- * child exits. With `max` of 3 the exit watch can be left out; the pipes and
+ * process: the pipes still open to the program, then a descriptor that becomes readable when the
+ * supervisor has reported or exited. With `max` of 3 the last can be left out; the pipes and
  * assay_proc_deadline_ms() still wake the caller. @return how many were filled (0 once done).
  */
 ASSAY_EXTERN size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max);
 
 /**
  * Milliseconds until the next timed action is due (SIGTERM or SIGKILL on timeout, or giving up on
- * pipes that a descendant outside the group still holds after the child exited), -1 if none, 0 if
- * overdue. A pool uses the least of these as its poll() timeout.
+ * pipes still held open after the case ended), -1 if none, 0 if overdue. A pool uses the least
+ * of these as its poll() timeout.
  */
 ASSAY_EXTERN int assay_proc_deadline_ms(const assay_proc *p);
 
 /**
- * Moves data between assay and the child, waiting at most `wait_ms` milliseconds (0: do not wait;
- * -1: until something happens), applies due timeout actions, and reaps the child when it exits.
- * @param done set to true once the child has exited and every pipe is closed
- * @return 0 or ASSAY_EIO (details in `err`)
+ * Moves data between assay and the program, waiting at most `wait_ms` milliseconds (0: do not
+ * wait; -1: until something happens), applies due timeout actions, and reads the supervisor's
+ * report and reaps it once the case has ended.
+ * @param done set to true once the case has ended and every pipe is closed
+ * @return 0; ASSAY_EINVALID if the process was not started; ASSAY_EIO if a pipe failed;
+ *         ASSAY_ESPAWN if the supervisor failed (a required sandbox layer was refused, or it
+ *         died without reporting): details in `err`, and the process is done (finish refuses).
  */
 ASSAY_EXTERN int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err);
 
 /**
- * After `done`: fills `out`. Nothing of the process group survives: the group was sent SIGKILL
- * when the child's exit was seen, before it was reaped (so the group id could not yet have been
- * reused). @return 0, or ASSAY_EINVALID if the process has not finished.
+ * After `done`: fills `out`. Nothing the case started survives: the supervisor killed and reaped
+ * every process of the case before it reported. @return 0, or ASSAY_EINVALID if the process has
+ * not finished or assay_proc_pump() reported a failure of the supervisor.
  */
 ASSAY_EXTERN int assay_proc_finish(assay_proc *p, assay_proc_result *out);
 
@@ -136,25 +256,31 @@ ASSAY_EXTERN int assay_proc_finish(assay_proc *p, assay_proc_result *out);
 ASSAY_EXTERN int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err);
 
 /**
- * Frees everything the struct owns (argv, env, cwd, captures). If the process is still running
- * it is killed with its group and reaped first. Returns `p` to ASSAY_PROC_INIT.
+ * Frees everything the struct owns (argv, env, cwd, captures). If the case is still running,
+ * the supervisor is told to kill it and is reaped first (SIGKILL to the supervisor if it has not
+ * exited within 2 seconds). Returns `p` to ASSAY_PROC_INIT.
  */
 ASSAY_EXTERN void assay_proc_release(assay_proc *p);
 
 /**
- * Makes the calling process a child subreaper (Linux PR_SET_CHILD_SUBREAPER), so descendants
- * that leave their process group (setsid, double fork) are re-parented to assay instead of init
- * and can be found by assay_proc_kill_orphans(). Call once at program start. @return 0 or
- * ASSAY_ERROR where unsupported.
+ * Finds out which sandbox layers this kernel grants, by running the supervisor once with every
+ * layer asked for and no program (about a millisecond). Meant for a command line that says once
+ * "sandbox: landlock-fs unavailable (…)". Honours the ASSAY_SANDBOX_REFUSE test hook.
+ * @param out filled on success
+ * @param err NULL or details of an error
+ * @return 0, or ASSAY_ESPAWN if the supervisor could not be run (details in `err`)
  */
-ASSAY_EXTERN int assay_proc_become_subreaper(void);
+ASSAY_EXTERN int assay_sandbox_probe(assay_sandbox_report *out, assay_err *err);
 
 /**
- * Kills (SIGKILL) and reaps every child of the calling process that is not in `keep` (`nkeep`
- * pids of processes still being run): descendants of finished cases that were re-parented to
- * assay. @return how many were killed.
+ * A short fixed name for one layer bit ("user-namespace", "pid-namespace", "landlock-fs",
+ * "landlock-net", "landlock-scope", "seccomp-net", "no-new-privs"), or "unknown". Never NULL,
+ * never to be freed. The same names are accepted by the ASSAY_SANDBOX_REFUSE test hook: an
+ * environment variable of assay's own process holding a comma-separated list of them (or "all")
+ * makes the library treat those layers as refused by the kernel, so that the paths taken on
+ * kernels without them can be tested.
  */
-ASSAY_EXTERN int assay_proc_kill_orphans(const pid_t *keep, size_t nkeep);
+ASSAY_EXTERN const char *assay_sandbox_layer_name(unsigned layer);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,16 @@
 /*
  * The assay program: finds the command in a table (git's commands[], libgit2's cli_cmds[]) and
- * runs it; checks that standard output was written and closed without error. It makes assay a
- * child subreaper (the library never changes process-wide state itself).
+ * runs it; checks that standard output was written and closed without error. It ignores SIGPIPE,
+ * so a reader that goes away (`assay ... | head`) is an EPIPE on write rather than a killed harness
+ * (the library never changes process-wide state itself), and makes itself non-dumpable, so no
+ * program under test running as the same user can ptrace it or read its memory.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
-#include "assay/proc.h"
 #include "cmd.h"
 #include "exit.h"
 #include "util/banned.h"
@@ -51,15 +54,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		/* Process-wide state is the program's to change, not the library's: as a child
-		 * subreaper, assay adopts what a case leaves behind after setsid or a double fork,
-		 * so the cli adapter's orphan sweep can kill and reap it (proc.h). */
-		assay_proc_become_subreaper();
+		/* Process-wide state is the program's to change, not the library's. */
+		signal(SIGPIPE, SIG_IGN);
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		rc = commands[i].fn(argc - 1, argv + 1);
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 			/* A reader that closed the pipe (`| head`) wanted no more: not an error.
-			 * (SIGPIPE is ignored once processes are run, so the write says EPIPE.) */
+			 * (SIGPIPE is ignored above, so the write says EPIPE.) */
 			if (errno == EPIPE)
 				return rc;
 			fprintf(stderr, "assay: error: writing standard output failed: %s\n",

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
 #include "../../src/lib/util/banned.h"
 
 static int usage(void)
@@ -34,7 +35,8 @@ static int usage(void)
 	      "  ignore-term SECONDS  ignore SIGTERM and sleep\n"
 	      "  spawn-grandchild [--ignore-term] [--parent-ignore-term] [--setsid]\n"
 	      "                   [--close-stdio] [--wait] SECONDS\n"
-	      "                       fork a grandchild that sleeps SECONDS, print its pid;\n"
+	      "                       fork a grandchild that sleeps SECONDS, print its pid (as\n"
+	      "                       /proc sees it: outside a PID namespace);\n"
 	      "                       --ignore-term: it ignores SIGTERM; --setsid: it leaves the\n"
 	      "                       process group; --close-stdio: it points 0-2 at /dev/null;\n"
 	      "                       --parent-ignore-term: this process ignores SIGTERM;\n"
@@ -47,7 +49,24 @@ static int usage(void)
 	      "  pwd                  print the working folder\n"
 	      "  sleep SECONDS        sleep\n"
 	      "  check-fds            print the open descriptors above 2, or \"none\"\n"
-	      "  check-signals        print the signals ignored or blocked, or \"none\"\n",
+	      "  check-signals        print the signals ignored or blocked, or \"none\"\n"
+	      "attacks (exit 0: it worked; non-zero: refused):\n"
+	      "  write-file PATH      create PATH holding \"canary\"\n"
+	      "  read-file PATH       print the start of PATH\n"
+	      "  connect PORT         TCP connect to 127.0.0.1:PORT\n"
+	      "  udp PORT             send a UDP datagram to 127.0.0.1:PORT\n"
+	      "  signal PID SIG       send SIG to PID\n"
+	      "  touch-mem MIB        allocate and touch MIB mebibytes (exit 3 when out)\n"
+	      "  spin                 burn CPU forever\n"
+	      "  write-big PATH BYTES write BYTES to PATH\n"
+	      "  burn-grandchild SECONDS\n"
+	      "                       an orphaned grandchild burns SECONDS of CPU; wait for it\n"
+	      "  fork-until-fail MAX  fork sleeping children until fork fails or MAX; print count\n"
+	      "  fork-bomb MARKER     every process forks for ever; the first never ends\n"
+	      "  forge-report STOPPID write a fake supervisor report into every writable fd of\n"
+	      "                       this process and its ancestors below STOPPID; exit 42\n"
+	      "  ptrace-parent        attach to the parent process with ptrace (and detach)\n"
+	      "  whoami               print uid, euid and effective capabilities\n",
 	      stderr);
 	return 2;
 }
@@ -55,7 +74,7 @@ static int usage(void)
 static const char pattern[] =
 	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-\n";
 
-static double parse_seconds(const char *s)
+double parse_seconds(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -67,7 +86,7 @@ static double parse_seconds(const char *s)
 	return v;
 }
 
-static long long parse_count(const char *s)
+long long parse_count(const char *s)
 {
 	char *end;
 	long long v;
@@ -81,7 +100,7 @@ static long long parse_count(const char *s)
 	return v;
 }
 
-static void sleep_s(double s)
+void sleep_s(double s)
 {
 	struct timespec ts;
 
@@ -117,7 +136,7 @@ static void set_signal(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
-static int parse_signal(const char *s)
+int parse_signal(const char *s)
 {
 	static const struct {
 		const char *name;
@@ -159,7 +178,8 @@ static int cmd_spawn_grandchild(int argc, char **argv)
 	int ready[2];
 	double secs;
 	pid_t pid;
-	char c;
+	char seen[32];
+	ssize_t got;
 	int i;
 
 	for (i = 0; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
@@ -200,17 +220,23 @@ static int cmd_spawn_grandchild(int argc, char **argv)
 			if (fd > 2)
 				close(fd);
 		}
-		if (write(ready[1], "r", 1) != 1)
+		/* The pid as /proc sees it: outside the sandbox's PID namespace, where the test is. */
+		char self[32];
+		ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+		if (n <= 0)
+			n = snprintf(self, sizeof(self), "%ld", (long)getpid());
+		if (write(ready[1], self, (size_t)n) != n)
 			_exit(1);
 		close(ready[1]);
 		sleep_s(secs);
 		_exit(0);
 	}
 	close(ready[1]);
-	while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+	while ((got = read(ready[0], seen, sizeof(seen) - 1)) < 0 && errno == EINTR)
 		;
 	close(ready[0]);
-	printf("%ld\n", (long)pid);
+	seen[got > 0 ? got : 0] = '\0';
+	printf("%s\n", got > 0 ? seen : "0");
 	fflush(stdout);
 	if (wait_for)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -371,5 +397,33 @@ int main(int argc, char **argv)
 		return cmd_check_fds();
 	if (strcmp(cmd, "check-signals") == 0 && nargs == 0)
 		return cmd_check_signals();
+	if (strcmp(cmd, "write-file") == 0 && nargs == 1)
+		return cmd_write_file(argv[2]);
+	if (strcmp(cmd, "read-file") == 0 && nargs == 1)
+		return cmd_read_file(argv[2]);
+	if (strcmp(cmd, "connect") == 0 && nargs == 1)
+		return cmd_connect(argv[2]);
+	if (strcmp(cmd, "udp") == 0 && nargs == 1)
+		return cmd_udp(argv[2]);
+	if (strcmp(cmd, "signal") == 0 && nargs == 2)
+		return cmd_signal(argv[2], argv[3]);
+	if (strcmp(cmd, "touch-mem") == 0 && nargs == 1)
+		return cmd_touch_mem(argv[2]);
+	if (strcmp(cmd, "spin") == 0 && nargs == 0)
+		return cmd_spin();
+	if (strcmp(cmd, "write-big") == 0 && nargs == 2)
+		return cmd_write_big(argv[2], argv[3]);
+	if (strcmp(cmd, "burn-grandchild") == 0 && nargs == 1)
+		return cmd_burn_grandchild(argv[2]);
+	if (strcmp(cmd, "fork-until-fail") == 0 && nargs == 1)
+		return cmd_fork_until_fail(argv[2]);
+	if (strcmp(cmd, "fork-bomb") == 0 && nargs == 1)
+		return cmd_fork_bomb(argv[2]);
+	if (strcmp(cmd, "forge-report") == 0 && nargs == 1)
+		return cmd_forge_report(argv[2]);
+	if (strcmp(cmd, "ptrace-parent") == 0 && nargs == 0)
+		return cmd_ptrace_parent();
+	if (strcmp(cmd, "whoami") == 0 && nargs == 0)
+		return cmd_whoami();
 	return usage();
 }

@@ -210,9 +210,8 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	assay_case_result_add(out, "cpu_time",
 			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
 					      .real = pr->cpu_user_s + pr->cpu_sys_s });
-	/* Nothing the case started may still run while its files are read: a leftover process
-	 * could swap a file for a FIFO or a link between checks. */
-	assay_proc_kill_orphans(NULL, 0);
+	/* Nothing the case started still runs while its files are read (a leftover process could
+	 * swap a file for a FIFO or a link between checks): assay_proc_finish() guarantees it. */
 	collect_files(out, job->ctx, job->c, job->workdir);
 	free_job(job);
 	return 0;
@@ -220,8 +219,7 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 
 static void abort_job(void *jobp)
 {
-	free_job(jobp);
-	assay_proc_kill_orphans(NULL, 0);
+	free_job(jobp); /* releasing the process kills the case and all it started */
 }
 
 const assay_adapter assay_adapter_cli = {

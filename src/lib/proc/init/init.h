@@ -1,0 +1,67 @@
+/*
+ * Internal interface of the case supervisor (assay-init): its configuration, its state, and the
+ * functions its files share. See protocol.h for the contract with the library.
+ */
+#ifndef ASSAY_INIT_INIT_H
+#define ASSAY_INIT_INIT_H
+
+#include "sys.h" /* first: it may set the feature macros the others read */
+
+#include <stdbool.h>
+
+#include "protocol.h"
+
+#define MAX_RULES 4096 /* Landlock rules (paths) per case; more are ignored (less access) */
+
+enum init_mode { MODE_RUN = 0, MODE_PROBE };
+
+enum rule_kind { RULE_READ = 0, RULE_WRITE };
+
+/* What the library asked for (protocol.h): pointers into argv, nothing copied. */
+struct cfg {
+	enum init_mode mode;
+	unsigned flags;      /* ASSAY_INIT_F_* */
+	unsigned refuse;     /* layers to pretend refused (test hook) */
+	const char *cwd;     /* NULL: stay where started */
+	bool in_ns;          /* started as PID 1 of new user and PID namespaces */
+	int ns_errno;        /* else, with the sandbox on: why the library could not make them */
+	const char *rule_path[MAX_RULES];
+	enum rule_kind rule_kind[MAX_RULES];
+	int nrules;
+	uint64_t cpu_s, data_bytes, fsize_bytes, nofile, nproc; /* 0: no limit */
+	char **argv;         /* the program's argv (NULL-terminated); argv[-2..-1] are ours to
+				overwrite (the /bin/sh fallback uses them) */
+	char **envp;
+};
+
+/* The supervisor's state while the case runs. */
+struct sup {
+	const struct cfg *cfg;
+	bool pidns;          /* running as PID 1 of a new PID namespace */
+	int sigfd;           /* signalfd for SIGCHLD and the control signals */
+	int ruleset;         /* Landlock ruleset to enforce in the program, or -1 */
+	unsigned ll_layers;  /* the layers that ruleset brings */
+	bool want_seccomp;   /* install the socket filter in the program */
+	struct assay_init_report rep;
+	int prog;            /* pid of the program, 0 once reaped */
+	bool prog_exited;    /* its exit has been seen (it may still be a zombie) */
+	bool killing;        /* the library asked to kill the case, or the program ended */
+	bool kill_requested; /* the library asked to kill the case before the program ended */
+	int orphan_limit;    /* a reaped descendant died of SIGXCPU/SIGXFSZ: that limit */
+};
+
+/* layers.c */
+void layer_refuse(struct assay_init_report *rep, unsigned layer, int err);
+void layer_apply(struct assay_init_report *rep, unsigned layer);
+int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsigned *layers);
+void landlock_enforce(int ruleset, unsigned layers, struct assay_init_report *rep);
+void seccomp_enforce(struct assay_init_report *rep);
+void set_limits(const struct cfg *cfg, bool pidns);
+void drop_stdio(void);
+
+/* supervise.c */
+__attribute__((noreturn)) void supervise(struct sup *s);
+__attribute__((noreturn)) void report_and_exit(const struct assay_init_report *rep);
+void report_init(struct assay_init_report *rep);
+
+#endif

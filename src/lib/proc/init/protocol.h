@@ -1,0 +1,91 @@
+/*
+ * The contract between libassay (src/lib/proc) and the case supervisor (assay-init, this
+ * folder): how the library starts it and what it reports back. Included by both sides; the
+ * supervisor is freestanding, so this header uses nothing but <stdint.h>.
+ *
+ * Start: the library exec's the supervisor (with the sandbox on, in new user and PID
+ * namespaces whose maps it has written) with
+ *   fd 0, 1, 2   the program's standard input, output and error
+ *   fd 3         the write end of the report pipe
+ *   fd 4         the supervisor's own image (a memfd); the supervisor closes it first thing
+ *   argv         "assay-init", ASSAY_INIT_VERSION, then options, then "--" and the program's
+ *                argv; the program's environment is the supervisor's environment.
+ * Options (each a flag word followed by its value):
+ *   -m run|probe     run the program, or only try every layer and report (no program)
+ *   -f HEX           ASSAY_INIT_F_* flags
+ *   -R HEX           layers to pretend the kernel refused (test hook, ASSAY_SANDBOX_REFUSE)
+ *   -n 1             the library started us as PID 1 of new user and PID namespaces
+ *   -e ERRNO         the library could not make those namespaces: why
+ *   -c DIR           working folder of the program
+ *   -r PATH          Landlock: read and execute beneath PATH (a folder or one file)
+ *   -w PATH          Landlock: also write, create and remove beneath PATH (folder or file)
+ *   -l R=N           resource limit: c (CPU s), d (data bytes), f (file bytes), n (open files),
+ *                    p (processes)
+ * Control: SIGTERM from the library means "terminate the case" (SIGTERM + SIGCONT to the
+ * program's process group, or to every process of the PID namespace); SIGUSR1 means "kill the
+ * case now". Both are honoured only when sent by the parent.
+ * Report: one struct assay_init_report written to fd 3 once everything the case started has
+ * been killed and reaped; then the supervisor exits. No report (EOF first) means the supervisor
+ * itself was killed.
+ */
+#ifndef ASSAY_INIT_PROTOCOL_H
+#define ASSAY_INIT_PROTOCOL_H
+
+#include <stdint.h>
+
+#define ASSAY_INIT_VERSION "assay-init-1"
+#define ASSAY_INIT_MAGIC 0x61737931u /* "asy1" */
+
+#define ASSAY_INIT_FD_REPORT 3
+#define ASSAY_INIT_FD_SELF 4
+
+/* -f flags */
+#define ASSAY_INIT_F_SANDBOX (1u << 0)  /* apply the sandbox layers */
+#define ASSAY_INIT_F_REQUIRED (1u << 1) /* a refused layer stops the case before exec */
+#define ASSAY_INIT_F_NO_NET (1u << 2)   /* network off */
+
+/* Layer bits: the same values as the public ASSAY_SANDBOX_* (proc.h checks it). */
+#define ASSAY_INIT_L_USERNS (1u << 0)
+#define ASSAY_INIT_L_PIDNS (1u << 1)
+#define ASSAY_INIT_L_LANDLOCK_FS (1u << 2)
+#define ASSAY_INIT_L_LANDLOCK_NET (1u << 3)
+#define ASSAY_INIT_L_LANDLOCK_SCOPE (1u << 4)
+#define ASSAY_INIT_L_SECCOMP (1u << 5)
+#define ASSAY_INIT_L_NO_NEW_PRIVS (1u << 6)
+#define ASSAY_INIT_NLAYERS 7
+
+/* Limit codes: the same values as the public assay_limit (proc.h checks it). */
+#define ASSAY_INIT_LIMIT_NONE 0
+#define ASSAY_INIT_LIMIT_CPU 1
+#define ASSAY_INIT_LIMIT_MEMORY 2
+#define ASSAY_INIT_LIMIT_FILE_SIZE 3
+#define ASSAY_INIT_LIMIT_OPEN_FILES 4
+#define ASSAY_INIT_LIMIT_PROCESSES 5
+
+/* What went wrong in the supervisor itself (report.failure); 0: nothing. */
+#define ASSAY_INIT_FAIL_USAGE 1    /* bad arguments: a library/supervisor mismatch */
+#define ASSAY_INIT_FAIL_SYSTEM 2   /* a syscall the supervisor needs failed: see fail_errno */
+#define ASSAY_INIT_FAIL_REQUIRED 3 /* a required layer was refused: the program never ran */
+
+struct assay_init_report {
+	uint32_t magic;
+	uint32_t size;           /* sizeof(struct assay_init_report) */
+	int32_t failure;         /* ASSAY_INIT_FAIL_*, 0 if the supervisor did its job */
+	int32_t fail_errno;      /* errno (or signal) of the failure */
+	int32_t exec_errno;      /* the program could not be started (chdir or exec): its errno */
+	int32_t wait_status;     /* the program's wait status */
+	int32_t limit;           /* ASSAY_INIT_LIMIT_* that ended the program, best effort */
+	uint32_t applied;        /* layers in force when the program was exec'd */
+	uint32_t refused;        /* layers asked for that the kernel (or the test hook) refused */
+	int32_t refused_errno[ASSAY_INIT_NLAYERS]; /* why, per layer bit */
+	int32_t landlock_abi;    /* 0: no Landlock */
+	int32_t processes;       /* processes of the case alive when the program ended (counted
+				    only with a process limit; -1 otherwise) */
+	int64_t utime_us;        /* user CPU of every process of the case, microseconds */
+	int64_t stime_us;        /* system CPU of every process of the case */
+	int64_t maxrss_kb;       /* the largest peak RSS among the case's processes, KiB */
+	int64_t t_start_ns;      /* CLOCK_MONOTONIC: just before the program was forked */
+	int64_t t_exit_ns;       /* CLOCK_MONOTONIC: when the program's exit was seen */
+};
+
+#endif

@@ -1,0 +1,612 @@
+/*
+ * The case supervisor's main job: start the program confined, wait for it, make sure nothing it
+ * started outlives it, and report honest figures to the library.
+ *
+ * Key decisions:
+ * - The program is forked from here and exec'd after its layers are in place: setsid (its own
+ *   session and process group, no controlling terminal), chdir, resource limits, no_new_privs,
+ *   Landlock, seccomp. It reports, through a close-on-exec pipe, which layers hold and, if exec
+ *   fails, why; EOF on that pipe means exec succeeded.
+ * - PATH is searched here, in the program's environment, after Landlock is in force, with
+ *   execvp's rules (skip EACCES and keep looking, run a file the kernel cannot exec with
+ *   /bin/sh), so the search sees exactly what the program may run.
+ * - When the program's exit is seen (before it is reaped), everything else of the case is
+ *   killed: in a PID namespace kill(-1, SIGKILL) from its PID 1 reaches every process in it;
+ *   without one this supervisor is a child subreaper, kills the program's process group while
+ *   the zombie still pins the group id, then walks its descendants (/proc/.../children) and
+ *   kills each through a pidfd after checking the process is still the child of the one it was
+ *   found under. Killing and reaping repeat until nothing is left.
+ * - CPU and peak RSS are RUSAGE_CHILDREN once every process of the case is reaped: the sum (CPU)
+ *   and maximum (RSS) over all of them, orphans included, since orphans are re-parented to this
+ *   process and reaped here. Processes reaped by a parent that ignores SIGCHLD are not counted.
+ * - The limit that ended the case is inferred (the kernel says nothing when a limit makes a call
+ *   fail): SIGXCPU or a SIGKILL at the hard CPU limit is cpu, SIGXFSZ is file size; a process
+ *   count at the limit when the program ended abnormally is processes; an abnormal end with a
+ *   peak RSS of at least half the data limit is memory. Open files are never reported.
+ *
+ * Refuses to: signal anything outside the case; act on a control signal from anyone but the
+ * library (or, in a PID namespace, from outside it); write the report before every process of
+ * the case is reaped.
+ */
+#include "init.h"
+
+#define RESWEEP_MS 10 /* after the program ended: look for stragglers this often */
+#define MAX_WALK 8192 /* processes one walk of the tree visits */
+
+/* What the program's child side says through the exec pipe, before exec or instead of it. */
+enum msg_kind { MSG_LAYERS = 1, MSG_EXEC_FAILED, MSG_REQUIRED };
+
+struct child_msg {
+	int32_t kind;
+	int32_t err;
+	uint32_t applied;
+	uint32_t refused;
+	int32_t refused_errno[ASSAY_INIT_NLAYERS];
+};
+
+void report_init(struct assay_init_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->magic = ASSAY_INIT_MAGIC;
+	rep->size = sizeof(*rep);
+	rep->processes = -1;
+}
+
+void report_and_exit(const struct assay_init_report *rep)
+{
+	const char *p = (const char *)rep;
+	size_t left = sizeof(*rep);
+
+	while (left) {
+		long n = s_write(ASSAY_INIT_FD_REPORT, p, left);
+
+		if (n == -S_EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	s_exit(0);
+}
+
+void drop_stdio(void)
+{
+	int fd = s_openat(S_AT_FDCWD, "/dev/null", S_O_RDWR | S_O_CLOEXEC);
+
+	if (fd < 0)
+		return; /* the pipes then stay open until this process exits */
+	for (int i = 0; i < 3; i++)
+		s_dup3(fd, i, 0);
+	s_close(fd);
+}
+
+static void send_msg(int fd, const struct child_msg *m)
+{
+	while (s_write(fd, m, sizeof(*m)) == -S_EINTR)
+		;
+}
+
+/* ---- the program's side, between fork and exec ---- */
+
+static const char *env_get(char **envp, const char *name)
+{
+	size_t n = s_strlen(name);
+
+	for (; envp && *envp; envp++) {
+		const char *e = *envp;
+		size_t i = 0;
+
+		while (i < n && e[i] == name[i])
+			i++;
+		if (i == n && e[n] == '=')
+			return e + n + 1;
+	}
+	return NULL;
+}
+
+/* One execve, with execvp's fallback to /bin/sh for a file the kernel cannot run. */
+static int try_exec(const char *path, const struct cfg *c)
+{
+	int r = s_execve(path, c->argv, c->envp);
+
+	if (r == -S_ENOEXEC) {
+		/* {"/bin/sh", path, argv[1], ...}: argv[-1] (our "--") is free to take "/bin/sh". */
+		char **sh = c->argv - 1;
+
+		sh[0] = (char *)"/bin/sh";
+		sh[1] = (char *)path;
+		r = s_execve("/bin/sh", sh, c->envp);
+	}
+	return -r;
+}
+
+/* execvp's search over the program's PATH. @return the errno to report. */
+static int exec_program(const struct cfg *c)
+{
+	const char *prog = c->argv[0], *path;
+	char buf[4096];
+	int saved = S_ENOENT;
+
+	if (!prog[0])
+		return S_ENOENT;
+	if (s_has_slash(prog))
+		return try_exec(prog, c);
+	path = env_get(c->envp, "PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *dir = path;;) {
+		const char *end = dir;
+		char *p = buf;
+		int e;
+
+		while (*end && *end != ':')
+			end++;
+		if (end == dir) {
+			*p++ = '.';
+		} else {
+			if ((size_t)(end - dir) + s_strlen(prog) + 2 > sizeof(buf))
+				goto next;
+			memcpy(p, dir, (size_t)(end - dir));
+			p += end - dir;
+		}
+		*p++ = '/';
+		s_append(p, buf + sizeof(buf), prog);
+		e = try_exec(buf, c);
+		if (e == S_EACCES)
+			saved = S_EACCES;
+		else if (e != S_ENOENT && e != S_ENOTDIR && e != 116 /* ESTALE */ &&
+			 e != 19 /* ENODEV */ && e != 110 /* ETIMEDOUT */)
+			return e;
+next:
+		if (!*end)
+			break;
+		dir = end + 1;
+	}
+	return saved;
+}
+
+__attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
+{
+	const struct cfg *c = s->cfg;
+	struct assay_init_report rep = s->rep;
+	struct child_msg m;
+	uint64_t none = 0;
+	unsigned refused_before = rep.refused;
+
+	memset(&m, 0, sizeof(m));
+	s_sigprocmask(S_SIG_SETMASK, &none, NULL);
+	s_setsid();
+	if (c->cwd) {
+		int r = s_chdir(c->cwd);
+
+		if (r < 0) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = -r;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
+	set_limits(c, s->pidns);
+	if (c->flags & ASSAY_INIT_F_SANDBOX) {
+		struct s_rlimit no_core = { 0, 0 };
+
+		s_prlimit(4 /* RLIMIT_CORE */, &no_core);
+		if (c->refuse & ASSAY_INIT_L_NO_NEW_PRIVS) {
+			layer_refuse(&rep, ASSAY_INIT_L_NO_NEW_PRIVS, S_EPERM);
+		} else {
+			int r = s_prctl(S_PR_SET_NO_NEW_PRIVS, 1, 0);
+
+			if (r < 0)
+				layer_refuse(&rep, ASSAY_INIT_L_NO_NEW_PRIVS, -r);
+			else
+				layer_apply(&rep, ASSAY_INIT_L_NO_NEW_PRIVS);
+		}
+		/* Landlock and seccomp need no_new_privs (or a capability the program will not
+		 * have after exec; in the user namespace it has them until then). */
+		if (s->ruleset >= 0)
+			landlock_enforce(s->ruleset, s->ll_layers, &rep);
+		if (s->want_seccomp)
+			seccomp_enforce(&rep);
+	}
+	m.applied = rep.applied;
+	m.refused = rep.refused;
+	memcpy(m.refused_errno, rep.refused_errno, sizeof(m.refused_errno));
+	if ((c->flags & ASSAY_INIT_F_REQUIRED) && rep.refused != refused_before) {
+		m.kind = MSG_REQUIRED;
+		send_msg(pipe_w, &m);
+		s_exit(127);
+	}
+	m.kind = MSG_LAYERS;
+	send_msg(pipe_w, &m);
+	if (c->mode == MODE_PROBE)
+		s_exit(0);
+	/* Nothing of the supervisor's may reach the program: every descriptor above 2 closes at
+	 * exec (the report pipe, the signalfd, this pipe), whatever the program is. */
+	s_close_range(3, ~0u, S_CLOSE_RANGE_CLOEXEC);
+	m.kind = MSG_EXEC_FAILED;
+	m.err = exec_program(c);
+	send_msg(pipe_w, &m);
+	s_exit(127);
+}
+
+/* ---- the process tree ---- */
+
+static long read_small(const char *path, char *buf, size_t size)
+{
+	int fd = s_openat(S_AT_FDCWD, path, S_O_RDONLY | S_O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return fd;
+	while (got + 1 < size) {
+		long n = s_read(fd, buf + got, size - 1 - got);
+
+		if (n == -S_EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	s_close(fd);
+	buf[got] = '\0';
+	return (long)got;
+}
+
+/* The parent of `pid` (a pid of /proc's namespace), or -1. */
+static int parent_of(int pid)
+{
+	char path[48], buf[512], *p, *rp = NULL;
+	uint64_t v = 0;
+
+	*s_utoa(s_append(path, path + sizeof(path), "/proc/"), (uint64_t)pid) = '\0';
+	s_append(path + s_strlen(path), path + sizeof(path), "/stat");
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* "pid (comm) S ppid ...": comm may hold anything, so look for the last ')'. */
+	for (p = buf; *p; p++)
+		if (*p == ')')
+			rp = p;
+	if (!rp || !rp[1] || !rp[2] || !rp[3] || rp[4] == '\0')
+		return -1;
+	for (p = rp + 4; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	return (int)v;
+}
+
+struct walk {
+	int pid[MAX_WALK];
+	int parent[MAX_WALK];
+	int n;
+};
+
+/* Appends the children of `dir` ("/proc/self" or "/proc/N"), every thread's, to `w`. */
+static void add_children(struct walk *w, const char *dir, int parent)
+{
+	static char ents[4096], list[16384];
+	char tpath[64], cpath[96];
+	int dfd;
+	long n;
+
+	s_append(s_append(tpath, tpath + sizeof(tpath), dir), tpath + sizeof(tpath), "/task");
+	dfd = s_openat(S_AT_FDCWD, tpath, S_O_RDONLY | S_O_DIRECTORY | S_O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	while ((n = s_getdents64(dfd, ents, sizeof(ents))) > 0) {
+		for (long off = 0; off < n;) {
+			struct s_linux_dirent64 *d = (struct s_linux_dirent64 *)(ents + off);
+			char *p;
+
+			off += d->d_reclen;
+			if (d->d_name[0] < '0' || d->d_name[0] > '9')
+				continue;
+			p = s_append(cpath, cpath + sizeof(cpath), tpath);
+			p = s_append(p, cpath + sizeof(cpath), "/");
+			p = s_append(p, cpath + sizeof(cpath), d->d_name);
+			s_append(p, cpath + sizeof(cpath), "/children");
+			if (read_small(cpath, list, sizeof(list)) <= 0)
+				continue;
+			for (p = list; *p;) {
+				uint64_t v = 0;
+
+				while (*p == ' ')
+					p++;
+				if (*p < '0' || *p > '9')
+					break;
+				while (*p >= '0' && *p <= '9')
+					v = v * 10 + (uint64_t)(*p++ - '0');
+				if (w->n < MAX_WALK) {
+					w->pid[w->n] = (int)v;
+					w->parent[w->n++] = parent;
+				}
+			}
+		}
+	}
+	s_close(dfd);
+}
+
+/*
+ * Visits every descendant of this process through /proc (pids of /proc's namespace). With
+ * `kill`, each is sent SIGKILL: a direct child by pid (it cannot be reused before we reap it),
+ * a deeper one through a pidfd once it is seen to still be the child of the process it was
+ * found under. @return how many processes were visited.
+ */
+static int walk_tree(bool kill)
+{
+	static struct walk w;
+	int self = s_getpid();
+
+	w.n = 0;
+	add_children(&w, "/proc/self", self);
+	for (int i = 0; i < w.n; i++) {
+		char dir[32];
+		int pid = w.pid[i];
+
+		if (kill && w.parent[i] == self) {
+			s_kill(pid, S_SIGKILL);
+		} else if (kill) {
+			int pfd = s_pidfd_open(pid);
+			int pp = parent_of(pid);
+
+			if (pfd >= 0 && (pp == w.parent[i] || pp == self))
+				s_pidfd_kill(pfd, S_SIGKILL);
+			if (pfd >= 0)
+				s_close(pfd);
+		}
+		*s_utoa(s_append(dir, dir + sizeof(dir), "/proc/"), (uint64_t)pid) = '\0';
+		add_children(&w, dir, pid);
+	}
+	return w.n;
+}
+
+/* SIGKILL to everything of the case. */
+static void kill_all(struct sup *s)
+{
+	if (s->pidns) {
+		s_kill(-1, S_SIGKILL);
+		return;
+	}
+	if (s->prog > 0)
+		s_kill(-s->prog, S_SIGKILL); /* its group, while its pid is not yet reaped */
+	walk_tree(true);
+}
+
+static void forward_term(struct sup *s)
+{
+	if (s->pidns) {
+		s_kill(-1, S_SIGTERM);
+		s_kill(-1, S_SIGCONT); /* a stopped process could not act on SIGTERM */
+	} else if (s->prog > 0) {
+		s_kill(-s->prog, S_SIGTERM);
+		s_kill(-s->prog, S_SIGCONT);
+	}
+}
+
+static int wsig(int st)
+{
+	return st & 0x7f;
+}
+
+static bool abnormal(int st)
+{
+	return wsig(st) != 0 || ((st >> 8) & 0xff) != 0;
+}
+
+/* The program's exit has been seen: count what it leaves, kill it all, reap the program. */
+static void program_ended(struct sup *s)
+{
+	const struct cfg *c = s->cfg;
+	struct s_rusage ru;
+	int st = 0;
+
+	s_clock_ns(&s->rep.t_exit_ns);
+	if (c->nproc)
+		s->rep.processes = walk_tree(false);
+	s->killing = true;
+	kill_all(s);
+	while (s_wait4(s->prog, &st, S___WALL, &ru) == -S_EINTR)
+		;
+	s->prog = 0;
+	s->rep.wait_status = st;
+
+	int lim = ASSAY_INIT_LIMIT_NONE;
+	uint64_t cpu = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec);
+
+	if (wsig(st) == S_SIGXCPU ||
+	    (wsig(st) == S_SIGKILL && !s->kill_requested && c->cpu_s && cpu >= c->cpu_s))
+		lim = ASSAY_INIT_LIMIT_CPU;
+	else if (wsig(st) == S_SIGXFSZ)
+		lim = ASSAY_INIT_LIMIT_FILE_SIZE;
+	s->rep.limit = lim;
+}
+
+/*
+ * Reaps whatever has ended, looking before reaping (WNOWAIT) so that the program is handled by
+ * program_ended() while its zombie still pins its process group. @return true once no child is
+ * left.
+ */
+static bool reap(struct sup *s)
+{
+	for (;;) {
+		struct s_siginfo si;
+		int st = 0, r;
+
+		memset(&si, 0, sizeof(si));
+		r = s_waitid(0 /* P_ALL */, 0, &si, S_WEXITED | S_WNOHANG | S_WNOWAIT | S___WALL);
+		if (r == -S_EINTR)
+			continue;
+		if (r == -S_ECHILD)
+			return true;
+		if (r < 0 || si.si_pid <= 0)
+			return false;
+		if (si.si_pid == s->prog) {
+			s->prog_exited = true;
+			program_ended(s);
+			continue;
+		}
+		while ((r = s_wait4(si.si_pid, &st, S___WALL, NULL)) == -S_EINTR)
+			;
+		if (wsig(st) == S_SIGXCPU)
+			s->orphan_limit = ASSAY_INIT_LIMIT_CPU;
+		else if (wsig(st) == S_SIGXFSZ)
+			s->orphan_limit = ASSAY_INIT_LIMIT_FILE_SIZE;
+	}
+}
+
+__attribute__((noreturn)) static void finish(struct sup *s)
+{
+	const struct cfg *c = s->cfg;
+	struct assay_init_report *rep = &s->rep;
+	struct s_rusage ru;
+
+	if (s_getrusage(S_RUSAGE_CHILDREN, &ru) == 0) {
+		rep->utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+		rep->stime_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+		rep->maxrss_kb = ru.ru_maxrss;
+	}
+	if (rep->limit == ASSAY_INIT_LIMIT_NONE && abnormal(rep->wait_status) && !rep->exec_errno) {
+		if (s->orphan_limit)
+			rep->limit = s->orphan_limit;
+		else if (c->nproc && rep->processes >= (int32_t)c->nproc)
+			rep->limit = ASSAY_INIT_LIMIT_PROCESSES;
+		else if (c->data_bytes && (uint64_t)rep->maxrss_kb * 1024 * 2 >= c->data_bytes)
+			rep->limit = ASSAY_INIT_LIMIT_MEMORY;
+	}
+	report_and_exit(rep);
+}
+
+/* The library is gone: nobody reads the report, but nothing of the case may survive. */
+__attribute__((noreturn)) static void abandon(struct sup *s)
+{
+	s->killing = true;
+	for (;;) {
+		kill_all(s);
+		if (reap(s))
+			s_exit(0);
+		struct s_timespec t = { 0, RESWEEP_MS * 1000000L };
+		s_ppoll(NULL, 0, &t);
+	}
+}
+
+static bool control_allowed(const struct sup *s, const struct s_signalfd_siginfo *si)
+{
+	/* In a PID namespace a sender outside it (the outer supervisor) shows as pid 0. */
+	return s->pidns ? si->ssi_pid == 0 : (int)si->ssi_pid == s_getppid();
+}
+
+/* Starts the program and reads what its child side says before exec. @return 0, or -1 if
+ * the program never ran (the report says why). */
+static int start_program(struct sup *s)
+{
+	int pipefd[2];
+	struct child_msg m;
+	long n, pid;
+
+	if (s_pipe2(pipefd, S_O_CLOEXEC) < 0) {
+		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		s->rep.fail_errno = S_EAGAIN;
+		return -1;
+	}
+	s_clock_ns(&s->rep.t_start_ns);
+	pid = s_clone(S_SIGCHLD);
+	if (pid == 0) {
+		s_close(pipefd[0]);
+		run_child(s, pipefd[1]);
+	}
+	s_close(pipefd[1]);
+	if (pid < 0) {
+		s_close(pipefd[0]);
+		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		s->rep.fail_errno = (int)-pid;
+		return -1;
+	}
+	s->prog = (int)pid;
+	while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
+		;
+	if (n == sizeof(m) && m.kind != MSG_EXEC_FAILED) {
+		s->rep.applied = m.applied;
+		s->rep.refused = m.refused;
+		memcpy(s->rep.refused_errno, m.refused_errno, sizeof(m.refused_errno));
+		if (m.kind == MSG_REQUIRED)
+			s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
+		else
+			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
+				;
+	}
+	if (n == sizeof(m) && m.kind == MSG_EXEC_FAILED)
+		s->rep.exec_errno = m.err ? m.err : S_ENOENT;
+	else if (n != 0 && n != sizeof(m) && !s->rep.failure)
+		s->rep.exec_errno = S_EAGAIN; /* it died before it could tell: cannot happen */
+	s_close(pipefd[0]);
+	return 0;
+}
+
+/* Prepares the layers the supervisor itself sets up (the program's own are in run_child). */
+static void prepare_layers(struct sup *s)
+{
+	const struct cfg *c = s->cfg;
+	struct assay_init_report *rep = &s->rep;
+
+	if (!(c->flags & ASSAY_INIT_F_SANDBOX))
+		return;
+	if (c->flags & ASSAY_INIT_F_NO_NET) {
+		if (c->refuse & ASSAY_INIT_L_SECCOMP)
+			layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EPERM);
+		else
+			s->want_seccomp = true;
+	}
+	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
+}
+
+void supervise(struct sup *s)
+{
+	const struct cfg *c = s->cfg;
+
+	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
+		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		s->rep.fail_errno = S_EINVAL;
+		report_and_exit(&s->rep);
+	}
+	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
+	 * which runs under the same uid. */
+	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
+	prepare_layers(s);
+	if ((c->flags & ASSAY_INIT_F_REQUIRED) && s->rep.refused) {
+		s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
+		report_and_exit(&s->rep);
+	}
+	if (start_program(s) < 0)
+		report_and_exit(&s->rep);
+	if (s->ruleset >= 0)
+		s_close(s->ruleset);
+	drop_stdio();
+
+	for (;;) {
+		struct s_pollfd fds[2] = { { s->sigfd, S_POLLIN, 0 },
+					   { ASSAY_INIT_FD_REPORT, 0, 0 } };
+		struct s_timespec t = { 0, RESWEEP_MS * 1000000L };
+		struct s_signalfd_siginfo si;
+
+		if (reap(s) && !s->prog)
+			finish(s);
+		if (s->killing)
+			kill_all(s); /* stragglers forked while we looked */
+		if (s_ppoll(fds, 2, s->killing ? &t : NULL) < 0)
+			continue;
+		if (fds[1].revents & (S_POLLERR | S_POLLHUP))
+			abandon(s);
+		if (!(fds[0].revents & S_POLLIN))
+			continue;
+		/* One signal per turn; SIGCHLD needs nothing here: reap() runs at the top. */
+		if (s_read(s->sigfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo == S_SIGTERM && control_allowed(s, &si)) {
+			forward_term(s);
+		} else if (si.ssi_signo == S_SIGUSR1 && control_allowed(s, &si)) {
+			if (!s->prog_exited)
+				s->kill_requested = true;
+			s->killing = true;
+			kill_all(s);
+		}
+	}
+}

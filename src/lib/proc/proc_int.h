@@ -1,0 +1,58 @@
+/*
+ * Internals shared by the files of src/lib/proc: starting the case supervisor (spawn.c) and
+ * building its arguments (sandbox.c). The supervisor's side of the contract is
+ * init/protocol.h.
+ */
+#ifndef ASSAY_PROC_INT_H
+#define ASSAY_PROC_INT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "assay/proc.h"
+#include "proc/init/protocol.h"
+
+/* Where assay_proc__init_argv() leaves room for the namespace outcome ("-n 1" or "-e N"). */
+#define ASSAY_PROC__ARGV_NS 2
+
+/* How to start one supervisor. */
+struct assay_proc__spawn {
+	char **argv;   /* from assay_proc__init_argv(); the spawn fills in ASSAY_PROC__ARGV_NS.. in a
+			  copy of the array */
+	char **envp;   /* the program's environment */
+	int in;        /* becomes 0: a pipe, or /dev/null */
+	int out, err;  /* become 1 and 2 */
+	int rep;       /* becomes ASSAY_INIT_FD_REPORT */
+	bool namespaces; /* try new user and PID namespaces */
+	int ns_errno;  /* !namespaces: nonzero if the sandbox wanted them (the refusal to report) */
+	long pid_max;  /* > 0: the PID namespace's pid_max */
+};
+
+/*
+ * Starts the supervisor. Every descriptor of `s` must be above 4 (so the moves onto 0-4 cannot
+ * clobber one another). With s->namespaces, a kernel that refuses them is not an error: the
+ * supervisor runs without and `*ns_errno` says why (0 when they were made).
+ * @return 0 or ASSAY_ESPAWN (details in `err`)
+ */
+int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_errno,
+		      assay_err *err);
+
+/* Moves `*fd` above 4 (close-on-exec). @return 0 or -1 with errno. */
+int assay_proc__fd_high(int *fd);
+
+/* The layers the ASSAY_SANDBOX_REFUSE test hook makes the library treat as refused. */
+unsigned assay_proc__refuse_hook(void);
+
+/*
+ * Appends to `out` the supervisor's argv for `p`: protocol version, a two-slot room at
+ * ASSAY_PROC__ARGV_NS, the mode ("run" or "probe"), flags, limits, Landlock rules (the program
+ * is looked up in `envp`'s PATH), "--" and p->argv.
+ */
+void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *mode,
+			   unsigned refuse, assay_strvec *out);
+
+/* The program's environment (see proc.h): a NULL-terminated array of pointers into environ,
+ * p->env and `*tmpdir_var` (which the caller frees after the spawn, with the array). */
+char **assay_proc__build_env(const assay_proc *p, char **tmpdir_var);
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * What the case supervisor is told (proc_int.h): the Landlock rules a sandboxed case gets, its
+ * limits and its environment; plus the layer names and the ASSAY_SANDBOX_REFUSE test hook.
+ *
+ * Key decisions:
+ * - Readable: the system folders (/usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys, /dev) and
+ *   the caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
+ *   write_paths and /dev/null, /dev/zero, /dev/full. Nothing else, so the user's home, /tmp,
+ *   the suite and the results folder are unreadable unless the caller lists them.
+ * - Landlock can only allow, so a hidden folder below a system folder or a read_path (a suite
+ *   under /opt, the expected answers inside a suite whose assets are readable) is carved out by
+ *   allowing each sibling on the way down instead of the folder itself. A read_path inside a
+ *   hidden folder is still granted: the caller named it.
+ *   Symbolic links met on the way are not allowed: Landlock checks the folder a link resolves
+ *   to, so allowing a link would allow its target, which may be the hidden folder.
+ * - The program file, and the interpreter named by its "#!" line, are readable and executable
+ *   even outside those folders (a test tool in a build folder, a virtualenv's python). They are
+ *   found with the PATH search the supervisor will do; the supervisor's own search decides what
+ *   runs, this one only what may.
+ * - With tmp_dir set, TMPDIR points at it unless the caller's env sets TMPDIR: the inherited
+ *   TMPDIR (often /tmp) would not be writable.
+ *
+ * Refuses to: allow a path that does not exist at start (it is skipped); follow a symbolic link
+ * while carving out hidden folders.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "proc_int.h"
+#include "util/banned.h"
+
+extern char **environ;
+
+static const char *const layer_names[ASSAY_SANDBOX_NLAYERS] = {
+	"user-namespace", "pid-namespace", "landlock-fs",  "landlock-net",
+	"landlock-scope", "seccomp-net",   "no-new-privs",
+};
+
+static const char *const system_roots[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc", "/opt", "/proc", "/sys", "/dev", NULL,
+};
+
+static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+
+#define NROOTS (sizeof(system_roots) / sizeof(system_roots[0]) - 1)
+
+/* The system folders resolved, once per process (/bin is often a link to /usr/bin); NULL for
+ * one that does not exist or lies within an earlier one. */
+static char *roots_resolved[NROOTS];
+static pthread_once_t roots_once = PTHREAD_ONCE_INIT;
+
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+const char *assay_sandbox_layer_name(unsigned layer)
+{
+	for (int i = 0; i < ASSAY_SANDBOX_NLAYERS; i++)
+		if (layer == 1u << i)
+			return layer_names[i];
+	return "unknown";
+}
+
+unsigned assay_proc__refuse_hook(void)
+{
+	const char *v = getenv("ASSAY_SANDBOX_REFUSE");
+	unsigned mask = 0;
+
+	while (v && *v) {
+		size_t len = strcspn(v, ",");
+
+		if (len == 3 && !strncmp(v, "all", 3))
+			mask |= (1u << ASSAY_SANDBOX_NLAYERS) - 1;
+		for (int i = 0; i < ASSAY_SANDBOX_NLAYERS; i++)
+			if (strlen(layer_names[i]) == len && !strncmp(v, layer_names[i], len))
+				mask |= 1u << i;
+		v += len;
+		if (*v == ',')
+			v++;
+	}
+	return mask;
+}
+
+/* ---- the environment ---- */
+
+static bool names_var(const char *entry, const char *name, size_t len)
+{
+	return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+char **assay_proc__build_env(const assay_proc *p, char **tmpdir_var)
+{
+	size_t n = 0;
+	char **v;
+	bool tmpdir_set = false;
+
+	*tmpdir_var = NULL;
+	if (!p->clear_env && environ)
+		while (environ[n])
+			n++;
+	v = assay_xmalloc((n + p->env.nr + 2) * sizeof(*v));
+	if (n)
+		memcpy(v, environ, n * sizeof(*v));
+	for (size_t i = 0; i < p->env.nr; i++) {
+		char *e = p->env.v[i];
+		const char *eq = strchr(e, '=');
+		size_t len = eq ? (size_t)(eq - e) : strlen(e);
+		size_t kept = 0;
+
+		if (len == 6 && !strncmp(e, "TMPDIR", 6))
+			tmpdir_set = true;
+		for (size_t j = 0; j < n; j++)
+			if (!names_var(v[j], e, len))
+				v[kept++] = v[j];
+		n = kept;
+		if (eq)
+			v[n++] = e;
+	}
+	if (p->sandbox.enabled && p->sandbox.tmp_dir && !tmpdir_set) {
+		size_t kept = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (!names_var(v[j], "TMPDIR", 6))
+				v[kept++] = v[j];
+		n = kept;
+		*tmpdir_var = assay_xasprintf("TMPDIR=%s", p->sandbox.tmp_dir);
+		v[n++] = *tmpdir_var;
+	}
+	v[n] = NULL;
+	return v;
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (names_var(*envp, name, len))
+			return *envp + len + 1;
+	return NULL;
+}
+
+/* ---- Landlock rules ---- */
+
+struct rules {
+	assay_strvec *argv;
+	char *hide[64];
+	size_t nhide;
+};
+
+static void add_rule(struct rules *r, bool write, const char *path)
+{
+	assay_strvec_push(r->argv, write ? "-w" : "-r");
+	assay_strvec_push(r->argv, path);
+}
+
+/* `inner` is `outer` or lies below it. */
+static bool path_within(const char *inner, const char *outer)
+{
+	size_t len = strlen(outer);
+
+	return !strncmp(inner, outer, len) && (inner[len] == '\0' || inner[len] == '/');
+}
+
+/*
+ * Allows `dir` (resolved, no link) for reading, minus every hidden folder strictly below it. A
+ * folder inside a hidden one is skipped, unless `explicit` (a read_path the caller named).
+ */
+static void allow_read_except_hidden(struct rules *r, const char *dir, bool explicit, int depth)
+{
+	bool holds_hidden = false;
+	DIR *d;
+	struct dirent *de;
+
+	for (size_t i = 0; i < r->nhide; i++) {
+		if (path_within(dir, r->hide[i]) && !explicit)
+			return; /* hidden itself */
+		if (path_within(r->hide[i], dir) && strcmp(r->hide[i], dir))
+			holds_hidden = true;
+	}
+	if (!holds_hidden) {
+		add_rule(r, false, dir);
+		return;
+	}
+	if (depth > 32 || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+		char *path;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path = assay_path_join(dir, de->d_name);
+		if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode))
+			allow_read_except_hidden(r, path, false, depth + 1);
+		free(path);
+	}
+	closedir(d);
+}
+
+/* The interpreter of a "#!" script, or NULL. */
+static char *interpreter_of(const char *file)
+{
+	char line[256];
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ssize_t n;
+	size_t end = 2;
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return NULL;
+	line[n] = '\0';
+	while (line[end] == ' ' || line[end] == '\t')
+		end++;
+	size_t start = end;
+	while (line[end] && !strchr(" \t\n", line[end]))
+		end++;
+	if (end == start || line[start] != '/')
+		return NULL;
+	return assay_xstrndup(line + start, end - start);
+}
+
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+}
+
+/* The program file as the supervisor's PATH search will find it (resolved), or NULL. */
+static char *find_program(const assay_proc *p, char *const *envp)
+{
+	const char *prog = p->argv.v[0], *path;
+	char *cand = NULL, *real;
+
+	if (!*prog)
+		return NULL;
+	if (strchr(prog, '/')) {
+		cand = prog[0] == '/' || !p->cwd ? assay_xstrdup(prog) : assay_path_join(p->cwd, prog);
+	} else {
+		path = env_get(envp, "PATH");
+		if (!path)
+			path = DEFAULT_PATH;
+		for (const char *dir = path;; dir++) {
+			const char *end = strchrnul(dir, ':');
+			char *d = end == dir ? assay_xstrdup(".") : assay_xstrndup(dir, (size_t)(end - dir));
+
+			if (d[0] != '/' && p->cwd) {
+				char *abs = assay_path_join(p->cwd, d);
+				free(d);
+				d = abs;
+			}
+			cand = assay_path_join(d, prog);
+			free(d);
+			if (is_executable_file(cand))
+				break;
+			free(cand);
+			cand = NULL;
+			dir = end;
+			if (!*dir)
+				break;
+		}
+	}
+	if (!cand)
+		return NULL;
+	real = realpath(cand, NULL);
+	free(cand);
+	return real;
+}
+
+static void resolve_roots(void)
+{
+	for (size_t i = 0; i < NROOTS; i++) {
+		char *real = realpath(system_roots[i], NULL);
+		bool dup = false;
+
+		for (size_t j = 0; j < i && real && !dup; j++)
+			dup = path_within(real, system_roots[j]);
+		if (dup) {
+			free(real);
+			real = NULL;
+		}
+		roots_resolved[i] = real; /* kept for the life of the process */
+	}
+}
+
+static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *argv)
+{
+	const assay_sandbox *sb = &p->sandbox;
+	struct rules r = { argv, { NULL }, 0 };
+	char *prog, *interp;
+
+	for (size_t i = 0; sb->hide_paths && sb->hide_paths[i] && r.nhide < 64; i++) {
+		char *real = realpath(sb->hide_paths[i], NULL);
+
+		if (real)
+			r.hide[r.nhide++] = real;
+	}
+	pthread_once(&roots_once, resolve_roots);
+	for (size_t i = 0; i < NROOTS; i++)
+		if (roots_resolved[i])
+			allow_read_except_hidden(&r, roots_resolved[i], false, 0);
+	for (size_t i = 0; devices[i]; i++)
+		add_rule(&r, true, devices[i]);
+	if (p->cwd)
+		add_rule(&r, true, p->cwd);
+	if (sb->tmp_dir)
+		add_rule(&r, true, sb->tmp_dir);
+	for (size_t i = 0; sb->write_paths && sb->write_paths[i]; i++)
+		add_rule(&r, true, sb->write_paths[i]);
+	for (size_t i = 0; sb->read_paths && sb->read_paths[i]; i++) {
+		char *real = realpath(sb->read_paths[i], NULL);
+
+		if (real)
+			allow_read_except_hidden(&r, real, true, 0);
+		free(real);
+	}
+	if ((prog = find_program(p, envp))) {
+		add_rule(&r, false, prog);
+		if ((interp = interpreter_of(prog))) {
+			add_rule(&r, false, interp);
+			free(interp);
+		}
+		free(prog);
+	}
+	for (size_t i = 0; i < r.nhide; i++)
+		free(r.hide[i]);
+}
+
+/* ---- the supervisor's argv ---- */
+
+void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *mode,
+			   unsigned refuse, assay_strvec *argv)
+{
+	const assay_limits *l = &p->limits;
+	unsigned flags = 0;
+
+	if (p->sandbox.enabled)
+		flags |= ASSAY_INIT_F_SANDBOX | (p->sandbox.required ? ASSAY_INIT_F_REQUIRED : 0) |
+			 (p->sandbox.network ? 0 : ASSAY_INIT_F_NO_NET);
+	assay_strvec_push(argv, "assay-init");
+	assay_strvec_push(argv, ASSAY_INIT_VERSION);
+	assay_strvec_push(argv, "-n"); /* ASSAY_PROC__ARGV_NS: assay_proc__spawn() fills it in */
+	assay_strvec_push(argv, "0");
+	assay_strvec_push(argv, "-m");
+	assay_strvec_push(argv, mode);
+	assay_strvec_push(argv, "-f");
+	assay_strvec_pushf(argv, "%x", flags);
+	assay_strvec_push(argv, "-R");
+	assay_strvec_pushf(argv, "%x", p->sandbox.enabled ? refuse : 0);
+	if (p->cwd) {
+		assay_strvec_push(argv, "-c");
+		assay_strvec_push(argv, p->cwd);
+	}
+	if (l->cpu_s > 0) {
+		long long s = (long long)l->cpu_s;
+
+		assay_strvec_push(argv, "-l");
+		assay_strvec_pushf(argv, "c=%lld", s < l->cpu_s ? s + 1 : s);
+	}
+	if (l->memory_bytes > 0) {
+		assay_strvec_push(argv, "-l");
+		assay_strvec_pushf(argv, "d=%lld", l->memory_bytes);
+	}
+	if (l->file_size_bytes > 0) {
+		assay_strvec_push(argv, "-l");
+		assay_strvec_pushf(argv, "f=%lld", l->file_size_bytes);
+	}
+	if (l->open_files > 0) {
+		assay_strvec_push(argv, "-l");
+		assay_strvec_pushf(argv, "n=%ld", l->open_files);
+	}
+	if (l->processes > 0) {
+		assay_strvec_push(argv, "-l");
+		assay_strvec_pushf(argv, "p=%ld", l->processes);
+	}
+	if (p->sandbox.enabled && p->argv.nr)
+		sandbox_rules(p, envp, argv);
+	assay_strvec_push(argv, "--");
+	assay_strvec_pushv(argv, (const char *const *)p->argv.v);
+}

@@ -1,0 +1,345 @@
+/*
+ * Starting the case supervisor (proc_int.h): its image, and the two ways of exec'ing it.
+ *
+ * Key decisions:
+ * - The supervisor (init/) is built statically with the library and embedded in it as bytes
+ *   (the generated init_image.c), so libassay needs no file path at run time. The first start
+ *   copies it into a sealed memfd (kept, close-on-exec, above fd 4); each start exec's
+ *   /proc/self/fd/4 after the memfd has been moved to 4. The memfd is re-made if the caller
+ *   closed or replaced it (checked by inode and seals). execveat(AT_EMPTY_PATH) would avoid
+ *   /proc, but posix_spawn has no form of it.
+ * - Without the sandbox, posix_spawn (glibc: CLONE_VM | CLONE_VFORK, so the cost does not grow
+ *   with assay's size) with file actions for fds 0-4 and the control signals blocked.
+ * - With it, a clone(CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | CLONE_NEWPID) child writes its own
+ *   uid/gid maps (outer id -> the same id, or 1000 for root, never 0 inside), caps pid_max when
+ *   a process limit is set (it holds every capability in the new namespaces until exec), and
+ *   exec's the supervisor as PID 1 of the new PID namespace. That costs no extra process: a
+ *   supervisor that made the namespaces itself would need a second one to be their PID 1
+ *   (measured: 1167 us against 1065 us per /bin/echo case). The child shares assay's memory, so
+ *   it runs with every signal blocked, calls nothing but syscall(2), and is not instrumented by
+ *   sanitizers. If the kernel refuses the namespaces (clone fails, or the maps cannot be
+ *   written), the supervisor is started the plain way and told why.
+ *
+ * Refuses to: change any signal disposition or mask of the caller beyond the calling thread's
+ * mask for the duration of the clone; leave the caller's descriptors open in the supervisor.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc_int.h"
+#include "util/banned.h"
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+/* init_image.c, generated at build time from the supervisor's binary. */
+extern const unsigned char assay_proc__init_image[];
+extern const size_t assay_proc__init_image_size;
+
+#define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+#define SELF_PATH "/proc/self/fd/4"
+#define CHILD_STACK (64 * 1024)
+
+static pthread_mutex_t image_lock = PTHREAD_MUTEX_INITIALIZER;
+static int image_fd = -1;
+static dev_t image_dev;
+static ino_t image_ino;
+
+int assay_proc__fd_high(int *fd)
+{
+	int moved;
+
+	if (*fd > 4)
+		return 0;
+	moved = fcntl(*fd, F_DUPFD_CLOEXEC, 5);
+	if (moved < 0)
+		return -1;
+	close(*fd);
+	*fd = moved;
+	return 0;
+}
+
+static bool image_valid(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && fcntl(fd, F_GET_SEALS) == SEALS && fstat(fd, &st) == 0 &&
+	       st.st_dev == image_dev && st.st_ino == image_ino &&
+	       (size_t)st.st_size == assay_proc__init_image_size;
+}
+
+static int make_image(assay_err *err)
+{
+	int fd = memfd_create("assay-init", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+	size_t off = 0;
+	struct stat st;
+
+	if (fd < 0 && errno == EINVAL) /* Linux < 6.3 has no MFD_EXEC (and needs none) */
+		fd = memfd_create("assay-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot make the case supervisor's memfd: %s", strerror(errno));
+	while (off < assay_proc__init_image_size) {
+		ssize_t n = write(fd, assay_proc__init_image + off,
+				  assay_proc__init_image_size - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (fchmod(fd, 0500) || fcntl(fd, F_ADD_SEALS, SEALS) || assay_proc__fd_high(&fd) ||
+	    fstat(fd, &st))
+		goto fail;
+	image_dev = st.st_dev;
+	image_ino = st.st_ino;
+	image_fd = fd;
+	return 0;
+fail:
+	assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0, "cannot write the case supervisor's memfd: %s",
+		      strerror(errno));
+	close(fd);
+	return ASSAY_ESPAWN;
+}
+
+/* The memfd holding the supervisor, made on first use. */
+static int image_get(int *fd, assay_err *err)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&image_lock);
+	if (!image_valid(image_fd)) {
+		/* Closed or replaced behind our back: the number is no longer ours to close. */
+		image_fd = -1;
+		rc = make_image(err);
+	}
+	*fd = image_fd;
+	pthread_mutex_unlock(&image_lock);
+	return rc;
+}
+
+/* ---- the plain way: posix_spawn ---- */
+
+static int spawn_plain(const struct assay_proc__spawn *s, int image, pid_t *pid, assay_err *err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t set;
+	int e;
+
+	if ((e = posix_spawn_file_actions_init(&fa)))
+		goto out;
+	if ((e = posix_spawnattr_init(&attr))) {
+		posix_spawn_file_actions_destroy(&fa);
+		goto out;
+	}
+	e = posix_spawn_file_actions_adddup2(&fa, s->in, 0);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(&fa, s->out, 1);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(&fa, s->err, 2);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(&fa, s->rep, ASSAY_INIT_FD_REPORT);
+	if (!e)
+		e = posix_spawn_file_actions_adddup2(&fa, image, ASSAY_INIT_FD_SELF);
+	if (!e)
+		e = posix_spawn_file_actions_addclosefrom_np(&fa, ASSAY_INIT_FD_SELF + 1);
+	if (!e)
+		e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+							    POSIX_SPAWN_SETSIGMASK);
+	if (!e)
+		e = posix_spawnattr_setpgroup(&attr, 0);
+	if (!e) {
+		sigfillset(&set);
+		e = posix_spawnattr_setsigdefault(&attr, &set);
+	}
+	if (!e) /* the supervisor takes them from its signalfd: none may act before it exists */
+		e = posix_spawnattr_setsigmask(&attr, &set);
+	if (!e)
+		e = posix_spawn(pid, SELF_PATH, &fa, &attr, s->argv, s->envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+out:
+	if (e)
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot start the case supervisor: %s", strerror(e));
+	return 0;
+}
+
+/* ---- the sandbox way: clone into new namespaces ---- */
+
+enum { STAGE_OK = 0, STAGE_MAPS, STAGE_EXEC };
+
+struct ns_child {
+	int src[5];   /* become 0, 1, 2, 3, 4 */
+	char **argv, **envp;
+	char uid_map[48], gid_map[48], pid_max[24];
+	volatile int stage, err; /* written by the child before it exits */
+};
+
+/* Writes `data` to `path` with raw system calls. @return 0 or an errno. */
+__attribute__((no_sanitize("address", "undefined"))) static int child_write(const char *path,
+									   const char *data)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+	size_t len = 0;
+	long n;
+
+	if (fd < 0)
+		return errno;
+	while (data[len])
+		len++;
+	n = syscall(SYS_write, fd, data, len);
+	syscall(SYS_close, fd);
+	if (n < 0)
+		return errno;
+	return (size_t)n == len ? 0 : EIO;
+}
+
+/*
+ * Runs in the clone child, on its own stack but in assay's memory, with every signal blocked:
+ * only syscall(2), no sanitizer instrumentation, nothing that could touch assay's state.
+ */
+__attribute__((no_sanitize("address", "undefined"))) static int ns_child_main(void *arg)
+{
+	struct ns_child *c = arg;
+	int e;
+
+	for (int i = 0; i < 5; i++)
+		if (syscall(SYS_dup3, c->src[i], i, 0) < 0)
+			goto exec_failed;
+	syscall(SYS_close_range, 5, ~0U, 0);
+	syscall(SYS_setpgid, 0, 0);
+	e = child_write("/proc/self/setgroups", "deny");
+	if (e && e != ENOENT) /* kernels before 3.19 have no setgroups file */
+		goto maps_failed;
+	if ((e = child_write("/proc/self/uid_map", c->uid_map)) ||
+	    (e = child_write("/proc/self/gid_map", c->gid_map)))
+		goto maps_failed;
+	if (c->pid_max[0]) /* Linux < 6.14 has one pid_max for all namespaces: best effort */
+		child_write("/proc/sys/kernel/pid_max", c->pid_max);
+	syscall(SYS_execve, SELF_PATH, c->argv, c->envp);
+exec_failed:
+	c->stage = STAGE_EXEC;
+	c->err = errno;
+	syscall(SYS_exit, 127);
+	return 127;
+maps_failed:
+	c->stage = STAGE_MAPS;
+	c->err = e;
+	syscall(SYS_exit, 127);
+	return 127;
+}
+
+static void id_map(char *buf, size_t size, unsigned outer)
+{
+	snprintf(buf, size, "%u %u 1\n", outer ? outer : 1000u, outer);
+}
+
+/* @return 0 with the supervisor started, ASSAY_ESPAWN (`err`), or 1: refused, see *ns_errno. */
+static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, int *ns_errno,
+		    assay_err *err)
+{
+	struct ns_child c;
+	sigset_t all, old;
+	void *stack;
+	pid_t child;
+	int e;
+
+	memset(&c, 0, sizeof(c));
+	c.src[0] = s->in;
+	c.src[1] = s->out;
+	c.src[2] = s->err;
+	c.src[3] = s->rep;
+	c.src[4] = image;
+	c.argv = s->argv;
+	c.envp = s->envp;
+	id_map(c.uid_map, sizeof(c.uid_map), (unsigned)geteuid());
+	id_map(c.gid_map, sizeof(c.gid_map), (unsigned)getegid());
+	if (s->pid_max > 0)
+		snprintf(c.pid_max, sizeof(c.pid_max), "%ld", s->pid_max);
+	s->argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"1";
+
+	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot start the case supervisor: %s", strerror(errno));
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	child = clone(ns_child_main, (char *)stack + CHILD_STACK,
+		      CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | CLONE_NEWPID | SIGCHLD, &c);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	munmap(stack, CHILD_STACK);
+
+	if (child < 0) {
+		if (e == ENOMEM || e == EAGAIN)
+			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+					     "cannot start the case supervisor: %s", strerror(e));
+		*ns_errno = e; /* EPERM, EINVAL, ENOSPC, EUSERS: the kernel says no */
+		return 1;
+	}
+	if (c.stage != STAGE_OK) {
+		while (waitpid(child, NULL, __WALL) < 0 && errno == EINTR)
+			;
+		if (c.stage == STAGE_MAPS) {
+			*ns_errno = c.err ? c.err : EPERM;
+			return 1;
+		}
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot exec the case supervisor: %s", strerror(c.err));
+	}
+	*pid = child;
+	*ns_errno = 0;
+	return 0;
+}
+
+int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_errno,
+		      assay_err *err)
+{
+	struct assay_proc__spawn own = *s;
+	char num[16];
+	size_t n = 0;
+	int image, rc;
+
+	*ns_errno = s->namespaces ? 0 : s->ns_errno;
+	if ((rc = image_get(&image, err)))
+		return rc;
+	/* A copy of the argv array whose two namespace slots this function may point elsewhere. */
+	while (s->argv[n])
+		n++;
+	own.argv = assay_xmalloc((n + 1) * sizeof(*own.argv));
+	memcpy(own.argv, s->argv, (n + 1) * sizeof(*own.argv));
+	own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-n";
+	own.argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"0";
+	if (s->namespaces) {
+		rc = spawn_ns(&own, image, pid, ns_errno, err);
+		if (rc <= 0)
+			goto out;
+	}
+	if (*ns_errno) {
+		snprintf(num, sizeof(num), "%d", *ns_errno);
+		own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-e";
+		own.argv[ASSAY_PROC__ARGV_NS + 1] = num;
+	}
+	rc = spawn_plain(&own, image, pid, err);
+out:
+	free(own.argv);
+	return rc;
+}

@@ -1,0 +1,353 @@
+/*
+ * assay-test-tool's attacks: what a hostile submission tries against the sandbox (proc.h,
+ * docs/security.md). Each prints what happened and exits 0 when the attack worked, non-zero
+ * when it was refused, so a test can assert both ways.
+ *
+ * Key decisions: the attacks that touch other processes take the pid of the test process and
+ * never go past it or touch pid 1, so that a sandbox that fails cannot harm the machine or the
+ * test runner; the report forger writes a well-formed report (right magic, exit 0), the most
+ * convincing forgery there is.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/lib/proc/init/protocol.h"
+#include "tool.h"
+#include "../../src/lib/util/banned.h"
+
+int cmd_write_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write(fd, "canary\n", 7) != 7) {
+		printf("denied: %s\n", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	puts("written");
+	return 0;
+}
+
+int cmd_read_file(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0 || (n = read(fd, buf, sizeof(buf))) < 0) {
+		printf("denied: %s\n", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	fwrite(buf, 1, (size_t)n, stdout);
+	return 0;
+}
+
+static struct sockaddr_in loopback(const char *port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)parse_count(port));
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+int cmd_connect(const char *port)
+{
+	struct sockaddr_in a = loopback(port);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		printf("socket: %s\n", strerror(errno));
+		return 1;
+	}
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		printf("connect: %s\n", strerror(errno));
+		return 2;
+	}
+	puts("connected");
+	return 0;
+}
+
+int cmd_udp(const char *port)
+{
+	struct sockaddr_in a = loopback(port);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		printf("socket: %s\n", strerror(errno));
+		return 1;
+	}
+	if (sendto(fd, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)) != 1) {
+		printf("sendto: %s\n", strerror(errno));
+		return 2;
+	}
+	puts("sent");
+	return 0;
+}
+
+int cmd_signal(const char *pid, const char *sig)
+{
+	if (kill((pid_t)parse_count(pid), parse_signal(sig))) {
+		printf("denied: %s\n", strerror(errno));
+		return 1;
+	}
+	puts("sent");
+	return 0;
+}
+
+int cmd_touch_mem(const char *mib)
+{
+	long long want = parse_count(mib), i;
+	char **chunks = calloc((size_t)want + 1, sizeof(*chunks));
+	int rc = 0;
+
+	for (i = 0; chunks && i < want; i++) {
+		if (!(chunks[i] = malloc(1 << 20))) {
+			rc = 3;
+			break;
+		}
+		memset(chunks[i], (int)(i & 0xff) | 1, 1 << 20);
+	}
+	if (rc || !chunks)
+		printf("out of memory at %lld MiB\n", i);
+	else
+		printf("touched %lld MiB\n", want);
+	for (long long j = 0; chunks && j < i; j++)
+		free(chunks[j]);
+	free(chunks);
+	return chunks ? rc : 3;
+}
+
+int cmd_spin(void)
+{
+	volatile unsigned long n = 0;
+
+	for (;;)
+		n++;
+}
+
+int cmd_write_big(const char *path, const char *bytes)
+{
+	static char chunk[65536];
+	long long left = parse_count(bytes);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		printf("open: %s\n", strerror(errno));
+		return 1;
+	}
+	while (left > 0) {
+		size_t n = left < (long long)sizeof(chunk) ? (size_t)left : sizeof(chunk);
+
+		if (write(fd, chunk, n) != (ssize_t)n) {
+			printf("write: %s\n", strerror(errno));
+			return 1;
+		}
+		left -= (long long)n;
+	}
+	puts("written");
+	return 0;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A grandchild, orphaned at once, burns `secs` of its own CPU; the program waits for it. */
+int cmd_burn_grandchild(const char *secs)
+{
+	double want = parse_seconds(secs);
+	int done[2];
+	pid_t child;
+	char c;
+
+	if (pipe(done))
+		return 1;
+	fflush(NULL);
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		if (fork() == 0) {
+			volatile unsigned long n = 0;
+
+			close(done[0]);
+			while (cpu_now() < want)
+				n++;
+			if (write(done[1], "d", 1) != 1)
+				_exit(1);
+			_exit(0);
+		}
+		_exit(0); /* the grandchild is now an orphan */
+	}
+	close(done[1]);
+	waitpid(child, NULL, 0);
+	while (read(done[0], &c, 1) < 0 && errno == EINTR)
+		;
+	puts("burnt");
+	return 0;
+}
+
+/*
+ * Forks sleeping children until fork fails or `max` exist; prints how many it made. Exits with
+ * _exit: at the process limit a sanitizer's exit-time leak check cannot start its thread.
+ */
+int cmd_fork_until_fail(const char *max)
+{
+	long long want = parse_count(max), made = 0;
+
+	fflush(NULL);
+	while (made < want) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			printf("%lld %s\n", made, strerror(errno));
+			fflush(stdout);
+			_exit(1);
+		}
+		if (pid == 0) {
+			sleep_s(60);
+			_exit(0);
+		}
+		made++;
+	}
+	printf("%lld\n", made);
+	fflush(stdout);
+	_exit(0);
+}
+
+/* Every process forks for ever, ignoring failures; the first never ends. `marker` is unused
+ * but shows in every command line, so that a test can look for survivors. */
+int cmd_fork_bomb(const char *marker)
+{
+	(void)marker;
+	fflush(NULL);
+	for (;;)
+		if (fork() < 0)
+			sleep_s(0.01);
+}
+
+/* The parent of `pid` as /proc sees it (outside any PID namespace of ours), or 0. */
+static pid_t proc_parent(pid_t pid)
+{
+	char path[64], line[256];
+	FILE *f;
+	long pp = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "PPid: %ld", &pp) == 1)
+			break;
+	fclose(f);
+	return (pid_t)pp;
+}
+
+static pid_t proc_self(void)
+{
+	char buf[64];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return getpid();
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
+/*
+ * Writes a well-formed report claiming "exit 0" into every descriptor it can open for writing:
+ * its own above 2, and those of each ancestor up to (not including) `stop`, the test process.
+ * Prints how many it reached and exits 42.
+ */
+int cmd_forge_report(const char *stop)
+{
+	struct assay_init_report fake;
+	pid_t stop_pid = (pid_t)parse_count(stop), pid;
+	int reached = 0;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.magic = ASSAY_INIT_MAGIC;
+	fake.size = sizeof(fake);
+	fake.processes = -1;
+	for (int fd = 3; fd < 1024; fd++)
+		if (write(fd, &fake, sizeof(fake)) == (ssize_t)sizeof(fake))
+			reached++;
+	for (pid = proc_parent(proc_self()); pid > 1 && pid != stop_pid; pid = proc_parent(pid)) {
+		char dir[64];
+		DIR *d;
+		struct dirent *de;
+
+		snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
+		if (!(d = opendir(dir)))
+			continue;
+		while ((de = readdir(d))) {
+			char path[320];
+			int fd;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (write(fd, &fake, sizeof(fake)) == (ssize_t)sizeof(fake))
+				reached++;
+			close(fd);
+		}
+		closedir(d);
+	}
+	printf("forged %d\n", reached);
+	return 42;
+}
+
+/* Attaches to its parent (the supervisor) with ptrace, and lets go at once. */
+int cmd_ptrace_parent(void)
+{
+	pid_t parent = getppid();
+
+	if (ptrace(PTRACE_SEIZE, parent, NULL, NULL)) {
+		printf("denied: %s\n", strerror(errno));
+		return 1;
+	}
+	ptrace(PTRACE_DETACH, parent, NULL, NULL);
+	puts("attached");
+	return 0;
+}
+
+/* Prints "uid euid caps": the real and effective uid and the effective capabilities (hex). */
+int cmd_whoami(void)
+{
+	char line[256];
+	unsigned long long caps = ~0ull;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	printf("%ld %ld %llx\n", (long)getuid(), (long)geteuid(), caps);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * What the files of assay-test-tool share: argument parsing, sleeping, and the attack
+ * subcommands (attacks.c).
+ */
+#ifndef ASSAY_TEST_TOOL_H
+#define ASSAY_TEST_TOOL_H
+
+double parse_seconds(const char *s);
+long long parse_count(const char *s);
+int parse_signal(const char *s);
+void sleep_s(double s);
+
+int cmd_write_file(const char *path);
+int cmd_read_file(const char *path);
+int cmd_connect(const char *port);
+int cmd_udp(const char *port);
+int cmd_signal(const char *pid, const char *sig);
+int cmd_touch_mem(const char *mib);
+int cmd_spin(void);
+int cmd_write_big(const char *path, const char *bytes);
+int cmd_burn_grandchild(const char *secs);
+int cmd_fork_until_fail(const char *max);
+int cmd_fork_bomb(const char *marker);
+int cmd_forge_report(const char *stop);
+int cmd_ptrace_parent(void);
+int cmd_whoami(void);
+
+#endif

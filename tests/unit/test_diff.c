@@ -97,7 +97,8 @@ static void check_diff(const char *e, const char *a, const char *options, const 
 {
 	char *got = diff_of(e, a, options, NULL);
 
-	cr_expect_str_eq(got, want, "diff of %s and %s (%s)", e, a, options ? options : "defaults");
+	cr_expect_str_eq(got, want, "diff of %s and %s (%s): got %s", e, a,
+			 options ? options : "defaults", got);
 	free(got);
 }
 
@@ -351,18 +352,20 @@ Test(diff, rel_tol)
 		   "\"old_value\": 1000.0}}}");
 }
 
-Test(diff, integers_are_exact_with_default_tolerances)
+Test(diff, integers_compare_as_isclose_with_the_default_tolerance)
 {
-	/* assay's: integers compare exactly (deepdiff's 12 significant digits would call these
-	 * equal, since "{:.12f}".format(9007199254740993) rounds through a float) */
-	check_diff("9007199254740993", "9007199254740992", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 9007199254740992, "
+	/* deepdiff's math_epsilon (parity 5.2 a): math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+	 * in doubles, so integers past 2**53 that differ in their last digits are equal */
+	check_diff("9007199254740993", "9007199254740992", NULL, "{}");
+	check_diff("123456789012345678901234567890", "123456789012345678901234567891", NULL, "{}");
+	/* a difference the tolerance does not cover */
+	check_diff("9007199254740993", "9007299254740993", NULL,
+		   "{\"values_changed\": {\"root\": {\"new_value\": 9007299254740993, "
 		   "\"old_value\": 9007199254740993}}}");
-	check_diff("123456789012345678901234567890", "123456789012345678901234567891", NULL,
-		   "{\"values_changed\": {\"root\": {\"new_value\": 123456789012345678901234567891, "
-		   "\"old_value\": 123456789012345678901234567890}}}");
-	/* a tolerance still applies to integers: isclose(100, 101, rel_tol=0.1) */
+	/* a tolerance widens it: isclose(100, 101, rel_tol=0.1) */
 	check_diff("100", "101", "{\"rel_tol\": 0.1}", "{}");
+	check_diff("100", "101", NULL,
+		   "{\"values_changed\": {\"root\": {\"new_value\": 101, \"old_value\": 100}}}");
 }
 
 Test(diff, bigints_by_value)
@@ -376,10 +379,10 @@ Test(diff, bigints_by_value)
 		   "{\"type_changes\": {\"root\": {\"old_type\": \"int\", "
 		   "\"new_type\": \"NoneType\", "
 		   "\"old_value\": 123456789012345678901234567890, \"new_value\": null}}}");
-	/* against a float, by Python's ==: 2**70 == 1.1805916207174113e21 */
-	check_diff("1180591620717411303424", "1.1805916207174113e21", "{\"abs_tol\": 0}", "{}");
-	check_diff("1180591620717411303425", "1.1805916207174113e21", "{\"abs_tol\": 0}",
-		   "{\"values_changed\": {\"root\": {\"new_value\": 1.1805916207174113e+21, "
+	/* against a float: abs_tol 0 still keeps isclose's rel_tol of 1e-9 (parity 9.5) */
+	check_diff("1180591620717411303425", "1.1805916207174113e21", "{\"abs_tol\": 0}", "{}");
+	check_diff("1180591620717411303425", "1.1805926207174114e21", "{\"abs_tol\": 0}",
+		   "{\"values_changed\": {\"root\": {\"new_value\": 1.1805926207174114e+21, "
 		   "\"old_value\": 1180591620717411303425}}}");
 	/* and with the tolerances */
 	check_diff("123456789012345678901234567890", "1.2345678901234568e29",
@@ -800,7 +803,7 @@ Test(diff, opts_parse_reads_the_options)
 	cr_expect_float_eq(o.abs_tol, 1e-6, 1e-18);
 	cr_expect_eq(o.significant_digits, -1);
 	cr_expect_not(o.ignore_order);
-	cr_expect_eq(o.max_diffs, 0);
+	cr_expect_eq(o.max_diffs, -1); /* no limit */
 	cr_assert_eq(assay_diff_opts_parse(&o, arena, NULL, &err), 0);
 	cr_expect_float_eq(o.abs_tol, 1e-6, 1e-18);
 }

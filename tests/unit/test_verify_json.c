@@ -366,7 +366,7 @@ Test(verify_json, max_diffs_cuts_the_report_short_and_says_so)
 	cr_expect_not(r.v.is_correct);
 	cr_expect_str_eq(r.diff, "{\"values_changed\": {\"root['a']\": {\"new_value\": 2, "
 				 "\"old_value\": 1}}, \"assay_note\": \"stopped at max_diffs (3 "
-				 "comparisons): more differences may follow\"}");
+				 "comparison steps): more differences may follow\"}");
 	done(&r);
 }
 

@@ -1504,11 +1504,29 @@ Test(yaml, deep_block_nesting_is_parsed_without_recursion)
 	assay_buf_addch(&b, 'x');
 	v = load_pos(b.ptr, b.len);
 	cr_expect_eq(assay_value_depth(&v), n);
-	cr_expect(all_positioned(&v));
+	/* past ASSAY_ARENA_MAX_POSITIONS values a document is data: the first values finished
+	 * (the innermost) have their positions, the rest none */
+	cr_expect_not(assay_arena_position(A, &v, &(assay_pos){ 0, 0 }));
 	c = &v;
 	for (size_t i = 0; i < n; i++)
 		c = assay_array_get(c, 0);
 	cr_expect(assay_value_is_str(c, "x"));
+	expect_pos(c, 1, (unsigned)(2 * n + 1));
+	assay_arena_free(A);
+	A = assay_arena_new(0);
+
+	/* under the limit, every value has one */
+	n = 30000;
+	assay_buf_reset(&b);
+	for (size_t i = 0; i < n; i++)
+		assay_buf_add(&b, "- ", 2);
+	assay_buf_addch(&b, 'x');
+	v = load_pos(b.ptr, b.len);
+	cr_expect_eq(assay_value_depth(&v), n);
+	cr_expect(all_positioned(&v));
+	c = &v;
+	for (size_t i = 0; i < n; i++)
+		c = assay_array_get(c, 0);
 	expect_pos(c, 1, (unsigned)(2 * n + 1));
 
 	/* a block mapping 3000 deep: its indentation grows with the square of the depth (4.5 MB

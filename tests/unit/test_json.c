@@ -651,15 +651,17 @@ Test(json, write_replaces_bad_bytes_as_python)
 }
 
 /*
- * BUG for the lead (src/lib/json/write.c): json.h promises that bytes that are not UTF-8 become
- * U+FFFD, and b"\xed\xa0\x80".decode("utf-8", "replace") gives three of them, but the writer
- * reads ED A0 80 as the WTF-8 of a lone surrogate kept by the parser and writes "\ud800": a
- * program that prints those raw bytes gets a report string Python readers see as a lone
- * surrogate. The parser's surrogates and raw captures cannot be told apart by the writer.
+ * Raw bytes ED A0 80 (a program's output) are not UTF-8: three U+FFFD, as
+ * b"\xed\xa0\x80".decode("utf-8", "replace"). Only a lone surrogate the parser read from a
+ * \udXXX escape is written back as that escape (json.dumps(json.loads('"\\ud800"'))).
  */
-Test(json, write_replaces_raw_surrogate_bytes_as_python, .disabled = true)
+Test(json, write_replaces_raw_surrogate_bytes_as_python)
 {
 	check_bytes("\xed\xa0\x80", 3, "\"" FFFD FFFD FFFD "\"");
+	check_write("\"\\ud800\"", 0, "\"\\ud800\"");
+	check_write("[\"a\\udfffb\", {\"\\udc00\": 1}]", 0, "[\"a\\udfffb\", {\"\\udc00\": 1}]");
+	/* a pair stays one character */
+	check_write("\"\\ud83d\\ude00\"", 0, "\"\xf0\x9f\x98\x80\"");
 }
 
 /*
@@ -759,22 +761,16 @@ Test(json, write_respects_a_capped_buffer)
 	assay_buf_release(&b);
 }
 
-/*
- * BUG for the lead (src/lib/json/parse.c): Python points "Invalid \uXXXX escape" at the 'u'
- * (json.loads('"\\u12"'): line 1 column 3 (char 2)); assay points at the backslash (column 2).
- */
-Test(json, parse_bad_unicode_escape_points_at_the_u_as_python, .disabled = true)
+/* Python points "Invalid \uXXXX escape" at the 'u' (json.loads('"\\u12"'): line 1 column 3). */
+Test(json, parse_bad_unicode_escape_points_at_the_u_as_python)
 {
 	check_error("\"\\u12\"", 1, 3, "Invalid \\uXXXX escape");
 	check_error("[\"ab\\u12x4\"]", 1, 6, "Invalid \\uXXXX escape");
 }
 
-/*
- * BUG for the lead (src/lib/json/parse.c), minor: Python refuses a leading byte order mark
- * with its own message, "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1
- * (char 0)" (json.loads on the decoded text); assay says "Expecting value".
- */
-Test(json, parse_names_a_byte_order_mark_as_python, .disabled = true)
+/* Python refuses a leading byte order mark with its own message (json.loads of the decoded
+ * text, as a verifier reading a program's output as str does). */
+Test(json, parse_names_a_byte_order_mark_as_python)
 {
 	check_error("\xef\xbb\xbf[1]", 1, 1, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
 }

@@ -112,7 +112,7 @@ static void dump_to(assay_buf *b, const assay_value *v)
 	case ASSAY_V_BIGINT:
 	case ASSAY_V_REAL: assay_json__write_number(b, v); break;
 	case ASSAY_V_STRING:
-	case ASSAY_V_DATETIME: assay_json__write_string(b, v->u.s, v->len); break;
+	case ASSAY_V_DATETIME: assay_json__write_string(b, v->u.s, v->len, false); break;
 	case ASSAY_V_ARRAY:
 		assay_buf_addch(b, '[');
 		for (uint32_t i = 0; i < v->len; i++) {

@@ -158,6 +158,7 @@ struct assay_diff__ctx {
 	bool need_stack;              /* stopped for that */
 	bool over_budget;
 	bool truncated;
+	bool probe;                   /* unordered.c's tolerance pass: stop at the first difference */
 	uint8_t sip_key[16];          /* the hash key (hash.c) */
 	assay_buf scratch;
 	assay_buf hash_scratch;       /* hash.c's canonical texts */
@@ -175,6 +176,10 @@ size_t assay_diff__push_key(struct assay_diff__ctx *c, const char *key, size_t l
 void assay_diff__pop(struct assay_diff__ctx *c, size_t old);
 /* Sets e->path/path_len to the current path, copied into the report arena. */
 void assay_diff__set_path(struct assay_diff__ctx *c, struct assay_diff__entry *e);
+
+/* Adds a difference to r (a probe stops the walk at the first). */
+void assay_diff__add(struct assay_diff__ctx *c, struct assay_diff__result *r,
+		     const struct assay_diff__entry *e);
 
 /* Reports (e, a) at the current path in category `cat` (unless excluded). */
 void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r, int cat,

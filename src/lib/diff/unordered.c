@@ -32,6 +32,7 @@
 #define CUTOFF_DISTANCE 0.3
 #define CUTOFF_INTERSECTION 0.7
 #define PAIR_WORK_MAX 4000000u
+#define PROBE_STEPS_MAX 16000000u /* the tolerance pass's comparison steps, all probes */
 
 /* One distinct hash of a side: its first item and every index where it occurs. */
 struct slot {
@@ -434,8 +435,11 @@ static double rough_distance(struct assay_diff__ctx *c, const struct slot *remov
 	assay_buf saved = c->path;
 	double len;
 
-	if (is_number(removed->item) && is_number(added->item))
+	if (is_number(removed->item) && is_number(added->item)) {
+		/* deepdiff still makes the inner DeepDiff, whose _diff counts one step */
+		(void)assay_diff__count(c);
 		return number_distance(removed->item, added->item);
+	}
 	/* an inner DeepDiff: its own root, the same options and counters */
 	c->path = (assay_buf)ASSAY_BUF_INIT;
 	assay_buf_adds(&c->path, "root");
@@ -623,6 +627,172 @@ out:
 	free(used2);
 }
 
+/* ---- items equal within the tolerances ------------------------------------------------- */
+
+struct numref {
+	double d;
+	size_t slot; /* index into the table */
+};
+
+static int numref_cmp(const void *x, const void *y)
+{
+	const struct numref *p = x, *q = y;
+
+	if (p->d != q->d)
+		return p->d < q->d ? -1 : 1;
+	return p->slot < q->slot ? -1 : p->slot > q->slot;
+}
+
+static void pair_slots(struct table *t1, struct table *t2, size_t ri, size_t ai)
+{
+	t1->v[ri].pair = (long)ai;
+	t2->v[ai].pair = (long)ri;
+}
+
+static bool pairable(const struct slot *r, const struct slot *a)
+{
+	return r->pair < 0 && a->pair < 0;
+}
+
+/* Are two items equal under the options? A walk that stops at its first difference, and
+ * costs no max_diffs steps. */
+static bool probe_equal(struct assay_diff__ctx *c, const struct slot *r, const struct slot *a)
+{
+	struct assay_diff__result res = { 0 };
+	uint64_t count = c->diff_count;
+	bool probe = c->probe, truncated = c->truncated, eq;
+	size_t old = assay_diff__push_index(c, r->idx[0]);
+
+	c->probe = true;
+	assay_diff__walk(c, r->item, a->item, &res);
+	eq = res.nr == 0 && !c->stop;
+	assay_diff__result_release(&res);
+	assay_diff__pop(c, old);
+	c->probe = probe;
+	c->diff_count = count;
+	c->truncated = truncated;
+	if (!c->over_budget && !c->need_stack)
+		c->stop = false;
+	return eq;
+}
+
+/*
+ * Past deepdiff's cutoff nothing is paired, so items equal only within the tolerances (1.0 in
+ * expected, 1.0000001 in actual) would be reported removed and added. assay pairs them first
+ * (issue #6: tolerance-equal items still match; deepdiff ignores math_epsilon under
+ * ignore_order): numbers by one sweep over both sides sorted by value, each removed number
+ * taking the smallest added one close to it (n log n); containers by comparing each removed
+ * with each added of the same kind, at most PAIR_WORK_MAX comparisons and PROBE_STEPS_MAX steps
+ * in all (each stops at its first difference). A pair is then compared
+ * like any other: no report when equal, a repetition_change when its counts differ.
+ */
+static void pair_within_tolerance(struct assay_diff__ctx *c, struct table *t1, struct table *t2,
+				  const size_t *added, size_t na, const size_t *removed, size_t nr)
+{
+	struct numref *rn = assay_xmalloc((nr + 1) * sizeof(*rn));
+	struct numref *an = assay_xmalloc((na + 1) * sizeof(*an));
+	size_t nrn = 0, nan_ = 0, j = 0;
+	uint64_t work = 0, steps0 = c->steps;
+
+	for (size_t k = 0; k < nr; k++) {
+		const assay_value *v = t1->v[removed[k]].item;
+
+		if (is_number(v) && v->kind != ASSAY_V_BOOL && !isnan(assay_diff__num_double(v)))
+			rn[nrn++] = (struct numref){ assay_diff__num_double(v), removed[k] };
+	}
+	for (size_t k = 0; k < na; k++) {
+		const assay_value *v = t2->v[added[k]].item;
+
+		if (is_number(v) && v->kind != ASSAY_V_BOOL && !isnan(assay_diff__num_double(v)))
+			an[nan_++] = (struct numref){ assay_diff__num_double(v), added[k] };
+	}
+	qsort(rn, nrn, sizeof(*rn), numref_cmp);
+	qsort(an, nan_, sizeof(*an), numref_cmp);
+	/* An added number below r and not close to it is not close to any larger r either, while
+	 * the relative tolerance is below 1 (it grows slower than the gap). */
+	for (size_t i = 0; i < nrn; i++) {
+		struct slot *rs = &t1->v[rn[i].slot];
+
+		if (c->o->rel_tol >= 1) { /* no order to use: every added number */
+			for (size_t k = 0; k < nan_; k++)
+				if (pairable(rs, &t2->v[an[k].slot]) &&
+				    assay_diff__num_close(c->o, rs->item, t2->v[an[k].slot].item)) {
+					pair_slots(t1, t2, rn[i].slot, an[k].slot);
+					break;
+				}
+			continue;
+		}
+		while (j < nan_ && (t2->v[an[j].slot].pair >= 0 ||
+				    (an[j].d < rn[i].d &&
+				     !assay_diff__num_close(c->o, rs->item, t2->v[an[j].slot].item))))
+			j++;
+		for (size_t k = j; k < nan_; k++) {
+			struct slot *as = &t2->v[an[k].slot];
+
+			if (!assay_diff__num_close(c->o, rs->item, as->item)) {
+				if (an[k].d > rn[i].d)
+					break;
+				continue;
+			}
+			if (pairable(rs, as)) {
+				pair_slots(t1, t2, rn[i].slot, an[k].slot);
+				break;
+			}
+		}
+	}
+	/* containers, each removed against the added of its kind */
+	for (size_t k = 0; k < nr && !c->stop; k++) {
+		struct slot *rs = &t1->v[removed[k]];
+
+		if (rs->item->kind != ASSAY_V_ARRAY && rs->item->kind != ASSAY_V_OBJECT)
+			continue;
+		for (size_t m = 0; m < na && !c->stop; m++) {
+			struct slot *as = &t2->v[added[m]];
+
+			if (as->item->kind != rs->item->kind || !pairable(rs, as))
+				continue;
+			if (++work > PAIR_WORK_MAX || c->steps - steps0 > PROBE_STEPS_MAX)
+				goto out;
+			if (probe_equal(c, rs, as)) {
+				pair_slots(t1, t2, removed[k], added[m]);
+				break;
+			}
+		}
+	}
+out:
+	free(rn);
+	free(an);
+}
+
+/* A repetition_change: an item occurring s1->nidx times in expected, s2->nidx in actual. */
+static void report_repetition(struct assay_diff__ctx *c, struct assay_diff__result *r,
+			      const struct slot *s1, const struct slot *s2)
+{
+	size_t old = assay_diff__push_index(c, s1->idx[0]);
+
+	if (!assay_diff__skip(c)) {
+		struct assay_diff__entry en = { 0 };
+		assay_value x = assay_value_object(), oi = assay_value_array(),
+			    ni = assay_value_array();
+
+		for (size_t m = 0; m < s1->nidx; m++)
+			assay_array_push(c->a, &oi, assay_value_int((int64_t)s1->idx[m]));
+		for (size_t m = 0; m < s2->nidx; m++)
+			assay_array_push(c->a, &ni, assay_value_int((int64_t)s2->idx[m]));
+		assay_object_set(c->a, &x, "old_repeat", assay_value_int((int64_t)s1->nidx));
+		assay_object_set(c->a, &x, "new_repeat", assay_value_int((int64_t)s2->nidx));
+		assay_object_set(c->a, &x, "old_indexes", oi);
+		assay_object_set(c->a, &x, "new_indexes", ni);
+		en.cat = CAT_REPETITION;
+		assay_diff__set_path(c, &en);
+		en.old_v = s1->item;
+		en.new_v = s2->item;
+		en.extra = x;
+		assay_diff__add(c, r, &en);
+	}
+	assay_diff__pop(c, old);
+}
+
 void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, const assay_value *a,
 			   struct assay_diff__result *r)
 {
@@ -647,6 +817,8 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 			removed[nr++] = i;
 	if ((double)(na + nr) / (double)(t1.nr + t2.nr + 1) <= CUTOFF_INTERSECTION && na && nr)
 		make_pairs(c, &t1, &t2, added, na, removed, nr);
+	else if (na && nr && c->o->significant_digits < 0)
+		pair_within_tolerance(c, &t1, &t2, added, na, removed, nr);
 
 	for (size_t k = 0; k < na && !c->stop; k++) {
 		struct slot *s = &t2.v[added[k]];
@@ -656,6 +828,8 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 			goto out; /* deepdiff returns from the whole comparison */
 		if (o)
 			o->gone = true;
+		size_t before = r->nr;
+
 		for (size_t m = 0; m < (o ? o->nidx : s->nidx) && !c->stop; m++) {
 			size_t old = assay_diff__push_index(c, o ? o->idx[m] : s->idx[m]);
 
@@ -665,6 +839,11 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 				assay_diff__report(c, r, CAT_ITER_ADDED, NULL, s->item);
 			assay_diff__pop(c, old);
 		}
+		/* assay's: a pair equal within the tolerances that occurs a different number of
+		 * times is a repetition_change, where deepdiff (comparing at 12 digits, never
+		 * equal) reports values_changed at each index: a count never hides */
+		if (o && r->nr == before && o->nidx != s->nidx && !c->stop)
+			report_repetition(c, r, o, s);
 	}
 	for (size_t k = 0; k < nr && !c->stop; k++) {
 		struct slot *s = &t1.v[removed[k]];
@@ -684,31 +863,8 @@ void assay_diff__unordered(struct assay_diff__ctx *c, const assay_value *e, cons
 		const struct slot *s2 = &t2.v[i];
 		const struct slot *s1 = s2->other >= 0 ? &t1.v[s2->other] : NULL;
 
-		if (!s1 || s1->nidx == s2->nidx)
-			continue;
-		size_t old = assay_diff__push_index(c, s1->idx[0]);
-
-		if (!assay_diff__skip(c)) {
-			struct assay_diff__entry en = { 0 };
-			assay_value x = assay_value_object(), oi = assay_value_array(),
-				    ni = assay_value_array();
-
-			for (size_t m = 0; m < s1->nidx; m++)
-				assay_array_push(c->a, &oi, assay_value_int((int64_t)s1->idx[m]));
-			for (size_t m = 0; m < s2->nidx; m++)
-				assay_array_push(c->a, &ni, assay_value_int((int64_t)s2->idx[m]));
-			assay_object_set(c->a, &x, "old_repeat", assay_value_int((int64_t)s1->nidx));
-			assay_object_set(c->a, &x, "new_repeat", assay_value_int((int64_t)s2->nidx));
-			assay_object_set(c->a, &x, "old_indexes", oi);
-			assay_object_set(c->a, &x, "new_indexes", ni);
-			en.cat = CAT_REPETITION;
-			assay_diff__set_path(c, &en);
-			en.old_v = s1->item;
-			en.new_v = s2->item;
-			en.extra = x;
-			assay_diff__result_add(r, &en);
-		}
-		assay_diff__pop(c, old);
+		if (s1 && s1->nidx != s2->nidx)
+			report_repetition(c, r, s1, s2);
 	}
 out:
 	free(added);

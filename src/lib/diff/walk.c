@@ -126,6 +126,14 @@ bool assay_diff__skip(struct assay_diff__ctx *c)
 	return false;
 }
 
+void assay_diff__add(struct assay_diff__ctx *c, struct assay_diff__result *r,
+		     const struct assay_diff__entry *e)
+{
+	assay_diff__result_add(r, e);
+	if (c->probe)
+		c->stop = true;
+}
+
 void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r, int cat,
 			const assay_value *e, const assay_value *a)
 {
@@ -137,7 +145,7 @@ void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r,
 	assay_diff__set_path(c, &en);
 	en.old_v = e;
 	en.new_v = a;
-	assay_diff__result_add(r, &en);
+	assay_diff__add(c, r, &en);
 }
 
 /* ---- scalars ------------------------------------------------------------------------ */
@@ -236,7 +244,7 @@ static void diff_strings(struct assay_diff__ctx *c, const assay_value *e, const 
 	assay_diff__set_path(c, &en);
 	en.old_v = e;
 	en.new_v = a;
-	assay_diff__result_add(r, &en);
+	assay_diff__add(c, r, &en);
 }
 
 /* ---- dicts ------------------------------------------------------------------------------ */
@@ -390,7 +398,7 @@ static void pairs(struct assay_diff__ctx *c, const assay_value *e, size_t i1, si
 					assay_diff__set_path(c, &en);
 					en.old_v = x;
 					en.new_v = y;
-					assay_diff__result_add(r, &en);
+					assay_diff__add(c, r, &en);
 				}
 				assay_diff__pop(c, old);
 				continue;

@@ -7,7 +7,7 @@
 #include "assay/json.h"
 
 /* Appends `len` bytes of `s` as a JSON string literal (assay_json_write's rules). */
-void assay_json__write_string(assay_buf *out, const char *s, size_t len);
+void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8);
 
 /* Appends an int, bigint or real as a JSON number literal (assay_json_write's rules). */
 void assay_json__write_number(assay_buf *out, const assay_value *v);

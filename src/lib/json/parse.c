@@ -32,6 +32,7 @@
 
 #include "assay/json.h"
 #include "json/json_int.h"
+#include "value/value_int.h"
 #include "util/banned.h"
 
 #define PY_INT_MAX_DIGITS 4300
@@ -272,6 +273,7 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 {
 	assay_buf *b = &ps->scratch;
 	const char *end = ps->end, *run = open + 1;
+	bool wtf8 = false; /* holds a lone surrogate: the writer writes it back as \udXXX */
 
 	assay_buf_reset(b);
 	for (;;) {
@@ -294,6 +296,8 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 		case C_QUOTE:
 			assay_buf_add(b, run, (size_t)(p - run));
 			*out = assay_value_string(ps->a, b->ptr, b->len);
+			if (wtf8)
+				out->flags |= ASSAY__VF_WTF8;
 			ps->p = p + 1;
 			return 0;
 		case C_BSLASH: {
@@ -314,7 +318,7 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 			case 't': assay_buf_addch(b, '\t'); break;
 			case 'u':
 				if (hex4(p + 1, end, &cp))
-					return fail(ps, esc, "Invalid \\uXXXX escape");
+					return fail(ps, p, "Invalid \\uXXXX escape"); /* at the u */
 				p += 4;
 				if (cp >= 0xd800 && cp <= 0xdbff && end - p >= 7 && p[1] == '\\' &&
 				    p[2] == 'u' && !hex4(p + 3, end, &lo) && lo >= 0xdc00 &&
@@ -322,6 +326,8 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 					p += 6;
 				}
+				if (cp >= 0xd800 && cp <= 0xdfff)
+					wtf8 = true;
 				put_utf8(b, cp);
 				break;
 			default:
@@ -692,7 +698,10 @@ int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 	ps.scratch = (assay_buf)ASSAY_BUF_INIT;
 
 	ps.need_value = true;
-	for (rc = 0; !rc;) {
+	rc = 0;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) /* json.loads of decoded text */
+		rc = fail(&ps, ps.p, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
+	while (!rc) {
 		if (ps.need_value)
 			rc = value(&ps);
 		else if (ps.fn)

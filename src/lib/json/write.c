@@ -11,7 +11,7 @@
  * - Strings: \" \\ \n \r \t \b \f escaped, other control characters as \u00xx (lower-case hex,
  *   as Python), non-ASCII kept as UTF-8 (ensure_ascii=False). Bytes that are not UTF-8 (a
  *   string made from raw output) become U+FFFD, one per maximal invalid subsequence as
- *   Python's bytes.decode(errors="replace"); a lone surrogate kept by the parser (WTF-8) is
+ *   Python's bytes.decode(errors="replace"); a lone surrogate kept by the parser (WTF-8, in a string it marked) is
  *   written back as its \udxxx escape. So the text is always valid UTF-8 JSON.
  * - Datetimes are written as strings of their RFC 3339 text (JSON has no dates).
  * - Object keys keep insertion order unless ASSAY_JSON_SORT_KEYS (byte order, which is code
@@ -35,6 +35,7 @@
 
 #include "assay/json.h"
 #include "json/json_int.h"
+#include "value/value_int.h"
 #include "util/sha256.h"
 #include "util/banned.h"
 
@@ -47,9 +48,10 @@ static const unsigned char safe[256] = {
 
 static const char hexdig[] = "0123456789abcdef";
 
-/* Bytes of a valid UTF-8 sequence at p (*p >= 0x80), 3 for a WTF-8 surrogate (*sur set), or 0
+/* Bytes of a valid UTF-8 sequence at p (*p >= 0x80), 3 for a WTF-8 surrogate of a string the
+ * parser marked (*sur set), or 0
  * with *bad = bytes of the maximal invalid subpart to replace. */
-static size_t seq(const unsigned char *p, size_t len, size_t *bad, bool *sur)
+static size_t seq(const unsigned char *p, size_t len, bool wtf8, size_t *bad, bool *sur)
 {
 	unsigned char b = p[0], lo = 0x80, hi = 0xbf;
 	size_t need;
@@ -61,7 +63,7 @@ static size_t seq(const unsigned char *p, size_t len, size_t *bad, bool *sur)
 		need = 2;
 		if (b == 0xe0)
 			lo = 0xa0;
-		if (b == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
+		if (wtf8 && b == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
 		    p[2] <= 0xbf) {
 			*sur = true;
 			return 3;
@@ -88,7 +90,7 @@ static size_t seq(const unsigned char *p, size_t len, size_t *bad, bool *sur)
 	return need + 1;
 }
 
-void assay_json__write_string(assay_buf *out, const char *s, size_t len)
+void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
@@ -114,7 +116,7 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			size_t k = seq(p + i, len - i, &bad, &sur);
+			size_t k = seq(p + i, len - i, wtf8, &bad, &sur);
 
 			if (k && !sur) {
 				i += k;
@@ -274,7 +276,7 @@ static void write_marker(assay_buf *out, const struct memo *m)
 {
 	assay_buf_addf(out, "{\"$assay_cut\": {\"kind\": \"%s\", \"bytes\": %zu, \"sha256\": \"%s\", "
 		       "\"head\": ", m->kind == ASSAY_V_STRING ? "string" : "json", m->bytes, m->sha);
-	assay_json__write_string(out, m->head, m->head_len);
+	assay_json__write_string(out, m->head, m->head_len, false);
 	assay_buf_add(out, "}}", 2);
 }
 
@@ -440,7 +442,8 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 					write_marker(out, cut_out(cut, cur, cur->u.s, cur->len,
 								  false));
 				else
-					assay_json__write_string(out, cur->u.s, cur->len);
+					assay_json__write_string(out, cur->u.s, cur->len,
+								 cur->flags & ASSAY__VF_WTF8);
 				break;
 			case ASSAY_V_ARRAY:
 			case ASSAY_V_OBJECT: {
@@ -504,7 +507,8 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 		if (obj) {
 			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
 
-			assay_json__write_string(out, m->key.u.s, m->key.len);
+			assay_json__write_string(out, m->key.u.s, m->key.len,
+						 m->key.flags & ASSAY__VF_WTF8);
 			assay_buf_add(out, ": ", 2);
 			cur = &m->value;
 		} else {

@@ -8,6 +8,9 @@
 
 /* value.flags: the container's storage is growable (capacity 4, then powers of two) */
 #define ASSAY__VF_GROW 0x01u
+/* value.flags: a string holding lone surrogates as WTF-8 (a JSON \udXXX escape), which the JSON
+ * writer writes back as escapes; any other such bytes are not UTF-8 and become U+FFFD */
+#define ASSAY__VF_WTF8 0x02u
 /* value.flags bits 4-5: the datetime sub-kind */
 #define ASSAY__VF_DT_SHIFT 4
 

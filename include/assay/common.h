@@ -36,6 +36,7 @@ enum assay_error_code {
 	ASSAY_EIO = -7,       /**< a read or write failed */
 	ASSAY_ESTORE = -8,    /**< the results store failed */
 	ASSAY_EINTERRUPTED = -9, /**< stopped on request (SIGINT/SIGTERM) before finishing */
+	ASSAY_EBUSY = -10,    /**< a resource is held by someone else (a results folder's lock) */
 };
 
 /**

@@ -21,6 +21,13 @@ extern "C" {
 ASSAY_EXTERN int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err);
 
 /**
+ * The SHA-256 of the file at `path` (read in pieces: any size).
+ * @param out receives 64 lower-case hex digits and a NUL
+ * @return 0, ASSAY_ENOTFOUND or ASSAY_EIO (details in `err`)
+ */
+ASSAY_EXTERN int assay_fs_sha256(const char *path, char out[65], assay_err *err);
+
+/**
  * Writes `len` bytes to `path` atomically: `path`.tmp.<pid> is written, fsync'd, then renamed
  * over `path`. Readers see the old file or the new one, never a partial one.
  * @param mode permission bits for a new file (e.g. 0644)

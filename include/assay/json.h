@@ -103,10 +103,29 @@ typedef struct assay_json_cut {
  * without being written twice when it occurs again in `v`. A container whose text grows past
  * a few times `max` is streamed to its blob as it is written (with everything inside it:
  * nothing is cut within a streamed blob), so memory stays bounded whatever its size.
+ * An object key of the data made of one or more '$' then "assay_" is written with one '$'
+ * more, in the line and in blobs alike, so that every "$assay_cut" key of the text is a real
+ * marker: a program cannot plant one (assay_json_uncut() takes the '$' away again).
  * @return 0, or the store's error (the line in `out` is then incomplete)
  */
 ASSAY_EXTERN int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 				      const assay_json_cut *cut, assay_err *err);
+
+/** Fetches the whole content of blob `sha256` (64 hex digits) into `out`; returns 0,
+ *  ASSAY_ENOTFOUND or another error code (with `err`). */
+typedef int (*assay_blob_fetch_fn)(void *payload, const char *sha256, assay_buf *out,
+				   assay_err *err);
+
+/**
+ * Undoes assay_json_write_cut() on a value parsed from its text: every cut marker in `v` is
+ * replaced by the whole value from its blob (a string's bytes as a string, a container's JSON
+ * parsed into `a`), and the extra '$' of escaped keys is taken away. Iterative: any depth.
+ * @param v      the value to change in place (made in `a`)
+ * @return 0; ASSAY_EPARSE (a marker or a blob's JSON is malformed); ASSAY_ETOOBIG (`a`'s
+ *         limit); or `fetch`'s error (ASSAY_ENOTFOUND: a blob is missing)
+ */
+ASSAY_EXTERN int assay_json_uncut(assay_value *v, assay_arena *a, assay_blob_fetch_fn fetch,
+				  void *payload, assay_err *err);
 
 #ifdef __cplusplus
 }

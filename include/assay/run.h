@@ -93,19 +93,22 @@ typedef struct assay_run_opts {
 	volatile int *stop;       /**< if non-NULL and set non-zero (a signal handler sets it),
 				       the running case is killed within 200 ms and left
 				       unreported, and the run ends with summary.interrupted */
-	const assay_value *previous; /**< resume: reports of cases already finished, a mapping
-				       keyed by assay_report_key(); they are replayed, not run */
+	/**
+	 * Resume: finds the report of a case finished by an earlier run, which is then replayed
+	 * (handed to the sinks as `replayed`), not run. `case_file` is the case's file now (a
+	 * result of an older version of it should not count). Returns 1 with the report in `*out`
+	 * (made in `a`, which lives until the report is emitted), 0 when the case has none, or a
+	 * negative error code (with `err`) that stops the run. NULL: run every case.
+	 * assay_store_previous() (store.h) is one.
+	 */
+	int (*previous)(void *payload, const char *checkpoint, const char *group, const char *id,
+			const char *case_file, assay_arena *a, assay_value *out, assay_err *err);
+	void *previous_payload;
 	assay_warn_fn warn;       /**< warnings met while loading cases, or NULL */
 	void *warn_payload;
 } assay_run_opts;
 
 #define ASSAY_RUN_OPTS_INIT { .kill_grace_s = 1.0 }
-
-/**
- * The key of a case in `assay_run_opts.previous`: checkpoint, group and id joined by '\n'
- * (caller frees).
- */
-ASSAY_EXTERN char *assay_report_key(const char *checkpoint, const char *group, const char *id);
 
 /**
  * Runs every case of `suite` (as loaded, so already filtered) in order, reporting each to the

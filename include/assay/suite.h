@@ -125,6 +125,16 @@ ASSAY_EXTERN int assay_suite_load(assay_suite **out, const char *dir,
 /** Frees the suite and everything in it. NULL is allowed. */
 ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 
+/**
+ * The content hash of a suite: SHA-256 over suite.yaml, whose settings every case inherits.
+ * Resuming a run checks it, so a run is never completed against a changed suite.yaml; each
+ * case's own file is checked by its own hash (store.h). Spec: issue #9 item 1 ("suite content
+ * hash").
+ * @param out receives 64 lower-case hex digits and a NUL
+ * @return 0, or ASSAY_EIO / ASSAY_ENOTFOUND naming suite.yaml
+ */
+ASSAY_EXTERN int assay_suite_hash(const assay_suite *suite, char out[65], assay_err *err);
+
 /** An input file to write into the working folder before the case runs. */
 typedef struct assay_input_file {
 	const char *path;    /**< relative to the working folder; checked to stay inside it */

@@ -1,6 +1,7 @@
 /*
- * assay run SUITE: runs every case, writes DIR/reports.jsonl as cases finish and
- * DIR/summary.json at the end, shows progress on a terminal and a summary table.
+ * assay run SUITE: runs every case, keeps each finished case in the results store DIR/assay.db
+ * and appends it to DIR/reports.jsonl, writes DIR/summary.json at the end, shows progress on a
+ * terminal and a summary table. --resume continues the run kept in DIR.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +9,96 @@
 #include <unistd.h>
 
 #include "assay/report.h"
+#include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
 #include "run_common.h"
 #include "util/banned.h"
 
 static const char usage[] = "assay run SUITE [options]";
+
+/* What the store records of this run. */
+static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
+			    const struct run_args *a, int argc, char **argv)
+{
+	assay_value meta = assay_value_object(), cmd = assay_value_array();
+
+	assay_array_push(m, &cmd, assay_value_strz(m, "assay"));
+	for (int i = 0; i < argc; i++)
+		assay_array_push(m, &cmd, assay_value_strz(m, argv[i]));
+	assay_object_set(m, &meta, "assay_version", assay_value_strz(m, ASSAY_VERSION));
+	assay_object_set(m, &meta, "suite", assay_value_strz(m, suite->name));
+	assay_object_set(m, &meta, "suite_path", assay_value_strz(m, suite->root));
+	assay_object_set(m, &meta, "suite_hash", assay_value_strz(m, hash));
+	assay_object_set(m, &meta, "cases", assay_value_int((int64_t)suite->ncases));
+	assay_object_set(m, &meta, "arguments", cmd);
+	assay_object_set(m, &meta, "entry",
+			 a->entry ? assay_value_strz(m, a->entry) : assay_value_null());
+	assay_object_set(m, &meta, "submission",
+			 a->submission ? assay_value_strz(m, a->submission) : assay_value_null());
+	return meta;
+}
+
+/*
+ * Opens the results store of a.output for writing (refused while another run writes there)
+ * and begins the run, or continues it with --resume when it ran this very suite and selection.
+ * Returns 0 or an exit code (the message printed).
+ */
+static int open_results(assay_store **out, const assay_suite *suite, struct run_args *a,
+			int argc, char **argv)
+{
+	assay_err err = ASSAY_ERR_INIT;
+	assay_arena *m = assay_arena_new(0);
+	assay_value meta, info;
+	char hash[65];
+	int rc;
+
+	if ((rc = assay_suite_hash(suite, hash, &err))) {
+		rc = cli_report_err(CLI_EXIT_LOAD, &err);
+		goto out;
+	}
+	if ((rc = assay_store_open(out, a->output, ASSAY_STORE_WRITE, &err))) {
+		rc = cli_report_err(rc == ASSAY_EBUSY || rc == ASSAY_EINVALID ? CLI_EXIT_USAGE
+									       : CLI_EXIT_INTERNAL,
+				    &err);
+		goto out;
+	}
+	if (a->resume) {
+		rc = assay_store_run_info(*out, &info, m, &err);
+		if (rc == ASSAY_ENOTFOUND) {
+			a->resume = false; /* nothing to resume: a new run */
+		} else if (rc) {
+			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+			goto out;
+		} else if (!assay_value_is_str(assay_object_get(&info, "suite_hash"), hash)) {
+			rc = cli_error(CLI_EXIT_USAGE,
+				       "%s holds a run of another suite, or its suite.yaml changed "
+				       "since: run without --resume (or with another -o)",
+				       a->output);
+			goto out;
+		}
+	}
+	meta = run_meta(m, suite, hash, a, argc, argv);
+	if ((rc = assay_store_begin_run(*out, &meta, a->resume, &err))) {
+		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+		goto out;
+	}
+	if (a->resume) {
+		size_t done = 0;
+
+		if ((rc = assay_store_count(*out, &done, NULL, &err))) {
+			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+			goto out;
+		}
+		a->store = *out;
+		if (!a->quiet)
+			fprintf(stderr, "assay: resuming: %zu case%s already done\n", done,
+				done == 1 ? "" : "s");
+	}
+out:
+	assay_arena_free(m);
+	return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -22,7 +107,8 @@ int cmd_run(int argc, char **argv)
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",
-		  "write reports.jsonl and summary.json into DIR (default assay-results)" },
+		  "the results folder: assay.db, reports.jsonl, summary.json (default "
+		  "assay-results)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no progress or summary" },
 		{ "verbose", 'v', CLI_OPT_FLAG, &a.verbose, NULL, "print a line per case" },
 		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN", "auto, always or never" },
@@ -32,7 +118,7 @@ int cmd_run(int argc, char **argv)
 		  "report lines carry values up to BYTES; longer ones go to DIR/blobs "
 		  "(default 64K)" },
 		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
-		  "continue an interrupted run: keep the cases already in DIR/reports.jsonl" },
+		  "continue the run kept in DIR: run only the cases without a result" },
 		{ NULL },
 	};
 	const char *words[1];
@@ -41,8 +127,7 @@ int cmd_run(int argc, char **argv)
 	assay_sink sinks[2];
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
-	assay_arena *prev_arena = NULL;
-	assay_value previous = assay_value_null();
+	assay_store *store = NULL;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
 	if (rc)
@@ -56,20 +141,9 @@ int cmd_run(int argc, char **argv)
 	a.suite_dir = words[0];
 	if ((rc = run_common_load(&suite, &a)))
 		return rc;
-	if (a.resume) {
-		size_t keep_len;
-
-		prev_arena = assay_arena_new(0);
-		if (assay_reports_load(&previous, prev_arena, &keep_len, a.output, &err) ||
-		    assay_sink_jsonl_resume(&sinks[nsinks], a.output, keep_len, a.value_cap, &err)) {
-			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
-			goto out;
-		}
-		a.previous = &previous;
-		if (!a.quiet)
-			fprintf(stderr, "assay: resuming: %u case%s already done\n", previous.len,
-				previous.len == 1 ? "" : "s");
-	} else if (assay_sink_jsonl_new(&sinks[nsinks], a.output, a.value_cap, &err)) {
+	if ((rc = open_results(&store, suite, &a, argc, argv)))
+		goto out;
+	if (assay_sink_store_new(&sinks[nsinks], store, a.output, a.value_cap, a.resume, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
 	}
@@ -85,11 +159,11 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = run_common_run(suite, &a, sinks, nsinks);
 	if (rc <= CLI_EXIT_FAILED && !a.quiet)
-		printf("reports: %s/reports.jsonl, %s/summary.json\n", a.output, a.output);
+		printf("results: %s (reports.jsonl, summary.json, assay.db)\n", a.output);
 out:
 	for (size_t i = 0; i < nsinks; i++)
 		sinks[i].free(sinks[i].payload);
 	assay_suite_free(suite);
-	assay_arena_free(prev_arena);
+	assay_store_close(store);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assay/fs.h"
+#include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
 #include "run_common.h"
@@ -69,7 +70,10 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.sinks = sinks;
 	opts.nsinks = nsinks;
 	opts.stop = &stop_requested;
-	opts.previous = a->previous;
+	if (a->store) {
+		opts.previous = assay_store_previous;
+		opts.previous_payload = a->store;
+	}
 	opts.warn = a->quiet ? NULL : print_warning;
 
 	sa.sa_handler = on_signal;

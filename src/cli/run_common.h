@@ -26,7 +26,7 @@ struct run_args {
 	size_t value_cap;
 	double kill_grace;
 	bool resume;
-	const assay_value *previous; /* resume: reports of finished cases */
+	struct assay_store *store;   /* resume: the results store holding finished cases */
 	const char *group_globs[2];  /* filled from `group` */
 	const char *case_globs[2];   /* filled from `kase` */
 };

@@ -12,4 +12,8 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wt
 /* Appends an int, bigint or real as a JSON number literal (assay_json_write's rules). */
 void assay_json__write_number(assay_buf *out, const assay_value *v);
 
+/* A key of the form "$...$assay_...": assay_json_write_cut() writes such keys of the data with
+ * one more '$', so that every "$assay_cut" key in a line is a real cut marker. */
+bool assay_json__marker_like(const char *key, size_t len);
+
 #endif

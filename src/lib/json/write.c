@@ -393,6 +393,17 @@ static void spill_end(struct cutter *c, assay_buf *out, const assay_value *v)
 	write_marker(out, m);
 }
 
+bool assay_json__marker_like(const char *key, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && key[n] == '$')
+		n++;
+	return n && len - n >= 6 && !memcmp(key + n, "assay_", 6);
+}
+
+#define marker_like assay_json__marker_like
+
 static int write_any(assay_buf *out, const assay_value *v, int flags, struct cutter *cut)
 {
 	bool pretty = flags & ASSAY_JSON_PRETTY, sort = flags & ASSAY_JSON_SORT_KEYS;
@@ -507,8 +518,19 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 		if (obj) {
 			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
 
-			assay_json__write_string(out, m->key.u.s, m->key.len,
-						 m->key.flags & ASSAY__VF_WTF8);
+			if (cut && marker_like(m->key.u.s, m->key.len)) {
+				/* "$assay_cut" in the data itself: one more '$' (json.h) */
+				assay_buf k = ASSAY_BUF_INIT;
+
+				assay_buf_addch(&k, '$');
+				assay_buf_add(&k, m->key.u.s, m->key.len);
+				assay_json__write_string(out, k.ptr, k.len,
+							 m->key.flags & ASSAY__VF_WTF8);
+				assay_buf_release(&k);
+			} else {
+				assay_json__write_string(out, m->key.u.s, m->key.len,
+							 m->key.flags & ASSAY__VF_WTF8);
+			}
 			assay_buf_add(out, ": ", 2);
 			cur = &m->value;
 		} else {

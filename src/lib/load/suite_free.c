@@ -1,7 +1,9 @@
-/* Freeing the suite model, the names of group types, and the files- attribute names. */
+/* Freeing the suite model, the names of group types, the files- attribute names, and the
+ * suite's content hash. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/fs.h"
 #include "assay/suite.h"
 #include "util/banned.h"
 
@@ -68,4 +70,9 @@ void assay_suite_free(assay_suite *s)
 	assay_strvec_clear(&s->tracked_files);
 	assay_arena_free(s->arena);
 	free(s);
+}
+
+int assay_suite_hash(const assay_suite *suite, char out[65], assay_err *err)
+{
+	return assay_fs_sha256(suite->file, out, err);
 }

@@ -168,28 +168,33 @@ static void finish_line(assay_arena *a, assay_value *report, const assay_checkpo
 }
 
 static bool replay(struct run *run, const assay_checkpoint *cp, const assay_group *g,
-		   const char *id, size_t icp, size_t ig, int *rc)
+		   const assay_case_ref *ref, size_t icp, size_t ig, int *rc)
 {
-	char *key;
-	const assay_value *prev;
+	assay_value prev;
+	assay_arena *a;
+	int found;
 
 	if (!run->opts->previous)
 		return false;
-	key = assay_report_key(cp->name, g->name, id);
-	prev = assay_object_get(run->opts->previous, key);
-	free(key);
-	if (!prev)
-		return false;
-	const assay_value *err = assay_object_get(prev, "error");
-	const assay_value *passed = assay_object_get(prev, "passed");
-	assay_case_report cr = { .checkpoint = cp, .group = g, .id = id, .json = prev,
-				 .score = assay_value_number(assay_object_get(prev, "score")),
+	a = assay_arena_new(0);
+	found = run->opts->previous(run->opts->previous_payload, cp->name, g->name, ref->id,
+				    ref->file, a, &prev, run->err);
+	if (found <= 0) {
+		assay_arena_free(a);
+		*rc = found;
+		return found < 0;
+	}
+	const assay_value *err = assay_object_get(&prev, "error");
+	const assay_value *passed = assay_object_get(&prev, "passed");
+	assay_case_report cr = { .checkpoint = cp, .group = g, .id = ref->id, .json = &prev,
+				 .score = assay_value_number(assay_object_get(&prev, "score")),
 				 .passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
 				 .error = err && err->kind == ASSAY_V_STRING ? err->u.s : NULL,
 				 .replayed = true };
-	if (!(cr.score >= 0))
+	if (!(cr.score >= 0 && cr.score <= 1))
 		cr.score = 0;
 	*rc = emit(run, &cr, icp, ig);
+	assay_arena_free(a);
 	return true;
 }
 
@@ -241,7 +246,7 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, void *state, size_
 	char *dir = NULL;
 	int rc = 0;
 
-	if (replay(run, cp, g, id, icp, ig, &rc))
+	if (replay(run, cp, g, &g->cases[k], icp, ig, &rc))
 		return rc;
 	notify_start(run, cp, g, id);
 	assay_case_load(&c, run->suite, cp, g, k, run->opts->warn, run->opts->warn_payload);

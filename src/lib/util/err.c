@@ -23,6 +23,7 @@ const char *assay_strerror(int code)
 	case ASSAY_EIO: return "input/output error";
 	case ASSAY_ESTORE: return "results store failure";
 	case ASSAY_EINTERRUPTED: return "interrupted";
+	case ASSAY_EBUSY: return "busy";
 	}
 	return "unknown error";
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "util/sha256.h"
 #include "util/banned.h"
 
 static int io_error(assay_err *err, const char *path, const char *what)
@@ -55,6 +56,37 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		assay_buf_add(out, chunk, (size_t)n);
 	}
 	close(fd);
+	return rc;
+}
+
+int assay_fs_sha256(const char *path, char out[65], assay_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	assay_sha256_ctx h;
+	char chunk[65536];
+	int rc = 0;
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return assay_err_set(err, ASSAY_ENOTFOUND, path, 0, 0, "no such file");
+		return io_error(err, path, "open");
+	}
+	assay_sha256_begin(&h);
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = io_error(err, path, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		assay_sha256_add(&h, chunk, (size_t)n);
+	}
+	close(fd);
+	assay_sha256_end(&h, out);
 	return rc;
 }
 

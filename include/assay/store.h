@@ -1,0 +1,148 @@
+/**
+ * @file store.h
+ * The results store: a SQLite database per results folder (DIR/assay.db) holding what a run
+ * was (assay version, host, suite and its content hash, command), every finished case (its
+ * report line, its attributes and timings) and the big values cut out of report lines, stored
+ * once by SHA-256. Each finished case is committed in its own transaction, so killing assay at
+ * any moment loses no finished case and leaves a consistent store; `--resume` runs only the
+ * cases without a finished result.
+ * Spec: issue #9 item 1 (results store), item 4 (reading back); suite-format.md "What a run
+ * writes".
+ */
+#ifndef ASSAY_STORE_H
+#define ASSAY_STORE_H
+
+#include "json.h"
+#include "run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The store's file in a results folder. */
+#define ASSAY_STORE_FILE "assay.db"
+
+/** An open store (opaque). */
+typedef struct assay_store assay_store;
+
+/** assay_store_open() flags. */
+#define ASSAY_STORE_WRITE 0x1 /**< create the folder and store if missing, and take the folder's
+				   lock (a second writer is refused) */
+
+/**
+ * Opens the store of results folder `dir` (DIR/assay.db).
+ * @param out   receives the store (close with assay_store_close)
+ * @param flags 0 (read only; the store must exist) or ASSAY_STORE_WRITE
+ * @return 0; ASSAY_ENOTFOUND (read only, and `dir` holds no store: "not a results folder");
+ *         ASSAY_EBUSY (another assay writes into `dir`: the message names its pid);
+ *         ASSAY_EINVALID (the store was written by a newer assay, or is not an assay store);
+ *         ASSAY_ESTORE (SQLite failed: its message); ASSAY_EIO. Nothing is changed on error.
+ */
+ASSAY_EXTERN int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *err);
+
+/** Closes the store (and releases the folder's lock). NULL is allowed. */
+ASSAY_EXTERN void assay_store_close(assay_store *s);
+
+/**
+ * Starts (or, with `resume`, continues) the run kept in the store. A new run removes the cases
+ * of the previous one. `meta` is a mapping describing the run (assay_version, host, suite,
+ * suite_hash, command, submission, options ...), stored as JSON.
+ * @return 0 or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume,
+				       assay_err *err);
+
+/**
+ * The resume lookup of assay_run_opts.previous (run.h) over the store given as `payload`: the
+ * report line of case checkpoint/group/id as committed (cut values stay cut), parsed into `a`,
+ * when it was made from the case file as `case_file` is now (its SHA-256 is kept with the
+ * result; NULL: not checked). Only whole rows written by assay are there, one per case (the
+ * store's UNIQUE key); a row the current suite does not have is never asked for.
+ * @return 1 (found), 0 (no finished result, or one of another version of the case file), or
+ *         ASSAY_ESTORE / ASSAY_EPARSE (a row that does not parse: the store was changed by hand)
+ */
+ASSAY_EXTERN int assay_store_previous(void *payload, const char *checkpoint, const char *group,
+				      const char *id, const char *case_file, assay_arena *a,
+				      assay_value *out, assay_err *err);
+
+/**
+ * The number of finished cases in the store (`passed_out`, when not NULL, gets how many passed).
+ * @return 0 or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_count(assay_store *s, size_t *count_out, size_t *passed_out,
+				   assay_err *err);
+
+/**
+ * Keeps one finished case in one transaction: its report line (strings and containers longer
+ * than `value_cap` bytes cut into blobs, json.h; 0: never cut), its attributes and timings,
+ * its position r->index in the run and the SHA-256 of its case file. A result the case had
+ * already (of an older version of its file) is replaced.
+ * `line_out`, when not NULL, receives the line's text as stored (for a reports.jsonl).
+ * @return 0, ASSAY_ESTORE, or the blob store's error; on error nothing of the case is kept
+ */
+ASSAY_EXTERN int assay_store_put_case(assay_store *s, const assay_case_report *r,
+				      size_t value_cap, assay_buf *line_out, assay_err *err);
+
+/** Records the run's end: its summary (a mapping) and whether it was interrupted. */
+ASSAY_EXTERN int assay_store_end_run(assay_store *s, const assay_value *summary,
+				     bool interrupted, assay_err *err);
+
+/** The store's blob store (json.h): blobs kept in the database, in 1 MiB chunks. */
+ASSAY_EXTERN void assay_store_blobs(assay_store *s, assay_blob_store *out);
+
+/**
+ * The whole blob named `sha256` appended to `out`.
+ * @return 0, ASSAY_ENOTFOUND or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out,
+				  assay_err *err);
+
+/**
+ * Replaces every cut marker inside `v` ({"$assay_cut": ...}) by the whole value from its blob
+ * (a string's bytes as a string, a container's JSON parsed, recursively), made in `a`.
+ * @return 0, ASSAY_ENOTFOUND (a blob is missing) or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_expand(assay_store *s, assay_value *v, assay_arena *a,
+				    assay_err *err);
+
+/**
+ * Calls `fn` with each finished case's report line, in run order. `fn` returns 0 to go on or
+ * an error code, which ends the walk and is returned. Memory stays flat: each line is parsed
+ * into an arena freed after its call.
+ * @return 0, `fn`'s code, or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_each_case(assay_store *s,
+				       int (*fn)(void *payload, const assay_value *line,
+						 assay_err *err),
+				       void *payload, assay_err *err);
+
+/**
+ * The report line of one case (`checkpoint`/`group`/`id`), in `a`.
+ * @return 0, ASSAY_ENOTFOUND or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_get_case(assay_store *s, const char *checkpoint, const char *group,
+				      const char *id, assay_value *out, assay_arena *a,
+				      assay_err *err);
+
+/**
+ * The run's description (the `meta` given to assay_store_begin_run, plus started, finished,
+ * interrupted and the summary when ended), in `a`. @return 0, ASSAY_ENOTFOUND, ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_run_info(assay_store *s, assay_value *out, assay_arena *a,
+				      assay_err *err);
+
+/**
+ * A sink keeping every finished case in `s` and appending its line to DIR/reports.jsonl, then
+ * the summary in DIR/summary.json (atomically) and the store. With `resume`, reports.jsonl is
+ * rewritten from the store first, so it holds exactly the finished cases.
+ * @param out receives the sink (free it with out->free(out->payload)); `s` stays the
+ *            caller's and must outlive the sink
+ * @return 0, or ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_sink_store_new(assay_sink *out, assay_store *s, const char *dir,
+				      size_t value_cap, bool resume, assay_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

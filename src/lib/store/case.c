@@ -1,0 +1,248 @@
+/*
+ * Finished cases in the results store (store.h): keeping one in one transaction, finding one
+ * for resume, counting them.
+ *
+ * Key decisions:
+ * - A case's row is its report line as written (values past the cap cut into blobs in the same
+ *   transaction), plus columns copied out of it (verdict, timings, execution) so the store can
+ *   be queried with SQL alone; its attributes are rows of their own.
+ * - `position` is the case's place in the run, so reading in position order gives the run's
+ *   order whatever order cases finished in (a pool, a resumed run); `seq` is the order of
+ *   commits.
+ * - A result is kept with the SHA-256 of its case file: resuming replays it only while the
+ *   file is unchanged, and a case run again replaces its old result in the same transaction.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/fs.h"
+#include "assay/store.h"
+#include "store/store_int.h"
+#include "util/banned.h"
+
+static void bind_json(sqlite3_stmt *st, int col, const assay_value *v, assay_buf *b)
+{
+	if (!v || v->kind == ASSAY_V_NULL) {
+		sqlite3_bind_null(st, col);
+		return;
+	}
+	assay_buf_reset(b);
+	assay_json_write(b, v, 0);
+	sqlite3_bind_text(st, col, b->ptr, (int)b->len, SQLITE_TRANSIENT);
+}
+
+static void bind_number(sqlite3_stmt *st, int col, const assay_value *v)
+{
+	if (v && (v->kind == ASSAY_V_INT || v->kind == ASSAY_V_REAL))
+		sqlite3_bind_double(st, col, assay_value_number(v));
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static void bind_int(sqlite3_stmt *st, int col, const assay_value *v)
+{
+	if (v && v->kind == ASSAY_V_INT)
+		sqlite3_bind_int64(st, col, v->u.i);
+	else if (v && v->kind == ASSAY_V_BOOL)
+		sqlite3_bind_int(st, col, v->u.b);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static void bind_str(sqlite3_stmt *st, int col, const assay_value *v)
+{
+	if (v && v->kind == ASSAY_V_STRING)
+		sqlite3_bind_text(st, col, v->u.s, (int)v->len, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+/* The attribute rows of a case, from its line as stored (cut values stay cut). */
+static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *line,
+			  assay_err *err)
+{
+	const assay_value *results = assay_object_get(line, "results");
+	sqlite3_stmt *st;
+	assay_buf b = ASSAY_BUF_INIT;
+	int rc = 0;
+
+	if (!results || results->kind != ASSAY_V_OBJECT || !results->len)
+		return 0;
+	st = assay_store__prepare(s, "INSERT INTO attributes (case_seq, name, is_correct, weight,"
+				     " score, actual, expected, diff) VALUES (?,?,?,?,?,?,?,?)", err);
+	if (!st)
+		return ASSAY_ESTORE;
+	for (uint32_t i = 0; i < results->len && !rc; i++) {
+		const assay_member *m = &results->u.members[i];
+		const assay_value *v = &m->value;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, seq);
+		sqlite3_bind_text(st, 2, m->key.u.s, (int)m->key.len, SQLITE_TRANSIENT);
+		bind_int(st, 3, assay_object_get(v, "is_correct"));
+		bind_number(st, 4, assay_object_get(v, "weight"));
+		bind_number(st, 5, assay_object_get(v, "score"));
+		bind_json(st, 6, assay_object_get(v, "actual"), &b);
+		bind_json(st, 7, assay_object_get(v, "expected"), &b);
+		bind_json(st, 8, assay_object_get(v, "diff"), &b);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = assay_store__fail(s, err, "store an attribute");
+	}
+	sqlite3_finalize(st);
+	assay_buf_release(&b);
+	return rc;
+}
+
+/* Drops the result case checkpoint/group/id had (its attributes go with it). */
+static int drop_old(assay_store *s, const assay_case_report *r, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "DELETE FROM cases WHERE checkpoint = ?"
+						   " AND grp = ? AND id = ?", err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_text(st, 1, r->checkpoint->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, r->group->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, r->id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "replace a case");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int put_row(assay_store *s, const assay_case_report *r, const assay_value *line,
+		   const assay_buf *text, sqlite3_int64 *seq, assay_err *err)
+{
+	const assay_value *ex = assay_object_get(line, "execution");
+	sqlite3_stmt *st = assay_store__prepare(
+		s, "INSERT INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
+		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
+		   " case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	char hash[65];
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)r->index);
+	sqlite3_bind_text(st, 2, r->checkpoint->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, r->group->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->id, -1, SQLITE_STATIC);
+	bind_str(st, 5, assay_object_get(line, "type"));
+	sqlite3_bind_int(st, 6, r->passed);
+	sqlite3_bind_double(st, 7, r->score);
+	if (r->error)
+		sqlite3_bind_text(st, 8, r->error, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 8);
+	bind_number(st, 9, assay_object_get(line, "duration"));
+	bind_str(st, 10, assay_object_get(line, "timestamp"));
+	bind_str(st, 11, assay_object_get(ex, "status"));
+	bind_int(st, 12, assay_object_get(ex, "exit_code"));
+	bind_number(st, 13, assay_object_get(ex, "wall_time"));
+	bind_number(st, 14, assay_object_get(ex, "cpu_time"));
+	bind_int(st, 15, assay_object_get(ex, "max_rss"));
+	sqlite3_bind_text(st, 16, text->ptr, (int)text->len, SQLITE_STATIC);
+	if (r->kase && r->kase->file && !assay_fs_sha256(r->kase->file, hash, NULL))
+		sqlite3_bind_text(st, 17, hash, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 17);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "store a case");
+	else
+		*seq = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t value_cap,
+			 assay_buf *line_out, assay_err *err)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_blob_store blobs;
+	assay_json_cut cut = { value_cap, &blobs, 3 };
+	assay_arena *a = NULL;
+	assay_value line;
+	sqlite3_int64 seq = 0;
+	int rc;
+
+	assay_store_blobs(s, &blobs);
+	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE", err)))
+		return rc;
+	if ((rc = assay_json_write_cut(&text, r->json, 0, &cut, err)))
+		goto rollback;
+	/* the attribute rows hold the values as the line does: read them back from it */
+	a = assay_arena_new(0);
+	if ((rc = assay_json_parse(&line, a, text.ptr, text.len, NULL, err)) ||
+	    (rc = drop_old(s, r, err)) || (rc = put_row(s, r, &line, &text, &seq, err)) ||
+	    (rc = put_attributes(s, seq, &line, err)) ||
+	    (rc = assay_store__exec(s, "COMMIT", err)))
+		goto rollback;
+	if (line_out)
+		assay_buf_add(line_out, text.ptr, text.len);
+	goto out;
+rollback:
+	assay_store__exec(s, "ROLLBACK", NULL);
+out:
+	assay_arena_free(a);
+	assay_buf_release(&text);
+	return rc;
+}
+
+int assay_store_previous(void *payload, const char *checkpoint, const char *group,
+			 const char *id, const char *case_file, assay_arena *a, assay_value *out,
+			 assay_err *err)
+{
+	assay_store *s = payload;
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT line, case_hash FROM cases WHERE"
+						   " checkpoint = ? AND grp = ? AND id = ?", err);
+	char hash[65];
+	int rc = 0, step;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_text(st, 1, checkpoint, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, group, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW && case_file) {
+		const char *kept = (const char *)sqlite3_column_text(st, 1);
+
+		if (!kept || assay_fs_sha256(case_file, hash, NULL) || strcmp(kept, hash))
+			step = SQLITE_DONE; /* made from another version of the case: run it */
+	}
+	if (step == SQLITE_ROW) {
+		assay_err pe = ASSAY_ERR_INIT;
+
+		if (assay_json_parse(out, a, (const char *)sqlite3_column_text(st, 0),
+				     (size_t)sqlite3_column_bytes(st, 0), NULL, &pe))
+			rc = assay_err_set(err, ASSAY_EPARSE, s->path, 0, 0,
+					   "the stored result of %s/%s/%s does not parse (%s): "
+					   "was the store changed by hand?", checkpoint, group, id,
+					   pe.msg);
+		else
+			rc = 1;
+	} else if (step != SQLITE_DONE) {
+		rc = assay_store__fail(s, err, "find a case");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int assay_store_count(assay_store *s, size_t *count_out, size_t *passed_out, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT count(*), total(passed) FROM cases", err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*count_out = (size_t)sqlite3_column_int64(st, 0);
+		if (passed_out)
+			*passed_out = (size_t)sqlite3_column_double(st, 1);
+	} else {
+		rc = assay_store__fail(s, err, "count cases");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,164 @@
+/*
+ * The results folder's sink (store.h): every finished case is committed to the store, then its
+ * line appended to DIR/reports.jsonl; at the end DIR/summary.json is written and the run's end
+ * recorded. The store is the truth: reports.jsonl is rewritten from it when a run resumes, so
+ * a line lost between the commit and the append (a kill in between) comes back.
+ *
+ * Key decisions:
+ * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the commit;
+ *   a kill can leave a partial last line only in reports.jsonl, never in the store.
+ * - summary.json goes through a temp file and rename (suite-format.md "What a run writes").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "assay/report.h"
+#include "assay/store.h"
+#include "store/store_int.h"
+#include "util/banned.h"
+
+struct store_sink {
+	assay_store *s;
+	char *dir;
+	char *reports;
+	int fd;
+	bool resume;
+	size_t value_cap;
+	assay_buf line;
+};
+
+static int write_all(int fd, const char *p, size_t left, const char *path, assay_err *err)
+{
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return assay_err_set(err, ASSAY_EIO, path, 0, 0, "cannot write: %s",
+					     strerror(errno));
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+/* reports.jsonl made anew from the store's rows, in run order (atomically). */
+static int rewrite_reports(struct store_sink *k, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(k->s, "SELECT line FROM cases ORDER BY position, seq", err);
+	assay_fs_atomic w;
+	int rc, step;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	if ((rc = assay_fs_atomic_open(&w, k->dir, 0644, err))) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = assay_fs_atomic_write(&w, sqlite3_column_text(st, 0),
+					   (size_t)sqlite3_column_bytes(st, 0), err);
+		if (!rc)
+			rc = assay_fs_atomic_write(&w, "\n", 1, err);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = assay_store__fail(k->s, err, "read the cases");
+	sqlite3_finalize(st);
+	if (rc)
+		assay_fs_atomic_abort(&w);
+	else
+		rc = assay_fs_atomic_commit(&w, k->reports, false, err);
+	return rc;
+}
+
+static int on_begin(void *payload, const assay_suite *suite, size_t total, assay_err *err)
+{
+	struct store_sink *k = payload;
+	int rc;
+
+	(void)suite;
+	(void)total;
+	if (k->resume && (rc = rewrite_reports(k, err)))
+		return rc;
+	k->fd = open(k->reports, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW |
+					 (k->resume ? 0 : O_TRUNC), 0644);
+	if (k->fd < 0)
+		return assay_err_set(err, ASSAY_EIO, k->reports, 0, 0, "cannot create: %s",
+				     strerror(errno));
+	return 0;
+}
+
+static int on_case(void *payload, const assay_case_report *r, assay_err *err)
+{
+	struct store_sink *k = payload;
+	int rc;
+
+	if (r->replayed)
+		return 0;
+	assay_buf_reset(&k->line);
+	if ((rc = assay_store_put_case(k->s, r, k->value_cap, &k->line, err)))
+		return rc;
+	assay_buf_addch(&k->line, '\n');
+	return write_all(k->fd, k->line.ptr, k->line.len, k->reports, err);
+}
+
+static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
+{
+	struct store_sink *k = payload;
+	assay_buf b = ASSAY_BUF_INIT;
+	char *path = assay_path_join(k->dir, "summary.json");
+	int rc = 0;
+
+	if (k->fd >= 0 && fsync(k->fd) && errno != EINVAL)
+		rc = assay_err_set(err, ASSAY_EIO, k->reports, 0, 0, "cannot write: %s",
+				   strerror(errno));
+	if (!rc) {
+		assay_json_write(&b, sum->json, ASSAY_JSON_PRETTY);
+		assay_buf_addch(&b, '\n');
+		rc = assay_fs_write_atomic(path, b.ptr, b.len, 0644, err);
+	}
+	if (!rc)
+		rc = assay_store_end_run(k->s, sum->json, sum->interrupted, err);
+	assay_buf_release(&b);
+	free(path);
+	return rc;
+}
+
+static void sink_free(void *payload)
+{
+	struct store_sink *k = payload;
+
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k->dir);
+	free(k->reports);
+	assay_buf_release(&k->line);
+	free(k);
+}
+
+int assay_sink_store_new(assay_sink *out, assay_store *s, const char *dir, size_t value_cap,
+			 bool resume, assay_err *err)
+{
+	struct store_sink *k;
+	int rc = assay_fs_mkdirs(dir, err);
+
+	if (rc)
+		return rc;
+	k = assay_xcalloc(1, sizeof(*k));
+	k->s = s;
+	k->dir = assay_xstrdup(dir);
+	k->reports = assay_path_join(dir, "reports.jsonl");
+	k->fd = -1;
+	k->resume = resume;
+	k->value_cap = value_cap ? (value_cap == SIZE_MAX ? 0 : value_cap)
+				 : ASSAY_REPORT_VALUE_CAP_DEFAULT;
+	k->line = (assay_buf)ASSAY_BUF_INIT;
+	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL };
+	return 0;
+}

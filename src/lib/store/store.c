@@ -1,0 +1,455 @@
+/*
+ * The results store (store.h): one SQLite database per results folder, its lock, the run's
+ * description, the finished cases and the blobs cut out of report lines.
+ *
+ * Key decisions:
+ * - SQLite in WAL mode with synchronous=NORMAL: a committed transaction survives the process
+ *   being killed (SIGKILL) at any moment; each finished case is one transaction (its blobs,
+ *   its row, its attributes), so a case is in the store whole or not at all.
+ * - The folder's lock is an flock() on DIR/assay.lock (close-on-exec, holding the writer's
+ *   pid), taken before anything is written: a second writer is refused and told whose it is.
+ * - Blobs are rows of 1 MiB chunks, written under a temporary name as they stream in and
+ *   renamed to their SHA-256 at the end (or dropped when that blob is already kept).
+ * - The schema carries its version; a store of a newer version is refused untouched.
+ * - A case's attributes are stored beside its line, their values as the line holds them (cut),
+ *   so the store can be queried without parsing lines.
+ *
+ * Refuses to: keep two results for one case (UNIQUE checkpoint/group/id), or write without
+ * the lock.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "assay/fs.h"
+#include "assay/store.h"
+#include "store/store_int.h"
+#include "util/banned.h"
+
+#define SCHEMA_VERSION 1
+#define CHUNK (1u << 20)
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS run (id INTEGER PRIMARY KEY CHECK (id = 1), meta TEXT NOT NULL,"
+	" started TEXT NOT NULL, finished TEXT, interrupted INTEGER, summary TEXT,"
+	" resumes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE IF NOT EXISTS cases (seq INTEGER PRIMARY KEY, position INTEGER NOT NULL,"
+	" checkpoint TEXT NOT NULL, grp TEXT NOT NULL, id TEXT NOT NULL, case_hash TEXT,"
+	" type TEXT, passed INTEGER NOT NULL,"
+	" score REAL NOT NULL, error TEXT, duration REAL, timestamp TEXT, status TEXT,"
+	" exit_code INTEGER, wall_time REAL, cpu_time REAL, max_rss INTEGER, line TEXT NOT NULL,"
+	" UNIQUE (checkpoint, grp, id));"
+	"CREATE INDEX IF NOT EXISTS cases_position ON cases (position, seq);"
+	"CREATE TABLE IF NOT EXISTS attributes (case_seq INTEGER NOT NULL REFERENCES cases(seq)"
+	" ON DELETE CASCADE, name TEXT NOT NULL, is_correct INTEGER, weight REAL, score REAL,"
+	" actual TEXT, expected TEXT, diff TEXT, PRIMARY KEY (case_seq, name));"
+	"CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+	" bytes INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS blob_chunks (blob TEXT NOT NULL, seq INTEGER NOT NULL,"
+	" data BLOB NOT NULL, PRIMARY KEY (blob, seq));";
+
+int assay_store__fail(assay_store *s, assay_err *err, const char *what)
+{
+	return assay_err_set(err, ASSAY_ESTORE, s->path, 0, 0, "%s: %s", what,
+			     sqlite3_errmsg(s->db));
+}
+
+int assay_store__exec(assay_store *s, const char *sql, assay_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	assay_err_set(err, ASSAY_ESTORE, s->path, 0, 0, "%s", msg ? msg : "SQLite failed");
+	sqlite3_free(msg);
+	return ASSAY_ESTORE;
+}
+
+sqlite3_stmt *assay_store__prepare(assay_store *s, const char *sql, assay_err *err)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		assay_store__fail(s, err, "prepare");
+		return NULL;
+	}
+	return st;
+}
+
+void assay_store__now(char buf[32])
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Takes DIR/assay.lock (flock, non-blocking) and writes our pid into it. */
+static int take_lock(assay_store *s, const char *dir, assay_err *err)
+{
+	char *path = assay_path_join(dir, "assay.lock");
+	char pid[32] = "";
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int rc = 0;
+
+	if (fd < 0) {
+		rc = assay_err_set(err, ASSAY_EIO, path, 0, 0, "cannot open the lock: %s",
+				   strerror(errno));
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t n = read(fd, pid, sizeof(pid) - 1);
+
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		rc = assay_err_set(err, ASSAY_EBUSY, dir, 0, 0,
+				   "another assay run%s%s%s is writing into this results folder",
+				   *pid ? " (pid " : "", pid, *pid ? ")" : "");
+		close(fd);
+		goto out;
+	}
+	if (ftruncate(fd, 0) == 0) {
+		int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+		if (write(fd, pid, (size_t)n) < 0)
+			(void)0; /* the pid is a courtesy for the message above */
+	}
+	s->lock_fd = fd;
+out:
+	free(path);
+	return rc;
+}
+
+static int check_schema(assay_store *s, bool write, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'",
+						NULL);
+	int version = 0;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		version = (int)strtol((const char *)sqlite3_column_text(st, 0), NULL, 10);
+	sqlite3_finalize(st);
+	if (version > SCHEMA_VERSION)
+		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+				     "written by a newer assay (store schema %d; this assay knows "
+				     "%d): nothing was changed", version, SCHEMA_VERSION);
+	if (!version && !write)
+		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+				     "not an assay results store");
+	if (!version) {
+		char sql[128];
+
+		if (assay_store__exec(s, schema, err))
+			return ASSAY_ESTORE;
+		snprintf(sql, sizeof(sql),
+			 "INSERT OR REPLACE INTO meta VALUES ('schema', '%d'),"
+			 " ('created_by', 'assay " ASSAY_VERSION "')", SCHEMA_VERSION);
+		return assay_store__exec(s, sql, err);
+	}
+	return 0;
+}
+
+int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *err)
+{
+	bool write = flags & ASSAY_STORE_WRITE;
+	assay_store *s = assay_xcalloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	s->lock_fd = -1;
+	s->dir = assay_xstrdup(dir);
+	s->path = assay_path_join(dir, ASSAY_STORE_FILE);
+	if (!write && !assay_fs_exists(s->path)) {
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, dir, 0, 0,
+				   "not a results folder (no " ASSAY_STORE_FILE ")");
+		goto fail;
+	}
+	if (write && ((rc = assay_fs_mkdirs(dir, err)) || (rc = take_lock(s, dir, err))))
+		goto fail;
+	if (sqlite3_open_v2(s->path, &s->db,
+			    write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY,
+			    NULL) != SQLITE_OK) {
+		rc = assay_err_set(err, ASSAY_ESTORE, s->path, 0, 0, "cannot open: %s",
+				   s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, 10000);
+	if (write && ((rc = assay_store__exec(s, "PRAGMA journal_mode=WAL;"
+					      "PRAGMA synchronous=NORMAL;"
+					      "PRAGMA foreign_keys=ON;", err))))
+		goto fail;
+	if ((rc = check_schema(s, write, err)))
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	assay_store_close(s);
+	return rc;
+}
+
+void assay_store_close(assay_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd); /* releases the flock */
+	free(s->dir);
+	free(s->path);
+	free(s);
+}
+
+int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, assay_err *err)
+{
+	assay_buf m = ASSAY_BUF_INIT;
+	char now[32];
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	assay_store__now(now);
+	if (resume) {
+		return assay_store__exec(s, "UPDATE run SET resumes = resumes + 1, finished = NULL,"
+					    " interrupted = NULL, summary = NULL WHERE id = 1", err);
+	}
+	assay_json_write(&m, meta, 0);
+	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE; DELETE FROM attributes; DELETE FROM cases;"
+				       " DELETE FROM blob_chunks; DELETE FROM blobs;"
+				       " DELETE FROM run;", err)))
+		goto out;
+	st = assay_store__prepare(s, "INSERT INTO run (id, meta, started) VALUES (1, ?, ?)", err);
+	if (!st) {
+		rc = ASSAY_ESTORE;
+		goto rollback;
+	}
+	sqlite3_bind_text(st, 1, m.ptr, (int)m.len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = assay_store__fail(s, err, "begin the run");
+		goto rollback;
+	}
+	rc = assay_store__exec(s, "COMMIT", err);
+	goto out;
+rollback:
+	assay_store__exec(s, "ROLLBACK", NULL);
+out:
+	sqlite3_finalize(st);
+	assay_buf_release(&m);
+	return rc;
+}
+
+int assay_store_end_run(assay_store *s, const assay_value *summary, bool interrupted,
+			assay_err *err)
+{
+	assay_buf m = ASSAY_BUF_INIT;
+	char now[32];
+	sqlite3_stmt *st = assay_store__prepare(s, "UPDATE run SET finished = ?, interrupted = ?,"
+						   " summary = ? WHERE id = 1", err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	assay_store__now(now);
+	assay_json_write(&m, summary, 0);
+	sqlite3_bind_text(st, 1, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, interrupted);
+	sqlite3_bind_text(st, 3, m.ptr, (int)m.len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "end the run");
+	sqlite3_finalize(st);
+	assay_buf_release(&m);
+	return rc;
+}
+
+/* ---- blobs ------------------------------------------------------------------------------ */
+
+struct db_blob {
+	assay_store *s;
+	char tmp[48];
+	int seq;
+	assay_buf pending;
+};
+
+static int chunk_out(struct db_blob *b, const char *data, size_t len, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(b->s, "INSERT INTO blob_chunks VALUES (?, ?, ?)",
+						err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_text(st, 1, b->tmp, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, b->seq++);
+	sqlite3_bind_blob64(st, 3, data, len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(b->s, err, "store a blob");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int blob_open(void *payload, void **handle, assay_err *err)
+{
+	assay_store *s = payload;
+	struct db_blob *b = assay_xcalloc(1, sizeof(*b));
+
+	(void)err;
+	b->s = s;
+	snprintf(b->tmp, sizeof(b->tmp), "tmp:%lu", ++s->blob_counter);
+	b->pending = (assay_buf)ASSAY_BUF_INIT;
+	*handle = b;
+	return 0;
+}
+
+static int blob_write(void *handle, const char *data, size_t len, assay_err *err)
+{
+	struct db_blob *b = handle;
+	int rc;
+
+	assay_buf_add(&b->pending, data, len);
+	while (b->pending.len >= CHUNK) {
+		if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
+			return rc;
+		memmove(b->pending.ptr, b->pending.ptr + CHUNK, b->pending.len - CHUNK);
+		assay_buf_setlen(&b->pending, b->pending.len - CHUNK);
+	}
+	return 0;
+}
+
+static void blob_free(struct db_blob *b)
+{
+	assay_buf_release(&b->pending);
+	free(b);
+}
+
+static int blob_close(void *handle, const char *sha256, bool json, assay_err *err)
+{
+	struct db_blob *b = handle;
+	assay_store *s = b->s;
+	sqlite3_stmt *st = NULL;
+	size_t bytes = (size_t)b->seq * CHUNK + b->pending.len;
+	bool have = false;
+	int rc = 0;
+
+	if (b->pending.len && (rc = chunk_out(b, b->pending.ptr, b->pending.len, err)))
+		goto out;
+	st = assay_store__prepare(s, "SELECT 1 FROM blobs WHERE sha256 = ?", err);
+	if (!st) {
+		rc = ASSAY_ESTORE;
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	have = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	st = assay_store__prepare(s, have ? "DELETE FROM blob_chunks WHERE blob = ?2"
+					  : "UPDATE blob_chunks SET blob = ?1 WHERE blob = ?2",
+				  err);
+	if (!st) {
+		rc = ASSAY_ESTORE;
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b->tmp, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = assay_store__fail(s, err, "name a blob");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!have) {
+		st = assay_store__prepare(s, "INSERT INTO blobs VALUES (?, ?, ?)", err);
+		if (!st) {
+			rc = ASSAY_ESTORE;
+			goto out;
+		}
+		sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, json ? "json" : "string", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)bytes);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = assay_store__fail(s, err, "record a blob");
+	}
+out:
+	sqlite3_finalize(st);
+	blob_free(b);
+	return rc;
+}
+
+static void blob_abort(void *handle)
+{
+	struct db_blob *b = handle;
+	sqlite3_stmt *st = assay_store__prepare(b->s, "DELETE FROM blob_chunks WHERE blob = ?",
+						NULL);
+
+	if (st) {
+		sqlite3_bind_text(st, 1, b->tmp, -1, SQLITE_STATIC);
+		sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	blob_free(b);
+}
+
+void assay_store_blobs(assay_store *s, assay_blob_store *out)
+{
+	*out = (assay_blob_store){ blob_open, blob_write, blob_close, blob_abort, s };
+}
+
+int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT data FROM blob_chunks WHERE blob = ?"
+						   " ORDER BY seq", err);
+	bool any = false;
+	int step;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		assay_buf_add(out, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+		any = true;
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return assay_store__fail(s, err, "read a blob");
+	if (!any && strlen(sha256) == 64) {
+		/* an empty blob has no chunk: look for its record */
+		sqlite3_stmt *b = assay_store__prepare(s, "SELECT 1 FROM blobs WHERE sha256 = ?",
+						       err);
+
+		if (!b)
+			return ASSAY_ESTORE;
+		sqlite3_bind_text(b, 1, sha256, -1, SQLITE_STATIC);
+		any = sqlite3_step(b) == SQLITE_ROW;
+		sqlite3_finalize(b);
+	}
+	if (!any)
+		return assay_err_set(err, ASSAY_ENOTFOUND, s->path, 0, 0, "no blob %s", sha256);
+	return 0;
+}
+
+assay_value assay_store__text(sqlite3_stmt *st, int col, assay_arena *a)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t ? assay_value_string(a, (const char *)t, (size_t)sqlite3_column_bytes(st, col))
+		 : assay_value_null();
+}
+
+const char *assay_store__host(void)
+{
+	static char host[256];
+	struct utsname u;
+
+	if (!host[0] && !uname(&u))
+		snprintf(host, sizeof(host), "%s", u.nodename);
+	return host;
+}

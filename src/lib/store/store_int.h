@@ -1,0 +1,32 @@
+/*
+ * Internals of the results store (src/lib/store), shared by its files. Never installed.
+ */
+#ifndef ASSAY_STORE_INT_H
+#define ASSAY_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "assay/store.h"
+
+struct assay_store {
+	sqlite3 *db;
+	char *dir;
+	char *path;                 /* DIR/assay.db */
+	int lock_fd;                /* DIR/assay.lock, flock'ed by a writer; -1 when reading */
+	unsigned long blob_counter; /* temporary names of blobs being written */
+};
+
+/* Sets `err` to ASSAY_ESTORE with SQLite's message after `what`; returns ASSAY_ESTORE. */
+int assay_store__fail(assay_store *s, assay_err *err, const char *what);
+/* Runs SQL statements without results. @return 0 or ASSAY_ESTORE */
+int assay_store__exec(assay_store *s, const char *sql, assay_err *err);
+/* A prepared statement (finalize it), or NULL with `err` set. */
+sqlite3_stmt *assay_store__prepare(assay_store *s, const char *sql, assay_err *err);
+/* The current UTC time as RFC 3339 ("2026-11-23T12:00:00Z"). */
+void assay_store__now(char buf[32]);
+/* This machine's name (uname's nodename). */
+const char *assay_store__host(void);
+/* The text of column `col` as a string value in `a` (null when SQL NULL). */
+assay_value assay_store__text(sqlite3_stmt *st, int col, assay_arena *a);
+
+#endif

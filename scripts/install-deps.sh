@@ -6,7 +6,7 @@
 set -eu
 
 pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libcriterion-dev libdouble-conversion-dev
-libunistring-dev nettle-dev libsqlite3-dev jq diffutils"
+libunistring-dev nettle-dev libsqlite3-dev sqlite3 jq diffutils"
 if [ $# -ne 0 ]; then
 	echo "usage: $0" >&2
 	exit 2

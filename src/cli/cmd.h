@@ -16,6 +16,7 @@ typedef struct cli_cmd {
 
 int cmd_run(int argc, char **argv);
 int cmd_run_case(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* Option tables: each command declares its options with their help text. */

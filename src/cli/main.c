@@ -18,6 +18,7 @@
 static const cli_cmd commands[] = {
 	{ "run", cmd_run, "Run a suite against a submission and write reports" },
 	{ "run-case", cmd_run_case, "Run cases and print their verdicts as a JSON array" },
+	{ "show", cmd_show, "Print one case's whole report from a results folder" },
 	{ "version", cmd_version, "Print the version" },
 };
 

@@ -261,14 +261,32 @@ struct cutter {
 };
 
 /* The longest prefix of s[0..len) of at most `max` bytes that ends on a whole UTF-8 char. */
+/* The longest prefix of s (whole UTF-8 characters) whose JSON text stays within `max` bytes:
+ * a head of escapes (\u0000 is six bytes for one) is as long on the line as any other. */
 static size_t utf8_prefix(const char *s, size_t len, size_t max)
 {
-	size_t n = len < max ? len : max;
+	size_t n = 0, text = 0;
 
-	if (n == len)
-		return n;
-	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
+	while (n < len) {
+		unsigned char c = (unsigned char)s[n];
+		size_t step = 1, cost, bad = 0;
+		bool sur;
+
+		if (c >= 0x80) {
+			step = seq((const unsigned char *)s + n, len - n, false, &bad, &sur);
+			cost = step; /* kept as it is */
+			if (!step)
+				step = bad, cost = 3; /* one U+FFFD */
+		} else {
+			cost = safe[c] ? 1
+			       : (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' ||
+				  c == '\b' || c == '\f') ? 2 : 6;
+		}
+		if (text + cost > max)
+			break;
+		text += cost;
+		n += step;
+	}
 	return n;
 }
 

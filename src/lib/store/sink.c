@@ -6,7 +6,9 @@
  *
  * Key decisions:
  * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the commit;
- *   a kill can leave a partial last line only in reports.jsonl, never in the store.
+ *   a kill can leave a partial last line only in reports.jsonl, never in the store. A resumed
+ *   run rewrites reports.jsonl from the store when it begins and when it ends (a case run again
+ *   replaces its old result).
  * - summary.json goes through a temp file and rename (suite-format.md "What a run writes").
  */
 #include <errno.h>
@@ -118,6 +120,10 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	if (k->fd >= 0 && fsync(k->fd) && errno != EINVAL)
 		rc = assay_err_set(err, ASSAY_EIO, k->reports, 0, 0, "cannot write: %s",
 				   strerror(errno));
+	/* a resumed run may have replaced results (cases whose file changed): the file again
+	 * from the store, once per case, in run order */
+	if (!rc && k->resume)
+		rc = rewrite_reports(k, err);
 	if (!rc) {
 		assay_json_write(&b, sum->json, ASSAY_JSON_PRETTY);
 		assay_buf_addch(&b, '\n');

@@ -148,6 +148,9 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	if (!version && !write)
 		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
 				     "not an assay results store");
+	if (write && assay_store__exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+					  " PRAGMA foreign_keys=ON;", err))
+		return ASSAY_ESTORE;
 	if (!version) {
 		char sql[128];
 
@@ -186,10 +189,7 @@ int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *e
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
-	if (write && ((rc = assay_store__exec(s, "PRAGMA journal_mode=WAL;"
-					      "PRAGMA synchronous=NORMAL;"
-					      "PRAGMA foreign_keys=ON;", err))))
-		goto fail;
+	/* the version first: a store of a newer assay is left exactly as it is */
 	if ((rc = check_schema(s, write, err)))
 		goto fail;
 	*out = s;

@@ -1,0 +1,127 @@
+/*
+ * assay show DIR CASE: one case's whole report from the results store, with every value that
+ * the report lines cut (long outputs, big documents) put back whole. CASE is the listing's
+ * checkpoint/group/id, an id, or a glob over either. --attribute and --value print one value
+ * alone, a string as its raw bytes (what a program printed, byte for byte).
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/store.h"
+#include "cmd.h"
+#include "exit.h"
+#include "util/banned.h"
+
+static const char usage[] = "assay show DIR CASE [--attribute NAME [--value FIELD]]";
+
+struct show {
+	assay_store *s;
+	const char *pattern;
+	const char *attribute;
+	const char *field;
+	size_t shown;
+};
+
+static bool matches(const char *pattern, const assay_value *line)
+{
+	const assay_value *cp = assay_object_get(line, "checkpoint");
+	const assay_value *g = assay_object_get(line, "group");
+	const assay_value *id = assay_object_get(line, "id");
+	char full[4096];
+
+	if (!cp || !g || !id || id->kind != ASSAY_V_STRING)
+		return false;
+	if (!fnmatch(pattern, id->u.s, 0))
+		return true;
+	if (cp->kind != ASSAY_V_STRING || g->kind != ASSAY_V_STRING)
+		return false;
+	snprintf(full, sizeof(full), "%s/%s/%s", cp->u.s, g->u.s, id->u.s);
+	return !fnmatch(pattern, full, FNM_PATHNAME);
+}
+
+static void print_value(const assay_value *v, bool raw)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	if (raw && v->kind == ASSAY_V_STRING) {
+		fwrite(v->u.s, 1, v->len, stdout);
+		return;
+	}
+	assay_json_write(&b, v, ASSAY_JSON_PRETTY);
+	assay_buf_addch(&b, '\n');
+	fwrite(b.ptr, 1, b.len, stdout);
+	assay_buf_release(&b);
+}
+
+static int show_one(void *payload, const assay_value *line, assay_err *err)
+{
+	struct show *sh = payload;
+	assay_arena *a;
+	assay_value v;
+	const assay_value *what;
+	int rc;
+
+	if (!matches(sh->pattern, line))
+		return 0;
+	a = assay_arena_new(0);
+	v = assay_value_copy(a, line);
+	if ((rc = assay_store_expand(sh->s, &v, a, err))) {
+		assay_arena_free(a);
+		return rc;
+	}
+	what = &v;
+	if (sh->attribute) {
+		what = assay_object_get(assay_object_get(&v, "results"), sh->attribute);
+		if (what && sh->field)
+			what = assay_object_get(what, sh->field);
+	}
+	if (what) {
+		print_value(what, sh->field != NULL);
+		sh->shown++;
+	}
+	assay_arena_free(a);
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show sh = { 0 };
+	const cli_opt opts[] = {
+		{ "attribute", 'a', CLI_OPT_STRING, &sh.attribute, "NAME",
+		  "print only this attribute's result (output, status_code, files-PATH, ...)" },
+		{ "value", 0, CLI_OPT_STRING, &sh.field, "FIELD",
+		  "with --attribute: print only its actual, expected or diff (a string as its "
+		  "bytes)" },
+		{ NULL },
+	};
+	const char *words[2];
+	size_t nwords;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = cli_parse(argc, argv, opts, usage, words, 2, &nwords);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (nwords != 2 || (sh.field && !sh.attribute)) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (sh.field && strcmp(sh.field, "actual") && strcmp(sh.field, "expected") &&
+	    strcmp(sh.field, "diff"))
+		return cli_error(CLI_EXIT_USAGE, "--value takes actual, expected or diff");
+	sh.pattern = words[1];
+	if ((rc = assay_store_open(&sh.s, words[0], 0, &err)))
+		return cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID
+					      ? CLI_EXIT_USAGE
+					      : CLI_EXIT_INTERNAL,
+				      &err);
+	rc = assay_store_each_case(sh.s, show_one, &sh, &err);
+	assay_store_close(sh.s);
+	if (rc)
+		return cli_report_err(CLI_EXIT_INTERNAL, &err);
+	if (!sh.shown)
+		return cli_error(CLI_EXIT_FAILED, "no case%s matches '%s' in %s",
+				 sh.attribute ? " with that attribute" : "", words[1], words[0]);
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The results store (issue #9 item 1): killing assay at any moment loses no finished case and
+# never corrupts the store; --resume completes the run with every case exactly once; a second
+# run into the same folder is refused; `assay show` prints a case whole.
+. "$(dirname "$0")/lib.sh"
+
+# Each test in a folder of its own.
+fresh() {
+	cd "$(mktemp -d -p "$TMP")"
+}
+
+# A suite of N short cases (each sleeps a little, so kills land mid-case as well as between).
+make_suite() {
+	local n=$1
+	mkdir -p s/checkpoint_1/core s/checkpoint_1/errors
+	cat > s/suite.yaml <<-'EOF'
+	name: kills
+	adapter: {type: cli, command: [sh, -c], timeout: 10}
+	checkpoints:
+	  checkpoint_1:
+	    groups: {core: {type: Core}, errors: {type: Error}}
+	EOF
+	for i in $(seq 1 "$n"); do
+		grp=core
+		[ $((i % 5)) -eq 0 ] && grp=errors
+		printf 'arguments: ["sleep 0.0%d; echo case-%d"]\nexpected: {output: "case-%d\\n"}\n' \
+			$((i % 7)) "$i" "$i" > "s/checkpoint_1/$grp/c$(printf %03d "$i").yaml"
+	done
+}
+
+test_case 'SIGKILL at random moments, then --resume: every case exactly once, store intact' '
+	fresh
+	command -v sqlite3 >/dev/null
+	make_suite 40
+	RANDOM=42
+	flag=""
+	kills=0
+	for round in $(seq 1 30); do
+		"$ASSAY" run s -o res -q $flag >/dev/null 2>&1 &
+		pid=$!
+		sleep "0.$((RANDOM % 4))$((RANDOM % 10))"
+		if ! kill -KILL "$pid" 2>/dev/null; then
+			wait "$pid" && break
+		fi
+		wait "$pid" || true
+		kills=$((kills + 1))
+		flag=--resume
+		[ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
+	done
+	[ "$kills" -ge 3 ]
+	run_assay run s -o res --resume; expect_exit 0
+	[ "$(sqlite3 res/assay.db "SELECT count(*), count(DISTINCT id) FROM cases")" = "40|40" ]
+	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases WHERE passed = 1")" = 40 ]
+	[ "$(wc -l < res/reports.jsonl)" = 40 ]
+	[ "$(jq -r .id res/reports.jsonl | sort -u | wc -l)" = 40 ]
+	jq -e ".totals.total == 40 and .totals.passed == 40" res/summary.json
+	# nothing a killed run started is still running
+	! pgrep -f "echo case-" >/dev/null'
+
+test_case 'a second run into a folder in use is refused and changes nothing' '
+	fresh
+	make_suite 3
+	printf "arguments: [\"sleep 2\"]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c000.yaml
+	"$ASSAY" run s -o res -q >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	run_assay run s -o res
+	wait "$pid"
+	expect_exit 2
+	expect_grep "another assay run \(pid [0-9]+\) is writing into this results folder" err
+	[ "$(wc -l < res/reports.jsonl)" = 4 ]'
+
+test_case '--resume refuses a folder that ran another suite' '
+	fresh
+	make_suite 2
+	run_assay run s -o res; expect_exit 0
+	sed -i "s/name: kills/name: other/" s/suite.yaml
+	run_assay run s -o res --resume; expect_exit 2
+	expect_grep "holds a run of another suite" err'
+
+test_case '--resume runs again a case whose file changed since' '
+	fresh
+	make_suite 2
+	run_assay run s -o res; expect_exit 0
+	printf "arguments: [\"echo new\"]\nexpected: {output: \"new\\\\n\"}\n" > s/checkpoint_1/core/c001.yaml
+	run_assay run s -o res --resume -v; expect_exit 0
+	expect_grep "resuming: 2 cases already done" err
+	[ "$(jq -r "select(.id == \"c001\") | .results.output.actual" res/reports.jsonl)" = new ]
+	[ "$(wc -l < res/reports.jsonl)" = 2 ]'
+
+test_case 'show prints a case whole, cut values included; a value alone as its bytes' '
+	fresh
+	mkdir -p b/c/g
+	printf "name: b\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > b/suite.yaml
+	printf "arguments: [\"yes x | tr -d [:space:] | head -c 300000\"]\nexpected: {status_code: 0}\n" > b/c/g/big.yaml
+	run_assay run b -o res; expect_exit 0
+	grep -q "assay_cut" res/reports.jsonl
+	[ "$(wc -c < res/reports.jsonl)" -lt 70000 ]
+	run_assay show res c/g/big -a output --value actual; expect_exit 0
+	[ "$(wc -c < out)" = 300000 ]
+	[ "$(tr -d x < out | wc -c)" = 0 ]
+	run_assay show res big; expect_exit 0
+	jq -e ".results.output.actual | length == 300000" out
+	run_assay show res nothing; expect_exit 1
+	run_assay show not-a-results-folder big; expect_exit 2
+	expect_grep "not a results folder" err'
+
+test_done

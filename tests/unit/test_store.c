@@ -1,0 +1,401 @@
+/*
+ * Unit tests of the results store (src/lib/store; store.h; issue #9 item 1): the folder's lock,
+ * schema versions, one transaction per case, blobs and cut values made whole, resume lookups
+ * that honour the case file's hash, and markers no program can plant.
+ */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "assay/json.h"
+#include "assay/store.h"
+
+static char dir[] = "/tmp/assay-test-store-XXXXXX";
+static assay_arena *A;
+static assay_checkpoint CP = { .name = "checkpoint_1" };
+static assay_group G = { .name = "core" };
+
+static void setup(void)
+{
+	cr_assert(mkdtemp(dir));
+	A = assay_arena_new(0);
+}
+
+static void teardown(void)
+{
+	assay_fs_remove_tree(dir, NULL);
+	strcpy(dir, "/tmp/assay-test-store-XXXXXX");
+	assay_arena_free(A);
+}
+
+TestSuite(store, .init = setup, .fini = teardown);
+
+static assay_value js(const char *text)
+{
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_json_parse(&v, A, text, strlen(text), NULL, &err), 0, "%s: %s", text,
+		     err.msg);
+	return v;
+}
+
+static assay_store *open_w(void)
+{
+	assay_store *s;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_value meta = js("{\"suite\": \"t\"}");
+
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_store_begin_run(s, &meta, false, &err), 0, "%s", err.msg);
+	return s;
+}
+
+/* Keeps case `id` at `index` with report line `json` (a text). */
+static void put(assay_store *s, const char *id, size_t index, const char *json, size_t cap,
+		const assay_case *kase)
+{
+	assay_value line = js(json);
+	assay_case_report r = { .checkpoint = &CP, .group = &G, .id = id, .kase = kase,
+				.json = &line, .index = index };
+	assay_err err = ASSAY_ERR_INIT;
+	const assay_value *p = assay_object_get(&line, "passed");
+
+	r.passed = p && p->kind == ASSAY_V_BOOL && p->u.b;
+	cr_assert_eq(assay_store_put_case(s, &r, cap, NULL, &err), 0, "%s", err.msg);
+}
+
+/* The stored line of `id` as JSON text ("" when absent). */
+static char *stored(assay_store *s, const char *id, const char *case_file, bool expand)
+{
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_buf b = ASSAY_BUF_INIT;
+	int rc = assay_store_previous(s, CP.name, G.name, id, case_file, A, &v, &err);
+
+	cr_assert_geq(rc, 0, "%s", err.msg);
+	if (rc == 0)
+		return strdup("");
+	if (expand)
+		cr_assert_eq(assay_store_expand(s, &v, A, &err), 0, "%s", err.msg);
+	assay_json_write(&b, &v, 0);
+	assay_buf_addch(&b, '\0');
+	return b.ptr;
+}
+
+static long long query(const char *sql)
+{
+	char *path = assay_path_join(dir, ASSAY_STORE_FILE);
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long long n = -1;
+
+	cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(path);
+	return n;
+}
+
+static void exec_sql(const char *sql)
+{
+	char *path = assay_path_join(dir, ASSAY_STORE_FILE);
+	sqlite3 *db;
+
+	cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s", sql);
+	sqlite3_close(db);
+	free(path);
+}
+
+Test(store, a_folder_without_a_store_is_not_a_results_folder)
+{
+	assay_store *s = (assay_store *)1;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_store_open(&s, dir, 0, &err), ASSAY_ENOTFOUND);
+	cr_assert_null(s);
+	cr_expect(strstr(err.msg, "not a results folder"), "%s", err.msg);
+	/* and reading created nothing */
+	cr_expect_not(assay_fs_exists(dir) && assay_fs_exists("assay.db"));
+}
+
+Test(store, a_second_writer_is_refused_and_told_whose_folder_it_is)
+{
+	assay_store *s = open_w(), *t = NULL, *r = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+	char pid[32];
+
+	cr_assert_eq(assay_store_open(&t, dir, ASSAY_STORE_WRITE, &err), ASSAY_EBUSY);
+	snprintf(pid, sizeof(pid), "pid %ld", (long)getpid());
+	cr_expect(strstr(err.msg, pid), "%s", err.msg);
+	/* readers are welcome meanwhile */
+	cr_assert_eq(assay_store_open(&r, dir, 0, &err), 0, "%s", err.msg);
+	assay_store_close(r);
+	assay_store_close(s);
+	/* and once the writer is gone, the next one gets in */
+	cr_assert_eq(assay_store_open(&t, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+	assay_store_close(t);
+}
+
+Test(store, a_store_of_a_newer_assay_is_refused_untouched)
+{
+	assay_store *s = open_w();
+	assay_err err = ASSAY_ERR_INIT;
+	assay_buf before = ASSAY_BUF_INIT, after = ASSAY_BUF_INIT;
+	char *path = assay_path_join(dir, ASSAY_STORE_FILE);
+
+	assay_store_close(s);
+	exec_sql("PRAGMA journal_mode=DELETE; UPDATE meta SET value = '99' WHERE key = 'schema'");
+	cr_assert_eq(assay_fs_read(&before, path, 0, NULL), 0);
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), ASSAY_EINVALID);
+	cr_expect(strstr(err.msg, "newer assay"), "%s", err.msg);
+	cr_assert_eq(assay_store_open(&s, dir, 0, &err), ASSAY_EINVALID);
+	cr_assert_eq(assay_fs_read(&after, path, 0, NULL), 0);
+	cr_expect(before.len == after.len && !memcmp(before.ptr, after.ptr, before.len),
+		  "the store changed");
+	assay_buf_release(&before);
+	assay_buf_release(&after);
+	free(path);
+}
+
+Test(store, a_case_is_kept_whole_with_its_attributes)
+{
+	assay_store *s = open_w();
+	size_t n = 0, passed = 0;
+	assay_err err = ASSAY_ERR_INIT;
+	char *got;
+
+	put(s, "a", 1,
+	    "{\"id\": \"a\", \"results\": {\"output\": {\"attribute\": \"output\", \"actual\": \"x\","
+	    " \"expected\": \"x\", \"diff\": {}, \"is_correct\": true, \"weight\": 1.0},"
+	    " \"status_code\": {\"attribute\": \"status_code\", \"actual\": 1, \"expected\": 0,"
+	    " \"diff\": null, \"is_correct\": false, \"weight\": 0.5}}, \"passed\": false,"
+	    " \"execution\": {\"status\": \"exited\", \"exit_code\": 1, \"max_rss\": 1024}}",
+	    0, NULL);
+	got = stored(s, "a", NULL, false);
+	cr_expect(strstr(got, "\"status_code\": {\"attribute\": \"status_code\""), "%s", got);
+	free(got);
+	cr_assert_eq(assay_store_count(s, &n, &passed, &err), 0);
+	cr_expect_eq(n, 1);
+	cr_expect_eq(passed, 0);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM attributes"), 2);
+	cr_expect_eq(query("SELECT is_correct FROM attributes WHERE name = 'status_code'"), 0);
+	cr_expect_eq(query("SELECT max_rss FROM cases WHERE id = 'a'"), 1024);
+	cr_expect_eq(query("SELECT exit_code FROM cases WHERE id = 'a'"), 1);
+}
+
+Test(store, a_case_run_again_replaces_its_result)
+{
+	assay_store *s = open_w();
+
+	put(s, "a", 1, "{\"id\": \"a\", \"results\": {\"o\": {\"weight\": 1}}, \"passed\": false}",
+	    0, NULL);
+	put(s, "a", 1, "{\"id\": \"a\", \"results\": {\"o\": {\"weight\": 1}}, \"passed\": true}",
+	    0, NULL);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 1);
+	cr_expect_eq(query("SELECT passed FROM cases"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM attributes"), 1);
+}
+
+Test(store, a_long_value_is_cut_into_a_blob_kept_once_and_made_whole_again)
+{
+	assay_store *s = open_w();
+	assay_buf text = ASSAY_BUF_INIT;
+	char *got, *want;
+	size_t big = 200000;
+
+	assay_buf_adds(&text, "{\"id\": \"a\", \"stdout\": \"");
+	for (size_t i = 0; i < big; i++)
+		assay_buf_addch(&text, (char)('a' + i % 26));
+	assay_buf_adds(&text, "\", \"copy\": \"");
+	for (size_t i = 0; i < big; i++)
+		assay_buf_addch(&text, (char)('a' + i % 26));
+	assay_buf_adds(&text, "\", \"passed\": true}");
+	assay_buf_addch(&text, '\0');
+	put(s, "a", 1, text.ptr, 1024, NULL);
+	put(s, "b", 2, text.ptr, 1024, NULL); /* the same value again: the same blob */
+
+	got = stored(s, "a", NULL, false);
+	cr_expect(strstr(got, "\"$assay_cut\": {\"kind\": \"string\", \"bytes\": 200000"), "%.300s",
+		  got);
+	cr_expect_lt(strlen(got), 4096);
+	free(got);
+	got = stored(s, "a", NULL, true);
+	want = text.ptr;
+	cr_expect_str_eq(got, want);
+	free(got);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM blobs"), 1);
+	cr_expect_eq(query("SELECT bytes FROM blobs"), (long long)big);
+	assay_buf_release(&text);
+}
+
+Test(store, a_marker_in_the_data_is_data)
+{
+	/* a program that prints a marker naming a kept blob must not have it expanded */
+	assay_store *s = open_w();
+	assay_buf text = ASSAY_BUF_INIT;
+	char sha[65];
+	char *got;
+
+	assay_buf_adds(&text, "{\"id\": \"a\", \"expected\": \"");
+	for (int i = 0; i < 5000; i++)
+		assay_buf_addch(&text, 'E');
+	assay_buf_adds(&text, "\", \"passed\": true}");
+	assay_buf_addch(&text, '\0');
+	put(s, "a", 1, text.ptr, 1024, NULL);
+	assay_store_close(s);
+	s = NULL;
+	{
+		assay_store *r;
+		assay_err err = ASSAY_ERR_INIT;
+		char *path = assay_path_join(dir, ASSAY_STORE_FILE);
+		sqlite3 *db;
+		sqlite3_stmt *st;
+
+		cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+		cr_assert_eq(sqlite3_prepare_v2(db, "SELECT sha256 FROM blobs", -1, &st, NULL),
+			     SQLITE_OK);
+		cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+		snprintf(sha, sizeof(sha), "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+		free(path);
+		cr_assert_eq(assay_store_open(&r, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+		s = r;
+	}
+	assay_buf_reset(&text);
+	assay_buf_addf(&text, "{\"id\": \"b\", \"actual\": {\"$assay_cut\": {\"kind\": \"string\", "
+			      "\"bytes\": 5000, \"sha256\": \"%s\", \"head\": \"\"}}, "
+			      "\"more\": {\"$$assay_x\": 1}, \"passed\": true}", sha);
+	assay_buf_addch(&text, '\0');
+	put(s, "b", 2, text.ptr, 1024, NULL);
+	got = stored(s, "b", NULL, false);
+	cr_expect(strstr(got, "{\"$$assay_cut\": {\"kind\""), "%s", got);
+	cr_expect(strstr(got, "{\"$$$assay_x\": 1}"), "%s", got);
+	free(got);
+	got = stored(s, "b", NULL, true);
+	cr_expect_str_eq(got, text.ptr);
+	free(got);
+	assay_store_close(s);
+	assay_buf_release(&text);
+}
+
+Test(store, resume_replays_a_result_only_while_its_case_file_is_unchanged)
+{
+	assay_store *s = open_w();
+	char *file = assay_path_join(dir, "case.yaml");
+	assay_case kase = { .id = "a", .file = file };
+	char *got;
+
+	cr_assert_eq(assay_fs_write(file, "expected: {output: x}\n", 22, 0644, NULL), 0);
+	put(s, "a", 1, "{\"id\": \"a\", \"passed\": true}", 0, &kase);
+	got = stored(s, "a", file, false);
+	cr_expect_str_eq(got, "{\"id\": \"a\", \"passed\": true}");
+	free(got);
+	cr_assert_eq(assay_fs_write(file, "expected: {output: y}\n", 22, 0644, NULL), 0);
+	got = stored(s, "a", file, false);
+	cr_expect_str_eq(got, "", "a result of the old case file was replayed");
+	free(got);
+	/* a case never run has none */
+	got = stored(s, "zzz", NULL, false);
+	cr_expect_str_eq(got, "");
+	free(got);
+	assay_store_close(s);
+	free(file);
+}
+
+Test(store, a_row_changed_by_hand_stops_the_resume)
+{
+	assay_store *s = open_w();
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "a", 1, "{\"id\": \"a\", \"passed\": true}", 0, NULL);
+	assay_store_close(s);
+	exec_sql("UPDATE cases SET line = '{\"id\": \"a\", \"pass' WHERE id = 'a'");
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0);
+	cr_expect_eq(assay_store_previous(s, CP.name, G.name, "a", NULL, A, &v, &err),
+		     ASSAY_EPARSE);
+	cr_expect(strstr(err.msg, "changed by hand"), "%s", err.msg);
+	assay_store_close(s);
+}
+
+static int collect(void *payload, const assay_value *line, assay_err *err)
+{
+	assay_buf *b = payload;
+	const assay_value *id = assay_object_get(line, "id");
+
+	(void)err;
+	assay_buf_add(b, id->u.s, id->len);
+	return 0;
+}
+
+Test(store, cases_are_read_in_run_order_whatever_order_they_finished_in)
+{
+	assay_store *s = open_w();
+	assay_buf ids = ASSAY_BUF_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "c", 3, "{\"id\": \"c\"}", 0, NULL);
+	put(s, "a", 1, "{\"id\": \"a\"}", 0, NULL);
+	put(s, "b", 2, "{\"id\": \"b\"}", 0, NULL);
+	cr_assert_eq(assay_store_each_case(s, collect, &ids, &err), 0, "%s", err.msg);
+	assay_buf_addch(&ids, '\0');
+	cr_expect_str_eq(ids.ptr, "abc");
+	assay_buf_release(&ids);
+	assay_store_close(s);
+}
+
+Test(store, a_new_run_forgets_the_last_and_a_resumed_one_keeps_it)
+{
+	assay_store *s = open_w();
+	assay_value meta = js("{\"suite\": \"t\"}"), info, summary = js("{\"totals\": {}}");
+	assay_err err = ASSAY_ERR_INIT;
+	size_t n;
+
+	put(s, "a", 1, "{\"id\": \"a\"}", 0, NULL);
+	cr_assert_eq(assay_store_end_run(s, &summary, true, &err), 0);
+	cr_assert_eq(assay_store_run_info(s, &info, A, &err), 0, "%s", err.msg);
+	cr_expect(assay_value_is_str(assay_object_get(&info, "suite"), "t"));
+	cr_expect_eq(assay_object_get(&info, "interrupted")->kind, ASSAY_V_BOOL);
+	cr_expect(assay_object_get(&info, "interrupted")->u.b);
+	cr_assert_eq(assay_store_begin_run(s, &meta, true, &err), 0);
+	cr_assert_eq(assay_store_count(s, &n, NULL, &err), 0);
+	cr_expect_eq(n, 1);
+	cr_assert_eq(assay_store_run_info(s, &info, A, &err), 0);
+	cr_expect_eq(assay_object_get(&info, "interrupted")->kind, ASSAY_V_NULL);
+	cr_expect_eq(assay_object_get(&info, "resumes")->u.i, 1);
+	cr_assert_eq(assay_store_begin_run(s, &meta, false, &err), 0);
+	cr_assert_eq(assay_store_count(s, &n, NULL, &err), 0);
+	cr_expect_eq(n, 0);
+	assay_store_close(s);
+}
+
+Test(store, the_store_and_lock_are_closed_to_programs_run_meanwhile)
+{
+	/* every descriptor of the store is close-on-exec: a case started while it is open
+	 * inherits none */
+	assay_store *s = open_w();
+	char cmd[256], out[4096] = "";
+	FILE *p;
+
+	put(s, "a", 1, "{\"id\": \"a\"}", 0, NULL);
+	snprintf(cmd, sizeof(cmd), "ls -l /proc/self/fd/ 2>/dev/null | grep -c '%s' || true", dir);
+	p = popen(cmd, "r");
+	cr_assert(p);
+	cr_assert(fgets(out, sizeof(out), p));
+	pclose(p);
+	cr_expect_str_eq(out, "0\n", "a child sees %s", out);
+	assay_store_close(s);
+}

@@ -85,6 +85,10 @@ typedef struct assay_run_ctx {
 	size_t err_cap;
 	double kill_grace_s;          /**< SIGTERM -> SIGKILL on timeout, seconds */
 	const char *group_dir;        /**< the group's folder (api: where the server runs) */
+	const assay_sandbox *sandbox; /**< what a case may do (docs/security.md); its tmp_dir is
+					   unset: the adapter makes one per case under tmp_root */
+	const char *tmp_root;         /**< where per-case temporary folders are made */
+	const char *const *pass_env;  /**< assay_run_opts.pass_env */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

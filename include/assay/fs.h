@@ -97,6 +97,20 @@ ASSAY_EXTERN int assay_fs_write_beneath(const char *root, const char *rel, const
  */
 ASSAY_EXTERN int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err);
 
+/**
+ * Creates folder `rel` (and its missing parents) beneath folder `root`, following no link on
+ * the way (openat with O_NOFOLLOW from `root`): a folder a program replaced by a link is an
+ * error, never a way out. @return 0, or ASSAY_EIO ("was a link planted?")
+ */
+ASSAY_EXTERN int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err);
+
+/**
+ * Removes `rel` beneath folder `root` and everything below it, following no link on the way or
+ * inside (a link is removed itself). A missing `rel` is success. @return 0 or ASSAY_EIO (a
+ * component on the way is a link or not a folder: nothing is removed)
+ */
+ASSAY_EXTERN int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err);
+
 /** Creates `path` and its missing parents (mode 0755). @return 0 or ASSAY_EIO. */
 ASSAY_EXTERN int assay_fs_mkdirs(const char *path, assay_err *err);
 

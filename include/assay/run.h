@@ -106,9 +106,19 @@ typedef struct assay_run_opts {
 	void *previous_payload;
 	assay_warn_fn warn;       /**< warnings met while loading cases, or NULL */
 	void *warn_payload;
+	int sandbox;              /**< -1 (ASSAY_RUN_OPTS_INIT): the suite's adapter.sandbox; else
+				       an assay_sandbox_mode (suite.h) that overrides it */
+	int network;              /**< -1: the suite's adapter.network; 0: off; 1: on */
+	const char *const *pass_env;   /**< NULL, or NULL-terminated fnmatch() patterns: variables
+					    of assay's environment cases also get (they get PATH,
+					    LANG, HOME (their working folder) and TMPDIR (a private
+					    folder) and the suite's env otherwise) */
+	const char *const *hide_paths; /**< NULL, or NULL-terminated folders cases must never read
+					    even when below a readable one (a results folder);
+					    the suite's folder is always hidden */
 } assay_run_opts;
 
-#define ASSAY_RUN_OPTS_INIT { .kill_grace_s = 1.0 }
+#define ASSAY_RUN_OPTS_INIT { .kill_grace_s = 1.0, .sandbox = -1, .network = -1 }
 
 /**
  * Runs every case of `suite` (as loaded, so already filtered) in order, reporting each to the

@@ -16,6 +16,7 @@
 #ifndef ASSAY_SUITE_H
 #define ASSAY_SUITE_H
 
+#include "proc.h"
 #include "strvec.h"
 #include "value.h"
 
@@ -56,6 +57,7 @@ typedef struct assay_group {
 	/* What every case of the group inherits (read by assay_case_load). */
 	assay_value case_defaults;  /**< defaults deep-merged with case_defaults (a mapping) */
 	double timeout;             /**< seconds: group, else checkpoint, else adapter */
+	assay_limits limits;        /**< adapter.limits, then checkpoint's, then group's */
 	assay_strvec env;           /**< "K=V" / "K": adapter env, then checkpoint env */
 } assay_group;
 
@@ -67,6 +69,13 @@ typedef struct assay_checkpoint {
 	assay_group *groups;
 	size_t ngroups;
 } assay_checkpoint;
+
+/** adapter.sandbox (docs/security.md). */
+typedef enum assay_sandbox_mode {
+	ASSAY_SANDBOX_ON = 0,       /**< the default: every layer the kernel grants */
+	ASSAY_SANDBOX_OFF,          /**< none (the program runs as assay's user, anywhere) */
+	ASSAY_SANDBOX_REQUIRED,     /**< every layer, or no case runs */
+} assay_sandbox_mode;
 
 typedef enum assay_adapter_type {
 	ASSAY_ADAPTER_CLI = 0,
@@ -84,6 +93,11 @@ typedef struct assay_suite {
 	assay_strvec command;        /**< adapter.command (argv prefix) */
 	char *submission;            /**< absolute adapter.submission, or NULL */
 	double timeout;              /**< adapter.timeout, seconds */
+	assay_sandbox_mode sandbox;  /**< adapter.sandbox (default on) */
+	bool network;                /**< adapter.network (default false: no network) */
+	assay_strvec read_paths;     /**< adapter.read_paths: absolute folders or files cases may
+					  also read, besides the static assets */
+	assay_limits limits;         /**< adapter.limits (default: processes 512, the rest none) */
 	assay_strvec tracked_files;  /**< globs relative to the working folder */
 	assay_value assets;          /**< static asset NAME -> absolute path (a mapping) */
 	assay_value raw;             /**< suite.yaml as loaded */
@@ -162,6 +176,7 @@ typedef struct assay_case {
 	assay_value verify;      /**< attribute -> {verifier, weight, ...} (a mapping) */
 	assay_strvec env;        /**< "K=V"/"K": adapter, checkpoint, then case env */
 	double timeout;          /**< seconds: case, else group, checkpoint, adapter */
+	assay_limits limits;     /**< resource limits: case, else group, checkpoint, adapter */
 	void *adapter_data;      /**< what the suite's adapter read of the case (its own keys),
 				      owned by the arena */
 } assay_case;

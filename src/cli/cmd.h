@@ -26,6 +26,7 @@ enum cli_opt_kind {
 	CLI_OPT_SIZE,    /* size_t, bytes, with optional K/M/G suffix */
 	CLI_OPT_SECONDS, /* double, seconds */
 	CLI_OPT_COUNT,   /* size_t */
+	CLI_OPT_LIST,    /* assay_strvec: every use adds one (a repeatable option) */
 };
 
 typedef struct cli_opt {

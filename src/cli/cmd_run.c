@@ -103,7 +103,7 @@ out:
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10,
-			      .kill_grace = 1.0 };
+			      .kill_grace = 1.0, .pass_env = ASSAY_STRVEC_INIT };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",
@@ -115,8 +115,8 @@ int cmd_run(int argc, char **argv)
 		{ "max-failures", 0, CLI_OPT_COUNT, &a.max_failures, "N",
 		  "list at most N failing cases with their diffs (default 10; 0: none)" },
 		{ "value-cap", 0, CLI_OPT_SIZE, &a.value_cap, "BYTES",
-		  "report lines carry values up to BYTES; longer ones go to DIR/blobs "
-		  "(default 64K)" },
+		  "report lines carry values up to BYTES; longer ones are kept whole in "
+		  "DIR/assay.db (default 64K)" },
 		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
 		  "continue the run kept in DIR: run only the cases without a result" },
 		{ NULL },
@@ -130,17 +130,22 @@ int cmd_run(int argc, char **argv)
 	assay_store *store = NULL;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (rc) {
+		rc = rc < 0 ? CLI_EXIT_OK : rc;
+		goto out;
+	}
 	if (nwords != 1) {
 		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
+		rc = CLI_EXIT_USAGE;
+		goto out;
 	}
-	if (strcmp(a.color, "auto") && strcmp(a.color, "always") && strcmp(a.color, "never"))
-		return cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
+	if (strcmp(a.color, "auto") && strcmp(a.color, "always") && strcmp(a.color, "never")) {
+		rc = cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
+		goto out;
+	}
 	a.suite_dir = words[0];
 	if ((rc = run_common_load(&suite, &a)))
-		return rc;
+		goto out;
 	if ((rc = open_results(&store, suite, &a, argc, argv)))
 		goto out;
 	if (assay_sink_store_new(&sinks[nsinks], store, a.output, a.value_cap, a.resume, &err)) {
@@ -165,5 +170,6 @@ out:
 		sinks[i].free(sinks[i].payload);
 	assay_suite_free(suite);
 	assay_store_close(store);
+	assay_strvec_clear(&a.pass_env);
 	return rc;
 }

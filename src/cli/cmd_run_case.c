@@ -16,7 +16,7 @@ static const char usage[] = "assay run-case SUITE [--case GLOB] [--group GLOB] [
 
 int cmd_run_case(int argc, char **argv)
 {
-	struct run_args a = { .kill_grace = 1.0 };
+	struct run_args a = { .kill_grace = 1.0, .pass_env = ASSAY_STRVEC_INIT };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "full", 'f', CLI_OPT_FLAG, &a.full, NULL,
@@ -30,15 +30,17 @@ int cmd_run_case(int argc, char **argv)
 	assay_sink sink;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (nwords != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
+	if (rc || nwords != 1) {
+		assay_strvec_clear(&a.pass_env);
+		if (!rc)
+			cli_usage(stderr, usage, opts);
+		return rc < 0 ? CLI_EXIT_OK : rc ? rc : CLI_EXIT_USAGE;
 	}
 	a.suite_dir = words[0];
-	if ((rc = run_common_load(&suite, &a)))
+	if ((rc = run_common_load(&suite, &a))) {
+		assay_strvec_clear(&a.pass_env);
 		return rc;
+	}
 	assay_sink_array_new(&sink, a.full);
 	rc = run_common_run(suite, &a, &sink, 1);
 	if (rc <= CLI_EXIT_FAILED) {
@@ -50,5 +52,6 @@ int cmd_run_case(int argc, char **argv)
 	}
 	sink.free(sink.payload);
 	assay_suite_free(suite);
+	assay_strvec_clear(&a.pass_env);
 	return rc;
 }

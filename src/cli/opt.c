@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/strvec.h"
 #include "cmd.h"
 #include "exit.h"
 #include "util/banned.h"
@@ -106,6 +107,9 @@ static int set_value(const cli_opt *o, const char *value)
 		return 0;
 	case CLI_OPT_STRING:
 		*(const char **)o->target = value;
+		return 0;
+	case CLI_OPT_LIST:
+		assay_strvec_push(o->target, value);
 		return 0;
 	case CLI_OPT_SIZE:
 		return parse_size(value, (size_t *)o->target);

@@ -50,6 +50,56 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	return 0;
 }
 
+/*
+ * --sandbox and --network over the suite's settings; then, with the sandbox on, the kernel is
+ * asked once which layers it grants: a refused layer is a warning (cases run without it), or an
+ * error when the sandbox is required. Returns 0 or an exit code.
+ */
+static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
+			   const struct run_args *a)
+{
+	assay_sandbox_report rep;
+	assay_err err = ASSAY_ERR_INIT;
+	int mode;
+
+	if (a->sandbox) {
+		if (!strcmp(a->sandbox, "on"))
+			opts->sandbox = ASSAY_SANDBOX_ON;
+		else if (!strcmp(a->sandbox, "off"))
+			opts->sandbox = ASSAY_SANDBOX_OFF;
+		else if (!strcmp(a->sandbox, "required"))
+			opts->sandbox = ASSAY_SANDBOX_REQUIRED;
+		else
+			return cli_error(CLI_EXIT_USAGE, "--sandbox takes on, off or required");
+	}
+	if (a->network) {
+		if (strcmp(a->network, "on") && strcmp(a->network, "off"))
+			return cli_error(CLI_EXIT_USAGE, "--network takes on or off");
+		opts->network = !strcmp(a->network, "on");
+	}
+	mode = opts->sandbox >= 0 ? opts->sandbox : (int)suite->sandbox;
+	if (mode == ASSAY_SANDBOX_OFF)
+		return 0;
+	if (assay_sandbox_probe(&rep, &err))
+		return cli_report_err(CLI_EXIT_INTERNAL, &err);
+	for (unsigned i = 0; i < ASSAY_SANDBOX_NLAYERS; i++) {
+		unsigned bit = 1u << i;
+
+		if (!(rep.refused & bit))
+			continue;
+		if (mode == ASSAY_SANDBOX_REQUIRED)
+			return cli_error(CLI_EXIT_INTERNAL,
+					 "the sandbox is required, but this system refuses its "
+					 "%s layer (%s): no case was run",
+					 assay_sandbox_layer_name(bit), strerror(rep.refused_errno[i]));
+		if (!a->quiet)
+			fprintf(stderr, "assay: warning: sandbox: %s unavailable (%s); cases run "
+					"without it\n", assay_sandbox_layer_name(bit),
+				strerror(rep.refused_errno[i]));
+	}
+	return 0;
+}
+
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks)
 {
@@ -58,6 +108,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_tally total = { 0 };
 	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
 	struct sigaction sa = { 0 }, old_int, old_term;
+	const char *hide[2] = { NULL, NULL };
 	int rc;
 
 	opts.entry = a->entry;
@@ -75,6 +126,14 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 		opts.previous_payload = a->store;
 	}
 	opts.warn = a->quiet ? NULL : print_warning;
+	opts.pass_env = (const char *const *)a->pass_env.v;
+	hide[0] = a->output ? assay_path_absolute(a->output) : NULL;
+	opts.hide_paths = hide;
+	if ((rc = sandbox_options(&opts, suite, a))) {
+		free(submission);
+		free((char *)hide[0]);
+		return rc;
+	}
 
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -84,6 +143,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	free(submission);
+	free((char *)hide[0]);
 
 	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
 		return cli_report_err(CLI_EXIT_USAGE, &err);

@@ -16,6 +16,9 @@ struct run_args {
 	const char *output;
 	const char *work_dir;
 	const char *color;
+	const char *sandbox;         /* --sandbox on|off|required, or NULL: the suite's */
+	const char *network;         /* --network on|off, or NULL: the suite's */
+	assay_strvec pass_env;       /* --pass-env NAME (repeatable, globs) */
 	bool keep;
 	bool full;
 	bool quiet;
@@ -48,7 +51,13 @@ struct run_args {
 	{ "stderr-cap", 0, CLI_OPT_SIZE, &(a).stderr_cap, "BYTES",                             \
 	  "keep at most BYTES of stderr (default 64M)" },                                     \
 	{ "kill-grace", 0, CLI_OPT_SECONDS, &(a).kill_grace, "SECONDS",                        \
-	  "wait between SIGTERM and SIGKILL on timeout (default 1)" }
+	  "wait between SIGTERM and SIGKILL on timeout (default 1)" },                        \
+	{ "sandbox", 0, CLI_OPT_STRING, &(a).sandbox, "MODE",                                   \
+	  "on, off or required (default: the suite's adapter.sandbox, else on)" },              \
+	{ "network", 0, CLI_OPT_STRING, &(a).network, "on|off",                                 \
+	  "let cases use the network (default: the suite's adapter.network, else off)" },      \
+	{ "pass-env", 0, CLI_OPT_LIST, &(a).pass_env, "NAME",                                   \
+	  "also give cases this variable of assay's environment (a glob; repeatable)" }
 
 /* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
 int run_common_load(assay_suite **out, const struct run_args *a);

@@ -1,8 +1,11 @@
 /*
  * The cli adapter: one process per case (suite-format.md, "A case (cli adapter)"): argv is the
- * command plus the case's arguments, exactly; stdin is the case's bytes or empty; the
- * environment is the adapter, checkpoint and case env over assay's; the working folder is the
- * case's. After the process ends, the expected and tracked files are collected.
+ * command plus the case's arguments, exactly; stdin is the case's bytes or empty; the working
+ * folder is the case's. The environment is clean (docs/security.md): PATH and LANG from assay's,
+ * HOME the working folder, TMPDIR a private temporary folder made for the case (removed after
+ * it), the variables the caller passes (--pass-env), then the adapter, checkpoint and case env.
+ * The case runs under the run's sandbox and its own limits. After the process ends, the
+ * expected and tracked files are collected.
  *
  * Decisions: status_code is the exit status, -1 on timeout (the contract), -N when killed by
  * signal N (as Python's subprocess reports it), and 127 when the program could not be started
@@ -15,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +33,52 @@ struct cli_job {
 	const assay_run_ctx *ctx;
 	const assay_case *c;
 	char *workdir;
+	char *tmp; /* the case's private temporary folder */
 };
+
+extern char **environ;
+
+static bool passed(const char *const *patterns, const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	char name[256];
+
+	if (!eq || (size_t)(eq - entry) >= sizeof(name))
+		return false;
+	memcpy(name, entry, (size_t)(eq - entry));
+	name[eq - entry] = '\0';
+	for (; patterns && *patterns; patterns++)
+		if (!fnmatch(*patterns, name, 0))
+			return true;
+	return false;
+}
+
+/* The clean environment of a case (the file's comment), in p->env. */
+static void case_env(struct cli_job *job)
+{
+	const char *path = getenv("PATH"), *lang = getenv("LANG");
+	assay_strvec *env = &job->p.env;
+
+	job->p.clear_env = true;
+	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
+	assay_strvec_pushf(env, "HOME=%s", job->workdir);
+	assay_strvec_pushf(env, "TMPDIR=%s", job->tmp);
+	for (char **e = environ; job->ctx->pass_env && e && *e; e++)
+		if (passed(job->ctx->pass_env, *e))
+			assay_strvec_push(env, *e);
+	assay_strvec_pushv(env, (const char *const *)job->c->env.v);
+}
+
+static void free_job(struct cli_job *job)
+{
+	assay_proc_release(&job->p); /* kills a case abandoned part way, and all it started */
+	if (job->tmp)
+		assay_fs_remove_tree(job->tmp, NULL);
+	free(job->tmp);
+	free(job->workdir);
+	free(job);
+}
 
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
 static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
@@ -54,10 +103,18 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 	job->ctx = ctx;
 	job->c = c;
 	job->workdir = assay_xstrdup(workdir);
+	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
+		free_job(job);
+		return rc;
+	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
 	assay_strvec_pushv(&job->p.argv, cc->argv);
-	assay_strvec_pushv(&job->p.env, (const char *const *)c->env.v);
+	case_env(job);
 	job->p.cwd = assay_xstrdup(workdir);
+	if (ctx->sandbox)
+		job->p.sandbox = *ctx->sandbox;
+	job->p.sandbox.tmp_dir = job->tmp;
+	job->p.limits = c->limits;
 	job->p.stdin_data = cc->stdin_data;
 	job->p.stdin_len = cc->stdin_len;
 	job->p.out_cap = ctx->out_cap;
@@ -65,9 +122,7 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 	job->p.timeout_s = c->timeout;
 	job->p.kill_grace_s = ctx->kill_grace_s;
 	if ((rc = assay_proc_start(&job->p, err))) {
-		assay_proc_release(&job->p);
-		free(job->workdir);
-		free(job);
+		free_job(job);
 		return rc;
 	}
 	*jobp = job;
@@ -153,11 +208,28 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 	}
 }
 
-static void free_job(struct cli_job *job)
+
+/* "stopped at its memory limit (512 MiB)" and the like, in the result's arena. */
+static const char *limit_message(assay_case_result *out, assay_limit l, const assay_limits *lim)
 {
-	assay_proc_release(&job->p); /* kills the group of a case abandoned part way */
-	free(job->workdir);
-	free(job);
+	assay_arena *a = assay_case_result_arena(out);
+
+	switch (l) {
+	case ASSAY_LIMIT_CPU:
+		return assay_value_stringf(a, "stopped at its CPU time limit (%g seconds)",
+					   lim->cpu_s).u.s;
+	case ASSAY_LIMIT_MEMORY:
+		return assay_value_stringf(a, "stopped, it seems, at its memory limit (%lld bytes)",
+					   lim->memory_bytes).u.s;
+	case ASSAY_LIMIT_FILE_SIZE:
+		return assay_value_stringf(a, "stopped at its file size limit (%lld bytes)",
+					   lim->file_size_bytes).u.s;
+	case ASSAY_LIMIT_PROCESSES:
+		return assay_value_stringf(a, "stopped, it seems, at its process limit (%ld)",
+					   lim->processes).u.s;
+	default:
+		return NULL;
+	}
 }
 
 static int finish(void *jobp, assay_case_result *out, assay_err *err)
@@ -191,6 +263,8 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}
+	if (!out->error && pr->limit != ASSAY_LIMIT_NONE && pr->limit != ASSAY_LIMIT_WALL)
+		out->error = limit_message(out, pr->limit, &job->c->limits);
 	size_t olen, elen;
 	const char *o = assay_case_result_keep(out, &job->p.out, &olen);
 	const char *e = assay_case_result_keep(out, &job->p.err, &elen);

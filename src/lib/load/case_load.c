@@ -7,7 +7,7 @@
  * Key decisions:
  * - Each case lives in an arena of its own, freed when its report is written, so a suite of
  *   100,000 cases never holds more than the cases being run.
- * - The common keys (env, timeout, expected, verify) are read here; the adapter reads its own
+ * - The common keys (env, timeout, limits, expected, verify) are read here; the adapter reads its own
  *   (arguments, stdin, input_files for cli; method, path, ... for api) through load_case.
  * - A verify entry that names a verifier replaces what it inherits for that attribute instead of
  *   merging with it, so a suite-wide `verify: {output: {verifier: json, ignore_order: true}}`
@@ -28,7 +28,8 @@
 #include "load/load_int.h"
 #include "util/banned.h"
 
-static const char *const common_keys[] = { "env", "timeout", "expected", "verify", NULL };
+static const char *const common_keys[] = { "env", "timeout", "limits", "expected", "verify",
+					   NULL };
 
 static const char *const limit_attributes[] = { "execution_time", "max_rss", "cpu_time", NULL };
 
@@ -372,9 +373,12 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 					   "unknown case key '%s' (ignored)", key);
 	}
 	c->timeout = g->timeout;
+	c->limits = g->limits;
 	if ((rc = assay_load__env(&c->env, assay_object_member(&def, "env"), &loc, err)) ||
 	    (rc = assay_load__timeout(&c->timeout, assay_object_member(&def, "timeout"), &loc,
 				      err)) ||
+	    (rc = assay_load__limits(&c->limits, assay_object_member(&def, "limits"), &loc,
+				     err)) ||
 	    (rc = load_expected(c, assay_object_member(&def, "expected"), ctx, err)) ||
 	    (rc = load_verify(c, assay_object_member(&def, "verify"), ctx, err)) ||
 	    (rc = s->adapter->load_case(c, &def, ctx, err)))

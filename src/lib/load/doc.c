@@ -326,3 +326,87 @@ int assay_load__timeout(double *out, const assay_member *m, const struct locator
 	*out = d;
 	return 0;
 }
+
+/* A size in bytes: an integer, or a string "N", "NK", "NM", "NG" (powers of 1024). */
+static bool size_of(const assay_value *v, long long *out)
+{
+	if (v->kind == ASSAY_V_INT) {
+		*out = v->u.i;
+		return v->u.i > 0;
+	}
+	if (v->kind == ASSAY_V_STRING && v->len) {
+		char *end;
+		double n = strtod(v->u.s, &end);
+		double unit = 1;
+
+		switch (*end) {
+		case 'k': case 'K': unit = 1024.0; end++; break;
+		case 'm': case 'M': unit = 1024.0 * 1024; end++; break;
+		case 'g': case 'G': unit = 1024.0 * 1024 * 1024; end++; break;
+		default: break;
+		}
+		if (*end == 'B' || *end == 'b')
+			end++;
+		if (*end || !(n > 0) || n * unit > 9e18)
+			return false;
+		*out = (long long)(n * unit);
+		return *out > 0;
+	}
+	return false;
+}
+
+int assay_load__limits(assay_limits *out, const assay_member *m, const struct locator *loc,
+		       assay_err *err)
+{
+	static const char *const keys[] = { "cpu_time", "memory", "file_size", "open_files",
+					    "processes", NULL };
+	const assay_value *v = m ? &m->value : NULL;
+
+	if (!v || v->kind == ASSAY_V_NULL)
+		return 0;
+	if (v->kind != ASSAY_V_OBJECT)
+		return assay_load__err_at(loc, assay_member_anchor(m), err, ASSAY_EINVALID,
+					  "limits must be a mapping (cpu_time, memory, file_size, "
+					  "open_files, processes)");
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_member *lm = &v->u.members[i];
+		const char *k = lm->key.u.s;
+		const assay_value *x = &lm->value;
+		bool null = x->kind == ASSAY_V_NULL;
+		long long n = 0;
+
+		if (!assay_load__in_list(keys, k))
+			return assay_load__err_at(loc, &lm->key, err, ASSAY_EINVALID,
+						  "limits: unknown limit '%s' (cpu_time, memory, "
+						  "file_size, open_files, processes)", k);
+		if (!strcmp(k, "cpu_time")) {
+			double d = assay_value_number(x);
+
+			if (!null && (!assay_value_is_number(x) || !(d > 0) || d > 1e9))
+				return assay_load__err_at(loc, assay_member_anchor(lm), err,
+							  ASSAY_EINVALID, "limits.cpu_time must "
+							  "be a number of seconds > 0");
+			out->cpu_s = null ? 0 : d;
+		} else if (!strcmp(k, "memory") || !strcmp(k, "file_size")) {
+			if (!null && !size_of(x, &n))
+				return assay_load__err_at(loc, assay_member_anchor(lm), err,
+							  ASSAY_EINVALID, "limits.%s must be a "
+							  "number of bytes > 0, or a size such as "
+							  "\"512M\"", k);
+			if (!strcmp(k, "memory"))
+				out->memory_bytes = n;
+			else
+				out->file_size_bytes = n;
+		} else {
+			if (!null && (x->kind != ASSAY_V_INT || x->u.i <= 0 || x->u.i > 1 << 30))
+				return assay_load__err_at(loc, assay_member_anchor(lm), err,
+							  ASSAY_EINVALID, "limits.%s must be an "
+							  "integer > 0", k);
+			if (!strcmp(k, "open_files"))
+				out->open_files = null ? 0 : (long)x->u.i;
+			else
+				out->processes = null ? 0 : (long)x->u.i;
+		}
+	}
+	return 0;
+}

@@ -63,6 +63,10 @@ int assay_load__env(assay_strvec *env, const assay_member *m, const struct locat
 		    assay_err *err);
 int assay_load__timeout(double *out, const assay_member *m, const struct locator *loc,
 			assay_err *err);
+/* Reads a `limits` mapping (cpu_time seconds, memory and file_size bytes or "512M", open_files,
+ * processes; null clears one) over the limits already in `out`. */
+int assay_load__limits(assay_limits *out, const assay_member *m, const struct locator *loc,
+		       assay_err *err);
 int assay_load__argv(assay_strvec *out, const assay_member *m, const char *what,
 		     const struct locator *loc, assay_err *err);
 

@@ -68,6 +68,7 @@ void assay_suite_free(assay_suite *s)
 	assay_strvec_clear(&s->command);
 	free(s->submission);
 	assay_strvec_clear(&s->tracked_files);
+	assay_strvec_clear(&s->read_paths);
 	assay_arena_free(s->arena);
 	free(s);
 }

@@ -37,13 +37,14 @@ static const char *const top_keys[] = { "name", "description", "adapter", "stati
 					 "checkpoints", "defaults", "version", NULL };
 static const char *const adapter_keys[] = { "type", "command", "submission", "timeout", "env",
 					    "tracked_files", "address", "port", "health_path",
-					    "startup_timeout", "response_is_json", NULL };
+					    "startup_timeout", "response_is_json", "sandbox",
+					    "network", "read_paths", "limits", NULL };
 static const char *const checkpoint_keys[] = { "order", "path", "timeout", "env", "groups",
 					       "regressions", "submission", "specification",
-					       "state", "version", NULL };
+					       "state", "version", "limits", NULL };
 static const char *const group_keys[] = { "type", "isolated", "timeout", "case_defaults",
 					  "case_order", "original_checkpoint", "original_group",
-					  NULL };
+					  "limits", NULL };
 
 static void warn_at(struct loader *ld, const assay_value *at, const char *fmt, ...)
 	ASSAY_PRINTF(3, 4);
@@ -136,6 +137,48 @@ static char *suite_path(struct loader *ld, const char *rel)
 	return abs;
 }
 
+/* adapter.sandbox, network, read_paths and limits (docs/security.md). */
+static int load_sandbox(struct loader *ld, const assay_value *a)
+{
+	assay_suite *s = ld->suite;
+	const assay_member *m = assay_object_member(a, "sandbox");
+	const assay_value *v = m ? &m->value : NULL;
+
+	s->sandbox = ASSAY_SANDBOX_ON;
+	if (v && v->kind == ASSAY_V_BOOL) { /* YAML 1.1: on and off are booleans */
+		s->sandbox = v->u.b ? ASSAY_SANDBOX_ON : ASSAY_SANDBOX_OFF;
+	} else if (assay_value_is_str(v, "required")) {
+		s->sandbox = ASSAY_SANDBOX_REQUIRED;
+	} else if (v && v->kind != ASSAY_V_NULL) {
+		return bad_member(ld, m, "adapter.sandbox must be on, off or required");
+	}
+	s->network = s->adapter_type == ASSAY_ADAPTER_API; /* a server listens */
+	m = assay_object_member(a, "network");
+	if (m && m->value.kind != ASSAY_V_NULL) {
+		if (m->value.kind != ASSAY_V_BOOL)
+			return bad_member(ld, m, "adapter.network must be on or off");
+		s->network = m->value.u.b;
+	}
+	m = assay_object_member(a, "read_paths");
+	if (m && m->value.kind != ASSAY_V_NULL) {
+		if (m->value.kind != ASSAY_V_ARRAY)
+			return bad_member(ld, m, "adapter.read_paths must be a list of paths");
+		for (uint32_t i = 0; i < m->value.len; i++) {
+			const assay_value *item = &m->value.u.items[i];
+
+			if (item->kind != ASSAY_V_STRING || !item->len)
+				return bad(ld, &m->value,
+					   "adapter.read_paths items must be paths (relative to "
+					   "the suite, or absolute)");
+			char *abs = suite_path(ld, item->u.s);
+			assay_strvec_push(&s->read_paths, abs);
+			free(abs);
+		}
+	}
+	s->limits = (assay_limits){ .processes = 512 };
+	return assay_load__limits(&s->limits, assay_object_member(a, "limits"), &ld->loc, ld->err);
+}
+
 static int load_adapter(struct loader *ld, const assay_member *am)
 {
 	assay_suite *s = ld->suite;
@@ -175,6 +218,9 @@ static int load_adapter(struct loader *ld, const assay_member *am)
 				      ld->err)) ||
 	    (rc = assay_load__env(&ld->adapter_env, assay_object_member(a, "env"), &ld->loc,
 				  ld->err)))
+		return rc;
+
+	if ((rc = load_sandbox(ld, a)))
 		return rc;
 
 	const assay_member *tm = assay_object_member(a, "tracked_files");
@@ -288,8 +334,21 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		char *path, *file = NULL, *files_dir = NULL;
 		struct stat st;
 
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.') {
+			/* hidden: never a case, but a hidden case *file* is said so, not dropped
+			 * silently (`..yaml` would be the case "." or "..") */
+			if (ld->warn && (has_suffix(e->d_name, ".yaml", &stem) ||
+					 has_suffix(e->d_name, ".yml", &stem) ||
+					 has_suffix(e->d_name, ".json", &stem))) {
+				char *msg = assay_xasprintf("%s/%s: not a case: a case file's name "
+							    "must not start with '.'", dir,
+							    e->d_name);
+
+				ld->warn(ld->payload, msg);
+				free(msg);
+			}
 			continue;
+		}
 		path = assay_path_join(dir, e->d_name);
 		if (stat(path, &st)) {
 			free(path);
@@ -393,7 +452,7 @@ static bool group_wanted(struct loader *ld, const char *name)
 
 /* Reads one group's settings into `g` (name, dir and cases are the caller's). */
 static int group_settings(struct loader *ld, assay_group *g, const assay_value *gnode,
-			  double cp_timeout, const assay_strvec *env)
+			  double cp_timeout, const assay_limits *cp_limits, const assay_strvec *env)
 {
 	assay_suite *s = ld->suite;
 	const assay_member *m;
@@ -412,8 +471,11 @@ static int group_settings(struct loader *ld, assay_group *g, const assay_value *
 		g->isolated = m->value.u.b;
 	}
 	g->timeout = cp_timeout;
+	g->limits = *cp_limits;
 	if ((rc = assay_load__timeout(&g->timeout, assay_object_member(gnode, "timeout"), &ld->loc,
-				      ld->err)))
+				      ld->err)) ||
+	    (rc = assay_load__limits(&g->limits, assay_object_member(gnode, "limits"), &ld->loc,
+				     ld->err)))
 		return rc;
 	m = assay_object_member(gnode, "case_defaults");
 	if (m && m->value.kind != ASSAY_V_OBJECT && m->value.kind != ASSAY_V_NULL)
@@ -474,7 +536,7 @@ static int check_case_order(struct loader *ld, const assay_value *gnode)
 
 static int regression_group(struct loader *ld, assay_checkpoint *cp, const char *ocp,
 			    const assay_value *ocnode, const assay_value *gname,
-			    const assay_strvec *env, double cp_timeout)
+			    const assay_strvec *env, double cp_timeout, const assay_limits *cp_limits)
 {
 	const char *og = gname->u.s;
 	const assay_value *gnode = assay_object_get(assay_object_get(ocnode, "groups"), og);
@@ -494,7 +556,7 @@ static int regression_group(struct loader *ld, assay_checkpoint *cp, const char 
 	}
 	assay_group *g = new_group(cp);
 	g->name = name;
-	if ((rc = group_settings(ld, g, gnode, cp_timeout, env)))
+	if ((rc = group_settings(ld, g, gnode, cp_timeout, cp_limits, env)))
 		return rc;
 	g->type = ASSAY_GROUP_REGRESSION;
 	g->original_checkpoint = assay_xstrdup(ocp);
@@ -507,7 +569,7 @@ static int regression_group(struct loader *ld, assay_checkpoint *cp, const char 
 }
 
 static int load_regressions(struct loader *ld, assay_checkpoint *cp, const assay_member *lm,
-			    const assay_strvec *env, double cp_timeout)
+			    const assay_strvec *env, double cp_timeout, const assay_limits *cp_limits)
 {
 	const assay_value *list = lm ? &lm->value : NULL;
 	int rc;
@@ -533,7 +595,7 @@ static int load_regressions(struct loader *ld, assay_checkpoint *cp, const assay
 			for (uint32_t j = 0; og && og->kind == ASSAY_V_OBJECT && j < og->len; j++)
 				if ((rc = regression_group(ld, cp, ocp, ocnode,
 							   &og->u.members[j].key, env,
-							   cp_timeout)))
+							   cp_timeout, cp_limits)))
 					return rc;
 			continue;
 		}
@@ -544,7 +606,8 @@ static int load_regressions(struct loader *ld, assay_checkpoint *cp, const assay
 
 			if (gname->kind != ASSAY_V_STRING)
 				return bad(ld, groups, "regression groups must be group names");
-			if ((rc = regression_group(ld, cp, ocp, ocnode, gname, env, cp_timeout)))
+			if ((rc = regression_group(ld, cp, ocp, ocnode, gname, env, cp_timeout,
+						    cp_limits)))
 				return rc;
 		}
 	}
@@ -584,6 +647,7 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 	assay_strvec env = ASSAY_STRVEC_INIT;
 	const assay_member *m;
 	double timeout;
+	assay_limits limits;
 	char *cdir = NULL;
 	int rc;
 
@@ -608,8 +672,11 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 	else if (ld->suite->submission)
 		cp->submission = assay_xstrdup(ld->suite->submission);
 	timeout = ld->suite->timeout;
+	limits = ld->suite->limits;
 	if ((rc = assay_load__timeout(&timeout, assay_object_member(cnode, "timeout"), &ld->loc,
-				      ld->err)))
+				      ld->err)) ||
+	    (rc = assay_load__limits(&limits, assay_object_member(cnode, "limits"), &ld->loc,
+				     ld->err)))
 		return rc;
 	assay_strvec_pushv(&env, (const char *const *)ld->adapter_env.v);
 	if ((rc = assay_load__env(&env, assay_object_member(cnode, "env"), &ld->loc, ld->err)))
@@ -655,7 +722,7 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 		}
 		assay_group *g = new_group(cp);
 		g->name = assay_xstrdup(gname);
-		if ((rc = group_settings(ld, g, settings, timeout, &env)))
+		if ((rc = group_settings(ld, g, settings, timeout, &limits, &env)))
 			break;
 		if (ocp) {
 			g->type = ASSAY_GROUP_REGRESSION;
@@ -671,7 +738,7 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 	}
 	if (!rc)
 		rc = load_regressions(ld, cp, assay_object_member(cnode, "regressions"), &env,
-				      timeout);
+				      timeout, &limits);
 out:
 	free(cdir);
 	assay_strvec_clear(&env);

@@ -19,6 +19,7 @@
 
 #include "assay/fs.h"
 #include "assay/run.h"
+#include "run/run_int.h"
 #include "util/banned.h"
 
 struct tallies {
@@ -33,6 +34,8 @@ struct run {
 	const assay_run_opts *opts;
 	assay_strvec command;
 	char *root;
+	char *tmp_root;                   /* root/.tmp: the cases' private temporary folders */
+	struct assay_run__sandbox sandbox;
 	struct tallies t;
 	size_t index;
 	assay_err *err;
@@ -104,6 +107,21 @@ static assay_value summary_value(assay_arena *a, const assay_suite *s, const str
 	return o;
 }
 
+static const char *const limit_names[] = { "none", "cpu_time", "memory", "file_size",
+					   "open_files", "processes", "timeout" };
+
+/* The names of the sandbox layers in `bits`. */
+static assay_value layers_value(assay_arena *a, unsigned bits)
+{
+	assay_value v = assay_value_array();
+
+	for (unsigned i = 0; i < ASSAY_SANDBOX_NLAYERS; i++)
+		if (bits & (1u << i))
+			assay_array_push(a, &v,
+					 assay_value_strz(a, assay_sandbox_layer_name(1u << i)));
+	return v;
+}
+
 static assay_value execution_value(assay_arena *a, const assay_case_result *r)
 {
 	static const char *const status[] = { "exited", "signaled", "timed_out", "exec_failed" };
@@ -121,6 +139,12 @@ static assay_value execution_value(assay_arena *a, const assay_case_result *r)
 	assay_object_set(a, &o, "max_rss", assay_value_int(p->max_rss));
 	assay_object_set(a, &o, "stdout_truncated", assay_value_bool(p->out_truncated));
 	assay_object_set(a, &o, "stderr_truncated", assay_value_bool(p->err_truncated));
+	assay_object_set(a, &o, "limit", p->limit == ASSAY_LIMIT_NONE
+						 ? assay_value_null()
+						 : assay_value_strz(a, limit_names[p->limit]));
+	assay_object_set(a, &o, "sandbox", layers_value(a, p->sandbox_applied));
+	if (p->sandbox_refused)
+		assay_object_set(a, &o, "sandbox_refused", layers_value(a, p->sandbox_refused));
 	if (r->error)
 		assay_object_set(a, &o, "message", assay_value_strz(a, r->error));
 	if (r->log)
@@ -209,18 +233,21 @@ static void notify_start(struct run *run, const assay_checkpoint *cp, const assa
 	}
 }
 
-/* Puts the submission (fresh folders only) and the case folder's files/ into `dir`. */
-static int prepare_workdir(const char *dir, const char *submission, const assay_case *c,
-			   bool fresh, assay_err *err)
+/*
+ * Makes (or, shared, checks) working folder `rel` beneath the run's root, reaching it through
+ * no link, then puts the submission (fresh folders only) and the case folder's files/ into it,
+ * at `dir`. A folder an earlier case replaced by a link is an error, never followed: no process
+ * of an earlier case is alive by now (proc.h), so what was checked stays true.
+ */
+static int prepare_workdir(const char *root, const char *rel, const char *dir,
+			   const char *submission, const assay_case *c, bool fresh, assay_err *err)
 {
 	int rc;
 
-	if (fresh) {
-		if ((rc = assay_fs_mkdirs(dir, err)))
-			return rc;
-		if (submission && (rc = assay_fs_copy_tree(submission, dir, err)))
-			return rc;
-	}
+	if ((rc = assay_fs_mkdirs_beneath(root, rel, err)))
+		return rc;
+	if (fresh && submission && (rc = assay_fs_copy_tree(submission, dir, err)))
+		return rc;
 	/* Earlier cases of a shared folder may have planted links: write beneath, never through. */
 	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, dir, err)))
 		return rc;
@@ -243,7 +270,7 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, void *state, size_
 	assay_case *c = NULL;
 	assay_case_report cr = { .checkpoint = cp, .group = g, .id = id };
 	assay_value report;
-	char *dir = NULL;
+	char *dir = NULL, *rel = NULL;
 	int rc = 0;
 
 	if (replay(run, cp, g, &g->cases[k], icp, ig, &rc))
@@ -258,8 +285,10 @@ static int run_one(struct run *run, const assay_run_ctx *ctx, void *state, size_
 		goto emit;
 	}
 	dir = g->isolated ? assay_path_join(ctx->group_dir, c->id) : assay_xstrdup(ctx->group_dir);
+	rel = g->isolated ? assay_xasprintf("%s/%s/%s", cp->name, g->name, c->id)
+			  : assay_xasprintf("%s/%s", cp->name, g->name);
 	assay_err e = ASSAY_ERR_INIT;
-	if (prepare_workdir(dir, ctx->submission, c, g->isolated, &e)) {
+	if (prepare_workdir(run->root, rel, dir, ctx->submission, c, g->isolated, &e)) {
 		char msg[1200];
 
 		cr.error = assay_value_stringf(a, "cannot prepare the working folder: %s",
@@ -282,12 +311,13 @@ emit:
 	cr.json = &report;
 	rc = emit(run, &cr, icp, ig);
 out:
-	if (dir && g->isolated && !run->opts->keep)
-		assay_fs_remove_tree(dir, NULL);
+	if (rel && g->isolated && !run->opts->keep)
+		assay_fs_remove_beneath(run->root, rel, NULL);
 	assay_case_result_release(&r);
 	assay_arena_free(a);
 	assay_case_free(c);
 	free(dir);
+	free(rel);
 	return rc;
 }
 
@@ -297,17 +327,17 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 	const assay_group *g = &cp->groups[ig];
 	const assay_adapter *ad = run->suite->adapter;
 	const char *submission = run->opts->submission ? run->opts->submission : cp->submission;
-	char *cpdir = assay_path_join(run->root, cp->name);
-	char *gdir = assay_path_join(cpdir, g->name);
+	char *grel = assay_xasprintf("%s/%s", cp->name, g->name);
+	char *gdir = assay_path_join(run->root, grel);
 	assay_run_ctx ctx = { run->suite, cp, g, &run->command, submission,
 			      run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
 			      run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
-			      run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0, gdir };
+			      run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0, gdir,
+			      &run->sandbox.sb, run->tmp_root, run->opts->pass_env };
 	void *state = NULL;
 	bool begun = false;
 	int rc = 0;
 
-	free(cpdir);
 	if (!g->ncases)
 		goto out;
 	if (submission && !assay_fs_is_dir(submission)) {
@@ -315,7 +345,7 @@ static int run_group(struct run *run, size_t icp, size_t ig)
 				   "the submission folder does not exist");
 		goto out;
 	}
-	if ((rc = assay_fs_mkdirs(gdir, run->err)))
+	if ((rc = assay_fs_mkdirs_beneath(run->root, grel, run->err)))
 		goto out;
 	/* One folder for the whole group: the submission is copied in once. */
 	if (!g->isolated && submission && (rc = assay_fs_copy_tree(submission, gdir, run->err)))
@@ -335,8 +365,9 @@ out:
 	if (begun && ad->group_end)
 		ad->group_end(state);
 	if (!run->opts->keep)
-		assay_fs_remove_tree(gdir, NULL);
+		assay_fs_remove_beneath(run->root, grel, NULL);
 	free(gdir);
+	free(grel);
 	return rc;
 }
 
@@ -360,7 +391,7 @@ static int resolve_command(struct run *run, assay_err *err)
 int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
-	struct run run = { suite, opts, ASSAY_STRVEC_INIT, NULL, { 0 }, 0, err };
+	struct run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT, .err = err };
 	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
@@ -372,8 +403,11 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 				   "the submission folder does not exist");
 		goto out;
 	}
-	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)))
+	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)) ||
+	    (rc = assay_fs_mkdirs_beneath(run.root, ".tmp", err)))
 		goto out;
+	run.tmp_root = assay_path_join(run.root, ".tmp");
+	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
 
 	run.t.types = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.types));
 	run.t.groups = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.groups));
@@ -415,6 +449,8 @@ out:
 	if (run.root && !opts->keep)
 		assay_fs_remove_tree(run.root, NULL);
 	free(run.root);
+	free(run.tmp_root);
+	assay_run__sandbox_release(&run.sandbox);
 	for (size_t i = 0; run.t.groups && i < suite->ncheckpoints; i++)
 		free(run.t.groups[i]);
 	free(run.t.groups);

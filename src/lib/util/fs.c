@@ -660,3 +660,46 @@ int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err
 {
 	return copy_beneath(src, root, "", err);
 }
+
+int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
+{
+	const char *leaf;
+	int dfd = open_parent_beneath(root, rel, true, &leaf), fd = -1;
+
+	if (dfd >= 0 && (mkdirat(dfd, leaf, 0755) == 0 || errno == EEXIST))
+		fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0)
+		close(dfd);
+	if (fd < 0)
+		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
+				     "cannot make the folder beneath %s (%s): was a link planted?",
+				     root, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err)
+{
+	const char *leaf;
+	int dfd = open_parent_beneath(root, rel, false, &leaf), sub, rc = 0;
+
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
+				     "not removed: a folder on the way beneath %s is not one (%s)",
+				     root, strerror(errno));
+	}
+	sub = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0) {
+		/* a file or a link: removed itself, never what it points to */
+		if (unlinkat(dfd, leaf, 0) && errno != ENOENT)
+			rc = io_error(err, rel, "remove");
+	} else {
+		rc = remove_contents(sub, rel, err);
+		if (unlinkat(dfd, leaf, AT_REMOVEDIR) && errno != ENOENT && !rc)
+			rc = io_error(err, rel, "remove folder");
+	}
+	close(dfd);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/*
+ * Internals of the run module (src/lib/run), shared by its files. Never installed.
+ */
+#ifndef ASSAY_RUN_INT_H
+#define ASSAY_RUN_INT_H
+
+#include "assay/adapter.h"
+#include "assay/run.h"
+
+/* What every case of a run may do, and the lists it borrows (sandbox.c). */
+struct assay_run__sandbox {
+	assay_sandbox sb;
+	assay_strvec read;  /* static assets, adapter.read_paths, folders of the command's files */
+	assay_strvec hide;  /* the suite, the caller's hide_paths */
+};
+
+/* Fills `out` for `suite` run with `opts` and argv prefix `command`. */
+void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *suite,
+			     const assay_run_opts *opts, const assay_strvec *command);
+void assay_run__sandbox_release(struct assay_run__sandbox *s);
+
+#endif

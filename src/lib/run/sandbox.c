@@ -1,0 +1,81 @@
+/*
+ * What the cases of a run may do (docs/security.md "Using it from a runner"): the suite's
+ * adapter.sandbox and adapter.network unless the caller overrides them; readable besides the
+ * system folders: the static assets, adapter.read_paths, and the folders of files the command
+ * names by absolute path (an interpreter's script); never readable: the suite's folder (the
+ * expected values) and the caller's hide_paths (the results folder). Each case's working
+ * folder and its private temporary folder are the only places it writes (the cli adapter).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "run/run_int.h"
+#include "util/banned.h"
+
+/* The folder of an absolute path that exists, malloc'd, or NULL. */
+static char *folder_of(const char *path)
+{
+	const char *slash;
+
+	if (path[0] != '/' || access(path, F_OK))
+		return NULL;
+	if (assay_fs_is_dir(path))
+		return assay_xstrdup(path);
+	slash = strrchr(path, '/');
+	return slash == path ? assay_xstrdup("/") : assay_xstrndup(path, (size_t)(slash - path));
+}
+
+/* Is `path` the folder `dir` or below it? */
+static bool contains(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return !strncmp(dir, path, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *suite,
+			     const assay_run_opts *opts, const assay_strvec *command)
+{
+	int mode = opts->sandbox >= 0 ? opts->sandbox : (int)suite->sandbox;
+
+	memset(out, 0, sizeof(*out));
+	out->read = (assay_strvec)ASSAY_STRVEC_INIT;
+	out->hide = (assay_strvec)ASSAY_STRVEC_INIT;
+	out->sb.enabled = mode != ASSAY_SANDBOX_OFF;
+	out->sb.required = mode == ASSAY_SANDBOX_REQUIRED;
+	out->sb.network = opts->network >= 0 ? opts->network == 1 : suite->network;
+	for (uint32_t i = 0; i < suite->assets.len; i++) {
+		const assay_value *p = &suite->assets.u.members[i].value;
+
+		if (p->kind == ASSAY_V_STRING)
+			assay_strvec_push(&out->read, p->u.s);
+	}
+	assay_strvec_pushv(&out->read, (const char *const *)suite->read_paths.v);
+	for (size_t i = 0; i < command->nr; i++) {
+		char *dir = folder_of(command->v[i]);
+
+		if (!dir)
+			continue;
+		/* a folder holding the suite would show its expected values: the file alone */
+		if (contains(dir, suite->root))
+			assay_strvec_push(&out->read, command->v[i]);
+		else
+			assay_strvec_push(&out->read, dir);
+		free(dir);
+	}
+	assay_strvec_push(&out->hide, suite->root);
+	for (const char *const *h = opts->hide_paths; h && *h; h++)
+		assay_strvec_push(&out->hide, *h);
+	out->sb.read_paths = (const char *const *)out->read.v;
+	out->sb.hide_paths = (const char *const *)out->hide.v;
+}
+
+void assay_run__sandbox_release(struct assay_run__sandbox *s)
+{
+	assay_strvec_clear(&s->read);
+	assay_strvec_clear(&s->hide);
+}

@@ -15,11 +15,13 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -349,5 +351,103 @@ int cmd_whoami(void)
 	if (f)
 		fclose(f);
 	printf("%ld %ld %llx\n", (long)getuid(), (long)geteuid(), caps);
+	return 0;
+}
+
+/*
+ * The forger of issue #5: looks through every process's open files (/proc/PID/fd) for assay's
+ * results (reports.jsonl, assay.db) and appends a well-formed passing report for case `id` to
+ * each it can open. Prints "forged" if any write went through, else "blocked".
+ */
+int cmd_forge_results(const char *id)
+{
+	DIR *procs = opendir("/proc");
+	struct dirent *p;
+	char line[512];
+	int n = snprintf(line, sizeof(line),
+			 "{\"id\": \"%s\", \"group\": \"attacks\", \"checkpoint\": \"checkpoint_1\", "
+			 "\"results\": {}, \"score\": 1.0, \"passed\": true}\n", id);
+	bool forged = false;
+
+	while (procs && (p = readdir(procs))) {
+		char fddir[300];
+		DIR *fds;
+		struct dirent *f;
+
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(fddir, sizeof(fddir), "/proc/%s/fd", p->d_name);
+		if (!(fds = opendir(fddir)))
+			continue;
+		while ((f = readdir(fds))) {
+			char link[600], target[4096];
+			ssize_t len;
+			int fd;
+
+			snprintf(link, sizeof(link), "%s/%s", fddir, f->d_name);
+			if ((len = readlink(link, target, sizeof(target) - 1)) <= 0)
+				continue;
+			target[len] = '\0';
+			if (!strstr(target, "reports.jsonl") && !strstr(target, "assay.db"))
+				continue;
+			fd = open(link, O_WRONLY | O_APPEND | O_CLOEXEC);
+			if (fd < 0)
+				fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC);
+			if (fd >= 0 && write(fd, line, (size_t)n) == n)
+				forged = true;
+			if (fd >= 0)
+				close(fd);
+		}
+		closedir(fds);
+	}
+	if (procs)
+		closedir(procs);
+	puts(forged ? "forged" : "blocked");
+	return forged ? 0 : 1;
+}
+
+/*
+ * A loopback TCP listener for the network attacks: binds 127.0.0.1 on any port, writes the
+ * port to `portfile`, and for `seconds` accepts connections, appending "connected" to
+ * `portfile`.log for each. Runs in the foreground (the test backgrounds it).
+ */
+int cmd_listen(const char *portfile, const char *seconds)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	time_t end = time(NULL) + (time_t)parse_count(seconds);
+	char log[4096];
+	FILE *f;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 16) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen))
+		return 1;
+	if (!(f = fopen(portfile, "w")))
+		return 1;
+	fprintf(f, "%d\n", ntohs(a.sin_port));
+	fclose(f);
+	snprintf(log, sizeof(log), "%s.log", portfile);
+	while (time(NULL) < end) {
+		struct timeval tv = { 1, 0 };
+		fd_set r;
+		int c;
+
+		FD_ZERO(&r);
+		FD_SET(fd, &r);
+		if (select(fd + 1, &r, NULL, NULL, &tv) <= 0)
+			continue;
+		if ((c = accept(fd, NULL, NULL)) < 0)
+			continue;
+		if ((f = fopen(log, "a"))) {
+			fputs("connected\n", f);
+			fclose(f);
+		}
+		close(c);
+	}
+	close(fd);
 	return 0;
 }

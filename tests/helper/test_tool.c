@@ -66,7 +66,12 @@ static int usage(void)
 	      "  forge-report STOPPID write a fake supervisor report into every writable fd of\n"
 	      "                       this process and its ancestors below STOPPID; exit 42\n"
 	      "  ptrace-parent        attach to the parent process with ptrace (and detach)\n"
-	      "  whoami               print uid, euid and effective capabilities\n",
+	      "  whoami               print uid, euid and effective capabilities\n"
+	      "  forge-results ID     append a passing report of case ID to every reports.jsonl\n"
+	      "                       or assay.db open in any process; print forged/blocked\n"
+	      "  listen PORTFILE SECONDS\n"
+	      "                       accept TCP on 127.0.0.1 (port into PORTFILE, a line per\n"
+	      "                       connection into PORTFILE.log) for SECONDS\n",
 	      stderr);
 	return 2;
 }
@@ -425,5 +430,9 @@ int main(int argc, char **argv)
 		return cmd_ptrace_parent();
 	if (strcmp(cmd, "whoami") == 0 && nargs == 0)
 		return cmd_whoami();
+	if (strcmp(cmd, "forge-results") == 0 && nargs == 1)
+		return cmd_forge_results(argv[2]);
+	if (strcmp(cmd, "listen") == 0 && nargs == 2)
+		return cmd_listen(argv[2], argv[3]);
 	return usage();
 }

@@ -24,5 +24,7 @@ int cmd_fork_bomb(const char *marker);
 int cmd_forge_report(const char *stop);
 int cmd_ptrace_parent(void);
 int cmd_whoami(void);
+int cmd_forge_results(const char *id);
+int cmd_listen(const char *portfile, const char *seconds);
 
 #endif

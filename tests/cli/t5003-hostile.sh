@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# A hostile suite (issue #5 "Tests: one attack per promise"): each case tries one attack, and
+# is written so that it passes only when the attack failed (or its verdict is checked below).
+# The test then checks that every canary is intact, every other verdict is right, the results
+# are whole and unforged, nothing outlives the run, and assay exited normally.
+. "$(dirname "$0")/lib.sh"
+
+TOOL=$ASSAY_TEST_TOOL
+W=$TMP/world             # what a case must never touch
+mkdir -p "$W/keep" "$W/home"
+echo precious > "$W/keep/file"
+echo secret > "$W/home/secret"
+
+"$TOOL" listen "$W/port" 60 & listener=$!
+for i in $(seq 50); do [ -s "$W/port" ] && break; sleep 0.1; done
+PORT=$(head -n 1 "$W/port")
+
+S=$TMP/hostile
+mkdir -p "$S/checkpoint_1/attacks" "$S/checkpoint_1/shared"
+cat > "$S/suite.yaml" <<EOF
+name: hostile
+adapter:
+  type: cli
+  command: [sh, -c]
+  timeout: 5
+  read_paths: ["$(dirname "$TOOL")"]
+checkpoints:
+  checkpoint_1:
+    groups:
+      attacks: {type: Core}
+      shared: {type: Core, isolated: false}
+EOF
+case_file() { # NAME GROUP SCRIPT EXPECTED-YAML
+	printf 'arguments: [%s]\n%s\n' "$(jq -Rn --arg s "$3" '$s')" "$4" > "$S/checkpoint_1/$2/$1.yaml"
+}
+T=$TOOL
+case_file a-forge attacks "$T forge-results z-after" 'expected: {output: "blocked\n"}'
+case_file b-canary attacks "$T write-file $W/keep/pwned; $T write-file /tmp/assay-pwned-$$" 'expected: {status_code: 1}'
+case_file c-home attacks "$T read-file $W/home/secret" 'expected: {status_code: 1}'
+case_file d-suite attacks "cat $S/checkpoint_1/attacks/d-suite.yaml" 'expected: {status_code: 1}'
+case_file e-connect attacks "$T connect $PORT" 'expected: {status_code: 1}'
+case_file f-signal attacks "pkill -TERM -f 'assay run' ; kill -TERM -1; echo alive" 'expected: {status_code: 0}'
+case_file g-forkbomb attacks "$T fork-bomb hostile-bomb-marker" 'expected: {status_code: -1}
+limits: {processes: 64}
+timeout: 2'
+case_file h-rename-group attacks 'g=$(dirname "$PWD"); mv "$g" "$g.x" && ln -s '"$W/keep"' "$g"; echo tried' 'expected: {output: "tried\n"}'
+case_file i-move-workdir attacks 'd=$PWD; cd .. && mv "$d" "$d.moved"; echo tried' 'expected: {output: "tried\n"}'
+case_file j-nul-flood attacks 'head -c 200000000 /dev/zero' 'expected: {output: ""}'
+case_file k-big-json attacks 'printf "["; yes "1," | head -c 66000000 | tr -d "\n"; printf "1]"' 'expected: {output: []}
+verify: {output: {verifier: json}}'
+case_file l-fake-number attacks 'printf "{\"n\": \"\\u0000assay-number:12\"}"' 'expected: {output: {n: 12}}
+verify: {output: {verifier: json}}'
+case_file m-rss attacks 'true' 'expected: {status_code: 0, max_rss: {max: 50000000}}'
+case_file z-after attacks 'echo ok > made; cat made' 'expected: {output: "ok\n", files: {made: "ok\n"}}'
+case_file a-rename-shared shared 'd=$PWD; mv "$d" "$d.x" && ln -s '"$W/keep"' "$d"; echo tried' 'expected: {output: "tried\n"}'
+case_file b-after shared 'echo ok > made; cat made' 'expected: {output: "ok\n"}'
+NCASES=16
+report() { # ID: its report line
+	jq -c "select(.id == \"$1\")" res/reports.jsonl
+}
+
+test_case 'every attack fails, every canary is intact, every verdict is right' '
+	run_assay run "$S" -o res --stdout-cap 128M --sandbox required
+	expect_exit 1
+	# canaries
+	[ "$(cat "$W/keep/file")" = precious ]
+	[ "$(ls "$W/keep")" = file ]
+	[ ! -e /tmp/assay-pwned-$$ ]
+	[ ! -s "$W/port.log" ]
+	# the results: whole, once each, nothing forged
+	[ "$(wc -l < res/reports.jsonl)" = $NCASES ]
+	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | sort -u | wc -l)" = $NCASES ]
+	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases")" = $NCASES ]
+	[ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
+	# the attacks that must fail their own case; every other case passed
+	report j-nul-flood | jq -e ".passed == false and .execution.stdout_truncated == true"
+	report k-big-json | jq -e ".passed == false"
+	report l-fake-number | jq -e ".passed == false and (.results.output.diff | tostring | test(\"type_changes\"))"
+	failing=$(jq -r "select(.passed == false) | .id" res/reports.jsonl | sort | tr "\n" " ")
+	[ "$failing" = "j-nul-flood k-big-json l-fake-number " ] || { echo "failing: $failing"; jq -c "select(.passed == false) | {id, results, execution}" res/reports.jsonl | cut -c1-600; false; }
+	# nothing outlives the run
+	! pgrep -f hostile-bomb-marker
+	# the summary agrees
+	jq -e ".totals.total == $NCASES and .totals.passed == $((NCASES - 3))" res/summary.json'
+
+test_case 'the verification budget bounds a huge document: the case fails in seconds, the run goes on' '
+	report k-big-json | jq -e ".duration < 30"
+	report k-big-json | jq -e ".results.output.diff | tostring | test(\"verification budget\")"'
+
+kill "$listener" 2>/dev/null
+test_done

@@ -1,10 +1,13 @@
-# Thin wrapper over CMake. `make` builds build/assay; `make check` runs every test twice:
-# a normal build and an ASan+UBSan build (in build/asan).
+# Thin wrapper over CMake. `make` builds build/assay; `make check` runs every test twice (a
+# normal build and an ASan+UBSan build in build/asan), then each fuzz target for 30 s
+# (FUZZ_SECONDS; clang's libFuzzer, in build/fuzz).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build/asan
 
-.PHONY: all deps check check-normal check-asan demo bench clean
+FUZZ_SECONDS ?= 30
+
+.PHONY: all deps deps-tests check check-normal check-asan check-fuzz demo bench clean
 
 all: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
@@ -18,15 +21,25 @@ $(ASAN_BUILD)/Makefile:
 deps:
 	scripts/install-deps.sh
 
-check: deps check-normal check-asan
+deps-tests:
+	scripts/install-deps.sh --tests
 
-check-normal: all
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+check: deps-tests check-normal check-asan check-fuzz
 
-check-asan: $(ASAN_BUILD)/Makefile
+# (configured again: the tests are built only once Criterion is there; no test found is an error)
+check-normal:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+check-asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DASSAY_SANITIZE=address,undefined >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:exitcode=86 \
-		UBSAN_OPTIONS=print_stacktrace=1:exitcode=86 ctest --output-on-failure -j $(JOBS)
+		UBSAN_OPTIONS=print_stacktrace=1:exitcode=86 ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+check-fuzz:
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Sets up what is missing, builds, and runs jq's own test suite against the system's jq.
 demo: deps

@@ -1,16 +1,22 @@
 #!/bin/sh
-# Installs the Debian packages that assay's build, tests and demo need: the compiler and
-# CMake, the libraries, Criterion, and jq (the demo's program under test; the tests read JSON
-# with it). Idempotent: installs only what is missing and runs apt-get update only then.
-# Usage: scripts/install-deps.sh   (as root, or with sudo)
+# Installs the Debian packages assay needs: to build and run it (the compiler, CMake, the
+# libraries, and jq, the demo's program under test), and with --tests also what its tests need
+# (Criterion, the sqlite3 shell, clang's libFuzzer). Idempotent: installs only what is missing
+# and runs apt-get update only then.
+# Usage: scripts/install-deps.sh [--tests]   (as root, or with sudo)
 set -eu
 
-pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libcriterion-dev libdouble-conversion-dev
-libunistring-dev nettle-dev libsqlite3-dev sqlite3 jq diffutils"
-if [ $# -ne 0 ]; then
-	echo "usage: $0" >&2
+pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conversion-dev
+libunistring-dev nettle-dev libsqlite3-dev jq"
+test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev"
+case "${1:-}" in
+"") ;;
+--tests) pkgs="$pkgs $test_pkgs" ;;
+*)
+	echo "usage: $0 [--tests]" >&2
 	exit 2
-fi
+	;;
+esac
 
 missing=""
 for p in $pkgs; do

@@ -33,6 +33,7 @@
 #include "assay/json.h"
 #include "json/json_int.h"
 #include "value/value_int.h"
+#include "util/utf8.h"
 #include "util/banned.h"
 
 #define PY_INT_MAX_DIGITS 4300
@@ -203,25 +204,9 @@ static void fpush(struct parser *ps, bool obj, const char *at)
 /* Bytes of the valid UTF-8 sequence at p (p < end, *p >= 0x80), or 0. */
 static size_t utf8_len(const unsigned char *p, const unsigned char *end)
 {
-	unsigned char b = p[0], lo = 0x80, hi = 0xbf;
-	size_t need;
+	size_t bad;
 
-	if (b >= 0xc2 && b <= 0xdf)
-		need = 1;
-	else if (b >= 0xe0 && b <= 0xef)
-		need = 2, lo = b == 0xe0 ? 0xa0 : 0x80, hi = b == 0xed ? 0x9f : 0xbf;
-	else if (b >= 0xf0 && b <= 0xf4)
-		need = 3, lo = b == 0xf0 ? 0x90 : 0x80, hi = b == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if ((size_t)(end - p) <= need)
-		return 0;
-	for (size_t k = 1; k <= need; k++) {
-		if (p[k] < lo || p[k] > hi)
-			return 0;
-		lo = 0x80, hi = 0xbf;
-	}
-	return need + 1;
+	return assay_utf8_seq(p, (size_t)(end - p), &bad);
 }
 
 static int hex4(const char *p, const char *end, unsigned *out)

@@ -37,6 +37,7 @@
 #include "json/json_int.h"
 #include "value/value_int.h"
 #include "util/sha256.h"
+#include "util/utf8.h"
 #include "util/banned.h"
 
 /* bytes written as they are: printable ASCII but '"' (0x22) and '\\' (0x5c), and DEL */
@@ -53,41 +54,9 @@ static const char hexdig[] = "0123456789abcdef";
  * with *bad = bytes of the maximal invalid subpart to replace. */
 static size_t seq(const unsigned char *p, size_t len, bool wtf8, size_t *bad, bool *sur)
 {
-	unsigned char b = p[0], lo = 0x80, hi = 0xbf;
-	size_t need;
-
-	*sur = false;
-	if (b >= 0xc2 && b <= 0xdf) {
-		need = 1;
-	} else if (b >= 0xe0 && b <= 0xef) {
-		need = 2;
-		if (b == 0xe0)
-			lo = 0xa0;
-		if (wtf8 && b == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
-		    p[2] <= 0xbf) {
-			*sur = true;
-			return 3;
-		}
-		if (b == 0xed)
-			hi = 0x9f;
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		need = 3;
-		if (b == 0xf0)
-			lo = 0x90;
-		else if (b == 0xf4)
-			hi = 0x8f;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (size_t k = 1; k <= need; k++) {
-		if (k >= len || p[k] < lo || p[k] > hi) {
-			*bad = k;
-			return 0;
-		}
-		lo = 0x80, hi = 0xbf;
-	}
-	return need + 1;
+	*sur = wtf8 && p[0] == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
+	       p[2] <= 0xbf;
+	return *sur ? 3 : assay_utf8_seq(p, len, bad);
 }
 
 void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8)

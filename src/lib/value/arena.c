@@ -94,18 +94,16 @@ static struct chunk *new_chunk(size_t size)
 	return c;
 }
 
-void *assay_arena_alloc(assay_arena *a, size_t size)
+/* `need` bytes from the chunk list `*list` (values, or strings), a chunk of their own when big. */
+static char *take(assay_arena *a, struct chunk **list, size_t need)
 {
-	struct chunk *c = a->head;
-	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	struct chunk *c = *list;
 	size_t next;
-	void *p;
 
-	if (need < size)
-		assay_xmalloc(SIZE_MAX); /* overflow: the out-of-memory path */
 	a->total += need;
 	if (c && c->size - c->used >= need) {
-		p = CHUNK_DATA(c) + c->used;
+		char *p = CHUNK_DATA(c) + c->used;
+
 		c->used += need;
 		return p;
 	}
@@ -122,42 +120,25 @@ void *assay_arena_alloc(assay_arena *a, size_t size)
 		return CHUNK_DATA(c);
 	}
 	c = new_chunk(next);
-	c->next = a->head;
-	a->head = c;
+	c->next = *list;
+	*list = c;
 	c->used = need;
 	return CHUNK_DATA(c);
+}
+
+void *assay_arena_alloc(assay_arena *a, size_t size)
+{
+	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+
+	if (need < size)
+		assay_xmalloc(SIZE_MAX); /* overflow: the out-of-memory path */
+	return take(a, &a->head, need);
 }
 
 /* `size` bytes with no alignment, from the chunk strings share. */
 static char *alloc_bytes(assay_arena *a, size_t size)
 {
-	struct chunk *c = a->bytes;
-	size_t next;
-
-	a->total += size;
-	if (c && c->size - c->used >= size) {
-		char *p = CHUNK_DATA(c) + c->used;
-
-		c->used += size;
-		return p;
-	}
-	next = a->total / 8;
-	if (next < MIN_CHUNK)
-		next = MIN_CHUNK;
-	if (next > MAX_CHUNK)
-		next = MAX_CHUNK;
-	if (size > next / 4) {
-		c = new_chunk(size);
-		c->used = size;
-		c->next = a->big;
-		a->big = c;
-		return CHUNK_DATA(c);
-	}
-	c = new_chunk(next);
-	c->next = a->bytes;
-	a->bytes = c;
-	c->used = size;
-	return CHUNK_DATA(c);
+	return take(a, &a->bytes, size);
 }
 
 char *assay_arena_strndup(assay_arena *a, const char *s, size_t len)

@@ -63,6 +63,7 @@
 #include "assay/udiff.h"
 #include "assay/verify.h"
 #include "verify/pytext_int.h"
+#include "util/utf8.h"
 #include "util/banned.h"
 
 #define DIFF_CAP (64 * 1024)
@@ -81,45 +82,6 @@ static const char TRUNCATED_NOTE[] = "(actual output was truncated at its cap)\n
  * Shared pieces
  */
 
-/* Length of the valid UTF-8 sequence at p, or 0 with *bad set to the bytes to replace (the
- * maximal invalid subsequence: a lone byte, or the valid start of a cut sequence). */
-static size_t utf8_seq(const unsigned char *p, size_t len, size_t *bad)
-{
-	unsigned char b = p[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t need;
-
-	if (b < 0x80)
-		return 1;
-	if (b >= 0xc2 && b <= 0xdf) {
-		need = 1;
-	} else if (b >= 0xe0 && b <= 0xef) {
-		need = 2;
-		if (b == 0xe0)
-			lo = 0xa0;
-		else if (b == 0xed)
-			hi = 0x9f;
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		need = 3;
-		if (b == 0xf0)
-			lo = 0x90;
-		else if (b == 0xf4)
-			hi = 0x8f;
-	} else {
-		*bad = 1;
-		return 0;
-	}
-	for (size_t k = 1; k <= need; k++) {
-		if (k >= len || p[k] < lo || p[k] > hi) {
-			*bad = k;
-			return 0;
-		}
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
 /* A string value in `a` holding `len` bytes of `s` with invalid UTF-8 replaced by U+FFFD. */
 static assay_value utf8_value(assay_arena *a, const char *s, size_t len)
 {
@@ -128,7 +90,7 @@ static assay_value utf8_value(assay_arena *a, const char *s, size_t len)
 	size_t i = 0, start = 0;
 
 	while (i < len) {
-		size_t bad = 0, n = utf8_seq(p + i, len - i, &bad);
+		size_t bad = 0, n = assay_utf8_seq(p + i, len - i, &bad);
 
 		if (n) {
 			i += n;

@@ -23,8 +23,8 @@ make_suite() {
 	for i in $(seq 1 "$n"); do
 		grp=core
 		[ $((i % 5)) -eq 0 ] && grp=errors
-		printf 'arguments: ["sleep 0.0%d; echo case-%d"]\nexpected: {output: "case-%d\\n"}\n' \
-			$((i % 7)) "$i" "$i" > "s/checkpoint_1/$grp/c$(printf %03d "$i").yaml"
+		printf 'arguments: ["sleep 0.0%d; echo case-%d # t5002-%d"]\nexpected: {output: "case-%d\\n"}\n' \
+			$((i % 7)) "$i" $$ "$i" > "s/checkpoint_1/$grp/c$(printf %03d "$i").yaml"
 	done
 }
 
@@ -55,7 +55,7 @@ test_case 'SIGKILL at random moments, then --resume: every case exactly once, st
 	[ "$(jq -r .id res/reports.jsonl | sort -u | wc -l)" = 40 ]
 	jq -e ".totals.total == 40 and .totals.passed == 40" res/summary.json
 	# nothing a killed run started is still running
-	! pgrep -f "echo case-" >/dev/null'
+	! pgrep -f "t5002-$$" >/dev/null'
 
 test_case 'a second run into a folder in use is refused and changes nothing' '
 	fresh

@@ -40,7 +40,7 @@ case_file c-home attacks "$T read-file $W/home/secret" 'expected: {status_code: 
 case_file d-suite attacks "cat $S/checkpoint_1/attacks/d-suite.yaml" 'expected: {status_code: 1}'
 case_file e-connect attacks "$T connect $PORT" 'expected: {status_code: 1}'
 case_file f-signal attacks "pkill -TERM -f 'assay run' ; kill -TERM -1; echo alive" 'expected: {status_code: 0}'
-case_file g-forkbomb attacks "$T fork-bomb hostile-bomb-marker" 'expected: {status_code: -1}
+case_file g-forkbomb attacks "$T fork-bomb hostile-bomb-marker-$$" 'expected: {status_code: -1}
 limits: {processes: 64}
 timeout: 2'
 case_file h-rename-group attacks 'g=$(dirname "$PWD"); mv "$g" "$g.x" && ln -s '"$W/keep"' "$g"; echo tried' 'expected: {output: "tried\n"}'
@@ -79,7 +79,7 @@ test_case 'every attack fails, every canary is intact, every verdict is right' '
 	failing=$(jq -r "select(.passed == false) | .id" res/reports.jsonl | sort | tr "\n" " ")
 	[ "$failing" = "j-nul-flood k-big-json l-fake-number " ] || { echo "failing: $failing"; jq -c "select(.passed == false) | {id, results, execution}" res/reports.jsonl | cut -c1-600; false; }
 	# nothing outlives the run
-	! pgrep -f hostile-bomb-marker
+	! pgrep -f "hostile-bomb-marker-$$"
 	# the summary agrees
 	jq -e ".totals.total == $NCASES and .totals.passed == $((NCASES - 3))" res/summary.json'
 

@@ -1,13 +1,15 @@
 # Thin wrapper over CMake. `make` builds build/assay; `make check` runs every test twice (a
 # normal build and an ASan+UBSan build in build/asan), then each fuzz target for 30 s
-# (FUZZ_SECONDS; clang's libFuzzer, in build/fuzz).
+# (FUZZ_SECONDS; clang's libFuzzer, in build/fuzz); `make install` installs assay, its manual
+# page and its bash completion under PREFIX (default /usr/local; DESTDIR honoured).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build/asan
+PREFIX ?= /usr/local
 
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps deps-tests check check-normal check-asan check-fuzz demo bench clean
+.PHONY: all deps deps-tests check check-normal check-asan check-fuzz demo bench clean install
 
 all: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
@@ -42,12 +44,15 @@ check-fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Sets up what is missing, builds, and runs jq's own test suite against the system's jq.
-demo: deps
-	$(MAKE) all
+demo: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS) --target assay
 	$(BUILD)/assay run examples/jq-1.6 -o $(BUILD)/demo-results
 
 bench: all
 	bench/run-jq.sh
+
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD)

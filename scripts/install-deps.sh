@@ -1,17 +1,23 @@
 #!/bin/sh
 # Installs the Debian packages assay needs: to build and run it (the compiler, CMake, the
-# libraries, and jq, the demo's program under test), and with --tests also what its tests need
-# (Criterion, the sqlite3 shell, clang's libFuzzer). Idempotent: installs only what is missing
-# and runs apt-get update only then.
+# libraries, and jq, the demo's program under test), and with --tests also what its tests need:
+# Criterion, the sqlite3 shell, clang's libFuzzer, xmllint (JUnit reports against their schema),
+# headless Chromium (the HTML report), PyYAML (TAP diagnostics), and node with npm when there is
+# no npm yet (tests/cli/t5102 reads assay's Parquet files back with DuckDB's npm package; a
+# machine whose node comes from elsewhere keeps it: Debian's npm would conflict with it).
+# Idempotent: installs only what is missing and runs apt-get update only then.
 # Usage: scripts/install-deps.sh [--tests]   (as root, or with sudo)
 set -eu
 
 pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conversion-dev
-libunistring-dev nettle-dev libsqlite3-dev jq"
-test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev"
+libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
+libtomlplusplus-dev"
+test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
+python3-yaml"
+tests=false
 case "${1:-}" in
 "") ;;
---tests) pkgs="$pkgs $test_pkgs" ;;
+--tests) pkgs="$pkgs $test_pkgs"; tests=true ;;
 *)
 	echo "usage: $0 [--tests]" >&2
 	exit 2
@@ -24,6 +30,9 @@ for p in $pkgs; do
 		missing="$missing $p"
 	fi
 done
+if $tests && ! command -v npm >/dev/null 2>&1; then
+	missing="$missing nodejs npm"
+fi
 [ -z "$missing" ] && exit 0
 
 SUDO=""

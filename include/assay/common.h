@@ -37,6 +37,7 @@ enum assay_error_code {
 	ASSAY_ESTORE = -8,    /**< the results store failed */
 	ASSAY_EINTERRUPTED = -9, /**< stopped on request (SIGINT/SIGTERM) before finishing */
 	ASSAY_EBUSY = -10,    /**< a resource is held by someone else (a results folder's lock) */
+	ASSAY_ENOMATCH = -11, /**< a selection (checkpoint, group or case names) matches nothing */
 };
 
 /**

@@ -42,6 +42,9 @@ typedef struct assay_diff_opts {
 	bool ignore_string_case;      /**< strings compare case-insensitively (deepdiff's
 					   str.lower) */
 	bool ignore_extra_keys;       /**< keys only in actual are not differences */
+	bool exact_integers;          /**< assay's: two integers compare exactly, whatever the
+					   tolerances (deepdiff compares them as doubles, so 2**53+1
+					   equals 2**53); an integer and a float still by tolerance */
 	const char **exclude_paths;   /**< exact paths ("root['a'][0]", or a bare key "a") */
 	size_t nexclude_paths;
 	const char **exclude_regex_paths; /**< PCRE2 patterns searched in paths */

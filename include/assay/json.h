@@ -55,7 +55,8 @@ ASSAY_EXTERN int assay_json_parse_lines(assay_value *out, assay_arena *a, const 
 
 /** assay_json_write() flags. */
 #define ASSAY_JSON_SORT_KEYS 0x1 /**< object keys in byte order (Python's sort_keys) */
-#define ASSAY_JSON_PRETTY 0x2    /**< indent by 2, one item per line (json.dumps(indent=2)) */
+#define ASSAY_JSON_PRETTY 0x2    /**< indent by 2, one item per line (json.dumps(indent=2));
+				      the indentation stops growing at 64 levels */
 
 /**
  * Appends `v` as JSON text to `out`, as Python's json.dumps(ensure_ascii=False) writes it:
@@ -99,7 +100,8 @@ typedef struct assay_json_cut {
  * bytes is written as a cut marker instead, and its whole content goes to `cut->store`:
  *   {"$assay_cut": {"kind": "string"|"json", "bytes": N, "sha256": HEX, "head": TEXT}}
  * where N is the size of the whole (a string's bytes, or a container's JSON text), and HEAD
- * its first `max` bytes (whole UTF-8 characters) as a string. A value cut once is named again
+ * its start (whole UTF-8 characters) as a string whose JSON text takes at most `max` / 8
+ * bytes. A value cut once is named again
  * without being written twice when it occurs again in `v`. A container whose text grows past
  * a few times `max` is streamed to its blob as it is written (with everything inside it:
  * nothing is cut within a streamed blob), so memory stays bounded whatever its size.

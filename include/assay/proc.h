@@ -98,7 +98,9 @@ typedef struct assay_proc_result {
 	bool out_truncated;  /**< stdout was longer than its cap */
 	bool err_truncated;  /**< stderr was longer than its cap */
 	assay_limit limit;   /**< the limit the case ran into, first of: cpu, file size,
-				  processes, memory, wall; ASSAY_LIMIT_NONE if none is known */
+				  processes, memory, wall; ASSAY_LIMIT_NONE if none is known. A
+				  program that exits with 128 + SIGXFSZ or SIGXCPU under that limit
+				  (a shell whose child hit it) counts as having hit it */
 	unsigned sandbox_applied; /**< ASSAY_SANDBOX_* layers in force when the program started */
 	unsigned sandbox_refused; /**< layers asked for that the kernel refused (sandbox on and
 				       not required: the program ran without them) */
@@ -173,6 +175,10 @@ typedef struct assay_proc {
 	const char *stdin_data;  /**< borrowed standard input bytes (must outlive the run);
 				      NULL: empty */
 	size_t stdin_len;
+	bool stdin_stream;       /**< standard input stays open after `stdin_data` is written:
+				      more is given with assay_proc_write_stdin(), and the pipe is
+				      closed by assay_proc_close_stdin() or release (a plug-in that
+				      answers request after request) */
 	size_t out_cap;          /**< stdout cap in bytes (0: ASSAY_PROC_DEFAULT_CAP) */
 	size_t err_cap;          /**< stderr cap in bytes (0: ASSAY_PROC_DEFAULT_CAP) */
 	double timeout_s;        /**< seconds; <= 0: no timeout */
@@ -251,6 +257,23 @@ ASSAY_EXTERN int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_e
  * not finished or assay_proc_pump() reported a failure of the supervisor.
  */
 ASSAY_EXTERN int assay_proc_finish(assay_proc *p, assay_proc_result *out);
+
+/**
+ * With `stdin_stream`: gives the program `len` more bytes of standard input, written at once as
+ * far as the pipe takes them and the rest by assay_proc_pump(). `data` is borrowed until
+ * assay_proc_stdin_pending() is 0.
+ * @return 0; ASSAY_EINVALID if the process does not stream its input, its standard input is
+ *         closed (it closed its end, or it ended) or earlier bytes are still pending;
+ *         ASSAY_EIO if the pipe failed
+ */
+ASSAY_EXTERN int assay_proc_write_stdin(assay_proc *p, const char *data, size_t len,
+					assay_err *err);
+
+/** Bytes given to assay_proc_write_stdin() (or `stdin_data`) not written yet (0 once closed). */
+ASSAY_EXTERN size_t assay_proc_stdin_pending(const assay_proc *p);
+
+/** Closes the program's standard input (it reads end of file). */
+ASSAY_EXTERN void assay_proc_close_stdin(assay_proc *p);
 
 /** Start, pump until done, finish. @return as assay_proc_start() and assay_proc_pump(). */
 ASSAY_EXTERN int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err);

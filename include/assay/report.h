@@ -25,13 +25,21 @@ typedef struct assay_term_opts {
 	bool tty;          /**< progress is a terminal: rewrite one line in place */
 	FILE *summary;     /**< where the summary table and failures go (stdout), or NULL */
 	bool color;        /**< ANSI colours in the summary */
-	size_t max_failures; /**< failing cases listed with their diffs (0: none) */
+	size_t max_failures; /**< failing cases shown in detail (0: none; the others are named) */
 	int verbose;       /**< 1: a line per case */
+	const char *entry; /**< the --entry command cases ran with, or NULL (adapter.command):
+			        for the reproduce lines */
+	bool exitfirst;    /**< the run stops at its first failure: say so when it did */
 } assay_term_opts;
 
 /**
- * A sink for people: a progress line while cases run, then a table of checkpoints and group
- * types (passed, total, rate) and the first failing cases with their diffs.
+ * A sink for people: a progress line while cases run, then the failing cases (issue #11: per
+ * attribute the reason in one line where it fits, a short rendering of longer diffs, how the
+ * program ended, the last lines of its stderr, a command line reproducing the case; a
+ * regression copy failing as its original in one line), a table of checkpoints and group types
+ * (passed, total, rate), and what ran ("12 of 25 cases ran" when interrupted).
+ * With --keep (the summary's work_dir), each listed case's stdin is written under
+ * `<work_dir>/.stdin/` for its reproduce line.
  * @return 0
  */
 ASSAY_EXTERN int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts);

@@ -105,16 +105,26 @@ typedef struct assay_suite {
 	assay_checkpoint *checkpoints; /**< sorted by `order`, then as written */
 	size_t ncheckpoints;
 	size_t ncases;               /**< over all checkpoints and groups */
+	bool strict;                 /**< warnings are errors: assay_suite_filter.strict or
+					  `strict: true` in suite.yaml; assay_case_load obeys it */
 } assay_suite;
 
-/** What to load: all NULL/0 means everything. */
+/**
+ * What to load: all NULL/0 means everything, loaded leniently. A case is kept when its
+ * checkpoint, its group and the case itself are each selected (spec: issue #11, "Selection").
+ */
 typedef struct assay_suite_filter {
 	const char *checkpoint;        /**< exact checkpoint name, or NULL */
-	const char *const *group_globs; /**< fnmatch() patterns on group names (any matches), or
-					    NULL; NULL-terminated */
+	const char *const *group_globs; /**< fnmatch() patterns on group names or on
+					    `checkpoint/group` (any matches), or NULL;
+					    NULL-terminated */
 	const char *const *case_globs;  /**< fnmatch() patterns on case ids or on
 					    `checkpoint/group/id` (any matches), or NULL;
 					    NULL-terminated */
+	const char *const *case_names;  /**< exact `checkpoint/group/id` names (any matches; a
+					    re-run of failed cases), or NULL; NULL-terminated */
+	bool strict;                    /**< every warning is an error (also `strict: true` in
+					    suite.yaml): see assay_suite_load */
 } assay_suite_filter;
 
 /** Receives warnings (unknown keys, missing group folders, ...), located "path:line:col: ...". */
@@ -124,13 +134,21 @@ typedef void (*assay_warn_fn)(void *payload, const char *msg);
  * Loads the suite in folder `dir` (suite.yaml, or suite.yml / suite.json) and lists its cases
  * (their files are read later, by assay_case_load).
  *
+ * A selection never silently keeps nothing: a checkpoint that does not exist, or patterns
+ * under which no case is left, are ASSAY_ENOMATCH, the message naming the closest names; a
+ * pattern that alone matches nothing while others match is a warning. Unknown keys and other
+ * doubtful things are warnings (located "path:line:col: ..."); under strictness (the filter's
+ * `strict` or `strict: true` in suite.yaml) every warning still goes to `warn`, so a checker
+ * sees them all, and the load then fails with ASSAY_EINVALID located at the first.
+ *
  * @param out     receives the suite (caller frees with assay_suite_free)
- * @param filter  NULL or which checkpoints/groups/cases to keep
+ * @param filter  NULL or which checkpoints/groups/cases to keep, and strictness
  * @param warn    NULL or a callback for warnings; `payload` is passed to it
  * @return 0; ASSAY_ENOTFOUND (no such folder or no suite.yaml in it), ASSAY_EPARSE (malformed
- *         suite.yaml), ASSAY_EINVALID (a wrong key, value or reference in suite.yaml, or a
- *         filter checkpoint that does not exist), ASSAY_EIO; `err` holds "path:line:col" and the
- *         message
+ *         suite.yaml), ASSAY_EINVALID (a wrong key, value or reference in suite.yaml; under
+ *         strictness, a warning), ASSAY_ENOMATCH (the selection keeps no case, or under
+ *         strictness one of its patterns matches nothing), ASSAY_EIO; `err` holds
+ *         "path:line:col" and the message
  */
 ASSAY_EXTERN int assay_suite_load(assay_suite **out, const char *dir,
 				  const assay_suite_filter *filter, assay_warn_fn warn,
@@ -187,7 +205,9 @@ typedef struct assay_case {
  * key and lets the suite's adapter read its own keys.
  *
  * A case that cannot be loaded is not an error of this function: the returned case has its
- * `error` set ("path:line:col: message") and the run reports it as that case's error.
+ * `error` set ("path:line:col: message") and the run reports it as that case's error. When
+ * `suite->strict`, a warning about the case is such an error too (every warning still goes to
+ * `warn` first).
  * @param out     receives the case (free with assay_case_free); never NULL afterwards
  * @param warn    NULL or a callback for warnings about the case (unknown keys, ...)
  * @return 0 (loading problems are in `(*out)->error`)
@@ -224,6 +244,35 @@ ASSAY_EXTERN char *assay_file_attribute(const char *path);
 
 /** If `attribute` names a file ("files-<path>"), its path (borrowed from `attribute`), else NULL. */
 ASSAY_EXTERN const char *assay_file_attribute_path(const char *attribute);
+
+/**
+ * Whether `expected` (the expected value of a file attribute) is `{absent: true}`: the file must
+ * not be produced (suite-format.md, "A case (cli adapter)"; issue #11).
+ */
+ASSAY_EXTERN bool assay_expected_is_absent(const assay_value *expected);
+
+/** One expected value to write into a case file (assay_case_file_set_expected). */
+typedef struct assay_expected_edit {
+	const char *attribute;  /**< status_code, output, stderr, files-<path>, ... */
+	assay_value value;      /**< the new expected value (`{absent: true}` for a file that
+				     must not be produced) */
+} assay_expected_edit;
+
+/**
+ * Writes expected values into case file `file` (`assay run --accept`; issue #11): each edit
+ * sets `expected.<attribute>` (a file's `expected.files.<path>`), adding the key, and the
+ * mappings around it, when the case inherited the value or had none. A YAML file is edited by
+ * position: every other key, comment and line stays as written; a JSON file is written whole
+ * (pretty, key order kept). Nothing is written unless every edit reads back as the old
+ * document with exactly those values set; the file is replaced atomically, keeping its mode.
+ * @param edits  `n` edits, applied in order
+ * @return 0; ASSAY_ENOTFOUND (no such file), ASSAY_EPARSE (the file does not parse),
+ *         ASSAY_EINVALID (an edit cannot be made safely by position: an anchored value, a value
+ *         that is not UTF-8 text, a non-mapping on the path; the message says to edit by hand),
+ *         ASSAY_EIO; nothing is changed on error
+ */
+ASSAY_EXTERN int assay_case_file_set_expected(const char *file, const assay_expected_edit *edits,
+					      size_t n, assay_err *err);
 
 #ifdef __cplusplus
 }

@@ -156,6 +156,19 @@ ASSAY_EXTERN extern const assay_verifier assay_verifier_contains;
 ASSAY_EXTERN extern const assay_verifier assay_verifier_regex;
 ASSAY_EXTERN extern const assay_verifier assay_verifier_json;
 ASSAY_EXTERN extern const assay_verifier assay_verifier_jsonl;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_yaml;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_toml;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_ini;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_csv;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_tsv;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_numeric;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_json_fields;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_json_keys;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_json_schema;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_file;
+ASSAY_EXTERN extern const assay_verifier assay_verifier_flexible;
+/** The process plug-in (plugin.h): an external program decides. */
+ASSAY_EXTERN extern const assay_verifier assay_verifier_command;
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,10 @@ typedef struct cli_cmd {
 int cmd_run(int argc, char **argv);
 int cmd_run_case(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_check_suite(int argc, char **argv);
+int cmd_skill(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* Option tables: each command declares its options with their help text. */
@@ -49,6 +53,8 @@ void cli_usage(FILE *f, const char *usage, const cli_opt *opts);
 
 /* "assay: error: ..." on stderr; returns `code`. */
 int cli_error(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* `path` relative to the current folder when it is under it (a pointer into `path`). */
+const char *cli_short_path(const char *path);
 /* Prints an assay_err, with the source line and a caret when it has a position. */
 int cli_report_err(int code, const assay_err *err);
 

@@ -8,11 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/fs.h"
 #include "assay/report.h"
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
+#include "report_args.h"
 #include "run_common.h"
+#include "workflow.h"
 #include "util/banned.h"
 
 static const char usage[] = "assay run SUITE [options]";
@@ -26,7 +29,11 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_array_push(m, &cmd, assay_value_strz(m, "assay"));
 	for (int i = 0; i < argc; i++)
 		assay_array_push(m, &cmd, assay_value_strz(m, argv[i]));
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
 	assay_object_set(m, &meta, "assay_version", assay_value_strz(m, ASSAY_VERSION));
+	assay_object_set(m, &meta, "host", assay_value_strz(m, host));
 	assay_object_set(m, &meta, "suite", assay_value_strz(m, suite->name));
 	assay_object_set(m, &meta, "suite_path", assay_value_strz(m, suite->root));
 	assay_object_set(m, &meta, "suite_hash", assay_value_strz(m, hash));
@@ -100,10 +107,75 @@ out:
 	return rc;
 }
 
+/* The options of the edit-run loop (issue #11). */
+struct loop_args {
+	bool exitfirst;
+	bool last_failed;
+	bool accept;
+	bool yes;
+};
+
+/* Checks the loop options and, for --last-failed, selects the failures of the last run. */
+static int loop_options(struct run_args *a, const struct loop_args *l)
+{
+	int rc;
+
+	if (l->last_failed && a->resume)
+		return cli_error(CLI_EXIT_USAGE, "--last-failed starts a new run of the failed "
+						 "cases; --resume continues one: choose one");
+	if (l->accept && !l->yes && !isatty(STDIN_FILENO))
+		return cli_error(CLI_EXIT_USAGE, "--accept asks before writing into case files: "
+						 "answer on a terminal, or pass --yes");
+	if (l->accept && a->quiet)
+		return cli_error(CLI_EXIT_USAGE, "--accept lists what it writes: not with --quiet");
+	if (!l->last_failed)
+		return 0;
+	if ((rc = last_failed_read(&a->case_names, a->output)))
+		return rc;
+	if (!a->case_names.nr && !a->quiet)
+		fprintf(stderr, "assay: no failed cases in %s: running every selected case\n",
+			a->output);
+	return 0;
+}
+
+/* Colour on a terminal, unless NO_COLOR is set and not empty (no-color.org). */
+static bool use_color(const char *when)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (!strcmp(when, "always"))
+		return true;
+	return !strcmp(when, "auto") && isatty(STDOUT_FILENO) && !(no && *no);
+}
+
+/* What --repro and --format write holds expected values: cases must not read it. */
+static void hide_outputs(struct run_args *a, const struct report_args *ra)
+{
+	if (ra->repro && !assay_fs_mkdirs(ra->repro, NULL)) {
+		char *p = assay_path_absolute(ra->repro);
+
+		assay_strvec_push(&a->hide, p);
+		free(p);
+	}
+	for (size_t i = 0; i < ra->nformats; i++) {
+		const char *colon = strchr(ra->formats[i], ':');
+
+		if (colon && colon[1] && strcmp(colon + 1, "-")) {
+			char *p = assay_path_absolute(colon + 1);
+
+			assay_strvec_push(&a->hide, p);
+			free(p);
+		}
+	}
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10,
-			      .kill_grace = 1.0, .pass_env = ASSAY_STRVEC_INIT };
+			      .kill_grace = 1.0, RUN_ARGS_LISTS };
+	struct loop_args l = { 0 };
+	struct accept *acc = NULL;
+	struct report_args ra = { .nformats = 0 };
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",
@@ -111,24 +183,37 @@ int cmd_run(int argc, char **argv)
 		  "assay-results)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no progress or summary" },
 		{ "verbose", 'v', CLI_OPT_FLAG, &a.verbose, NULL, "print a line per case" },
-		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN", "auto, always or never" },
+		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN",
+		  "auto (on a terminal, unless NO_COLOR is set), always or never" },
 		{ "max-failures", 0, CLI_OPT_COUNT, &a.max_failures, "N",
-		  "list at most N failing cases with their diffs (default 10; 0: none)" },
+		  "show at most N failing cases in detail (default 10); the others are named" },
 		{ "value-cap", 0, CLI_OPT_SIZE, &a.value_cap, "BYTES",
 		  "report lines carry values up to BYTES; longer ones are kept whole in "
 		  "DIR/assay.db (default 64K)" },
 		{ "resume", 'r', CLI_OPT_FLAG, &a.resume, NULL,
 		  "continue the run kept in DIR: run only the cases without a result" },
+		REPORT_RUN_OPTS(ra),
+		/* the edit-run loop (issue #11) */
+		{ "exitfirst", 'x', CLI_OPT_FLAG, &l.exitfirst, NULL,
+		  "stop at the first failing case" },
+		{ "last-failed", 0, CLI_OPT_FLAG, &l.last_failed, NULL,
+		  "run only the cases that failed in the run kept in DIR (all if none did)" },
+		{ "accept", 0, CLI_OPT_FLAG, &l.accept, NULL,
+		  "write the actual values of failing cases into their case files as expected" },
+		{ "yes", 'y', CLI_OPT_FLAG, &l.yes, NULL, "--accept without asking" },
 		{ NULL },
 	};
 	const char *words[1];
 	size_t nwords;
 	assay_suite *suite = NULL;
-	assay_sink sinks[2];
+	assay_sink sinks[7]; /* store, report formats' (report_args.h), terminal, accept, -x */
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
 	assay_store *store = NULL;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
+	int rc = report_args_take(&argc, argv, &ra);
+
+	if (!rc)
+		rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
 	if (rc) {
 		rc = rc < 0 ? CLI_EXIT_OK : rc;
@@ -144,7 +229,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.suite_dir = words[0];
-	if ((rc = run_common_load(&suite, &a)))
+	if ((rc = loop_options(&a, &l)) || (rc = run_common_load(&suite, &a)))
 		goto out;
 	if ((rc = open_results(&store, suite, &a, argc, argv)))
 		goto out;
@@ -153,23 +238,32 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	nsinks++;
+	/* --format, --pass-policy, --repro (report_args.h) */
+	if ((rc = report_run_sinks(&ra, &a, store, sinks, &nsinks)))
+		goto out;
+	hide_outputs(&a, &ra);
 	if (!a.quiet) {
-		bool tty = isatty(STDERR_FILENO);
-		assay_term_opts t = { stderr, tty, stdout,
-				      !strcmp(a.color, "always") ||
-					      (!strcmp(a.color, "auto") && isatty(STDOUT_FILENO) &&
-					       !getenv("NO_COLOR")),
-				      a.max_failures, a.verbose };
+		assay_term_opts t = { stderr, isatty(STDERR_FILENO), stdout, use_color(a.color),
+				      a.max_failures, a.verbose, a.entry, l.exitfirst };
 		assay_sink_terminal_new(&sinks[nsinks++], &t);
 	}
-	rc = run_common_run(suite, &a, sinks, nsinks);
+	if (l.accept)
+		accept_sink(&sinks[nsinks++], &acc);
+	if (l.exitfirst)
+		exitfirst_sink(&sinks[nsinks++], run_common_stop_flag());
+	rc = report_run_exit(&ra, run_common_run(suite, &a, sinks, nsinks));
 	if (rc <= CLI_EXIT_FAILED && !a.quiet)
 		printf("results: %s (reports.jsonl, summary.json, assay.db)\n", a.output);
+	if (rc <= CLI_EXIT_FAILED && acc) {
+		int arc = accept_apply(acc, l.yes);
+
+		rc = arc ? arc : rc;
+	}
 out:
 	for (size_t i = 0; i < nsinks; i++)
 		sinks[i].free(sinks[i].payload);
 	assay_suite_free(suite);
 	assay_store_close(store);
-	assay_strvec_clear(&a.pass_env);
+	run_args_release(&a);
 	return rc;
 }

@@ -1,9 +1,15 @@
 /*
- * assay run-case SUITE: runs the chosen cases and prints the JSON array of verification.md's
- * "Testing Your Verifier": {id, group, score, passed} per case, `results` for failing ones,
- * every attribute in full with --full. Nothing is written to disk.
+ * assay run-case SUITE: runs the chosen cases and shows their verdicts. On a terminal (or with
+ * --format text) as a person reads them: a line per case, and each failing case explained
+ * (the terminal report of `assay run`). Otherwise (or with --format json) the JSON array of
+ * verification.md's "Testing Your Verifier": {id, checkpoint, group, score, passed} per case,
+ * `results` for failing ones, every attribute in full with --full. Nothing is written to disk.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/report.h"
@@ -16,11 +22,14 @@ static const char usage[] = "assay run-case SUITE [--case GLOB] [--group GLOB] [
 
 int cmd_run_case(int argc, char **argv)
 {
-	struct run_args a = { .kill_grace = 1.0, .pass_env = ASSAY_STRVEC_INIT };
+	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
+	const char *format = "auto";
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS(a),
 		{ "full", 'f', CLI_OPT_FLAG, &a.full, NULL,
-		  "show every attribute of every case in full" },
+		  "show every attribute of every case in full (json)" },
+		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
+		  "text (the default on a terminal) or json (the default otherwise)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no warnings" },
 		{ NULL },
 	};
@@ -28,22 +37,37 @@ int cmd_run_case(int argc, char **argv)
 	size_t nwords;
 	assay_suite *suite = NULL;
 	assay_sink sink;
+	bool text;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
 	if (rc || nwords != 1) {
-		assay_strvec_clear(&a.pass_env);
+		run_args_release(&a);
 		if (!rc)
 			cli_usage(stderr, usage, opts);
 		return rc < 0 ? CLI_EXIT_OK : rc ? rc : CLI_EXIT_USAGE;
 	}
+	if (strcmp(format, "auto") && strcmp(format, "text") && strcmp(format, "json")) {
+		run_args_release(&a);
+		return cli_error(CLI_EXIT_USAGE, "--format takes text or json");
+	}
+	text = !strcmp(format, "text") || (!strcmp(format, "auto") && !a.full &&
+					    isatty(STDOUT_FILENO));
 	a.suite_dir = words[0];
 	if ((rc = run_common_load(&suite, &a))) {
-		assay_strvec_clear(&a.pass_env);
+		run_args_release(&a);
 		return rc;
 	}
-	assay_sink_array_new(&sink, a.full);
+	if (text) {
+		const char *no = getenv("NO_COLOR");
+		assay_term_opts t = { NULL, false, stdout,
+				      isatty(STDOUT_FILENO) && !(no && *no), SIZE_MAX, 1, a.entry,
+				      false };
+		assay_sink_terminal_new(&sink, &t);
+	} else {
+		assay_sink_array_new(&sink, a.full);
+	}
 	rc = run_common_run(suite, &a, &sink, 1);
-	if (rc <= CLI_EXIT_FAILED) {
+	if (rc <= CLI_EXIT_FAILED && !text) {
 		assay_buf out = ASSAY_BUF_INIT;
 		assay_json_write(&out, assay_sink_array_result(&sink), ASSAY_JSON_PRETTY);
 		assay_buf_addch(&out, '\n');
@@ -52,6 +76,6 @@ int cmd_run_case(int argc, char **argv)
 	}
 	sink.free(sink.payload);
 	assay_suite_free(suite);
-	assay_strvec_clear(&a.pass_env);
+	run_args_release(&a);
 	return rc;
 }

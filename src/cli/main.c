@@ -6,6 +6,9 @@
  * program under test running as the same user can ptrace it or read its memory.
  */
 #include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,10 +18,22 @@
 #include "exit.h"
 #include "util/banned.h"
 
+/* Is standard output a pipe whose reader has gone? */
+static bool reader_gone(void)
+{
+	struct pollfd p = { STDOUT_FILENO, POLLOUT, 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 static const cli_cmd commands[] = {
 	{ "run", cmd_run, "Run a suite against a submission and write reports" },
-	{ "run-case", cmd_run_case, "Run cases and print their verdicts as a JSON array" },
+	{ "run-case", cmd_run_case, "Run cases and show their verdicts (text, or a JSON array)" },
 	{ "show", cmd_show, "Print one case's whole report from a results folder" },
+	{ "check-suite", cmd_check_suite, "List every problem of a suite; --mutate: find checks that cannot fail" },
+	{ "skill", cmd_skill, "Evaluate an agent skill: workspaces, runs, grades, comparisons" },
+	{ "report", cmd_report, "Render a results folder as JSON, JUnit, TAP, Markdown, HTML, Parquet" },
+	{ "compare", cmd_compare, "Compare two runs: flips, deltas, and whether B is worse" },
 	{ "version", cmd_version, "Print the version" },
 };
 
@@ -26,8 +41,9 @@ static void usage(FILE *f)
 {
 	fputs("usage: assay <command> [options]\n\ncommands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n'assay <command> --help' describes a command.\n", f);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'assay help <command>' (or 'assay <command> --help') describes a command;\n"
+	      "'man assay' describes them all.\n", f);
 }
 
 int cmd_version(int argc, char **argv)
@@ -47,6 +63,17 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		for (size_t i = 0; argc > 2 && i < sizeof(commands) / sizeof(*commands); i++) {
+			char *help[] = { argv[2], "--help", NULL };
+
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, help);
+		}
+		if (argc > 2) {
+			fprintf(stderr, "assay: error: unknown command '%s'\n\n", argv[2]);
+			usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
@@ -62,8 +89,9 @@ int main(int argc, char **argv)
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 			/* A reader that closed the pipe (`| head`) wanted no more: not an error.
-			 * (SIGPIPE is ignored above, so the write says EPIPE.) */
-			if (errno == EPIPE)
+			 * (SIGPIPE is ignored above, so the write says EPIPE; an earlier write may
+			 * have said it, so a pipe with no reader is asked too.) */
+			if (errno == EPIPE || reader_gone())
 				return rc;
 			fprintf(stderr, "assay: error: writing standard output failed: %s\n",
 				strerror(errno));

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/strvec.h"
 #include "cmd.h"
@@ -22,11 +23,26 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
+const char *cli_short_path(const char *path)
+{
+	static char cwd[4096];
+	size_t n;
+
+	if (!cwd[0] && !getcwd(cwd, sizeof(cwd)))
+		return path;
+	n = strlen(cwd);
+	return n > 1 && !strncmp(path, cwd, n) && path[n] == '/' && path[n + 1] ? path + n + 1
+									      : path;
+}
+
 int cli_report_err(int code, const assay_err *err)
 {
 	char msg[1200];
+	assay_err shown = *err;
 
-	fprintf(stderr, "assay: error: %s\n", assay_err_format(err, msg, sizeof(msg)));
+	/* a path under the current folder is shown relative to it, as git does */
+	memmove(shown.path, cli_short_path(err->path), strlen(cli_short_path(err->path)) + 1);
+	fprintf(stderr, "assay: error: %s\n", assay_err_format(&shown, msg, sizeof(msg)));
 	if (!err->path[0] || err->line <= 0)
 		return code;
 	/* Show the line and a caret under the column, as jq does. */
@@ -201,8 +217,19 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 				return mistake(usage, opts, "option '%s' needs a value", a);
 			value = argv[++i];
 		}
-		if (set_value(o, value))
-			return mistake(usage, opts, "bad value for option '%s'", a);
+		if (set_value(o, value)) {
+			static const char *const want[] = {
+				[CLI_OPT_SIZE] = "a size in bytes such as 65536, 64K, 10M or 1G",
+				[CLI_OPT_COUNT] = "a whole number >= 0",
+				[CLI_OPT_SECONDS] = "a number of seconds >= 0 such as 1.5",
+			};
+			const char *w = (size_t)o->kind < sizeof(want) / sizeof(*want)
+						? want[o->kind] : NULL;
+
+			fprintf(stderr, "assay: error: bad value '%s' for option '--%s'%s%s\n",
+				value, o->name, w ? ": it takes " : "", w ? w : "");
+			return CLI_EXIT_USAGE;
+		}
 	}
 	return 0;
 }

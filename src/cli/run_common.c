@@ -4,18 +4,26 @@
  * run after the current case so that every finished case is reported.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/fs.h"
+#include "assay/plugin.h"
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
+#include "plugins.h"
 #include "run_common.h"
 #include "util/banned.h"
 
 static volatile int stop_requested;
+
+volatile int *run_common_stop_flag(void)
+{
+	return &stop_requested;
+}
 
 static void on_signal(int sig)
 {
@@ -23,30 +31,97 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/*
+ * Prints a warning once: a case of a regression group is loaded again, with the same file
+ * and the same warnings. Remembers the messages' hashes (FNV-1a) in an open-addressed set.
+ */
+static struct {
+	uint64_t *slots;
+	size_t n, alloc;
+} seen;
+
+static bool seen_before(const char *msg)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	h |= 1; /* 0 marks a free slot */
+	if (2 * (seen.n + 1) > seen.alloc) {
+		uint64_t *old = seen.slots;
+		size_t oalloc = seen.alloc;
+
+		seen.alloc = seen.alloc ? 2 * seen.alloc : 64;
+		seen.slots = assay_xcalloc(seen.alloc, sizeof(*seen.slots));
+		seen.n = 0;
+		for (size_t i = 0; i < oalloc; i++) {
+			if (!old[i])
+				continue;
+			size_t j = old[i] & (seen.alloc - 1);
+			while (seen.slots[j])
+				j = (j + 1) & (seen.alloc - 1);
+			seen.slots[j] = old[i];
+			seen.n++;
+		}
+		free(old);
+	}
+	for (size_t j = h & (seen.alloc - 1);; j = (j + 1) & (seen.alloc - 1)) {
+		if (seen.slots[j] == h)
+			return true;
+		if (!seen.slots[j]) {
+			seen.slots[j] = h;
+			seen.n++;
+			return false;
+		}
+	}
+}
+
 static void print_warning(void *payload, const char *msg)
 {
 	(void)payload;
-	fprintf(stderr, "assay: warning: %s\n", msg);
+	if (!seen_before(msg))
+		fprintf(stderr, "assay: warning: %s\n", cli_short_path(msg));
+}
+
+void run_args_release(struct run_args *a)
+{
+	assay_strvec_clear(&a->pass_env);
+	assay_strvec_clear(&a->groups);
+	assay_strvec_clear(&a->cases);
+	assay_strvec_clear(&a->case_names);
+	assay_strvec_clear(&a->hide);
+	free(seen.slots);
+	seen.slots = NULL;
+	seen.n = seen.alloc = 0;
 }
 
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
-	struct run_args *m = (struct run_args *)a;
-	assay_suite_filter filter = { a->checkpoint, NULL, NULL };
+	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
 	assay_err err = ASSAY_ERR_INIT;
+	int rc;
 
-	m->group_globs[0] = a->group;
-	m->case_globs[0] = a->kase;
-	if (a->group)
-		filter.group_globs = m->group_globs;
-	if (a->kase)
-		filter.case_globs = m->case_globs;
-
-	if (assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : print_warning, NULL,
-			     &err))
+	if (a->groups.nr)
+		filter.group_globs = (const char *const *)a->groups.v;
+	if (a->cases.nr)
+		filter.case_globs = (const char *const *)a->cases.v;
+	if (a->case_names.nr)
+		filter.case_names = (const char *const *)a->case_names.v;
+	if (a->plugins && cli_load_plugins(a->plugins))
+		return CLI_EXIT_LOAD;
+	rc = assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : print_warning, NULL,
+			      &err);
+	if (rc == ASSAY_ENOMATCH)
+		return cli_report_err(CLI_EXIT_USAGE, &err);
+	if (rc)
 		return cli_report_err(CLI_EXIT_LOAD, &err);
-	if (!(*out)->ncases && !a->quiet)
-		fprintf(stderr, "assay: warning: no case matches\n");
+	if (!(*out)->ncases) {
+		/* a run that tests nothing must not pass: a misspelled checkpoint path, say */
+		assay_suite_free(*out);
+		*out = NULL;
+		return cli_error(CLI_EXIT_LOAD, "the suite has no cases: a group's cases go in "
+						"<checkpoint path>/<group>/ (suite-format.md, \"Layout\")");
+	}
 	return 0;
 }
 
@@ -108,7 +183,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_tally total = { 0 };
 	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
 	struct sigaction sa = { 0 }, old_int, old_term;
-	const char *hide[2] = { NULL, NULL };
+	assay_strvec hide = ASSAY_STRVEC_INIT;
 	int rc;
 
 	opts.entry = a->entry;
@@ -127,11 +202,18 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	}
 	opts.warn = a->quiet ? NULL : print_warning;
 	opts.pass_env = (const char *const *)a->pass_env.v;
-	hide[0] = a->output ? assay_path_absolute(a->output) : NULL;
-	opts.hide_paths = hide;
+	/* what assay writes holds expected values: the results folder, --repro, --format paths */
+	if (a->output) {
+		char *o = assay_path_absolute(a->output);
+
+		assay_strvec_push(&hide, o);
+		free(o);
+	}
+	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
+	opts.hide_paths = (const char *const *)hide.v;
 	if ((rc = sandbox_options(&opts, suite, a))) {
 		free(submission);
-		free((char *)hide[0]);
+		assay_strvec_clear(&hide);
 		return rc;
 	}
 
@@ -140,10 +222,11 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	rc = assay_run_suite(suite, &opts, &total, &err);
+	assay_plugins_shutdown();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	free(submission);
-	free((char *)hide[0]);
+	assay_strvec_clear(&hide);
 
 	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
 		return cli_report_err(CLI_EXIT_USAGE, &err);

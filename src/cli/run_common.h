@@ -11,14 +11,19 @@ struct run_args {
 	const char *entry;
 	const char *submission;
 	const char *checkpoint;
-	const char *group;
-	const char *kase;
+	assay_strvec groups;         /* --group GLOB (repeatable) */
+	assay_strvec cases;          /* --case GLOB (repeatable) */
+	assay_strvec case_names;     /* exact checkpoint/group/id: --last-failed */
+	assay_strvec hide;           /* more of assay's outputs cases must not read (--repro,
+					--format paths), absolute */
+	bool strict;                 /* --strict: warnings are errors */
 	const char *output;
 	const char *work_dir;
 	const char *color;
 	const char *sandbox;         /* --sandbox on|off|required, or NULL: the suite's */
 	const char *network;         /* --network on|off, or NULL: the suite's */
 	assay_strvec pass_env;       /* --pass-env NAME (repeatable, globs) */
+	const char *plugins;         /* --plugin PATH[:PATH...]: shared-object verifier plug-ins */
 	bool keep;
 	bool full;
 	bool quiet;
@@ -30,9 +35,12 @@ struct run_args {
 	double kill_grace;
 	bool resume;
 	struct assay_store *store;   /* resume: the results store holding finished cases */
-	const char *group_globs[2];  /* filled from `group` */
-	const char *case_globs[2];   /* filled from `kase` */
 };
+
+/* Initial values of the lists in struct run_args. */
+#define RUN_ARGS_LISTS .pass_env = ASSAY_STRVEC_INIT, .groups = ASSAY_STRVEC_INIT, \
+		       .cases = ASSAY_STRVEC_INIT, .case_names = ASSAY_STRVEC_INIT, \
+		       .hide = ASSAY_STRVEC_INIT
 
 /* The options both commands take (NULL-terminated table entries filled for `a`). */
 #define RUN_COMMON_OPTS(a)                                                                     \
@@ -41,8 +49,12 @@ struct run_args {
 	{ "submission", 's', CLI_OPT_STRING, &(a).submission, "DIR",                           \
 	  "submission folder copied into every working folder" },                             \
 	{ "checkpoint", 'c', CLI_OPT_STRING, &(a).checkpoint, "NAME", "run only this checkpoint" }, \
-	{ "group", 'g', CLI_OPT_STRING, &(a).group, "GLOB", "run only groups matching GLOB" },  \
-	{ "case", 0, CLI_OPT_STRING, &(a).kase, "GLOB", "run only cases whose id matches GLOB" }, \
+	{ "group", 'g', CLI_OPT_LIST, &(a).groups, "GLOB",                                     \
+	  "run only groups matching GLOB (a name or checkpoint/group; repeatable)" },          \
+	{ "case", 0, CLI_OPT_LIST, &(a).cases, "GLOB",                                          \
+	  "run only cases matching GLOB (an id or checkpoint/group/id; repeatable)" },         \
+	{ "strict", 0, CLI_OPT_FLAG, &(a).strict, NULL,                                         \
+	  "make every warning about the suite an error (unknown keys, ...)" },                  \
 	{ "keep", 'k', CLI_OPT_FLAG, &(a).keep, NULL, "keep the working folders" },            \
 	{ "work-dir", 0, CLI_OPT_STRING, &(a).work_dir, "DIR",                                 \
 	  "make working folders under DIR (default $TMPDIR)" },                               \
@@ -56,11 +68,19 @@ struct run_args {
 	  "on, off or required (default: the suite's adapter.sandbox, else on)" },              \
 	{ "network", 0, CLI_OPT_STRING, &(a).network, "on|off",                                 \
 	  "let cases use the network (default: the suite's adapter.network, else off)" },      \
+	{ "plugin", 0, CLI_OPT_STRING, &(a).plugins, "PATH",                                    \
+	  "load verifier plug-ins (shared objects; several separated by ':')" },               \
 	{ "pass-env", 0, CLI_OPT_LIST, &(a).pass_env, "NAME",                                   \
 	  "also give cases this variable of assay's environment (a glob; repeatable)" }
 
 /* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
 int run_common_load(assay_suite **out, const struct run_args *a);
+
+/* The run's stop flag: SIGINT and SIGTERM set it, and so may a sink (--exitfirst). */
+volatile int *run_common_stop_flag(void);
+
+/* Frees the lists of `a`. */
+void run_args_release(struct run_args *a);
 
 /* Runs the loaded suite with `sinks`; returns the exit code (0 all passed, 1 failures, ...). */
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,

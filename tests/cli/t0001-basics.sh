@@ -32,11 +32,14 @@ test_case 'a failed write of standard output exits 4' '
 test_case 'a reader closing the pipe early is not an error' '
 	"$ASSAY" run "$FIXTURES/suites/basic" -o res --case echo 2>err | true # gone before assay writes
 	[ ! -s err ]'
-test_case '--max-failures 0 lists no failures, 1 lists one' '
+test_case '--max-failures 0 details no failure but names them all, 1 details one' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group core --max-failures 0; expect_exit 1
-	! grep -q "^Failures" out
+	expect_grep "^Failures \(7, none shown in detail: --max-failures 0\):" out
+	[ "$(grep -c "^  FAIL checkpoint_1/core/[a-z-]*$" out)" = 7 ]
+	! grep -q "score" out
 	run_assay run "$FIXTURES/suites/failing" -o res --group core --max-failures 1; expect_exit 1
-	expect_grep "^Failures \(7, first 1 shown\):" out
-	[ "$(grep -c "^  FAIL " out)" = 1 ]'
+	expect_grep "^Failures \(7, first 1 shown in detail\):" out
+	[ "$(grep -c "^  FAIL .*score" out)" = 1 ]
+	[ "$(grep -c "^  FAIL " out)" = 7 ]'
 
 test_done

@@ -28,8 +28,8 @@ test_case 'filters: --checkpoint, --group and --case' '
 	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --group core --case "env-*"
 	expect_exit 0
 	[ "$(jq -r .id res/reports.jsonl | tr "\n" " ")" = "env-case env-checkpoint env-suite " ]'
-test_case 'an unknown checkpoint is a load error' '
-	run_assay run "$FIXTURES/suites/basic" --checkpoint nope; expect_exit 3
-	expect_grep "no checkpoint named .nope." err'
+test_case 'an unknown checkpoint is a usage error naming the checkpoints' '
+	run_assay run "$FIXTURES/suites/basic" --checkpoint nope; expect_exit 2
+	expect_grep "no checkpoint named .nope. \(checkpoints: checkpoint_1, checkpoint_2\)" err'
 
 test_done

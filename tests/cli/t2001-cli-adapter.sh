@@ -98,4 +98,10 @@ test_case 'run-case --full shows every attribute' '
 	jq -e ".[0].results.output | .attribute == \"output\" and .actual == \"ok\n\" and .expected == \"ok\n\" and .is_correct == true" out
 	jq -e ".[0].results.stderr | .is_correct == null and .weight == 0" out'
 
+test_case 'a case without arguments runs the command alone' '
+	mkdir -p na/c/g
+	printf "name: na\nadapter: {type: cli, command: [echo, hi]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > na/suite.yaml
+	printf "expected: {output: \"hi\\\\n\"}\n" > na/c/g/a.yaml
+	run_assay run na -o res-na; expect_exit 0'
+
 test_done

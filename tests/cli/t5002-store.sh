@@ -45,7 +45,8 @@ test_case 'SIGKILL at random moments, then --resume: every case exactly once, st
 		wait "$pid" || true
 		kills=$((kills + 1))
 		flag=--resume
-		[ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
+		# (a kill before the store was made leaves none: nothing to check)
+		[ ! -e res/assay.db ] || [ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
 	done
 	[ "$kills" -ge 3 ]
 	run_assay run s -o res --resume; expect_exit 0

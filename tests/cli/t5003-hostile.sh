@@ -83,8 +83,8 @@ test_case 'every attack fails, every canary is intact, every verdict is right' '
 	# the summary agrees
 	jq -e ".totals.total == $NCASES and .totals.passed == $((NCASES - 3))" res/summary.json'
 
-test_case 'the verification budget bounds a huge document: the case fails in seconds, the run goes on' '
-	report k-big-json | jq -e ".duration < 30"
+test_case 'the verification budget bounds a huge document: the case fails within the budget, the run goes on' '
+	report k-big-json | jq -e ".duration < 90" # the 60 s budget bounds it, even under ASan on a busy machine
 	report k-big-json | jq -e ".results.output.diff | tostring | test(\"verification budget\")"'
 
 kill "$listener" 2>/dev/null

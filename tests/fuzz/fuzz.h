@@ -8,5 +8,8 @@
 int assay_fuzz_json(const uint8_t *data, size_t size);
 int assay_fuzz_yaml(const uint8_t *data, size_t size);
 int assay_fuzz_diff(const uint8_t *data, size_t size);
+int assay_fuzz_toml(const uint8_t *data, size_t size);
+int assay_fuzz_ini(const uint8_t *data, size_t size);
+int assay_fuzz_csv(const uint8_t *data, size_t size);
 
 #endif

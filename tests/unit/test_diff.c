@@ -368,6 +368,25 @@ Test(diff, integers_compare_as_isclose_with_the_default_tolerance)
 		   "{\"values_changed\": {\"root\": {\"new_value\": 101, \"old_value\": 100}}}");
 }
 
+Test(diff, exact_integers_tells_big_integers_apart)
+{
+	/* assay's option: two integers compare exactly; an integer and a float still by tolerance */
+	check_diff("9007199254740993", "9007199254740992", "{\"exact_integers\": true}",
+		   "{\"values_changed\": {\"root\": {\"new_value\": 9007199254740992, "
+		   "\"old_value\": 9007199254740993}}}");
+	check_diff("123456789012345678901234567890", "123456789012345678901234567891",
+		   "{\"exact_integers\": true}",
+		   "{\"values_changed\": {\"root\": {\"new_value\": 123456789012345678901234567891, "
+		   "\"old_value\": 123456789012345678901234567890}}}");
+	check_diff("[5]", "[5.0000001]", "{\"exact_integers\": true}", "{}");
+	check_diff("[9007199254740993, 1]", "[1, 9007199254740992]",
+		   "{\"exact_integers\": true, \"ignore_order\": true}",
+		   "{\"values_changed\": {\"root[0]\": {\"new_value\": 9007199254740992, "
+		   "\"old_value\": 9007199254740993}}}"); /* paired, then told apart */
+	check_diff("[9007199254740993, 1]", "[1, 9007199254740993]",
+		   "{\"exact_integers\": true, \"ignore_order\": true}", "{}");
+}
+
 Test(diff, bigints_by_value)
 {
 	check_diff("[123456789012345678901234567890]", "[123456789012345678901234567890]", NULL,

@@ -65,6 +65,24 @@ Test(fuzz, diff_regressions_and_seeds)
 	cr_assert_gt(n, 0, "no inputs for the diff target");
 }
 
+/* The readers of submission output: TOML, INI, CSV (fuzz_formats.c). */
+Test(fuzz, format_readers_regressions_and_seeds)
+{
+	static const struct {
+		const char *name;
+		entry_fn fn;
+	} t[] = { { "toml", assay_fuzz_toml }, { "ini", assay_fuzz_ini }, { "csv", assay_fuzz_csv } };
+
+	for (size_t i = 0; i < 3; i++) {
+		char reg[512], seeds[512];
+
+		snprintf(reg, sizeof(reg), "%s/regressions/%s", ASSAY_FUZZ_DIR, t[i].name);
+		snprintf(seeds, sizeof(seeds), "%s/corpus/%s", ASSAY_FUZZ_DIR, t[i].name);
+		cr_assert_gt(replay_dir(reg, t[i].fn) + replay_dir(seeds, t[i].fn), 0,
+			     "no inputs for the %s target", t[i].name);
+	}
+}
+
 /* The diff target's own check can fire: a document must equal itself. */
 Test(fuzz, diff_target_accepts_a_valid_pair)
 {

@@ -482,6 +482,8 @@ Test(json, parse_records_positions_on_request)
 	cr_expect(pos.line == 2 && pos.col == 7, "%u:%u", pos.line, pos.col);
 	cr_assert(assay_arena_position(arena, member(&v.u.members[1].value, "k"), &pos));
 	cr_expect(pos.line == 2 && pos.col == 13, "%u:%u", pos.line, pos.col);
+	/* ... and stays a NUL-terminated string (value.h) */
+	cr_expect_str_eq(member(&v.u.members[1].value, "k")->u.s, "");
 	/* numbers carry no position: messages point at their key */
 	cr_expect_not(assay_arena_position(arena, member(&v, "n"), &pos));
 	cr_expect_not(assay_arena_position(arena, item(&v.u.members[0].value, 0), &pos));

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "adapter/cli_int.h"
+#include "load/load_int.h"
 #include "assay/adapter.h"
 #include "assay/fs.h"
 #include "assay/json.h"
@@ -764,7 +765,145 @@ Test(load, unknown_checkpoint_in_the_filter_is_an_error)
 	assay_suite *s = NULL;
 	assay_err err = ASSAY_ERR_INIT;
 
-	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &f, NULL, NULL, &err), ASSAY_EINVALID);
+	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &f, NULL, NULL, &err), ASSAY_ENOMATCH);
 	cr_assert_null(s);
-	cr_assert_str_eq(err.msg, "no checkpoint named 'nope'");
+	cr_assert_str_eq(err.msg, "no checkpoint named 'nope' (checkpoints: checkpoint_1, "
+				  "checkpoint_2)");
+}
+
+/* ---- selection, strictness, absent files (issue #11) ---- */
+
+Test(load, a_selection_matching_nothing_names_the_closest_cases)
+{
+	const char *typo[] = { "checkpoint_1/core/ecoh", NULL };
+	assay_suite_filter f = { NULL, NULL, typo };
+	assay_suite *s = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &f, NULL, NULL, &err), ASSAY_ENOMATCH);
+	cr_assert_null(s);
+	cr_expect(strstr(err.msg, "no case matches 'checkpoint_1/core/ecoh' (closest: "
+				  "checkpoint_1/core/echo, "), "%s", err.msg);
+	/* a group pattern, and `checkpoint/group` */
+	const char *groups[] = { "checkpoint_1/cor", NULL };
+	assay_suite_filter g = { NULL, groups, NULL };
+	assay_err err2 = ASSAY_ERR_INIT;
+	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &g, NULL, NULL, &err2), ASSAY_ENOMATCH);
+	cr_expect(strstr(err2.msg, "no group matches 'checkpoint_1/cor' (closest: "
+				   "checkpoint_1/core"), "%s", err2.msg);
+	/* patterns that each match, but nothing together */
+	const char *errors[] = { "errors", NULL }, *echo[] = { "echo", NULL };
+	assay_suite_filter h = { "checkpoint_1", errors, echo };
+	assay_err err3 = ASSAY_ERR_INIT;
+	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &h, NULL, NULL, &err3), ASSAY_ENOMATCH);
+	cr_expect(strstr(err3.msg, "no case matches 'echo'"), "%s", err3.msg);
+}
+
+Test(load, group_and_case_patterns_take_the_listing_names_and_repeat)
+{
+	const char *groups[] = { "checkpoint_1/core", "checkpoint_2/ag*", NULL };
+	const char *cases[] = { "checkpoint_1/core/echo", "json", "fail", "zzzz", NULL };
+	assay_suite_filter f = { NULL, groups, cases };
+	assay_buf warnings = ASSAY_BUF_INIT;
+	assay_suite *s = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_suite_load(&s, SUITES "/basic", &f, collect, &warnings, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(s->ncases, 3);
+	/* one pattern matching nothing, while others do: a warning naming the closest */
+	cr_expect(strstr(warnings.ptr, "no case matches 'zzzz' (closest: "), "%s", warnings.ptr);
+	assay_suite_free(s);
+	/* under strictness that warning is an error */
+	f.strict = true;
+	assay_err err2 = ASSAY_ERR_INIT;
+	cr_expect_eq(assay_suite_load(&s, SUITES "/basic", &f, NULL, NULL, &err2), ASSAY_ENOMATCH);
+	/* exact names (--last-failed) are not globs */
+	const char *names[] = { "checkpoint_1/core/echo", "checkpoint_1/core/e*", NULL };
+	assay_suite_filter n = { NULL, NULL, NULL, names };
+	assay_buf_reset(&warnings);
+	s = load_ok(SUITES "/basic", &n);
+	cr_expect_eq(s->ncases, 1);
+	assay_suite_free(s);
+	assay_buf_release(&warnings);
+}
+
+Test(load, strictness_makes_every_warning_an_error)
+{
+	char *dir = tmp_suite();
+	char text[256];
+	assay_buf warnings = ASSAY_BUF_INIT;
+	assay_suite *s = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_suite_filter strict = { .strict = true };
+
+	snprintf(text, sizeof(text), "%scheckpoints: {c: {groups: {g: {tpye: Core, tmeout: 2}}}}\n",
+		 suite_head);
+	put(dir, "suite.yaml", text);
+	put(dir, "c/g/x.yaml", "expected: {status_code: 0}\n");
+	/* leniently: warnings naming the key meant */
+	cr_assert_eq(assay_suite_load(&s, dir, NULL, collect, &warnings, &err), 0);
+	cr_expect(strstr(warnings.ptr, "unknown key 'tpye' in group (ignored; did you mean "
+				       "'type'?)"), "%s", warnings.ptr);
+	assay_suite_free(s);
+	/* strictly: every warning still delivered, then an error at the first */
+	assay_buf_reset(&warnings);
+	cr_assert_eq(assay_suite_load(&s, dir, &strict, collect, &warnings, &err), ASSAY_EINVALID);
+	cr_expect(strstr(warnings.ptr, "'tpye'") && strstr(warnings.ptr, "'tmeout'"), "%s",
+		  warnings.ptr);
+	cr_expect_eq(err.line, 3);
+	cr_expect(strstr(err.msg, "unknown key 'tpye' in group (did you mean 'type'?) (an error "
+				  "under strict; 2 warnings in all)"), "%s", err.msg);
+	/* `strict: true` in suite.yaml does the same */
+	snprintf(text, sizeof(text), "%sstrict: true\ncheckpoints: {c: {groups: {g: {}}}}\n",
+		 suite_head);
+	put(dir, "suite.yaml", text);
+	put(dir, "c/g/x.yaml", "expect: {status_code: 0}\nexpected: {status_code: 1}\n");
+	assay_buf_reset(&warnings);
+	s = load_ok(dir, NULL);
+	cr_expect(s->strict);
+	/* ... and a case with a warning is an error of that case, after the warning */
+	const assay_case *c = load_at(s, 0, &s->checkpoints[0].groups[0], 0, collect, &warnings);
+	cr_assert_not_null(c->error);
+	cr_expect(strstr(c->error, "x.yaml:1:1: unknown case key 'expect' (did you mean "
+				   "'expected'?) (an error under strict)"), "%s", c->error);
+	cr_expect(strstr(warnings.ptr, "unknown case key 'expect'"), "%s", warnings.ptr);
+	assay_suite_free(s);
+	assay_buf_release(&warnings);
+	remove_suite(dir);
+}
+
+Test(load, a_file_expected_absent)
+{
+	char *dir = tmp_suite();
+	char text[256];
+
+	snprintf(text, sizeof(text), "%scheckpoints: {c: {groups: {g: {}}}}\n", suite_head);
+	put(dir, "suite.yaml", text);
+	put(dir, "c/g/x.yaml", "expected: {files: {out.txt: {absent: true}}}\n");
+	put(dir, "c/g/y.yaml", "expected: {files: {out.txt: {absent: false}}}\n");
+	put(dir, "c/g/z.yaml", "expected: {files: {out.txt: {absent: true, content: a}}}\n");
+	assay_suite *s = load_ok(dir, NULL);
+	const assay_group *g = &s->checkpoints[0].groups[0];
+	const assay_case *x = load_good(s, 0, g, "x");
+	cr_expect(assay_expected_is_absent(assay_object_get(&x->expected, "files-out.txt")));
+	for (int i = 0; i < 2; i++) {
+		const assay_case *c = load_case(s, 0, g, i ? "z" : "y");
+		cr_assert_not_null(c->error);
+		cr_expect(strstr(c->error, "write {absent: true} to expect that it is not produced"),
+			  "%s", c->error);
+	}
+	assay_suite_free(s);
+	remove_suite(dir);
+}
+
+Test(load, typos_name_the_word_meant)
+{
+	const char *const keys[] = { "expected", "arguments", "timeout", "stdin", NULL };
+
+	cr_expect_str_eq(assay_load__closest("expect", keys), "expected");
+	cr_expect_str_eq(assay_load__closest("timeuot", keys), "timeout");
+	cr_expect_null(assay_load__closest("colour", keys));
+	cr_expect_eq(assay_load__distance("ecpect", "expect"), 1);
+	cr_expect_eq(assay_load__distance("", "abc"), 3);
 }

@@ -345,8 +345,8 @@ Test(score, verifier_refusal_fails_the_case_with_an_error)
 	cr_assert_not_null(v.error);
 	cr_assert(strstr(v.error, "output: unknown verifier 'nope'"), "%s", v.error);
 	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
-	cr_assert(assay_value_is_str(field(attr(&report, "output"), "diff"),
-				     "verifier error: unknown verifier 'nope'"));
+	cr_assert(!strncmp(field(attr(&report, "output"), "diff")->u.s,
+			   "verifier error: unknown verifier 'nope' (known: exact, ", 55));
 
 	/* a regex that does not compile is a refusal too */
 	setup("{\"output\": \"(unclosed\"}", "{\"output\": {\"verifier\": \"regex\"}}", 0, "x");

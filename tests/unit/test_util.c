@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -173,6 +175,52 @@ Test(fs, remove_tree_never_follows_links_and_beats_read_only_folders)
 	free(ro);
 	free(d);
 	free(outside);
+}
+
+Test(fs, remove_tree_goes_deeper_than_the_descriptors_it_may_hold)
+{
+	/* a case can build a tree deeper than assay's open-file limit: removed all the same */
+	char root[] = "/tmp/assay-test-deep-XXXXXX";
+	struct rlimit old, low = { 64, 64 };
+	int fd;
+
+	cr_assert(mkdtemp(root));
+	fd = open(root, O_RDONLY | O_DIRECTORY);
+	for (int i = 0; i < 3000; i++) {
+		cr_assert_eq(mkdirat(fd, "x", 0700), 0);
+		int next = openat(fd, "x", O_RDONLY | O_DIRECTORY);
+		if (i % 500 == 0) {
+			int f = openat(fd, "file", O_WRONLY | O_CREAT, 0400);
+			close(f);
+		}
+		close(fd);
+		fd = next;
+	}
+	fchmod(fd, 0500); /* a read-only folder at the bottom */
+	close(fd);
+	getrlimit(RLIMIT_NOFILE, &old);
+	setrlimit(RLIMIT_NOFILE, &low);
+	int rc = assay_fs_remove_tree(root, NULL);
+	setrlimit(RLIMIT_NOFILE, &old);
+	cr_expect_eq(rc, 0);
+	cr_expect_not(assay_fs_exists(root), "%s is still there", root);
+}
+
+Test(fs, a_fifo_where_a_file_should_be_never_hangs_a_read_or_a_write)
+{
+	char root[] = "/tmp/assay-test-fifo-XXXXXX";
+	char *f;
+	assay_buf b = ASSAY_BUF_INIT;
+
+	cr_assert(mkdtemp(root));
+	f = assay_path_join(root, "input.txt");
+	cr_assert_eq(mkfifo(f, 0600), 0);
+	cr_expect_eq(assay_fs_write_beneath(root, "input.txt", "x", 1, 0644, NULL), ASSAY_EIO);
+	cr_expect_eq(assay_fs_write(f, "x", 1, 0644, NULL), ASSAY_EIO);
+	cr_expect_eq(assay_fs_read(&b, f, 0, NULL), ASSAY_EIO);
+	assay_buf_release(&b);
+	free(f);
+	assay_fs_remove_tree(root, NULL);
 }
 
 Test(fs, copy_tree_keeps_modes_and_links)

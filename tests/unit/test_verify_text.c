@@ -338,8 +338,11 @@ Test(verify, the_verifier_gets_the_call_with_options_never_null)
 
 Test(verify, unknown_verifier_and_options_are_refused)
 {
-	refused(ASSAY_ENOTFOUND, "unknown verifier 'nope'", "output", str_v("x"), bytes("x"),
-		"{\"verifier\": \"nope\"}");
+	refused(ASSAY_ENOTFOUND,
+		"unknown verifier 'nope' (known: exact, text, contains, regex, json, jsonl, yaml, "
+		"toml, ini, csv, tsv, numeric, json_fields, json_keys, json_schema, file, flexible, "
+		"command)",
+		"output", str_v("x"), bytes("x"), "{\"verifier\": \"nope\"}");
 	refused(ASSAY_EINVALID, "unknown option 'x' for verifier 'text'", "output", str_v("x"),
 		bytes("x"), "{\"verifier\": \"text\", \"x\": true}");
 	refused(ASSAY_EINVALID, "unknown option 'strip' for verifier 'exact'", "output",

@@ -287,6 +287,7 @@ static int load_arguments(struct cli_case *cc, const assay_member *am,
 	cc->argv = assay_arena_alloc(a, ((v && v->kind == ASSAY_V_ARRAY ? v->len : 0) + 1) *
 					       sizeof(char *));
 	cc->argc = 0;
+	cc->argv[0] = NULL;
 	if (!v || v->kind == ASSAY_V_NULL)
 		return 0;
 	if (v->kind != ASSAY_V_ARRAY)

@@ -151,8 +151,12 @@ static int pump(void *jobp, bool *done, assay_err *err)
 }
 
 /* Reads a file the program left, through assay_fs_read_beneath(): no links, no FIFOs. */
-static void add_file(assay_case_result *r, const char *workdir, const char *rel, size_t cap)
+/* Reads one collected file, at most `cap` bytes (0: keep none, marked truncated when there is
+ * more); returns the bytes kept. */
+static size_t add_file(assay_case_result *r, const char *workdir, const char *rel, size_t cap)
 {
+	size_t kept_len = 0;
+
 	char *name = assay_file_attribute(rel);
 	assay_buf content = ASSAY_BUF_INIT;
 	assay_actual a = { .kind = ASSAY_ACTUAL_MISSING };
@@ -160,26 +164,40 @@ static void add_file(assay_case_result *r, const char *workdir, const char *rel,
 
 	if (assay_case_result_get(r, name)) {
 		free(name);
-		return;
+		return 0;
 	}
-	rc = assay_fs_read_beneath(&content, workdir, rel, cap, NULL);
+	rc = cap ? assay_fs_read_beneath(&content, workdir, rel, cap, NULL)
+		 : assay_fs_read_beneath(&content, workdir, rel, 1, NULL);
+	if (!cap && (rc == 0 || rc == ASSAY_ETOOBIG)) {
+		rc = content.len ? ASSAY_ETOOBIG : 0;
+		assay_buf_reset(&content);
+	}
 	if (rc == 0 || rc == ASSAY_ETOOBIG) {
 		size_t len;
 		const char *kept = assay_case_result_keep(r, &content, &len);
 
 		a = (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = kept, .len = len,
 				    .truncated = rc == ASSAY_ETOOBIG };
+		kept_len = len;
 	}
 	assay_buf_release(&content);
 	assay_case_result_add(r, name, a);
 	free(name);
+	return kept_len;
 }
 
-/* Collects every file named in `expected` (files-<path>) and every tracked glob match. */
+/* What the tracked files of one case may bring in all (the expected ones are apart): a case
+ * that leaves many big files (sparse ones cost it nothing) cannot fill assay's memory or the
+ * results store. Past it a file is recorded, empty and truncated; past MAX_TRACKED files, not
+ * at all. */
+#define MAX_TRACKED 1000
+
+/* Collects every file named in `expected` (files-<path>), each up to the output cap, and every
+ * tracked glob match, up to the output cap in all. */
 static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const assay_case *c,
 			  const char *workdir)
 {
-	size_t prefix = strlen(workdir) + 1;
+	size_t prefix = strlen(workdir) + 1, left = ctx->out_cap, ntracked = 0;
 
 	for (uint32_t i = 0; i < c->expected.len; i++) {
 		const char *path = assay_file_attribute_path(c->expected.u.members[i].key.u.s);
@@ -199,9 +217,12 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 		char *pattern = assay_path_join(quoted.ptr, ctx->suite->tracked_files.v[i]);
 		assay_buf_release(&quoted);
 		if (!glob(pattern, GLOB_NOSORT, NULL, &g)) {
-			for (size_t j = 0; j < g.gl_pathc; j++)
-				if (strlen(g.gl_pathv[j]) > prefix)
-					add_file(r, workdir, g.gl_pathv[j] + prefix, ctx->out_cap);
+			for (size_t j = 0; j < g.gl_pathc && ntracked < MAX_TRACKED; j++) {
+				if (strlen(g.gl_pathv[j]) <= prefix)
+					continue;
+				ntracked++;
+				left -= add_file(r, workdir, g.gl_pathv[j] + prefix, left);
+			}
 			globfree(&g);
 		}
 		free(pattern);
@@ -246,6 +267,13 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	switch (pr->status) {
 	case ASSAY_PROC_EXITED:
 		status = pr->exit_code;
+		/* a shell's "cannot execute": in the sandbox, most often a file outside what
+		 * cases may read (a shim, an interpreter, a script in the user's home) */
+		if (status == 126 && job->p.sandbox.enabled)
+			out->error = "exit 126: something the case runs could not be executed, perhaps "
+				     "because the sandbox hides it: cases read only the system folders, "
+				     "the static assets, adapter.read_paths and the command's own "
+				     "folder (docs/security.md); see its stderr";
 		break;
 	case ASSAY_PROC_SIGNALED:
 		status = -pr->term_signal;

@@ -78,6 +78,9 @@ bool assay_diff__num_key(assay_buf *out, const assay_value *v);
 /* deepdiff's number_to_string: "{:.Nf}" (or "{:.Ne}") of round(x, N), zero unsigned. */
 void assay_diff__num_fixed(assay_buf *out, const assay_value *v, int digits, bool e_notation);
 
+/* Is the integer `v` within +-2**53, where a double holds it exactly? */
+bool assay_diff__exact_in_double(const assay_value *v);
+
 /* float(x) of a number (bool 0/1; a bigint correctly rounded). */
 double assay_diff__num_double(const assay_value *v);
 

@@ -158,9 +158,17 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 	case ASSAY_V_BIGINT:
 	case ASSAY_V_REAL:
 		assay_buf_adds(&b, "number:");
-		assay_diff__num_fixed(&b, v, c->o->significant_digits >= 0 ? c->o->significant_digits
-									    : 12,
-				      c->o->e_notation);
+		if (c->o->exact_integers && v->kind != ASSAY_V_REAL &&
+		    !assay_diff__exact_in_double(v)) {
+			/* its own digits: only an equal integer is the same item */
+			assay_buf_adds(&b, "int:");
+			assay_diff__num_key(&b, v);
+		} else {
+			assay_diff__num_fixed(&b, v, c->o->significant_digits >= 0
+							     ? c->o->significant_digits
+							     : 12,
+					      c->o->e_notation);
+		}
 		finish(c, b.ptr, b.len, out->h);
 		assay_buf_release(&b);
 		return;

@@ -181,8 +181,15 @@ static bool isclose(double a, double b, double rel, double abs_)
 	return diff <= fabs(rel * b) || diff <= fabs(rel * a) || diff <= abs_;
 }
 
+static bool is_integer(const assay_value *v)
+{
+	return v->kind == ASSAY_V_INT || v->kind == ASSAY_V_BIGINT;
+}
+
 bool assay_diff__num_close(const assay_diff_opts *o, const assay_value *x, const assay_value *y)
 {
+	if (o->exact_integers && is_integer(x) && is_integer(y))
+		return assay_diff__num_eq(x, y);
 	if (o->significant_digits >= 0) {
 		assay_buf bx = ASSAY_BUF_INIT, by = ASSAY_BUF_INIT;
 		bool eq;
@@ -232,4 +239,11 @@ bool assay_diff__num_key(assay_buf *out, const assay_value *v)
 double assay_diff__num_double(const assay_value *v)
 {
 	return as_double(v);
+}
+
+bool assay_diff__exact_in_double(const assay_value *v)
+{
+	const int64_t lim = (int64_t)1 << 53;
+
+	return v->kind == ASSAY_V_INT && v->u.i >= -lim && v->u.i <= lim;
 }

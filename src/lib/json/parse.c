@@ -147,8 +147,12 @@ static void stamp(struct parser *ps, assay_value *v, const char *at)
 		return;
 	if (++ps->stamped > ASSAY_ARENA_MAX_POSITIONS)
 		return; /* the arena records no more: spare the column counting */
-	if (v->kind == ASSAY_V_STRING && !v->len)
-		v->u.s = assay_arena_alloc(ps->a, 1); /* a pointer of its own, to key the position */
+	if (v->kind == ASSAY_V_STRING && !v->len) {
+		char *own = assay_arena_alloc(ps->a, 1); /* a pointer of its own, to key the position */
+
+		own[0] = '\0';
+		v->u.s = own;
+	}
 	assay_arena_set_position(ps->a, v, here(ps, at));
 }
 

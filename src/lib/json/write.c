@@ -190,17 +190,28 @@ struct wframe {
 	size_t start;          /* where its text began in `out` (cutting) */
 };
 
+/* Indentation stops growing at this depth: a deeply nested value printed in full would
+ * otherwise take space growing with the square of its depth. */
+#define INDENT_MAX 64
+
 static void newline(assay_buf *out, size_t depth)
 {
+	static const char spaces[2 * INDENT_MAX + 1] =
+		"                                                                "
+		"                                                                ";
+
 	assay_buf_addch(out, '\n');
-	for (size_t k = 0; k < depth; k++)
-		assay_buf_add(out, "  ", 2);
+	assay_buf_add(out, spaces, 2 * (depth < INDENT_MAX ? depth : INDENT_MAX));
 }
 
 /* ---- cutting big values --------------------------------------------------------------- */
 
 #define MEMO 16
 #define SPILL_MIN (1u << 20)   /* a container streams to its blob past max(this, 4 x max) */
+/* A marker's head is an eighth of the cap: a container holding a marker is cut again only
+ * after growing by most of the cap, so nested cuts stay few (a head of the whole cap made
+ * every level of a deep nest a blob of its own). */
+#define HEAD_MAX(max) ((max) / 8 ? (max) / 8 : 1)
 
 struct memo {
 	const void *data;  /* the cut value's data pointer */
@@ -315,7 +326,7 @@ static const struct memo *cut_out(struct cutter *c, const assay_value *v, const 
 	const assay_blob_store *st = c->cut->store;
 	char sha[65];
 	size_t hl;
-	char *head = head_of(data, len, c->cut->max, &hl);
+	char *head = head_of(data, len, HEAD_MAX(c->cut->max), &hl);
 	void *h = NULL;
 
 	assay_sha256_hex(sha, data, len);
@@ -353,7 +364,8 @@ static void spill_begin(struct cutter *c, assay_buf *out, size_t k, size_t start
 	c->spill_start = start;
 	c->spill_bytes = 0;
 	c->handle = NULL;
-	c->head = head_of(out->ptr + start, out->len - start, c->cut->max, &c->head_len);
+	c->head = head_of(out->ptr + start, out->len - start, HEAD_MAX(c->cut->max),
+			  &c->head_len);
 	assay_sha256_begin(&c->sha);
 	if (!c->rc && st && (c->rc = st->open(st->payload, &c->handle, c->err)))
 		c->handle = NULL;

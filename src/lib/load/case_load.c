@@ -14,8 +14,13 @@
  *   does not leak `ignore_order` into a case that picks `contains`.
  * - A shell-quoted `arguments` string is split before {{static:}} is replaced, so an asset path
  *   with spaces stays one word.
- * - Unknown keys are warnings (later versions may add keys); unknown expected attributes are
- *   errors (they could never be verified); a case that expects nothing is an error.
+ * - Unknown keys are warnings (later versions may add keys), naming the key meant when the
+ *   typo is close (`expect` for `expected`); unknown expected attributes are errors (they
+ *   could never be verified); a case that expects nothing is an error.
+ * - Under the suite's strictness every warning about a case also makes the case an error:
+ *   the first one, after all were delivered.
+ * - `files: {path: {absent: true}}` expects that a file is not produced; the mapping is kept as
+ *   the expected value, and assay_expected_is_absent() recognises it.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -32,6 +37,26 @@ static const char *const common_keys[] = { "env", "timeout", "limits", "expected
 					   NULL };
 
 static const char *const limit_attributes[] = { "execution_time", "max_rss", "cpu_time", NULL };
+
+bool assay_expected_is_absent(const assay_value *expected)
+{
+	const assay_value *v = assay_object_get(expected, "absent");
+
+	return expected && expected->kind == ASSAY_V_OBJECT && expected->len == 1 && v &&
+	       v->kind == ASSAY_V_BOOL && v->u.b;
+}
+
+/* The expected value of a file: its content, or {absent: true} (nothing else with `absent`). */
+static int check_expected_file(const assay_case_load_ctx *ctx, const assay_member *f,
+			       assay_err *err)
+{
+	if (f->value.kind != ASSAY_V_OBJECT || !assay_object_get(&f->value, "absent") ||
+	    assay_expected_is_absent(&f->value))
+		return 0;
+	return assay_case_error_at(ctx, assay_member_anchor(f), err,
+				   "expected file '%s': write {absent: true} to expect that it is "
+				   "not produced (nothing else goes with 'absent')", f->key.u.s);
+}
 
 /* ---- located messages for adapters ------------------------------------------------------ */
 
@@ -189,6 +214,8 @@ static int load_expected(assay_case *c, const assay_member *em, const assay_case
 						ctx, &f->key, err,
 						"expected file '%s' must be a relative path inside "
 						"the working folder", f->key.u.s);
+				if ((rc = check_expected_file(ctx, f, err)))
+					return rc;
 				char *attr = assay_file_attribute(f->key.u.s);
 				assay_object_set(c->arena, &c->expected, attr, f->value);
 				free(attr);
@@ -313,6 +340,14 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 
 /* ---- the case ------------------------------------------------------------------------- */
 
+/* The case cannot be loaded: why. What was read of its expectations is not the case's. */
+static void fail_with(assay_case *c, const char *msg)
+{
+	c->error = assay_arena_strndup(c->arena, msg, strlen(msg));
+	c->expected = assay_value_object();
+	c->verify = assay_value_object();
+}
+
 static void fail(assay_case *c, const assay_err *e)
 {
 	char msg[1200];
@@ -320,10 +355,7 @@ static void fail(assay_case *c, const assay_err *e)
 	/* Format first: strlen(msg) must not be evaluated before msg is filled (the order of
 	 * evaluation of arguments is unspecified). */
 	assay_err_format(e, msg, sizeof(msg));
-	c->error = assay_arena_strndup(c->arena, msg, strlen(msg));
-	/* Loading stopped part way: what was read of the expectations is not the case's. */
-	c->expected = assay_value_object();
-	c->verify = assay_value_object();
+	fail_with(c, msg);
 }
 
 /* A shell-quoted arguments string becomes a list before {{static:}} substitution. */
@@ -348,6 +380,22 @@ static int split_arguments(assay_value *def, assay_arena *a, const struct locato
 	return 0;
 }
 
+/* "unknown case key 'expect' (ignored; did you mean 'expected'?)" */
+static void unknown_key(const assay_case_load_ctx *ctx, const assay_value *key,
+			const assay_suite *s)
+{
+	const char *meant = assay_load__closest(key->u.s, common_keys);
+
+	if (!meant)
+		meant = assay_load__closest(key->u.s, s->adapter->case_keys);
+	if (meant)
+		assay_case_warn_at(ctx, key, "unknown case key '%s' (%sdid you mean '%s'?)",
+				   key->u.s, s->strict ? "" : "ignored; ", meant);
+	else
+		assay_case_warn_at(ctx, key, "unknown case key '%s'%s", key->u.s,
+				   s->strict ? "" : " (ignored)");
+}
+
 static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 		     assay_case_load_ctx *ctx, assay_err *err)
 {
@@ -369,8 +417,7 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 
 		if (!assay_load__in_list(common_keys, key) &&
 		    !assay_load__in_list(s->adapter->case_keys, key))
-			assay_case_warn_at(ctx, &own.u.members[i].key,
-					   "unknown case key '%s' (ignored)", key);
+			unknown_key(ctx, &own.u.members[i].key, s);
 	}
 	c->timeout = g->timeout;
 	c->limits = g->limits;
@@ -391,12 +438,31 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 	return 0;
 }
 
+/* Warnings about a case pass through here: delivered, and the first kept for strictness. */
+struct case_warnings {
+	assay_warn_fn warn;
+	void *payload;
+	size_t n;
+	char *first;
+};
+
+static void case_warned(void *payload, const char *msg)
+{
+	struct case_warnings *w = payload;
+
+	if (!w->n++)
+		w->first = assay_xstrdup(msg);
+	if (w->warn)
+		w->warn(w->payload, msg);
+}
+
 int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
 		    const assay_group *g, size_t index, assay_warn_fn warn, void *payload)
 {
 	const assay_case_ref *ref = &g->cases[index];
 	assay_case *c = assay_xcalloc(1, sizeof(*c));
-	assay_case_load_ctx ctx = { s, g, c, NULL, warn, payload };
+	struct case_warnings w = { warn, payload, 0, NULL };
+	assay_case_load_ctx ctx = { s, g, c, NULL, case_warned, &w };
 	assay_err e = ASSAY_ERR_INIT;
 
 	(void)cp;
@@ -415,7 +481,15 @@ int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoi
 		c->error = assay_arena_strndup(c->arena, ref->problem, strlen(ref->problem));
 	} else if (load_case(c, s, g, &ctx, &e)) {
 		fail(c, &e);
+	} else if (s->strict && w.n) {
+		char *msg = w.n > 1 ? assay_xasprintf("%s (an error under strict; %zu warnings in "
+						      "all)", w.first, w.n)
+				    : assay_xasprintf("%s (an error under strict)", w.first);
+
+		fail_with(c, msg);
+		free(msg);
 	}
+	free(w.first);
 	*out = c;
 	return 0;
 }

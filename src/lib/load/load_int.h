@@ -73,4 +73,43 @@ int assay_load__argv(assay_strvec *out, const assay_member *m, const char *what,
 /* True if `s` is one of the NULL-terminated `list`. */
 bool assay_load__in_list(const char *const *list, const char *s);
 
+/* ---- selection (select.c) ---- */
+
+/* The edit distance of two strings (insert, delete, substitute, swap neighbours: 1 each). */
+size_t assay_load__distance(const char *a, const char *b);
+/* The word of the NULL-terminated `list` that `word` is a typo of (a few edits), or NULL. */
+const char *assay_load__closest(const char *word, const char *const *list);
+
+/* One pattern of a selection and what it met. */
+struct assay_load__pattern {
+	const char *text;  /* as given (borrowed) */
+	char *plain;       /* without glob characters: what names are measured against */
+	bool exact;        /* a case name, not a glob */
+	size_t matched;    /* candidates it matched */
+	char *near[3];     /* the closest candidates it did not match, best first */
+	size_t dist[3];
+};
+
+/* The patterns of an assay_suite_filter while the suite is listed. */
+struct assay_load__selection {
+	struct assay_load__pattern *groups, *cases, *names;
+	size_t ngroups, ncases, nnames;
+};
+
+void assay_load__select_init(struct assay_load__selection *s, const assay_suite_filter *f);
+/* Whether group `group` of checkpoint `cp` is kept (counting what matched). */
+bool assay_load__select_group(struct assay_load__selection *s, const char *cp, const char *group);
+/* Whether case `id` of cp/group is kept. */
+bool assay_load__select_case(struct assay_load__selection *s, const char *cp, const char *group,
+			     const char *id);
+/*
+ * After listing `ncases` kept cases: a pattern that matched nothing is a warning (`warn`), or
+ * ASSAY_ENOMATCH under `strict` or when no case is kept at all; the message names the closest
+ * names. Returns 0 or ASSAY_ENOMATCH (in `err`).
+ */
+int assay_load__select_finish(struct assay_load__selection *s, size_t ncases, bool strict,
+			      void (*warn)(void *ctx, const char *msg),
+			      void *ctx, assay_err *err);
+void assay_load__select_release(struct assay_load__selection *s);
+
 #endif

@@ -4,12 +4,15 @@
  *
  * Decisions: a problem in suite.yaml fails the whole load (exit 3 in the CLI); case files are
  * only listed here (assay_case_load reads one when it runs), so a broken case is that case's
- * error and the rest run. Unknown keys are warnings. A group whose folder does not exist has no
- * cases and is warned about. Two case files with one id (x.yaml and x/) are both kept, the
- * second as an error. `--submission` (the caller's override) is applied by the runner.
+ * error and the rest run. Unknown keys are warnings (naming the key meant, when the typo is
+ * close to one). A group whose folder does not exist has no cases and is warned about. Two case
+ * files with one id (x.yaml and x/) are both kept, the second as an error. `--submission` (the
+ * caller's override) is applied by the runner.
+ * - Strictness (the filter's or suite.yaml's `strict: true`): every warning is still delivered,
+ *   so a checker lists them all, then the load fails at the first one.
+ * - Selection (select.c): an empty selection is an error naming the closest names.
  */
 #include <dirent.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 
 #include "assay/buf.h"
 #include "assay/fs.h"
+#include "assay/plugin.h"
 #include "load/load_int.h"
 #include "util/banned.h"
 
@@ -26,15 +30,19 @@ struct loader {
 	assay_suite *suite;
 	struct locator loc;       /* suite.yaml */
 	const assay_suite_filter *filter;
+	struct assay_load__selection sel;
 	assay_warn_fn warn;
 	void *payload;
+	bool strict;
+	size_t nwarnings;
+	assay_err first_warning;  /* located, for the error under strictness */
 	const assay_value *defaults;
 	assay_strvec adapter_env;
 	assay_err *err;
 };
 
 static const char *const top_keys[] = { "name", "description", "adapter", "static_assets",
-					 "checkpoints", "defaults", "version", NULL };
+					 "checkpoints", "defaults", "version", "plugins", "strict", NULL };
 static const char *const adapter_keys[] = { "type", "command", "submission", "timeout", "env",
 					    "tracked_files", "address", "port", "health_path",
 					    "startup_timeout", "response_is_json", "sandbox",
@@ -49,18 +57,37 @@ static const char *const group_keys[] = { "type", "isolated", "timeout", "case_d
 static void warn_at(struct loader *ld, const assay_value *at, const char *fmt, ...)
 	ASSAY_PRINTF(3, 4);
 
+/* Every warning goes through here: counted, kept (the first) for strictness, delivered. */
+static void warned(struct loader *ld, const char *msg)
+{
+	if (!ld->nwarnings++ && !ld->first_warning.code)
+		assay_err_set(&ld->first_warning, ASSAY_EINVALID, NULL, 0, 0, "%s", msg);
+	if (ld->warn)
+		ld->warn(ld->payload, msg);
+}
+
 static void warn_at(struct loader *ld, const assay_value *at, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
 
-	if (!ld->warn)
-		return;
+	if (!ld->nwarnings) {
+		/* the first is kept located, so that strictness can show its line */
+		va_start(ap, fmt);
+		assay_load__verr_at(&ld->loc, at, &ld->first_warning, ASSAY_EINVALID, fmt, ap);
+		va_end(ap);
+	}
 	va_start(ap, fmt);
 	msg = assay_load__msg_at(&ld->loc, at, fmt, ap);
 	va_end(ap);
-	ld->warn(ld->payload, msg);
+	warned(ld, msg);
 	free(msg);
+}
+
+/* Warnings about a selection pattern (select.c). */
+static void warn_plain(void *ctx, const char *msg)
+{
+	warned(ctx, msg);
 }
 
 static void warn_keys(struct loader *ld, const assay_value *obj, const char *const *known,
@@ -70,9 +97,15 @@ static void warn_keys(struct loader *ld, const assay_value *obj, const char *con
 		return;
 	for (uint32_t i = 0; i < obj->len; i++) {
 		const assay_value *k = &obj->u.members[i].key;
+		const char *meant;
 
-		if (!assay_load__in_list(known, k->u.s))
-			warn_at(ld, k, "unknown key '%s' in %s (ignored)", k->u.s, where);
+		if (assay_load__in_list(known, k->u.s))
+			continue;
+		meant = assay_load__closest(k->u.s, known);
+		warn_at(ld, k, "unknown key '%s' in %s%s%s%s%s", k->u.s, where,
+			ld->strict ? "" : " (ignored",
+			meant ? (ld->strict ? " (did you mean '" : "; did you mean '") : "",
+			meant ? meant : "", meant ? "'?)" : ld->strict ? "" : ")");
 	}
 }
 
@@ -267,6 +300,33 @@ static int load_assets(struct loader *ld, const assay_member *am)
 	return 0;
 }
 
+/*
+ * plugins: shared-object verifier plug-ins (plugin.h), paths relative to the suite, loaded now
+ * so that the case files naming their verifiers load (issue #7 section 3).
+ */
+static int load_plugins(struct loader *ld, const assay_member *pm)
+{
+	const assay_value *v = pm ? &pm->value : NULL;
+
+	if (!v || v->kind == ASSAY_V_NULL)
+		return 0;
+	if (v->kind != ASSAY_V_ARRAY)
+		return bad_member(ld, pm, "plugins must be a list of shared-object paths");
+	for (uint32_t i = 0; i < v->len; i++) {
+		const assay_value *p = &v->u.items[i];
+		assay_err e = ASSAY_ERR_INIT;
+
+		if (p->kind != ASSAY_V_STRING)
+			return bad(ld, v, "plugins must be a list of shared-object paths");
+		char *abs = suite_path(ld, p->u.s);
+		int rc = assay_plugin_load(abs, NULL, &e);
+		free(abs);
+		if (rc)
+			return assay_load__err_at(&ld->loc, p, ld->err, rc, "%s", e.msg);
+	}
+	return 0;
+}
+
 /* ---- cases --------------------------------------------------------------------------- */
 
 static int cmp_ref(const void *a, const void *b)
@@ -298,25 +358,6 @@ static char *case_file_in(const char *dir)
 	return NULL;
 }
 
-static bool any_match(const char *const *globs, const char *a, const char *b)
-{
-	for (; *globs; globs++)
-		if (!fnmatch(*globs, a, 0) || (b && !fnmatch(*globs, b, 0)))
-			return true;
-	return false;
-}
-
-static bool case_wanted(struct loader *ld, const char *cp, const char *group, const char *id)
-{
-	if (!ld->filter || !ld->filter->case_globs)
-		return true;
-	char *full = assay_xasprintf("%s/%s/%s", cp, group, id);
-	bool yes = any_match(ld->filter->case_globs, id, full);
-
-	free(full);
-	return yes;
-}
-
 /* Lists the cases in `dir`, sorted by id; the case globs filter them. */
 static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char *group,
 				  const char *dir, size_t *n)
@@ -337,14 +378,14 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		if (e->d_name[0] == '.') {
 			/* hidden: never a case, but a hidden case *file* is said so, not dropped
 			 * silently (`..yaml` would be the case "." or "..") */
-			if (ld->warn && (has_suffix(e->d_name, ".yaml", &stem) ||
-					 has_suffix(e->d_name, ".yml", &stem) ||
-					 has_suffix(e->d_name, ".json", &stem))) {
+			if (has_suffix(e->d_name, ".yaml", &stem) ||
+			    has_suffix(e->d_name, ".yml", &stem) ||
+			    has_suffix(e->d_name, ".json", &stem)) {
 				char *msg = assay_xasprintf("%s/%s: not a case: a case file's name "
 							    "must not start with '.'", dir,
 							    e->d_name);
 
-				ld->warn(ld->payload, msg);
+				warned(ld, msg);
 				free(msg);
 			}
 			continue;
@@ -375,7 +416,7 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		if (!file)
 			continue;
 		char *id = assay_xstrndup(e->d_name, stem);
-		if (!case_wanted(ld, cp, group, id)) {
+		if (!assay_load__select_case(&ld->sel, cp, group, id)) {
 			free(id);
 			free(file);
 			free(files_dir);
@@ -414,7 +455,7 @@ static void apply_case_order(struct loader *ld, assay_case_ref *list, size_t n,
 			if (!strcmp(list[j].id, id))
 				break;
 		if (!id || j >= n) {
-			if (!(ld->filter && ld->filter->case_globs))
+			if (!ld->sel.ncases && !ld->sel.nnames)
 				warn_at(ld, item->kind == ASSAY_V_STRING ? item : order,
 					"case_order names '%s', which is not a case", id ? id : "?");
 			continue;
@@ -441,13 +482,6 @@ static int parse_group_type(struct loader *ld, const assay_member *m, assay_grou
 		}
 	}
 	return bad_member(ld, m, "group type must be Core, Functionality, Error or Regression");
-}
-
-static bool group_wanted(struct loader *ld, const char *name)
-{
-	if (!ld->filter || !ld->filter->group_globs)
-		return true;
-	return any_match(ld->filter->group_globs, name, NULL);
 }
 
 /* Reads one group's settings into `g` (name, dir and cases are the caller's). */
@@ -546,7 +580,8 @@ static int regression_group(struct loader *ld, assay_checkpoint *cp, const char 
 	if (!gnode)
 		return bad(ld, gname, "a regression names a group that does not exist");
 	name = assay_xasprintf("%s_%s", ocp, og);
-	if ((rc = check_unique_group(ld, cp, gname, name)) || !group_wanted(ld, name)) {
+	if ((rc = check_unique_group(ld, cp, gname, name)) ||
+	    !assay_load__select_group(&ld->sel, cp->name, name)) {
 		free(name);
 		return rc;
 	}
@@ -706,7 +741,7 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 		    (rc = check_unique_group(ld, cp, &gm->key, gname)) ||
 		    (rc = check_case_order(ld, gnode)))
 			break;
-		if (!group_wanted(ld, gname))
+		if (!assay_load__select_group(&ld->sel, cp->name, gname))
 			continue;
 		const assay_value *settings = gnode, *ocnode = NULL;
 		if (ocp) {
@@ -761,6 +796,41 @@ static int find_suite_file(char **out, const char *dir)
 	return ASSAY_ENOTFOUND;
 }
 
+/* The selected checkpoint does not exist: say which do. */
+static int no_checkpoint(struct loader *ld, const assay_value *cps)
+{
+	assay_buf names = ASSAY_BUF_INIT;
+	int rc;
+
+	for (uint32_t i = 0; i < cps->len; i++)
+		assay_buf_addf(&names, "%s%s", i ? ", " : "", cps->u.members[i].key.u.s);
+	rc = assay_err_set(ld->err, ASSAY_ENOMATCH, NULL, 0, 0,
+			   "no checkpoint named '%s' (checkpoints: %s)", ld->filter->checkpoint,
+			   names.ptr);
+	assay_buf_release(&names);
+	return rc;
+}
+
+/* After listing: the selection's verdict, then strictness over every warning. */
+static int finish(struct loader *ld)
+{
+	char msg[1200];
+	int rc;
+
+	if ((rc = assay_load__select_finish(&ld->sel, ld->suite->ncases, ld->strict, warn_plain,
+					    ld, ld->err)))
+		return rc;
+	if (!ld->strict || !ld->nwarnings)
+		return 0;
+	/* the first warning, located, becomes the error */
+	snprintf(msg, sizeof(msg), "%s (an error under strict", ld->first_warning.msg);
+	if (ld->nwarnings > 1)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "; %zu warnings in all",
+			 ld->nwarnings);
+	return assay_err_set(ld->err, ASSAY_EINVALID, ld->first_warning.path,
+			     ld->first_warning.line, ld->first_warning.column, "%s)", msg);
+}
+
 static int load(struct loader *ld, const char *dir)
 {
 	assay_suite *s = ld->suite;
@@ -780,6 +850,11 @@ static int load(struct loader *ld, const char *dir)
 		return rc;
 	if (root->kind != ASSAY_V_OBJECT)
 		return bad(ld, root, "suite.yaml must hold a mapping");
+	m = assay_object_member(root, "strict");
+	if (m && m->value.kind != ASSAY_V_BOOL && m->value.kind != ASSAY_V_NULL)
+		return bad_member(ld, m, "strict must be true or false");
+	ld->strict = ld->strict || (m && m->value.kind == ASSAY_V_BOOL && m->value.u.b);
+	s->strict = ld->strict;
 	warn_keys(ld, root, top_keys, "suite.yaml");
 
 	if ((rc = get_string(ld, root, "name", &name, "name must be a string")) ||
@@ -790,7 +865,8 @@ static int load(struct loader *ld, const char *dir)
 	s->name = assay_xstrdup(name);
 	s->description = assay_xstrdup(desc ? desc : "");
 	if ((rc = load_adapter(ld, assay_object_member(root, "adapter"))) ||
-	    (rc = load_assets(ld, assay_object_member(root, "static_assets"))))
+	    (rc = load_assets(ld, assay_object_member(root, "static_assets"))) ||
+	    (rc = load_plugins(ld, assay_object_member(root, "plugins"))))
 		return rc;
 	m = assay_object_member(root, "defaults");
 	if (m && m->value.kind != ASSAY_V_OBJECT && m->value.kind != ASSAY_V_NULL)
@@ -812,8 +888,7 @@ static int load(struct loader *ld, const char *dir)
 			return rc;
 	}
 	if (!s->ncheckpoints)
-		return assay_err_set(ld->err, ASSAY_EINVALID, s->file, 0, 0,
-				     "no checkpoint named '%s'", ld->filter->checkpoint);
+		return no_checkpoint(ld, &m->value);
 	/* a stable sort by order: checkpoints with equal order keep the file's order */
 	for (size_t i = 1; i < s->ncheckpoints; i++) {
 		for (size_t j = i; j > 0 && s->checkpoints[j - 1].order > s->checkpoints[j].order;
@@ -824,7 +899,7 @@ static int load(struct loader *ld, const char *dir)
 			s->checkpoints[j - 1] = t;
 		}
 	}
-	return 0;
+	return finish(ld);
 }
 
 int assay_suite_load(assay_suite **out, const char *dir, const assay_suite_filter *filter,
@@ -838,12 +913,15 @@ int assay_suite_load(assay_suite **out, const char *dir, const assay_suite_filte
 	ld.suite->command = (assay_strvec)ASSAY_STRVEC_INIT;
 	ld.suite->tracked_files = (assay_strvec)ASSAY_STRVEC_INIT;
 	ld.filter = filter;
+	ld.strict = filter && filter->strict;
+	assay_load__select_init(&ld.sel, filter);
 	ld.warn = warn;
 	ld.payload = payload;
 	ld.err = err;
 	ld.adapter_env = (assay_strvec)ASSAY_STRVEC_INIT;
 	rc = load(&ld, dir);
 	assay_strvec_clear(&ld.adapter_env);
+	assay_load__select_release(&ld.sel);
 	if (rc) {
 		assay_suite_free(ld.suite);
 		*out = NULL;

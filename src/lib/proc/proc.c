@@ -159,7 +159,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
 	int devnull = -1, ns_errno = 0;
-	bool feed = p->stdin_data && p->stdin_len > 0;
+	bool feed = p->stdin_stream || (p->stdin_data && p->stdin_len > 0);
 	assay_strvec argv = ASSAY_STRVEC_INIT;
 	char **envp = NULL, *tmpdir_var = NULL;
 	unsigned refuse = assay_proc__refuse_hook();
@@ -265,7 +265,9 @@ int assay_proc_start(assay_proc *p, assay_err *err)
 size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max)
 {
 	int watch = p->fd_rep >= 0 ? p->fd_rep : (p->state == ST_REPORTED ? p->fd_pid : -1);
-	const int want[ASSAY_PROC_MAX_POLLFDS] = { p->fd_in, p->fd_out, p->fd_err, watch };
+	/* stdin only while bytes wait (a stream's pipe stays open between writes) */
+	int in = p->stdin_off < p->stdin_len ? p->fd_in : -1;
+	const int want[ASSAY_PROC_MAX_POLLFDS] = { in, p->fd_out, p->fd_err, watch };
 	const short events[ASSAY_PROC_MAX_POLLFDS] = { POLLOUT, POLLIN, POLLIN, POLLIN };
 	size_t n = 0;
 
@@ -368,8 +370,33 @@ static int write_stdin(assay_proc *p, assay_err *err)
 		if ((size_t)n < left)
 			return 0; /* the pipe is full: wait for POLLOUT */
 	}
-	close_fd(&p->fd_in);
+	if (!p->stdin_stream || p->stdin_off < p->stdin_len)
+		close_fd(&p->fd_in); /* all written, or the program closed its end */
 	return 0;
+}
+
+int assay_proc_write_stdin(assay_proc *p, const char *data, size_t len, assay_err *err)
+{
+	if (!p->stdin_stream || p->fd_in < 0)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "the standard input of the process is closed");
+	if (p->stdin_off < p->stdin_len)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "the bytes given before are not all written yet");
+	p->stdin_data = data;
+	p->stdin_len = len;
+	p->stdin_off = 0;
+	return write_stdin(p, err);
+}
+
+size_t assay_proc_stdin_pending(const assay_proc *p)
+{
+	return p->fd_in >= 0 ? p->stdin_len - p->stdin_off : 0;
+}
+
+void assay_proc_close_stdin(assay_proc *p)
+{
+	close_fd(&p->fd_in);
 }
 
 /*
@@ -686,6 +713,13 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 			out->limit = ASSAY_LIMIT_WALL;
 	} else {
 		out->status = WIFSIGNALED(st) ? ASSAY_PROC_SIGNALED : ASSAY_PROC_EXITED;
+	}
+	/* A shell between assay and the process that hit a limit exits with 128 + its signal. */
+	if (out->limit == ASSAY_LIMIT_NONE && out->status == ASSAY_PROC_EXITED) {
+		if (out->exit_code == 128 + SIGXFSZ && p->limits.file_size_bytes > 0)
+			out->limit = ASSAY_LIMIT_FILE_SIZE;
+		else if (out->exit_code == 128 + SIGXCPU && p->limits.cpu_s > 0)
+			out->limit = ASSAY_LIMIT_CPU;
 	}
 	return 0;
 }

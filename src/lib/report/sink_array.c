@@ -1,6 +1,6 @@
 /*
  * The run-case array (verification.md, "Testing Your Verifier"): {id, group, score, passed}
- * per case; failing cases add `results` with their verified attributes' verdicts and diffs;
+ * per case, plus its checkpoint (issue #11: a group name alone is ambiguous across checkpoints); failing cases add `results` with their verified attributes' verdicts and diffs;
  * `--full` gives every attribute in full for every case. The items are copied into the sink's
  * own arena, since a case's report lives only until the sinks have seen it.
  */
@@ -24,6 +24,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 
 	(void)err;
 	assay_object_set(a, &item, "id", assay_value_strz(a, r->id));
+	assay_object_set(a, &item, "checkpoint", assay_value_strz(a, r->checkpoint->name));
 	assay_object_set(a, &item, "group", assay_value_strz(a, r->group->name));
 	assay_object_set(a, &item, "score", assay_value_real(r->score));
 	assay_object_set(a, &item, "passed", assay_value_bool(r->passed));

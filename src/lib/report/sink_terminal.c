@@ -1,94 +1,177 @@
 /*
- * The human report: a progress line while the run goes (rewritten in place on a terminal), a
- * table of checkpoints by group type at the end, and the first failing cases with the diffs of
- * their failed attributes, cut to a screenful each.
+ * The human report: a progress line while the run goes (rewritten in place on a terminal), then
+ * the failing cases, each with what a person needs to act on it (issue #11): the reason per
+ * attribute in one line where it fits, a short rendering of longer diffs, how the program ended
+ * (timed out, a limit, a signal), the last lines of its stderr, and a command line reproducing
+ * it; then a table of checkpoints by group type and one line saying what ran.
+ *
+ * Key decisions:
+ * - Everything is rendered from the case's report line (`r->json`), so a case replayed by
+ *   --resume reads like one run now.
+ * - A regression copy failing exactly as its original (same original case, same reasons) is
+ *   one line, and does not count against --max-failures. Past the limit, failing cases are
+ *   still named, one per line: a failure is never only a number. One-line entries stop at
+ *   MORE_NAMES (summary.json lists every failed case), and a case is only explained when it
+ *   is shown or may repeat a shown one, so a run of 100,000 failures costs little here.
+ * - The stderr tail is shown for every failed case that wrote to stderr, unless stderr is an
+ *   expected attribute whose diff is shown already.
+ * - The reproduce line is rendered at the end, when the run's root is known (--keep).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/json.h"
 #include "assay/report.h"
+#include "report/term_int.h"
 #include "util/banned.h"
 
 #define DIFF_LINES 24
+#define STDERR_LINES 10
+#define MORE_NAMES 50
+
+struct failure {
+	char *name;          /* checkpoint/group/id */
+	char *origin;        /* the original case's checkpoint/group/id (regression copies) */
+	char *same_as;       /* an earlier failure it repeats, or NULL */
+	double score;
+	assay_buf reasons;   /* why: the lines that identify the failure */
+	assay_buf tail;      /* stderr's last lines */
+	struct term_repro repro;
+	bool has_repro;
+};
 
 struct term {
 	assay_term_opts o;
-	assay_buf failures;   /* the failure listing, built as cases finish */
+	struct term_style st;
+	struct failure *list; /* failures shown (in detail, or as a repeat) */
+	size_t n, alloc;
+	size_t *detailed;     /* indices into list of those shown in detail */
+	size_t ndetailed;
+	size_t repeats;       /* of them, shown as repeats */
+	assay_strvec more;    /* the first MORE_NAMES failing cases past the limit */
+	size_t nmore;         /* all of them */
 	size_t nfailures;
 	size_t total;
+	assay_strvec command; /* the argv prefix cases ran with */
+	char cwd[4096];       /* the current folder ("" if unknown) */
 };
 
-static const char *paint(const struct term *t, const char *code)
-{
-	return t->o.color ? code : "";
-}
+static const struct term_style plain = { "", "", "", "", "", "" };
+static const struct term_style ansi = { "\033[1m", "\033[31m", "\033[32m", "\033[36m",
+					"\033[2m", "\033[0m" };
 
 static int on_begin(void *payload, const assay_suite *suite, size_t total, assay_err *err)
 {
 	struct term *t = payload;
+
 	(void)err;
 	t->total = total;
+	assay_strvec_clear(&t->command);
+	if (!t->o.entry || assay_shell_split(&t->command, t->o.entry, NULL))
+		assay_strvec_pushv(&t->command, (const char *const *)suite->command.v);
 	if (t->o.summary)
 		fprintf(t->o.summary, "assay: running %s (%zu case%s)\n", suite->name, total,
 			total == 1 ? "" : "s");
 	return 0;
 }
 
-/*
- * Appends `n` bytes of a submission's text with control characters shown as \xNN, so that
- * output under test cannot drive the user's terminal (clear it, set the clipboard, ...).
- * Tabs and UTF-8 stay as they are; C1 controls (U+0080..U+009F) are escaped too.
- */
-static void add_visible(assay_buf *out, const char *s, size_t n)
+static const char *str_of(const assay_value *v, const char *otherwise)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			assay_buf_addf(out, "\\x%02x", c);
-		} else if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-			   (unsigned char)s[i + 1] <= 0x9f) {
-			assay_buf_addf(out, "\\u%04x", (unsigned char)s[++i]);
-		} else {
-			assay_buf_addch(out, (char)c);
-		}
+	return v && v->kind == ASSAY_V_STRING ? v->u.s : otherwise;
+}
+
+/* How the program ended, when that is news: timed out, a limit, a signal, not started. */
+static void add_ending(assay_buf *out, const assay_value *execution, const struct term_style *st)
+{
+	const assay_value *msg = assay_object_get(execution, "message");
+	const assay_value *sig = assay_object_get(execution, "signal");
+	const char *status = str_of(assay_object_get(execution, "status"), "");
+
+	if (msg && msg->kind == ASSAY_V_STRING) {
+		assay_buf_addf(out, "    %s", st->red);
+		assay_term__visible(out, msg->u.s, msg->len);
+		assay_buf_addf(out, "%s\n", st->reset);
+	} else if (!strcmp(status, "signaled") && sig && sig->kind == ASSAY_V_INT) {
+		const char *name = strsignal((int)sig->u.i);
+
+		assay_buf_addf(out, "    %skilled by signal %lld (%s)%s\n", st->red,
+			       (long long)sig->u.i, name ? name : "unknown", st->reset);
 	}
 }
 
-static void add_diff(struct term *t, const char *attr, const assay_value *diff)
+/* Why the case failed: its error, how it ended, each failed attribute. */
+static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
+			bool *stderr_shown)
 {
-	assay_buf text = ASSAY_BUF_INIT;
-	const char *s;
-	size_t lines = 0;
+	const assay_value *execution = assay_object_get(r->json, "execution");
+	const assay_value *results = assay_object_get(r->json, "results");
 
-	if (diff->kind == ASSAY_V_STRING)
-		assay_buf_add(&text, diff->u.s, diff->len);
-	else
-		assay_json_write(&text, diff, ASSAY_JSON_PRETTY);
-	assay_buf_addf(&t->failures, "    %s%s%s:\n", paint(t, "\033[1m"), attr,
-		       paint(t, "\033[0m"));
-	for (s = text.ptr; *s && lines < DIFF_LINES; lines++) {
-		const char *nl = strchr(s, '\n');
-		size_t n = nl ? (size_t)(nl - s) : strlen(s);
-		const char *color = "";
-		if (*s == '-' && strncmp(s, "---", 3))
-			color = paint(t, "\033[31m");
-		else if (*s == '+' && strncmp(s, "+++", 3))
-			color = paint(t, "\033[32m");
-		assay_buf_addf(&t->failures, "      %s", color);
-		add_visible(&t->failures, s, n);
-		assay_buf_addf(&t->failures, "%s\n", *color ? paint(t, "\033[0m") : "");
-		s += n + (nl != NULL);
+	*stderr_shown = false;
+	if (r->error) {
+		/* a case file under the current folder is named relative to it */
+		size_t n = strlen(t->cwd);
+		const char *e = n > 1 && !strncmp(r->error, t->cwd, n) && r->error[n] == '/'
+					? r->error + n + 1
+					: r->error;
+
+		assay_buf_addf(out, "    %serror%s: ", t->st.red, t->st.reset);
+		assay_term__visible(out, e, strlen(e));
+		assay_buf_addch(out, '\n');
 	}
-	if (*s)
-		assay_buf_adds(&t->failures, "      ...\n");
-	assay_buf_release(&text);
+	if (!execution)
+		return; /* not run: every attribute carries the error again */
+	add_ending(out, execution, &t->st);
+	for (uint32_t i = 0; results && i < results->len; i++) {
+		const assay_value *v = &results->u.members[i].value;
+		const assay_value *ok = assay_object_get(v, "is_correct");
+		const char *attr = results->u.members[i].key.u.s;
+
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b)
+			continue;
+		assay_term__explain(out, attr, v, &t->st, DIFF_LINES);
+		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
+	}
+}
+
+static struct failure *new_failure(struct term *t)
+{
+	if (t->n == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 16;
+		t->list = assay_xrealloc(t->list, t->alloc * sizeof(*t->list));
+	}
+	struct failure *f = &t->list[t->n++];
+	memset(f, 0, sizeof(*f));
+	f->reasons = (assay_buf)ASSAY_BUF_INIT;
+	f->tail = (assay_buf)ASSAY_BUF_INIT;
+	return f;
+}
+
+/* A failure shown in detail of the same original case, or NULL. */
+static const struct failure *same_origin(const struct term *t, const char *origin)
+{
+	for (size_t i = 0; i < t->ndetailed; i++)
+		if (!strcmp(t->list[t->detailed[i]].origin, origin))
+			return &t->list[t->detailed[i]];
+	return NULL;
+}
+
+/* Past the limit: only a name, and only the first MORE_NAMES of them. */
+static void name_only(struct term *t, const char *name)
+{
+	if (t->nmore++ < MORE_NAMES)
+		assay_strvec_push(&t->more, name);
 }
 
 static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 {
 	struct term *t = payload;
-	size_t limit = t->o.max_failures;
+	const assay_value *ocp = assay_object_get(r->json, "original_checkpoint");
+	const assay_value *og = assay_object_get(r->json, "original_group");
+	assay_buf reasons = ASSAY_BUF_INIT;
+	const struct failure *same;
+	bool stderr_shown = false;
+	char *name, *origin;
 
 	(void)err;
 	if (t->o.verbose && t->o.summary)
@@ -97,32 +180,45 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 			assay_value_number(assay_object_get(r->json, "duration")));
 	if (r->passed)
 		return 0;
-	if (t->nfailures++ >= limit)
+	t->nfailures++;
+	name = assay_xasprintf("%s/%s/%s", r->checkpoint->name, r->group->name, r->id);
+	origin = assay_xasprintf("%s/%s/%s", str_of(ocp, r->checkpoint->name),
+				 str_of(og, r->group->name), r->id);
+	same = same_origin(t, origin);
+	if (same || t->ndetailed < t->o.max_failures) {
+		add_reasons(t, &reasons, r, &stderr_shown);
+		if (same && (same->reasons.len != reasons.len ||
+			     memcmp(same->reasons.ptr, reasons.ptr, reasons.len)))
+			same = NULL; /* failing otherwise than its original */
+	}
+	if (same ? t->repeats >= MORE_NAMES : t->ndetailed >= t->o.max_failures) {
+		name_only(t, name);
+		free(name);
+		free(origin);
+		assay_buf_release(&reasons);
 		return 0;
-	assay_buf_addf(&t->failures, "  %sFAIL%s %s/%s/%s  score %.2f\n", paint(t, "\033[31m"),
-		       paint(t, "\033[0m"), r->checkpoint->name, r->group->name, r->id,
-		       r->score);
-	if (r->error) {
-		assay_buf_adds(&t->failures, "    error: ");
-		add_visible(&t->failures, r->error, strlen(r->error));
-		assay_buf_addch(&t->failures, '\n');
 	}
-	if (r->result && r->result->error) {
-		assay_buf_adds(&t->failures, "    note: ");
-		add_visible(&t->failures, r->result->error, strlen(r->result->error));
-		assay_buf_addch(&t->failures, '\n');
+	char *same_name = same ? assay_xstrdup(same->name) : NULL;
+	struct failure *f = new_failure(t);
+	f->name = name;
+	f->origin = origin;
+	f->same_as = same_name;
+	f->score = r->score;
+	f->reasons = reasons;
+	if (same_name) {
+		t->repeats++;
+		return 0;
 	}
-	if (!r->result)
-		return 0; /* not loaded or not run: every attribute carries the error again */
-	const assay_value *results = assay_object_get(r->json, "results");
-	for (uint32_t i = 0; results && i < results->len; i++) {
-		const assay_value *v = &results->u.members[i].value;
-		const assay_value *ok = assay_object_get(v, "is_correct");
-		const assay_value *diff = assay_object_get(v, "diff");
-
-		if (ok && ok->kind == ASSAY_V_BOOL && !ok->u.b && diff)
-			add_diff(t, results->u.members[i].key.u.s, diff);
-	}
+	t->detailed = assay_xrealloc(t->detailed, (t->ndetailed + 1) * sizeof(*t->detailed));
+	t->detailed[t->ndetailed++] = t->n - 1;
+	const assay_value *err_text = assay_object_get(
+		assay_object_get(assay_object_get(r->json, "results"), "stderr"), "actual");
+	if (!stderr_shown && err_text && err_text->kind == ASSAY_V_STRING)
+		assay_term__tail(&f->tail, err_text->u.s, err_text->len, STDERR_LINES, &t->st);
+	/* a case that was not run (it could not be loaded) has nothing to reproduce */
+	f->has_repro = assay_object_get(r->json, "execution") &&
+		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,
+					      &t->command);
 	return 0;
 }
 
@@ -136,8 +232,7 @@ static void on_start(void *payload, const assay_checkpoint *cp, const assay_grou
 		return;
 	fprintf(t->o.progress, "\r\033[K[%zu/%zu]", index, total);
 	if (t->nfailures)
-		fprintf(t->o.progress, " %s%zu failed%s", paint(t, "\033[31m"), t->nfailures,
-			paint(t, "\033[0m"));
+		fprintf(t->o.progress, " %s%zu failed%s", t->st.red, t->nfailures, t->st.reset);
 	fprintf(t->o.progress, " %s/%s/%s", cp->name, g->name, id);
 	fflush(t->o.progress);
 }
@@ -147,17 +242,81 @@ static void row(struct term *t, const char *cp, const char *type, const assay_va
 	size_t passed = (size_t)assay_value_number(assay_object_get(tally, "passed"));
 	size_t total = (size_t)assay_value_number(assay_object_get(tally, "total"));
 	double rate = assay_value_number(assay_object_get(tally, "pass_rate"));
-	const char *color = passed == total ? paint(t, "\033[32m") : paint(t, "\033[31m");
+	const char *color = passed == total ? t->st.green : t->st.red;
 
 	fprintf(t->o.summary, "%-24s %-14s %8zu %8zu  %s%6.1f%%%s\n", cp, type, passed, total,
-		color, rate * 100, paint(t, "\033[0m"));
+		color, rate * 100, t->st.reset);
+}
+
+/* The failing cases: in detail, repeats in one line, then the names of the rest. */
+static void list_failures(struct term *t, FILE *f, const char *work_root)
+{
+	assay_buf out = ASSAY_BUF_INIT;
+
+	assay_buf_addf(&out, "\nFailures (%zu", t->nfailures);
+	if (!t->o.max_failures)
+		assay_buf_adds(&out, ", none shown in detail: --max-failures 0");
+	else if (t->nmore)
+		assay_buf_addf(&out, ", first %zu shown in detail", t->ndetailed);
+	assay_buf_adds(&out, "):\n");
+	for (size_t i = 0; i < t->n; i++) {
+		struct failure *x = &t->list[i];
+
+		assay_buf_addf(&out, "  %sFAIL%s ", t->st.red, t->st.reset);
+		assay_term__visible(&out, x->name, strlen(x->name));
+		if (x->same_as) {
+			assay_buf_addf(&out, "  %sthe same failure as ", t->st.dim);
+			assay_term__visible(&out, x->same_as, strlen(x->same_as));
+			assay_buf_addf(&out, "%s\n", t->st.reset);
+			continue;
+		}
+		assay_buf_addf(&out, "  score %.2f\n", x->score);
+		assay_buf_add(&out, x->reasons.ptr, x->reasons.len);
+		assay_buf_add(&out, x->tail.ptr, x->tail.len);
+		if (x->has_repro)
+			assay_term__repro_line(&out, &x->repro, work_root, &t->st);
+	}
+	for (size_t i = 0; i < t->more.nr && i < MORE_NAMES; i++) {
+		assay_buf_addf(&out, "  %sFAIL%s ", t->st.red, t->st.reset);
+		assay_term__visible(&out, t->more.v[i], strlen(t->more.v[i]));
+		assay_buf_addch(&out, '\n');
+	}
+	if (t->nmore > MORE_NAMES)
+		assay_buf_addf(&out, "  ... and %zu more (summary.json lists them all)\n",
+			       t->nmore - MORE_NAMES);
+	fwrite(out.ptr, 1, out.len, f);
+	assay_buf_release(&out);
+}
+
+/* The last line: what ran and what passed. */
+static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
+{
+	const assay_tally *tot = &sum->total;
+	const char *color = tot->passed == tot->total && !sum->interrupted ? t->st.green
+									     : t->st.red;
+
+	if (sum->interrupted) {
+		fprintf(f, "\n%s%s: %zu of %zu cases ran, %zu passed%s in %.2f s",
+			color, t->o.exitfirst && t->nfailures
+				       ? "stopped at the first failure (--exitfirst)"
+				       : "interrupted",
+			tot->total, sum->planned, tot->passed, t->st.reset, sum->wall_s);
+	} else {
+		fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", color, tot->passed,
+			tot->total, t->st.reset, sum->wall_s);
+	}
+	if (tot->errors)
+		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
+	fputc('\n', f);
+	if (sum->interrupted && !(t->o.exitfirst && t->nfailures))
+		fputs("(--resume runs the rest into the same results folder)\n", f);
 }
 
 static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 {
 	struct term *t = payload;
 	FILE *f = t->o.summary;
-	size_t limit = t->o.max_failures;
+	const assay_value *work = assay_object_get(sum->json, "work_dir");
 
 	(void)err;
 	if (t->o.progress && t->o.tty) {
@@ -166,12 +325,8 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	}
 	if (!f)
 		return 0;
-	if (t->nfailures && limit) {
-		fprintf(f, "\nFailures (%zu", t->nfailures);
-		if (t->nfailures > limit)
-			fprintf(f, ", first %zu shown", limit);
-		fprintf(f, "):\n%s", t->failures.ptr);
-	}
+	if (t->nfailures)
+		list_failures(t, f, work && work->kind == ASSAY_V_STRING ? work->u.s : NULL);
 	fprintf(f, "\n%-24s %-14s %8s %8s  %7s\n", "checkpoint", "type", "passed", "total",
 		"rate");
 	const assay_value *cps = assay_object_get(sum->json, "checkpoints");
@@ -183,17 +338,8 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 			    &types->u.members[j].value);
 	}
 	row(t, "total", "", assay_object_get(sum->json, "totals"));
-	fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", sum->total.passed == sum->total.total
-							     ? paint(t, "\033[32m")
-							     : paint(t, "\033[31m"),
-		sum->total.passed, sum->total.total, paint(t, "\033[0m"), sum->wall_s);
-	if (sum->total.errors)
-		fprintf(f, " (%zu could not be loaded or run)", sum->total.errors);
-	if (sum->interrupted)
-		fprintf(f, " (interrupted: not every case ran)");
-	fputc('\n', f);
-	const assay_value *work = assay_object_get(sum->json, "work_dir");
-	if (work)
+	last_line(t, f, sum);
+	if (work && work->kind == ASSAY_V_STRING)
 		fprintf(f, "working folders kept in %s\n", work->u.s);
 	fflush(f);
 	return 0;
@@ -202,15 +348,35 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 static void sink_free(void *payload)
 {
 	struct term *t = payload;
-	assay_buf_release(&t->failures);
+
+	for (size_t i = 0; i < t->n; i++) {
+		struct failure *f = &t->list[i];
+
+		free(f->name);
+		free(f->origin);
+		free(f->same_as);
+		assay_buf_release(&f->reasons);
+		assay_buf_release(&f->tail);
+		if (f->has_repro)
+			assay_term__repro_release(&f->repro);
+	}
+	free(t->list);
+	free(t->detailed);
+	assay_strvec_clear(&t->more);
+	assay_strvec_clear(&t->command);
 	free(t);
 }
 
 int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts)
 {
 	struct term *t = assay_xcalloc(1, sizeof(*t));
+
 	t->o = *opts;
-	t->failures = (assay_buf)ASSAY_BUF_INIT;
+	t->st = opts->color ? ansi : plain;
+	if (!getcwd(t->cwd, sizeof(t->cwd)))
+		t->cwd[0] = '\0';
+	t->more = (assay_strvec)ASSAY_STRVEC_INIT;
+	t->command = (assay_strvec)ASSAY_STRVEC_INIT;
 	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free, on_start };
 	return 0;
 }

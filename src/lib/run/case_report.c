@@ -16,6 +16,8 @@
  * - An attribute with partial credit (a verifier's score, e.g. json with per-path weights)
  *   counts score * weight toward the case score and shows its "score"; passing still needs
  *   is_correct.
+ * - A file expected `{absent: true}` is correct when it was not produced, whatever its verify
+ *   entry names (only its weight counts).
  * - A verifier that refuses its options or expected value (a regex that does not compile) makes
  *   its attribute fail with the reason as diff, and the case is flagged as an error: that is a
  *   suite bug the user must see, not a silent zero.
@@ -160,6 +162,17 @@ static bool check_limit(assay_verification *v, assay_arena *a, const char *name,
 	return true;
 }
 
+/* A file expected {absent: true}: correct when not produced. */
+static void check_absent(assay_verification *v, assay_arena *a, const char *name,
+			 const assay_actual *ac)
+{
+	v->is_correct = ac->kind == ASSAY_ACTUAL_MISSING;
+	if (!v->is_correct)
+		v->diff = assay_value_stringf(a, "file '%s' was produced (%zu bytes), but it should "
+					      "not exist", assay_file_attribute_path(name),
+					      ac->kind == ASSAY_ACTUAL_BYTES ? ac->len : 0);
+}
+
 int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_arena *a,
 			    const assay_suite *s, const assay_group *g, const assay_case *c,
 			    const assay_case_result *r, double deadline_s, double t0)
@@ -194,7 +207,10 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 		assay_verification v = ASSAY_VERIFICATION_INIT;
 		assay_err e = ASSAY_ERR_INIT;
 
-		if (is_limit(name) && !assay_object_get(options, "verifier") &&
+		if (assay_expected_is_absent(expected) && assay_file_attribute_path(name) &&
+		    assay_verify_check(NULL, &v.weight, options, name, &e) == 0) {
+			check_absent(&v, a, name, ac);
+		} else if (is_limit(name) && !assay_object_get(options, "verifier") &&
 		    assay_verify_check(NULL, &v.weight, options, name, &e) == 0 &&
 		    check_limit(&v, a, name, expected, ac)) {
 			/* done: a resource limit */

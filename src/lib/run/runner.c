@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "assay/fs.h"
+#include "assay/render.h"
 #include "assay/run.h"
 #include "run/run_int.h"
 #include "util/banned.h"
@@ -27,6 +28,7 @@ struct tallies {
 	assay_tally (*types)[4];
 	assay_tally **groups;
 	assay_tally total;
+	assay_strvec failed;  /* checkpoint/group/id of each case that did not pass, in run order */
 };
 
 struct run {
@@ -102,6 +104,10 @@ static assay_value summary_value(assay_arena *a, const assay_suite *s, const str
 		assay_object_set(a, &cps, cp->name, c);
 	}
 	assay_object_set(a, &o, "checkpoints", cps);
+	assay_value failed = assay_value_array();
+	for (size_t i = 0; i < t->failed.nr; i++)
+		assay_array_push(a, &failed, assay_value_strz(a, t->failed.v[i]));
+	assay_object_set(a, &o, "failed", failed);
 	if (workdir)
 		assay_object_set(a, &o, "work_dir", assay_value_strz(a, workdir));
 	return o;
@@ -166,6 +172,8 @@ static int emit(struct run *run, assay_case_report *cr, size_t icp, size_t ig)
 	tally_add(&run->t.types[icp][g->type], cr->passed, error, cr->score);
 	tally_add(&run->t.groups[icp][ig], cr->passed, error, cr->score);
 	tally_add(&run->t.total, cr->passed, error, cr->score);
+	if (!cr->passed)
+		assay_strvec_pushf(&run->t.failed, "%s/%s/%s", cr->checkpoint->name, g->name, cr->id);
 	cr->index = ++run->index;
 	cr->total = run->suite->ncases;
 	for (size_t i = 0; i < run->opts->nsinks; i++) {
@@ -391,7 +399,8 @@ static int resolve_command(struct run *run, assay_err *err)
 int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
-	struct run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT, .err = err };
+	struct run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT, .err = err,
+			   .t.failed = ASSAY_STRVEC_INIT };
 	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
@@ -434,6 +443,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	assay_arena *a = assay_arena_new(0);
 	assay_value sv = summary_value(a, suite, &run.t, assay_now() - t0, interrupted,
 				       opts->keep ? run.root : NULL);
+	assay_summary_add_policies(a, &sv); /* SlopCodeBench's aggregates (render.h) */
 	assay_run_summary sum = { suite, &sv, run.t.total, suite->ncases, assay_now() - t0,
 				  interrupted };
 	for (size_t i = 0; i < opts->nsinks && !rc; i++) {
@@ -455,6 +465,7 @@ out:
 		free(run.t.groups[i]);
 	free(run.t.groups);
 	free(run.t.types);
+	assay_strvec_clear(&run.t.failed);
 	assay_strvec_clear(&run.command);
 	return rc;
 }

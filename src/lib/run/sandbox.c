@@ -2,7 +2,8 @@
  * What the cases of a run may do (docs/security.md "Using it from a runner"): the suite's
  * adapter.sandbox and adapter.network unless the caller overrides them; readable besides the
  * system folders: the static assets, adapter.read_paths, and the folders of files the command
- * names by absolute path (an interpreter's script); never readable: the suite's folder (the
+ * names by absolute path or runs from PATH, and of where their links lead (an interpreter's
+ * script, a version manager's shim); never readable: the suite's folder (the
  * expected values) and the caller's hide_paths (the results folder). Each case's working
  * folder and its private temporary folder are the only places it writes (the cli adapter).
  */
@@ -37,6 +38,52 @@ static bool contains(const char *dir, const char *path)
 	return !strncmp(dir, path, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+/* The file a command word without '/' runs: the first executable of that name on assay's PATH
+ * (the PATH cases get), malloc'd, or NULL. */
+static char *on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	if (!name[0] || strchr(name, '/') || !path)
+		return NULL;
+	for (const char *p = path; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = assay_xasprintf("%.*s/%s", (int)n, p, name);
+
+		if (n && cand[0] == '/' && !access(cand, X_OK) && !assay_fs_is_dir(cand))
+			return cand;
+		free(cand);
+		p += n + (colon ? 1 : 0);
+	}
+	return NULL;
+}
+
+/* Adds the folder of command file `file` (and of where a link leads) to the readable paths. */
+static void add_command_file(struct assay_run__sandbox *out, const assay_suite *suite,
+			     const char *file)
+{
+	char *real = realpath(file, NULL);
+	const char *files[2] = { file, real };
+
+	for (int k = 0; k < 2; k++) {
+		char *dir;
+
+		if (!files[k] || (k == 1 && !strcmp(real, file)))
+			continue;
+		if (!(dir = folder_of(files[k])))
+			continue;
+		/* a folder holding the suite would show its expected values: the file alone */
+		if (contains(dir, suite->root))
+			assay_strvec_push(&out->read, files[k]);
+		else
+			assay_strvec_push(&out->read, dir);
+		free(dir);
+	}
+	free(real);
+}
+
+
 void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *suite,
 			     const assay_run_opts *opts, const assay_strvec *command)
 {
@@ -56,16 +103,10 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 	}
 	assay_strvec_pushv(&out->read, (const char *const *)suite->read_paths.v);
 	for (size_t i = 0; i < command->nr; i++) {
-		char *dir = folder_of(command->v[i]);
+		char *found = i == 0 ? on_path(command->v[i]) : NULL;
 
-		if (!dir)
-			continue;
-		/* a folder holding the suite would show its expected values: the file alone */
-		if (contains(dir, suite->root))
-			assay_strvec_push(&out->read, command->v[i]);
-		else
-			assay_strvec_push(&out->read, dir);
-		free(dir);
+		add_command_file(out, suite, found ? found : command->v[i]);
+		free(found);
 	}
 	assay_strvec_push(&out->hide, suite->root);
 	for (const char *const *h = opts->hide_paths; h && *h; h++)

@@ -24,6 +24,7 @@ const char *assay_strerror(int code)
 	case ASSAY_ESTORE: return "results store failure";
 	case ASSAY_EINTERRUPTED: return "interrupted";
 	case ASSAY_EBUSY: return "busy";
+	case ASSAY_ENOMATCH: return "nothing matches";
 	}
 	return "unknown error";
 }

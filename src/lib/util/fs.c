@@ -24,7 +24,8 @@ static int io_error(assay_err *err, const char *path, const char *what)
 
 int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking: a FIFO left where a file should be must not hang assay */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	int rc = 0;
 
 	if (fd < 0) {
@@ -33,7 +34,11 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		return io_error(err, path, "open");
 	}
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (fstat(fd, &st) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		close(fd);
+		return assay_err_set(err, ASSAY_EIO, path, 0, 0, "not a file (a FIFO or socket)");
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		assay_buf_grow(out, max && (size_t)st.st_size > max ? max : (size_t)st.st_size);
 	for (;;) {
 		char chunk[65536];
@@ -211,9 +216,16 @@ int assay_fs_write(const char *path, const void *data, size_t len, int mode, ass
 	int rc = assay_fs_mkparents(path, err);
 	if (rc)
 		return rc;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode);
+	struct stat st;
+
 	if (fd < 0)
 		return io_error(err, path, "create");
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0)) {
+		close(fd); /* a FIFO there must not hang assay */
+		return assay_err_set(err, ASSAY_EIO, path, 0, 0,
+				     "cannot write: something that is not a file is there");
+	}
 	if (write_all(fd, data, len)) {
 		rc = io_error(err, path, "write");
 		close(fd);
@@ -261,42 +273,93 @@ int assay_fs_mkparents(const char *path, assay_err *err)
 	return rc;
 }
 
-/* Empties the folder open as `dfd` (which it closes). */
+/*
+ * Empties the folder open as `dfd` (which it closes), however deep: it descends into one
+ * sub-folder at a time holding one descriptor, comes back up through "..", and keeps only the
+ * names of the folders on the way (nothing else runs in the tree by then: no case outlives
+ * its case). A folder is made searchable and writable first, so hostile modes cannot keep
+ * files alive.
+ */
 static int remove_contents(int dfd, const char *path, assay_err *err)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *e;
-	int rc = 0;
+	char **names = NULL; /* the folders descended into, outermost first */
+	size_t depth = 0, alloc = 0;
+	int cur = dfd, rc = 0;
 
-	if (!d) {
-		close(dfd);
-		return io_error(err, path, "open folder");
-	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (!unlinkat(dirfd(d), e->d_name, 0))
-			continue;
-		if (errno != EISDIR && errno != EPERM) {
-			if (errno != ENOENT)
+	for (;;) {
+		int dup_fd = dup(cur);
+		DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+		struct dirent *e;
+		char *sub = NULL;
+
+		if (!d) {
+			if (dup_fd >= 0)
+				close(dup_fd);
+			rc = io_error(err, path, "open folder");
+			break;
+		}
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (!unlinkat(cur, e->d_name, 0) || errno == ENOENT)
+				continue;
+			if (errno != EISDIR && errno != EPERM) {
 				rc = io_error(err, path, "remove a file in");
+				continue;
+			}
+			sub = assay_xstrdup(e->d_name);
+			break;
+		}
+		closedir(d);
+		if (sub) {
+			int next;
+
+			fchmodat(cur, sub, 0700, AT_SYMLINK_NOFOLLOW);
+			next = openat(cur, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (next < 0) {
+				/* not a folder after all, or gone: the next pass sees what is left */
+				if (unlinkat(cur, sub, AT_REMOVEDIR) && unlinkat(cur, sub, 0) &&
+				    errno != ENOENT) {
+					rc = io_error(err, path, "remove a folder in");
+					free(sub);
+					break;
+				}
+				free(sub);
+				continue;
+			}
+			if (depth == alloc)
+				names = assay_xrealloc(names, (alloc = alloc ? alloc * 2 : 16) *
+								     sizeof(*names));
+			names[depth++] = sub;
+			close(cur);
+			cur = next;
 			continue;
 		}
-		/* A folder: make it searchable and writable, empty it, remove it. */
-		fchmodat(dirfd(d), e->d_name, 0700, AT_SYMLINK_NOFOLLOW);
-		int sub = openat(dirfd(d), e->d_name,
-				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0) {
-			rc = io_error(err, path, "open a folder in");
-			continue;
+		if (!depth)
+			break;
+		/* this folder is empty: back up and remove it */
+		int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		close(cur);
+		if (up < 0) {
+			cur = -1;
+			rc = io_error(err, path, "go back up in");
+			break;
 		}
-		int r = remove_contents(sub, path, err);
-		if (r)
-			rc = r;
-		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) && errno != ENOENT)
+		cur = up;
+		depth--;
+		if (unlinkat(cur, names[depth], AT_REMOVEDIR) && errno != ENOENT) {
 			rc = io_error(err, path, "remove a folder in");
+			free(names[depth]);
+			break;
+		}
+		free(names[depth]);
 	}
-	closedir(d);
+	for (size_t k = 0; k < depth; k++)
+		free(names[k]);
+	free(names);
+	if (cur >= 0)
+		close(cur);
 	return rc;
 }
 
@@ -594,10 +657,18 @@ int assay_fs_write_beneath(const char *root, const char *rel, const void *data, 
 	int dfd = open_parent_beneath(root, rel, true, &leaf);
 	if (dfd < 0)
 		return io_error(err, rel, "make the folder of");
-	int fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	/* non-blocking and then checked: a FIFO an earlier case left there must not hang assay */
+	int fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode);
+	struct stat st;
+
 	close(dfd);
 	if (fd < 0)
 		return io_error(err, rel, "create");
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || ftruncate(fd, 0)) {
+		close(fd);
+		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
+				     "cannot write: something that is not a file is there");
+	}
 	int rc = 0;
 	if (write_all(fd, data, len))
 		rc = io_error(err, rel, "write");

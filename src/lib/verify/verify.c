@@ -22,6 +22,10 @@
  *   true/false, datetimes as their text. null, lists and mappings are refused.
  * - The verifier's diff lives in the call's arena; a verifier that refuses (returns an error)
  *   leaves no diff behind, whatever it had made.
+ * - An unknown verifier's message lists every known name, built in and registered.
+ * - `diff` is an option of every verifier (verify_diffs.c): how a failed attribute's diff is
+ *   shown (simple, lines, unified, visual, structural; verification.md "Diff Generation
+ *   Strategies"); its value is checked with the entry.
  *
  * Refuses: thread-safe registration (register at start-up, before verifiers run in threads);
  * unregistering.
@@ -34,6 +38,7 @@
 
 #include "assay/buf.h"
 #include "assay/verify.h"
+#include "verify/verify_int.h"
 #include "util/banned.h"
 
 static const assay_verifier *const builtins[] = {
@@ -43,6 +48,18 @@ static const assay_verifier *const builtins[] = {
 	&assay_verifier_regex,
 	&assay_verifier_json,
 	&assay_verifier_jsonl,
+	&assay_verifier_yaml,
+	&assay_verifier_toml,
+	&assay_verifier_ini,
+	&assay_verifier_csv,
+	&assay_verifier_tsv,
+	&assay_verifier_numeric,
+	&assay_verifier_json_fields,
+	&assay_verifier_json_keys,
+	&assay_verifier_json_schema,
+	&assay_verifier_file,
+	&assay_verifier_flexible,
+	&assay_verifier_command,
 };
 
 static const assay_verifier **registered;
@@ -77,6 +94,30 @@ int assay_verifier_register(const assay_verifier *v)
 	return 0;
 }
 
+/* "unknown verifier 'x' (known: exact, text, ...)": every name a verify entry may use. */
+static int unknown_verifier(const char *name, assay_err *err)
+{
+	assay_buf known = ASSAY_BUF_INIT;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		assay_buf_addf(&known, "%s%s", i ? ", " : "", builtins[i]->name);
+	for (size_t i = 0; i < nregistered; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < sizeof(builtins) / sizeof(builtins[0]) && !dup; j++)
+			dup = !strcmp(builtins[j]->name, registered[i]->name);
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(registered[j]->name, registered[i]->name);
+		if (!dup)
+			assay_buf_addf(&known, ", %s", registered[i]->name);
+	}
+	rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s' (known: %s)",
+			   name, known.ptr);
+	assay_buf_release(&known);
+	return rc;
+}
+
 static bool key_is(const assay_value *key, const char *name)
 {
 	size_t n = strlen(name);
@@ -86,7 +127,7 @@ static bool key_is(const assay_value *key, const char *name)
 
 static bool accepts(const assay_verifier *v, const assay_value *key)
 {
-	if (key_is(key, "verifier") || key_is(key, "weight"))
+	if (key_is(key, "verifier") || key_is(key, "weight") || key_is(key, "diff"))
 		return true;
 	for (const char *const *o = v->options; o && *o; o++)
 		if (key_is(key, *o))
@@ -146,8 +187,7 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 		return rc;
 	const assay_verifier *v = assay_verifier_find(name);
 	if (!v)
-		return assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s'",
-				     name);
+		return unknown_verifier(name, err);
 	for (uint32_t i = 0; i < options->len; i++) {
 		const assay_value *key = &options->u.members[i].key;
 		if (!accepts(v, key))
@@ -155,7 +195,8 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 					     "unknown option '%.*s' for verifier '%s'",
 					     (int)key->len, key->len ? key->u.s : "", v->name);
 	}
-	if ((rc = read_weight(&weight, options, err)))
+	if ((rc = read_weight(&weight, options, err)) ||
+	    (rc = assay_verify__diff_strategy(NULL, options, err)))
 		return rc;
 	if (verifier_out)
 		*verifier_out = v;
@@ -177,6 +218,8 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 		c.options = &empty_options;
 	out->weight = weight;
 	rc = v->fn(out, &c, err);
+	if (!rc)
+		assay_verify__render_diff(out, &c);
 	if (rc) {
 		out->diff = assay_value_null();
 		out->is_correct = false;

@@ -34,6 +34,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "assay/verify.h"
+#include "verify/verify_int.h"
 #include "util/banned.h"
 
 static const char *const json_options[] = {
@@ -192,26 +193,16 @@ static int check_patterns(const assay_diff_opts *opts, const assay_value *diff, 
 	return 0;
 }
 
-static int verify(assay_verification *out, const assay_verify_call *call, bool lines,
-		  assay_err *err)
+int assay_verify__compare(assay_verification *out, const assay_verify_call *call,
+			  const assay_diff_opts *opts, const assay_value *expected,
+			  const assay_value *actual, assay_err *err)
 {
-	assay_diff_opts opts;
 	assay_diff_info info;
-	assay_value expected, actual, diff;
-	bool skip_invalid = false;
+	assay_value diff;
 	int rc;
 
-	if ((rc = assay_diff_opts_parse(&opts, call->arena, call->options, err)))
-		return rc;
-	if (lines && (rc = assay_verify_opt_bool(call->options, "skip_invalid", &skip_invalid,
-						 err)))
-		return rc;
-	if ((rc = load_expected(&expected, call, lines, err)))
-		return rc;
-	if (!load_actual(&actual, out, call, lines, skip_invalid))
-		return 0;
-	assay_diff(&diff, call->arena, &expected, &actual, &opts, call->deadline, &info);
-	if ((rc = check_patterns(&opts, &diff, err)))
+	assay_diff(&diff, call->arena, expected, actual, opts, call->deadline, &info);
+	if ((rc = check_patterns(opts, &diff, err)))
 		return rc;
 	if (info.over_budget) {
 		out->budget = true;
@@ -227,12 +218,32 @@ static int verify(assay_verification *out, const assay_verify_call *call, bool l
 				 assay_value_stringf(call->arena,
 						     "stopped at max_diffs (%lld comparison steps): "
 						     "more differences may follow",
-						     opts.max_diffs));
+						     opts->max_diffs));
 	out->diff = diff;
 	out->is_correct = info.count == 0 && !info.truncated;
-	if (opts.nweights)
+	if (opts->nweights)
 		out->score = info.score;
 	return 0;
+}
+
+static int verify(assay_verification *out, const assay_verify_call *call, bool lines,
+		  assay_err *err)
+{
+	assay_diff_opts opts;
+	assay_value expected, actual;
+	bool skip_invalid = false;
+	int rc;
+
+	if ((rc = assay_diff_opts_parse(&opts, call->arena, call->options, err)))
+		return rc;
+	if (lines && (rc = assay_verify_opt_bool(call->options, "skip_invalid", &skip_invalid,
+						 err)))
+		return rc;
+	if ((rc = load_expected(&expected, call, lines, err)))
+		return rc;
+	if (!load_actual(&actual, out, call, lines, skip_invalid))
+		return 0;
+	return assay_verify__compare(out, call, &opts, &expected, &actual, err);
 }
 
 static int verify_json(assay_verification *out, const assay_verify_call *call, assay_err *err)

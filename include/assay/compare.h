@@ -1,0 +1,80 @@
+/**
+ * @file compare.h
+ * Comparing two runs of the same suite (A before, B after): the cases that newly fail and newly
+ * pass, per-case deltas of score, time and peak memory, an exact McNemar test on the pass/fail
+ * flips and paired bootstrap confidence intervals for the mean differences (stats.h), and a
+ * verdict: is B significantly worse?
+ * Spec: issue #9 item 5; docs/statistics.md explains the statistics and their sources.
+ *
+ * Cases are paired by checkpoint, group and id. Each run is a results folder or a reports.jsonl
+ * file (render.h: assay_report_each_line). Memory: a few dozen bytes per case of A (the pairs
+ * the statistics need), never the report lines.
+ */
+#ifndef ASSAY_COMPARE_H
+#define ASSAY_COMPARE_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Options; start from ASSAY_COMPARE_OPTS_INIT. Zero fields take their defaults. */
+typedef struct assay_compare_opts {
+	int version;        /**< ASSAY_COMPARE_OPTS_VERSION */
+	double alpha;       /**< significance level in (0, 0.5); 0: 0.05 */
+	size_t resamples;   /**< bootstrap resamples; 0: 5000 */
+	uint64_t seed;      /**< the bootstrap's seed (the same seed, the same intervals) */
+} assay_compare_opts;
+
+#define ASSAY_COMPARE_OPTS_VERSION 1
+#define ASSAY_COMPARE_OPTS_INIT { ASSAY_COMPARE_OPTS_VERSION, 0.05, 5000, 1 }
+
+/** How one case compares, as the callback of assay_compare_runs() sees it (borrowed). */
+typedef struct assay_compare_case {
+	const char *checkpoint, *group, *id;
+	bool in_a, in_b;        /**< which runs have the case (at least one) */
+	bool passed_a, passed_b;
+	double score_a, score_b;
+	double time_a, time_b;  /**< seconds the program ran (execution.wall_time, else the
+				     case's duration); NaN when unknown */
+	double rss_a, rss_b;    /**< peak memory, bytes (execution.max_rss); NaN when unknown */
+	const char *why_b;      /**< why the case did not pass in B, or NULL */
+} assay_compare_case;
+
+/** Means of A and B over the pairs that have the figure, and the interval of B − A. */
+typedef struct assay_compare_measure {
+	size_t pairs;           /**< pairs with the figure in both runs */
+	double mean_a, mean_b;  /**< NaN without pairs */
+	assay_interval diff;    /**< B − A: estimate and bootstrap interval (NaN without pairs) */
+} assay_compare_measure;
+
+/** The comparison. */
+typedef struct assay_comparison {
+	size_t cases_a, cases_b, paired, only_a, only_b;
+	size_t passed_a, passed_b;      /**< of the paired cases */
+	assay_mcnemar mcnemar;          /**< b: newly failing, c: newly passing */
+	assay_compare_measure score, time, rss;
+	double alpha, confidence;       /**< confidence = 1 − alpha, of every interval */
+	bool worse;                     /**< B is significantly worse: McNemar's p_b_worse < alpha,
+					     or the score interval lies below 0 */
+} assay_comparison;
+
+/**
+ * Compares run `a` with run `b` (each a results folder or a reports.jsonl file).
+ * @param each    NULL, or called with every case: the pairs in B's order, then cases only in
+ *                A in A's order
+ * @return 0; the errors of assay_report_each_line() naming the run (not a results folder, a
+ *         store of a newer assay, a damaged reports.jsonl); ASSAY_EINVALID (bad options)
+ */
+ASSAY_EXTERN int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
+				    const assay_compare_opts *opts,
+				    void (*each)(void *payload, const assay_compare_case *c),
+				    void *payload, assay_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

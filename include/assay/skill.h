@@ -1,0 +1,359 @@
+/**
+ * @file skill.h
+ * Skill evaluation workspaces: a skill (a folder with SKILL.md), its eval cases
+ * (evals/evals.json), versions (history.json and vN/skill snapshots), runs of an executor,
+ * grades (grading/<case>_v<N>_run<R>.json), blind comparisons and analyses.
+ * Spec: issue #8; docs/eval-schemas.md (the contract: file and field names, score rules);
+ * docs/skill-evals.md (workflow, decisions 1-9, the deterministic checks of section 4).
+ *
+ * Workspace layout (docs/skills.md):
+ *   config.json                  executor, judges, budget, jobs, seed, lint profile
+ *   history.json                 the contract's versions list
+ *   prompts/<role>.md            judge templates (written by init; edit to override)
+ *   vN/skill/                    snapshot of version N (without evals/)
+ *   runs/<case>/vN/runR/         inputs/, outputs/, transcript.md, metrics.json,
+ *                                user_notes.md, timing.json, grading_error.json
+ *   grading/<case>_vN_runR.json  one grade per run
+ *   comparisons/<case>_vA_vs_vB_runR_order{1,2}.json   one comparison.json per judgement
+ *   comparisons/assignments/...  which version was A (never given to a judge)
+ *   comparisons/vA_vs_vB.json    the rates; analysis/vA_vs_vB.json the analysis
+ *
+ * Every file is written atomically (fs.h). Functions return 0 or a negative assay_error_code
+ * with details in `err` (the last argument, NULL allowed).
+ */
+#ifndef ASSAY_SKILL_H
+#define ASSAY_SKILL_H
+
+#include <stdint.h>
+
+#include "value.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Diagnostics (check and lint)
+ */
+
+typedef enum assay_skill_severity {
+	ASSAY_SKILL_INFO = 0,
+	ASSAY_SKILL_WARNING = 1,
+	ASSAY_SKILL_ERROR = 2,
+} assay_skill_severity;
+
+/** One problem found in a file: where (line/col 0 when unknown) and what. */
+typedef struct assay_skill_diag {
+	assay_skill_severity severity;
+	char *path;
+	int line, col;
+	char *msg;
+} assay_skill_diag;
+
+/** A list of diagnostics (caller-allocated; ASSAY_SKILL_DIAGS_INIT, then _clear). */
+typedef struct assay_skill_diags {
+	assay_skill_diag *v;
+	size_t nr, alloc;
+	size_t errors, warnings;
+} assay_skill_diags;
+
+#define ASSAY_SKILL_DIAGS_INIT { NULL, 0, 0, 0, 0 }
+
+/** Appends a diagnostic (copies `path` and the message). */
+ASSAY_EXTERN void assay_skill_diag_add(assay_skill_diags *d, assay_skill_severity sev,
+				       const char *path, int line, int col, const char *fmt, ...)
+	ASSAY_PRINTF(6, 7);
+/** Frees every diagnostic and returns `d` to INIT. */
+ASSAY_EXTERN void assay_skill_diags_clear(assay_skill_diags *d);
+
+/*
+ * Workspaces (issue #8 items 1 and 2)
+ */
+
+/** What assay_skill_init() made (all false: it was all there already). */
+typedef struct assay_skill_init_report {
+	bool evals, config, history, snapshot, grading, prompts;
+	char *workspace; /**< the workspace's absolute path (caller frees) */
+} assay_skill_init_report;
+
+/**
+ * Creates, when missing: SKILL_DIR/evals/evals.json ({"version": "1.0", "skill": ABS,
+ * "cases": []}), the workspace (default: SKILL_DIR's parent/<name>-workspace), config.json,
+ * history.json with version 0 "baseline", v0/skill (a copy of the skill without evals/),
+ * grading/ and prompts/. Existing files are never changed, so a second call changes nothing.
+ * @return 0; ASSAY_ENOTFOUND if `skill_dir` is not a folder; ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_init(assay_skill_init_report *out, const char *skill_dir,
+				  const char *workspace, assay_err *err);
+
+/**
+ * Version snapshot (skill-evals.md 3.7 with decisions 1-4): copies the *skill folder* (the
+ * one config.json names, where the user edits) without evals/ to v<N+1>/skill, appends
+ * {version, timestamp, description, git_hash, path, average_score: null} to history.json and
+ * advances current_version; refreshes version N's own average_score.
+ * @param version_out NULL or receives N+1
+ * @return 0; ASSAY_ENOTFOUND (no workspace); ASSAY_EPARSE/ASSAY_EINVALID (history.json or
+ *         config.json malformed, `err` at path:line:col); ASSAY_EINVALID (v<N+1> exists);
+ *         ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_snapshot(const char *workspace, const char *description,
+				      int *version_out, assay_err *err);
+
+/**
+ * HEAD of the git repository holding `dir` (libgit2), as 40 hex digits in `out`.
+ * @return true with `out` filled; false when `dir` is in no repository, the repository has no
+ *         commit, or anything below `dir` has uncommitted changes (untracked files included,
+ *         ignored files not) — history.json then records null (decision 3)
+ */
+ASSAY_EXTERN bool assay_skill_git_hash(char out[41], const char *dir);
+
+/**
+ * Sets version N's average_score in history.json to the mean of overall_score over every
+ * grading/<case>_vN_run<R>.json (one decimal; null when none). Decision 1.
+ * @return 0, or the errors of reading/writing history.json
+ */
+ASSAY_EXTERN int assay_skill_refresh_average(const char *workspace, int version,
+					     assay_err *err);
+
+/*
+ * Checking the five files (issue #8 item 3)
+ */
+
+typedef enum assay_skill_file_kind {
+	ASSAY_SKILL_FILE_AUTO = 0,   /**< guessed from the content */
+	ASSAY_SKILL_FILE_EVALS,
+	ASSAY_SKILL_FILE_HISTORY,
+	ASSAY_SKILL_FILE_GRADING,
+	ASSAY_SKILL_FILE_COMPARISON,
+	ASSAY_SKILL_FILE_ANALYSIS,
+} assay_skill_file_kind;
+
+/**
+ * Validates one file against its schema and rules (docs/skill-evals.md 4.6), adding a
+ * diagnostic with path:line:col for every problem.
+ * @param workspace NULL, or the workspace the file belongs to: then cross-file rules apply
+ *                  too (grading: required criteria from evals.json; history: average_score
+ *                  matches the grading files; evals: files exist)
+ * @return 0 (problems are diagnostics, not errors); ASSAY_ENOTFOUND/ASSAY_EIO when the file
+ *         cannot be read (a diagnostic is added too)
+ */
+ASSAY_EXTERN int assay_skill_check_file(assay_skill_diags *d, const char *path,
+					assay_skill_file_kind kind, const char *workspace,
+					assay_err *err);
+
+/** Checks every file of a workspace that has a schema. @return as assay_skill_check_file() */
+ASSAY_EXTERN int assay_skill_check_workspace(assay_skill_diags *d, const char *workspace,
+					     assay_err *err);
+
+/*
+ * Deterministic convention checks (issue #8 item 4; skill-evals.md section 4)
+ */
+
+typedef enum assay_skill_profile {
+	ASSAY_SKILL_PROFILE_AGENTSKILLS = 0, /**< the open Agent Skills specification */
+	ASSAY_SKILL_PROFILE_CLAUDE_CODE = 1, /**< plus Claude Code's keys and platform rules */
+	ASSAY_SKILL_PROFILE_WRITING_SKILLS = 2, /**< plus S1/S4's writing-skills rules */
+} assay_skill_profile;
+
+/** Parses "agentskills", "claude-code", "writing-skills". @return 0 or ASSAY_EINVALID */
+ASSAY_EXTERN int assay_skill_profile_parse(assay_skill_profile *out, const char *name);
+ASSAY_EXTERN const char *assay_skill_profile_name(assay_skill_profile p);
+
+/** The five convention_compliance keys, in the contract's order. */
+#define ASSAY_SKILL_NKEYS 5
+ASSAY_EXTERN extern const char *const assay_skill_convention_keys[ASSAY_SKILL_NKEYS];
+
+typedef struct assay_skill_lint_opts {
+	assay_skill_profile profile;
+	const char *name_dir;     /**< the folder name `name` must equal (decision 6); NULL: the
+				       basename of the skill folder */
+	const char *skill_type;   /**< discipline|technique|reference|toolbox|knowledge|pattern;
+				       NULL: metadata.type of the frontmatter */
+	const char *budget_class; /**< getting-started|frequently-loaded|other; NULL:
+				       metadata.budget, else "other" */
+} assay_skill_lint_opts;
+
+#define ASSAY_SKILL_LINT_OPTS_INIT { ASSAY_SKILL_PROFILE_AGENTSKILLS, NULL, NULL, NULL }
+
+/** One check's outcome. `passed`: 1, 0, or -1 when it cannot be decided (null). */
+typedef struct assay_skill_lint_check {
+	const char *id;           /**< "FM1", "NM2", ... (static) */
+	int key;                  /**< index into assay_skill_convention_keys */
+	assay_skill_severity severity;
+	int passed;
+	char *message;
+	int line;                 /**< line of SKILL.md (or of the file named in message), 0 */
+} assay_skill_lint_check;
+
+typedef struct assay_skill_lint {
+	char *skill_dir;
+	char *skill_md;           /**< the file checked (NULL when missing) */
+	assay_skill_profile profile;
+	assay_skill_lint_check *checks;
+	size_t nr, alloc;
+	size_t errors, warnings;  /**< failed checks of each severity */
+	char *summary[ASSAY_SKILL_NKEYS]; /**< per key, what was measured (for `details`) */
+} assay_skill_lint;
+
+#define ASSAY_SKILL_LINT_INIT { NULL, NULL, 0, NULL, 0, 0, 0, 0, { NULL } }
+
+/**
+ * Runs every check of the profile on `skill_dir`. A problem of the skill is a failed check,
+ * not an error.
+ * @return 0; ASSAY_ENOTFOUND if `skill_dir` is not a folder
+ */
+ASSAY_EXTERN int assay_skill_lint_run(assay_skill_lint *out, const char *skill_dir,
+				      const assay_skill_lint_opts *opts, assay_err *err);
+/** Frees what a lint holds and returns it to INIT. */
+ASSAY_EXTERN void assay_skill_lint_release(assay_skill_lint *l);
+
+/**
+ * The convention_compliance object of grading.json: the five keys, each {passed, details}.
+ * A key passes when none of its error or warning checks failed; it is null when its only
+ * checks could not be decided. `details` names the file checked (`label`, or the SKILL.md
+ * path) and the failed checks.
+ */
+ASSAY_EXTERN assay_value assay_skill_lint_compliance(const assay_skill_lint *l,
+						     const char *label, assay_arena *a);
+/** The whole lint as a value: {skill, skill_md, profile, convention_compliance, checks,
+ *  errors, warnings}. */
+ASSAY_EXTERN assay_value assay_skill_lint_value(const assay_skill_lint *l, assay_arena *a);
+
+/*
+ * Scores (eval-schemas.md "grading.json", decision 8)
+ */
+
+/** round(x, 1) as Python does it on the double (ties to even on the exact binary value). */
+ASSAY_EXTERN double assay_skill_round1(double x);
+
+/**
+ * Builds a grading.json value from a grader's validated answer: results in the order of the
+ * case's expectations with `passed` = score >= 3, overall_score and required_score (one
+ * decimal; required_score null when the case has no required expectation), overall "pass"
+ * when every required criterion passed, claims/user_notes_summary/eval_feedback from the
+ * answer ("" or [] when missing), convention_compliance and execution_metrics as given.
+ * @param ecase   the case of evals.json
+ * @param answer  the grader's answer (assay_judge_validate()d)
+ * @param metrics the executor's metrics.json object, or NULL ({})
+ */
+ASSAY_EXTERN assay_value assay_skill_grading_build(assay_arena *a, const assay_value *ecase,
+						   int version, int run,
+						   const assay_value *answer,
+						   const assay_value *compliance,
+						   const assay_value *metrics);
+
+/*
+ * Blind comparison statistics (decision 9)
+ */
+
+/** splitmix64: the next number of the sequence in `*state`. */
+ASSAY_EXTERN uint64_t assay_skill_prng_next(uint64_t *state);
+/** The seeded draw of one (case, run): true when the first version is labelled A. */
+ASSAY_EXTERN bool assay_skill_first_is_a(uint64_t seed, const char *case_id, int run);
+/** Wilson score interval of `successes` out of `n` at normal quantile `z` (1.96 for 95%);
+ *  n == 0 gives [0, 1]. */
+ASSAY_EXTERN void assay_skill_wilson(double successes, double n, double z, double *lo,
+				     double *hi);
+
+/*
+ * Running, comparing, reporting (issue #8 items 5, 7, 8)
+ */
+
+/** What happened to one (case, run). */
+typedef enum assay_skill_item_state {
+	ASSAY_SKILL_GRADED = 0,
+	ASSAY_SKILL_GRADING_ERROR = 1, /**< the grader's answers were not valid: recorded in the
+					    run folder's grading_error.json */
+	ASSAY_SKILL_SKIPPED = 2,       /**< not started: the time or cost budget ran out */
+} assay_skill_item_state;
+
+typedef struct assay_skill_item {
+	const char *case_id;
+	int version, run;
+	assay_skill_item_state state;
+	bool pass;                /**< overall == "pass" */
+	double overall_score;
+	int exit_code;            /**< the executor's (-1 timeout, -N signal, 127 not started) */
+	double seconds;           /**< executor wall seconds */
+	double judge_seconds;
+	double cost;              /**< executor (metrics.json cost_usd) + judge */
+	const char *error;        /**< grading error or NULL */
+} assay_skill_item;
+
+typedef struct assay_skill_run_opts {
+	const char *workspace;
+	bool improve;             /**< improve mode: 3 runs per case (eval mode: 1) */
+	int version;              /**< < 0: current_version */
+	int runs;                 /**< > 0: overrides the mode's count */
+	size_t jobs;              /**< runs at once; 0: config.json's (default 1) */
+	const char *case_glob;    /**< NULL: every case */
+	double budget_seconds;    /**< < 0: config.json's; 0: none */
+	double budget_cost;       /**< < 0: config.json's; 0: none */
+	bool no_cache;            /**< ask the judge even when an answer is cached */
+	/** Called (under a lock) as each item ends. */
+	void (*progress)(void *payload, const assay_skill_item *item);
+	void *payload;
+} assay_skill_run_opts;
+
+#define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL }
+
+typedef struct assay_skill_run_summary {
+	int version;
+	size_t planned, graded, passed, grading_errors, skipped;
+	double seconds, cost;
+	bool budget_hit;
+	double average_score;     /**< NaN when none */
+} assay_skill_run_summary;
+
+/**
+ * Runs the executor for each case and run in isolated run folders, asks the grader, writes
+ * grading/<case>_v<N>_run<R>.json, refreshes the version's average_score.
+ * @return 0 (failed runs are data); ASSAY_ENOTFOUND/ASSAY_EPARSE/ASSAY_EINVALID when the
+ *         workspace, its config or evals.json cannot be used; ASSAY_EIO; ASSAY_ESPAWN
+ */
+ASSAY_EXTERN int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
+				 assay_err *err);
+
+typedef struct assay_skill_compare_opts {
+	const char *workspace;
+	int va, vb;               /**< the versions compared (vb is the candidate) */
+	bool have_seed;
+	uint64_t seed;            /**< with have_seed; else config.json's seed */
+	bool no_cache;
+	bool no_analysis;         /**< skip the analyzer */
+} assay_skill_compare_opts;
+
+#define ASSAY_SKILL_COMPARE_OPTS_INIT { NULL, 0, 1, false, 0, false, false }
+
+typedef struct assay_skill_compare_summary {
+	size_t pairs;             /**< (case, run) pairs with outputs of both versions */
+	size_t judged;            /**< pairs whose two judgements are both valid */
+	size_t consistent;        /**< judged pairs whose winner survived the swap */
+	size_t errors;            /**< judgements that failed */
+	double consistency_rate;  /**< consistent / judged (NaN when none) */
+	double win_rate;          /**< vb's: (consistent wins + inconsistent / 2) / judged */
+	double ci_lo, ci_hi;      /**< Wilson 95% */
+	int winner, loser;        /**< versions, as analysis.json names them */
+	bool analysed;            /**< analysis.json written */
+} assay_skill_compare_summary;
+
+/**
+ * Blind comparison of two versions, each pair in both orders, then the analyzer.
+ * @return 0; ASSAY_ENOTFOUND when no pair has outputs of both; errors as assay_skill_run()
+ */
+ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
+				     const assay_skill_compare_opts *o, assay_err *err);
+
+/**
+ * The report (issue #8 item 8) as a value: {versions: [{version, description, average_score,
+ * cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}], pass_rate}],
+ * never_discriminating: [{case_id, criterion}], warnings: [text...]}.
+ * @return 0; the errors of reading history.json/evals.json
+ */
+ASSAY_EXTERN int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace,
+				    assay_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,134 @@
+/*
+ * assay skill <subcommand>: skill evaluation workspaces (docs/skills.md). This file holds the
+ * dispatcher, `init` and `snapshot`; cmd_skill_check.c holds `check` and `lint`,
+ * cmd_skill_run.c `run`, `compare` and `report`.
+ *
+ * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
+ * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage; 3 the
+ * skill, workspace, config.json, history.json or evals.json could not be loaded; 4 I/O or
+ * processes failed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "assay/skill.h"
+#include "cmd.h"
+#include "cmd_skill.h"
+#include "exit.h"
+#include "util/banned.h"
+
+int cli_skill_exit(int rc, const assay_err *err)
+{
+	if (!rc)
+		return CLI_EXIT_OK;
+	cli_report_err(0, err);
+	return rc == ASSAY_ENOTFOUND || rc == ASSAY_EPARSE || rc == ASSAY_EINVALID
+		       ? CLI_EXIT_LOAD : CLI_EXIT_INTERNAL;
+}
+
+static int cmd_init(int argc, char **argv)
+{
+	static const char usage[] = "assay skill init SKILL_DIR [--workspace DIR]";
+	const char *ws = NULL, *words[1];
+	const cli_opt opts[] = {
+		{ "workspace", 'w', CLI_OPT_STRING, &ws, "DIR",
+		  "the workspace (default: SKILL_DIR's parent/<name>-workspace)" },
+		{ NULL },
+	};
+	size_t n;
+	assay_skill_init_report r;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	rc = assay_skill_init(&r, words[0], ws, &err);
+	if (!rc) {
+		printf("workspace: %s\n", r.workspace);
+		const struct { bool made; const char *what; } made[] = {
+			{ r.evals, "evals/evals.json (in the skill)" }, { r.config, "config.json" },
+			{ r.snapshot, "v0/skill" }, { r.grading, "grading/" },
+			{ r.history, "history.json" }, { r.prompts, "prompts/" },
+		};
+		bool any = false;
+		for (size_t i = 0; i < sizeof(made) / sizeof(*made); i++)
+			if (made[i].made) {
+				printf("created: %s\n", made[i].what);
+				any = true;
+			}
+		if (!any)
+			puts("nothing to do: the workspace is complete");
+	}
+	free(r.workspace);
+	return cli_skill_exit(rc, &err);
+}
+
+static int cmd_snapshot(int argc, char **argv)
+{
+	static const char usage[] = "assay skill snapshot WORKSPACE --description TEXT";
+	const char *desc = NULL, *words[1];
+	const cli_opt opts[] = {
+		{ "description", 'd', CLI_OPT_STRING, &desc, "TEXT", "what the new version changes" },
+		{ NULL },
+	};
+	size_t n;
+	int version = 0;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	rc = assay_skill_snapshot(words[0], desc, &version, &err);
+	if (!rc)
+		printf("v%d/skill: snapshot made; current_version is %d\n", version, version);
+	return cli_skill_exit(rc, &err);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} subcommands[] = {
+	{ "init", cmd_init, "create the eval file, workspace, history and v0 snapshot" },
+	{ "snapshot", cmd_snapshot, "copy the skill to the next version and record it" },
+	{ "check", cli_skill_check, "validate a workspace or one of its files" },
+	{ "lint", cli_skill_lint, "run the deterministic convention checks on a skill" },
+	{ "run", cli_skill_run, "run the executor and the grader for each case" },
+	{ "compare", cli_skill_compare, "blind comparison of two versions, then the analysis" },
+	{ "report", cli_skill_report, "pass rates, score ranges, flaky criteria, warnings" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: assay skill <subcommand> [options]\n\nsubcommands:\n", f);
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
+		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+	fputs("\n'assay skill <subcommand> --help' describes one; docs/skills.md walks through "
+	      "them.\n", f);
+}
+
+int cmd_skill(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(*subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "assay: error: unknown skill subcommand '%s'\n\n", argv[1]);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,240 @@
+/*
+ * assay skill run, compare and report: runs with their grades as they finish, the blind
+ * comparison's rates, and the report as a table (or JSON).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/skill.h"
+#include "cmd.h"
+#include "cmd_skill.h"
+#include "exit.h"
+#include "util/banned.h"
+
+static void progress(void *payload, const assay_skill_item *it)
+{
+	(void)payload;
+	switch (it->state) {
+	case ASSAY_SKILL_GRADED:
+		printf("%-24s v%d run%d  %-4s %4.1f  exit %-3d %7.2fs  judge %.2fs\n", it->case_id,
+		       it->version, it->run, it->pass ? "pass" : "FAIL", it->overall_score,
+		       it->exit_code, it->seconds, it->judge_seconds);
+		break;
+	case ASSAY_SKILL_GRADING_ERROR:
+		printf("%-24s v%d run%d  grading error: %s\n", it->case_id, it->version, it->run,
+		       it->error);
+		break;
+	case ASSAY_SKILL_SKIPPED:
+		printf("%-24s v%d run%d  skipped (budget)\n", it->case_id, it->version, it->run);
+		break;
+	}
+	fflush(stdout);
+}
+
+int cli_skill_run(int argc, char **argv)
+{
+	static const char usage[] = "assay skill run WORKSPACE [--mode eval|improve] [-j N] "
+				    "[options]";
+	const char *mode = "eval", *words[1], *version = NULL;
+	size_t jobs = 0, runs = 0;
+	double bsec = -1, bcost = -1;
+	assay_skill_run_opts o = ASSAY_SKILL_RUN_OPTS_INIT;
+	const cli_opt opts[] = {
+		{ "mode", 'm', CLI_OPT_STRING, &mode, "MODE",
+		  "eval (1 run per case, default) or improve (3 runs per case)" },
+		{ "jobs", 'j', CLI_OPT_COUNT, &jobs, "N", "runs at once (default: config.json's)" },
+		{ "runs", 0, CLI_OPT_COUNT, &runs, "N", "runs per case instead of the mode's" },
+		{ "version", 0, CLI_OPT_STRING, &version, "N", "the version (default: current)" },
+		{ "case", 0, CLI_OPT_STRING, &o.case_glob, "GLOB", "only cases whose id matches" },
+		{ "budget-seconds", 0, CLI_OPT_SECONDS, &bsec, "S",
+		  "start no run after S seconds (0: no limit)" },
+		{ "budget-cost", 0, CLI_OPT_SECONDS, &bcost, "C",
+		  "start no run once the cost reaches C (0: no limit)" },
+		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judge again" },
+		{ NULL },
+	};
+	assay_skill_run_summary s;
+	assay_err err = ASSAY_ERR_INIT;
+	size_t n;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(mode, "eval") && strcmp(mode, "improve"))
+		return cli_error(CLI_EXIT_USAGE, "--mode must be eval or improve");
+	if (version) {
+		char *end;
+		long v = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
+		if (*end || v < 0 || end == version)
+			return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
+		o.version = (int)v;
+	}
+	o.workspace = words[0];
+	o.improve = !strcmp(mode, "improve");
+	o.jobs = jobs;
+	o.runs = (int)runs;
+	o.budget_seconds = bsec;
+	o.budget_cost = bcost;
+	o.progress = progress;
+	rc = assay_skill_run(&s, &o, &err);
+	if (rc)
+		return cli_skill_exit(rc, &err);
+	if (!s.planned) /* a run that grades nothing passes nothing */
+		return cli_error(CLI_EXIT_FAILED, "nothing to run: evals.json has no cases (add "
+						  "them: docs/skills.md)");
+	printf("\nv%d: %zu of %zu runs graded, %zu passed, %zu grading error%s, %zu skipped; "
+	       "%.1fs", s.version, s.graded, s.planned, s.passed, s.grading_errors,
+	       s.grading_errors == 1 ? "" : "s", s.skipped, s.seconds);
+	if (s.cost > 0)
+		printf(", cost %.4f", s.cost);
+	if (!isnan(s.average_score))
+		printf("; average_score %.1f", s.average_score);
+	printf("\n");
+	if (s.budget_hit)
+		fprintf(stderr, "assay: the budget ran out: %zu run%s not started\n", s.skipped,
+			s.skipped == 1 ? "" : "s");
+	return s.passed == s.planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}
+
+static int parse_version(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s[0] == 'v' ? s + 1 : s, &end, 10);
+
+	if (*end || end == s || v < 0 || v > 1000000)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int cli_skill_compare(int argc, char **argv)
+{
+	static const char usage[] = "assay skill compare WORKSPACE vA vB [--seed N]";
+	const char *words[3];
+	size_t seed = 0, n;
+	assay_skill_compare_opts o = ASSAY_SKILL_COMPARE_OPTS_INIT;
+	const cli_opt opts[] = {
+		{ "seed", 0, CLI_OPT_COUNT, &seed, "N", "seed of the label draw (default: "
+		  "config.json's)" },
+		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judges again" },
+		{ "no-analysis", 0, CLI_OPT_FLAG, &o.no_analysis, NULL, "skip the analyzer" },
+		{ NULL },
+	};
+	assay_skill_compare_summary s;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc;
+
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--seed", 6))
+			o.have_seed = true;
+	if ((rc = cli_parse(argc, argv, opts, usage, words, 3, &n)))
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 3 || parse_version(words[1], &o.va) || parse_version(words[2], &o.vb)) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.va == o.vb)
+		return cli_error(CLI_EXIT_USAGE, "compare two different versions (v%d twice)", o.va);
+	o.workspace = words[0];
+	o.seed = seed;
+	if ((rc = assay_skill_compare(&s, &o, &err)))
+		return cli_skill_exit(rc, &err);
+	printf("pairs: %zu (judged %zu, %zu failed judgement%s)\n", s.pairs, s.judged, s.errors,
+	       s.errors == 1 ? "" : "s");
+	if (s.judged) {
+		printf("order consistency: %.1f%% (%zu of %zu pairs)\n", 100 * s.consistency_rate,
+		       s.consistent, s.judged);
+		printf("win rate of v%d over v%d: %.1f%% (95%% CI %.1f%%-%.1f%%, Wilson)\n", o.vb,
+		       o.va, 100 * s.win_rate, 100 * s.ci_lo, 100 * s.ci_hi);
+		printf("winner: v%d%s\n", s.winner, s.analysed ? "; analysis written" : "");
+	}
+	return s.errors ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+}
+
+int cli_skill_report(int argc, char **argv)
+{
+	static const char usage[] = "assay skill report WORKSPACE [--json]";
+	const char *words[1];
+	bool json = false;
+	const cli_opt opts[] = {
+		{ "json", 0, CLI_OPT_FLAG, &json, NULL, "print the report as JSON" },
+		{ NULL },
+	};
+	assay_arena *a;
+	assay_value r;
+	assay_err err = ASSAY_ERR_INIT;
+	size_t n;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	a = assay_arena_new(0);
+	if ((rc = assay_skill_report(&r, a, words[0], &err))) {
+		assay_arena_free(a);
+		return cli_skill_exit(rc, &err);
+	}
+	if (json) {
+		assay_buf b = ASSAY_BUF_INIT;
+		assay_json_write(&b, &r, ASSAY_JSON_PRETTY);
+		assay_buf_addch(&b, '\n');
+		fwrite(b.ptr, 1, b.len, stdout);
+		assay_buf_release(&b);
+		assay_arena_free(a);
+		return CLI_EXIT_OK;
+	}
+	const assay_value *vs = assay_object_get(&r, "versions");
+	printf("%-8s %-24s %5s %6s %5s %9s  %s\n", "VERSION", "CASE", "RUNS", "PASS", "MEAN",
+	       "RANGE", "FLAKY");
+	for (uint32_t i = 0; i < vs->len; i++) {
+		const assay_value *v = &vs->u.items[i], *cs = assay_object_get(v, "cases");
+		const assay_value *pr = assay_object_get(v, "pass_rate");
+		for (uint32_t j = 0; j < cs->len; j++) {
+			const assay_value *c = &cs->u.items[j], *fl = assay_object_get(c, "flaky");
+			char range[32];
+			snprintf(range, sizeof(range), "%.1f-%.1f",
+				 assay_value_number(assay_object_get(c, "min")),
+				 assay_value_number(assay_object_get(c, "max")));
+			printf("v%-7lld %-24s %5lld %5.0f%% %5.1f %9s  ",
+			       (long long)assay_object_get(v, "version")->u.i,
+			       assay_object_get(c, "case_id")->u.s,
+			       (long long)assay_object_get(c, "runs")->u.i,
+			       100 * assay_value_number(assay_object_get(c, "pass_rate")),
+			       assay_value_number(assay_object_get(c, "mean")), range);
+			for (uint32_t k = 0; k < fl->len; k++)
+				printf("%s%s", k ? ", " : "", fl->u.items[k].u.s);
+			printf("%s\n", fl->len ? "" : "-");
+		}
+		const assay_value *avg = assay_object_get(v, "average_score");
+		printf("v%-7lld %-24s %5lld ", (long long)assay_object_get(v, "version")->u.i,
+		       "(all cases)", (long long)assay_object_get(v, "runs")->u.i);
+		if (pr->kind != ASSAY_V_NULL)
+			printf("%5.0f%%", 100 * assay_value_number(pr));
+		else
+			printf("%6s", "-");
+		if (avg && assay_value_is_number(avg))
+			printf("  average_score %.1f", assay_value_number(avg));
+		printf("\n");
+	}
+	const assay_value *nd = assay_object_get(&r, "never_discriminating");
+	if (nd->len) {
+		printf("\ncriteria that never discriminate (passed in every run):\n");
+		for (uint32_t i = 0; i < nd->len; i++)
+			printf("  %s: %s\n", assay_object_get(&nd->u.items[i], "case_id")->u.s,
+			       assay_object_get(&nd->u.items[i], "criterion")->u.s);
+	}
+	const assay_value *w = assay_object_get(&r, "warnings");
+	for (uint32_t i = 0; i < w->len; i++)
+		printf("\nwarning: %s\n", w->u.items[i].u.s);
+	assay_arena_free(a);
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,299 @@
+/*
+ * Comparing two runs (compare.h): A's cases are read into a table keyed by checkpoint, group and
+ * id; B's are paired with them as they stream past; then the statistics.
+ *
+ * Key decisions:
+ * - Only paired cases count in the statistics; cases in one run only are listed and counted.
+ * - Time is the program's wall time (execution.wall_time), which is what a change to the
+ *   submission moves; a case without one (it never ran) uses its duration in assay. Peak memory
+ *   is execution.max_rss. A pair counts for a figure only when both runs have it.
+ * - Verdict: B is significantly worse when the exact McNemar test says more cases went pass ->
+ *   fail than chance would (one-sided p < alpha), or the paired bootstrap interval of the mean
+ *   score difference (at 1 - alpha) lies wholly below 0. Time and memory are reported, never
+ *   judged: a slower run is not a wrong one.
+ * - Deterministic: the bootstrap is seeded (the same runs and seed give the same intervals).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/compare.h"
+#include "assay/render.h"
+#include "util/banned.h"
+
+struct rec {
+	char *key;        /* "checkpoint\ngroup\nid" */
+	bool passed, paired;
+	double score, time, rss;
+};
+
+struct cmp {
+	struct rec *recs;
+	size_t n, cap;
+	size_t *slots;    /* open addressing: index + 1, 0 empty */
+	size_t nslots;
+	/* the pairs, in B's order */
+	bool *pa, *pb;
+	double *sa, *sb, *ta, *tb, *ra, *rb;
+	size_t np, nt, nr, pcap;
+	assay_comparison *out;
+	void (*each)(void *payload, const assay_compare_case *c);
+	void *payload;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void grow_table(struct cmp *c)
+{
+	size_t n = c->nslots ? c->nslots * 2 : 1024;
+	size_t *slots = assay_xcalloc(n, sizeof(*slots));
+
+	for (size_t i = 0; i < c->n; i++) {
+		size_t j = hash(c->recs[i].key) & (n - 1);
+
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = i + 1;
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->nslots = n;
+}
+
+/* The slot of `key`: holding its record, or empty. */
+static size_t *find(struct cmp *c, const char *key)
+{
+	size_t j = hash(key) & (c->nslots - 1);
+
+	while (c->slots[j] && strcmp(c->recs[c->slots[j] - 1].key, key))
+		j = (j + 1) & (c->nslots - 1);
+	return &c->slots[j];
+}
+
+static const char *str(const assay_value *line, const char *k)
+{
+	const assay_value *v = assay_object_get(line, k);
+
+	return v && v->kind == ASSAY_V_STRING ? v->u.s : "";
+}
+
+static double num(const assay_value *obj, const char *k)
+{
+	const assay_value *v = assay_object_get(obj, k);
+
+	return assay_value_is_number(v) ? assay_value_number(v) : NAN;
+}
+
+static void read_line(const assay_value *line, struct rec *r)
+{
+	const assay_value *passed = assay_object_get(line, "passed");
+	const assay_value *ex = assay_object_get(line, "execution");
+
+	r->passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b;
+	r->score = num(line, "score");
+	if (!isfinite(r->score))
+		r->score = 0;
+	r->time = num(ex, "wall_time");
+	if (!isfinite(r->time))
+		r->time = num(line, "duration");
+	r->rss = num(ex, "max_rss");
+}
+
+static char *key_of(const assay_value *line)
+{
+	return assay_xasprintf("%s\n%s\n%s", str(line, "checkpoint"), str(line, "group"),
+			       str(line, "id"));
+}
+
+static int add_a(void *payload, const assay_value *line, assay_err *err)
+{
+	struct cmp *c = payload;
+	char *key = key_of(line);
+	size_t *slot;
+
+	(void)err;
+	c->out->cases_a++;
+	if (c->n * 2 >= c->nslots)
+		grow_table(c);
+	slot = find(c, key);
+	if (*slot) { /* a case twice in one run: the first counts */
+		free(key);
+		return 0;
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 1024;
+		c->recs = assay_xrealloc(c->recs, c->cap * sizeof(*c->recs));
+	}
+	c->recs[c->n] = (struct rec){ .key = key };
+	read_line(line, &c->recs[c->n]);
+	*slot = ++c->n;
+	return 0;
+}
+
+static void push_pair(struct cmp *c, const struct rec *a, const struct rec *b)
+{
+	if (c->np == c->pcap) {
+		c->pcap = c->pcap ? c->pcap * 2 : 1024;
+		c->pa = assay_xrealloc(c->pa, c->pcap * sizeof(*c->pa));
+		c->pb = assay_xrealloc(c->pb, c->pcap * sizeof(*c->pb));
+		c->sa = assay_xrealloc(c->sa, c->pcap * sizeof(*c->sa));
+		c->sb = assay_xrealloc(c->sb, c->pcap * sizeof(*c->sb));
+		c->ta = assay_xrealloc(c->ta, c->pcap * sizeof(*c->ta));
+		c->tb = assay_xrealloc(c->tb, c->pcap * sizeof(*c->tb));
+		c->ra = assay_xrealloc(c->ra, c->pcap * sizeof(*c->ra));
+		c->rb = assay_xrealloc(c->rb, c->pcap * sizeof(*c->rb));
+	}
+	c->pa[c->np] = a->passed, c->pb[c->np] = b->passed;
+	c->sa[c->np] = a->score, c->sb[c->np] = b->score;
+	c->np++;
+	if (isfinite(a->time) && isfinite(b->time))
+		c->ta[c->nt] = a->time, c->tb[c->nt++] = b->time;
+	if (isfinite(a->rss) && isfinite(b->rss))
+		c->ra[c->nr] = a->rss, c->rb[c->nr++] = b->rss;
+}
+
+/* The case's names, split out of its key (which it modifies). */
+static void names(char *key, assay_compare_case *cc)
+{
+	char *nl1 = strchr(key, '\n'), *nl2 = strchr(nl1 + 1, '\n');
+
+	*nl1 = *nl2 = '\0';
+	cc->checkpoint = key, cc->group = nl1 + 1, cc->id = nl2 + 1;
+}
+
+static int add_b(void *payload, const assay_value *line, assay_err *err)
+{
+	struct cmp *c = payload;
+	char *key = key_of(line);
+	size_t *slot = c->nslots ? find(c, key) : NULL;
+	struct rec b = { 0 }, *a = slot && *slot ? &c->recs[*slot - 1] : NULL;
+	assay_compare_case cc = { 0 };
+	const char *why = assay_object_get(line, "error") ? str(line, "error") : NULL;
+
+	(void)err;
+	c->out->cases_b++;
+	read_line(line, &b);
+	if (a && a->paired)
+		a = NULL; /* a case twice in B: the second is B's alone */
+	if (a) {
+		a->paired = true;
+		push_pair(c, a, &b);
+		c->out->paired++;
+		c->out->passed_a += a->passed;
+		c->out->passed_b += b.passed;
+	} else {
+		c->out->only_b++;
+	}
+	if (c->each) {
+		names(key, &cc);
+		cc.in_a = a != NULL, cc.in_b = true;
+		cc.passed_a = a && a->passed, cc.passed_b = b.passed;
+		cc.score_a = a ? a->score : NAN, cc.score_b = b.score;
+		cc.time_a = a ? a->time : NAN, cc.time_b = b.time;
+		cc.rss_a = a ? a->rss : NAN, cc.rss_b = b.rss;
+		cc.why_b = b.passed ? NULL : why;
+		c->each(c->payload, &cc);
+	}
+	free(key);
+	return 0;
+}
+
+static void mean2(const double *x, size_t n, double *out)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	*out = n ? s / (double)n : NAN;
+}
+
+static int measure(assay_compare_measure *m, const double *a, const double *b, size_t n,
+		   const assay_compare_opts *o, double confidence, assay_err *err)
+{
+	m->pairs = n;
+	mean2(a, n, &m->mean_a);
+	mean2(b, n, &m->mean_b);
+	m->diff = (assay_interval){ NAN, NAN, NAN };
+	if (!n)
+		return 0;
+	return assay_bootstrap_mean_diff(&m->diff, a, b, n, o->resamples, confidence, o->seed, err);
+}
+
+static void release(struct cmp *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->recs[i].key);
+	free(c->recs), free(c->slots);
+	free(c->pa), free(c->pb), free(c->sa), free(c->sb);
+	free(c->ta), free(c->tb), free(c->ra), free(c->rb);
+}
+
+/* Names the run in a message that does not name it yet. */
+static int about(int rc, const char *run, assay_err *err)
+{
+	if (rc && err && !err->path[0])
+		snprintf(err->path, sizeof(err->path), "%s", run);
+	return rc;
+}
+
+int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
+		       const assay_compare_opts *opts,
+		       void (*each)(void *payload, const assay_compare_case *c), void *payload,
+		       assay_err *err)
+{
+	assay_compare_opts o = opts ? *opts : (assay_compare_opts)ASSAY_COMPARE_OPTS_INIT;
+	struct cmp c = { .out = out, .each = each, .payload = payload };
+	int rc;
+
+	*out = (assay_comparison){ 0 };
+	if (o.version != ASSAY_COMPARE_OPTS_VERSION)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "unknown assay_compare_opts version %d", o.version);
+	if (!o.alpha)
+		o.alpha = 0.05;
+	if (!o.resamples)
+		o.resamples = 5000;
+	if (!(o.alpha > 0 && o.alpha < 0.5))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "alpha %g is not between 0 and 0.5", o.alpha);
+	out->alpha = o.alpha;
+	out->confidence = 1 - o.alpha;
+	grow_table(&c);
+	if ((rc = about(assay_report_each_line(a, add_a, &c, err), a, err)) ||
+	    (rc = about(assay_report_each_line(b, add_b, &c, err), b, err)))
+		goto out;
+	for (size_t i = 0; i < c.n; i++) {
+		assay_compare_case cc = { 0 };
+
+		if (c.recs[i].paired)
+			continue;
+		out->only_a++;
+		if (!each)
+			continue;
+		names(c.recs[i].key, &cc);
+		cc.in_a = true;
+		cc.passed_a = c.recs[i].passed;
+		cc.score_a = c.recs[i].score, cc.score_b = NAN;
+		cc.time_a = c.recs[i].time, cc.time_b = NAN;
+		cc.rss_a = c.recs[i].rss, cc.rss_b = NAN;
+		each(payload, &cc);
+	}
+	assay_mcnemar_pairs(&out->mcnemar, c.pa, c.pb, c.np);
+	if ((rc = measure(&out->score, c.sa, c.sb, c.np, &o, out->confidence, err)) ||
+	    (rc = measure(&out->time, c.ta, c.tb, c.nt, &o, out->confidence, err)) ||
+	    (rc = measure(&out->rss, c.ra, c.rb, c.nr, &o, out->confidence, err)))
+		goto out;
+	out->worse = out->mcnemar.p_b_worse < o.alpha ||
+		     (out->score.pairs && out->score.diff.hi < 0);
+out:
+	release(&c);
+	return rc;
+}

@@ -1,0 +1,424 @@
+/*
+ * INI text -> values, as Python's configparser reads it (ini.h states the rules).
+ *
+ * Key decisions:
+ * - The reader follows RawConfigParser._read line for line: the same tests in the same order
+ *   (blank or comment, continuation by indentation, section header, option), the same
+ *   regular expressions written out as scans, configparser's strict mode (a section or a key
+ *   given twice is an error) and its habit of collecting line errors and raising the first at
+ *   the end, after an error it raises at once (a duplicate, a key before any section).
+ * - White space is Python's (assay_pytext__space: str.isspace()), and indentation is counted
+ *   in characters, as Python indexes a str.
+ * - Keys are looked up in a hash table, so a hostile output of a million keys costs linear
+ *   time; keys and values are gathered in one pool and made into arena values at the end. The
+ *   reader's tables live in the caller's arena, so its limit (the verification budget) bounds
+ *   them too, checked every 4096 lines.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicase.h>
+#include <unistr.h>
+
+#include "assay/buf.h"
+#include "assay/ini.h"
+#include "verify/pytext_int.h"
+#include "util/banned.h"
+
+/* Keys and values live in one pool (offsets, as it grows): a continuation line always extends
+ * the value of the option added last, which is at the pool's end. */
+struct option {
+	size_t koff, klen;
+	size_t voff, vlen; /* the value's lines joined with '\n' */
+	size_t section;    /* index into ini.sections */
+};
+
+struct section {
+	const char *name;
+	size_t len;
+	size_t *options; /* indexes into ini.options, in order */
+	size_t nopt, aopt;
+};
+
+struct ini {
+	const assay_ini_opts *o;
+	assay_arena *a;           /* the reader's tables live here: the caller's budget bounds them */
+	struct section *sections; /* [0] is DEFAULT */
+	size_t nsec, asec;
+	struct option *options;
+	size_t nopt, aopt;
+	size_t *table; /* open addressing over options: index + 1, 0 empty */
+	size_t tsize;
+	size_t *stable; /* sections by name: index + 1 */
+	size_t ssize;
+	assay_buf pool;
+};
+
+/* FNV-1a, then the section mixed in and the high bits folded down (linear probing uses the
+ * low bits: keys repeated in every section must not cluster). */
+static uint64_t hash(size_t section, const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h ^= (uint64_t)section * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+static const char *key_of(const struct ini *p, const struct option *o)
+{
+	return p->pool.ptr + o->koff;
+}
+
+/* Slot of option (section, key) in the table: its slot, or the empty slot where it goes. */
+static size_t *opt_slot(struct ini *p, size_t section, const char *k, size_t n)
+{
+	size_t i = (size_t)hash(section, k, n) & (p->tsize - 1);
+
+	for (;; i = (i + 1) & (p->tsize - 1)) {
+		size_t *s = &p->table[i];
+		const struct option *o = *s ? &p->options[*s - 1] : NULL;
+
+		if (!o || (o->section == section && o->klen == n && !memcmp(key_of(p, o), k, n)))
+			return s;
+	}
+}
+
+static size_t *sec_slot(struct ini *p, const char *name, size_t n)
+{
+	size_t i = (size_t)hash(0, name, n) & (p->ssize - 1);
+
+	for (;; i = (i + 1) & (p->ssize - 1)) {
+		size_t *s = &p->stable[i];
+		const struct section *sc = *s ? &p->sections[*s - 1] : NULL;
+
+		if (!sc || (sc->len == n && !memcmp(sc->name, name, n)))
+			return s;
+	}
+}
+
+/* A copy of `n` elements of `size` bytes at `old` with room for `alloc`, in the arena. */
+static void *grow(assay_arena *a, const void *old, size_t n, size_t alloc, size_t size)
+{
+	void *p = assay_arena_alloc(a, alloc * size);
+
+	if (n)
+		memcpy(p, old, n * size);
+	return p;
+}
+
+/* Empty slots for a hash table of `n` entries, in the arena. */
+static size_t *slots(assay_arena *a, size_t n)
+{
+	size_t *t = assay_arena_alloc(a, n * sizeof(*t));
+
+	memset(t, 0, n * sizeof(*t));
+	return t;
+}
+
+static void grow_tables(struct ini *p)
+{
+	if (2 * (p->nopt + 1) > p->tsize) {
+		size_t old = p->tsize;
+		size_t *t = p->table;
+
+		p->tsize = old ? old * 2 : 64;
+		p->table = slots(p->a, p->tsize);
+		for (size_t i = 0; i < old; i++)
+			if (t[i]) {
+				const struct option *o = &p->options[t[i] - 1];
+				*opt_slot(p, o->section, key_of(p, o), o->klen) = t[i];
+			}
+	}
+	if (2 * (p->nsec + 1) > p->ssize) {
+		size_t old = p->ssize;
+		size_t *t = p->stable;
+
+		p->ssize = old ? old * 2 : 16;
+		p->stable = slots(p->a, p->ssize);
+		for (size_t i = 1; i <= old; i++)
+			if (t[i - 1]) {
+				const struct section *s = &p->sections[t[i - 1] - 1];
+				*sec_slot(p, s->name, s->len) = t[i - 1];
+			}
+	}
+}
+
+static size_t add_section(struct ini *p, const char *name, size_t n)
+{
+	grow_tables(p);
+	if (p->nsec == p->asec) {
+		p->asec = p->asec ? p->asec * 2 : 8;
+		p->sections = grow(p->a, p->sections, p->nsec, p->asec, sizeof(*p->sections));
+	}
+	p->sections[p->nsec] = (struct section){ name, n, NULL, 0, 0 };
+	if (p->nsec)
+		*sec_slot(p, name, n) = p->nsec + 1;
+	return p->nsec++;
+}
+
+/* Adds option `key` (the last `n` bytes of the pool) to `section`; its value follows it. */
+static struct option *add_option(struct ini *p, size_t section, size_t n)
+{
+	struct section *s = &p->sections[section];
+
+	grow_tables(p);
+	if (p->nopt == p->aopt) {
+		p->aopt = p->aopt ? p->aopt * 2 : 16;
+		p->options = grow(p->a, p->options, p->nopt, p->aopt, sizeof(*p->options));
+	}
+	if (s->nopt == s->aopt) {
+		s->aopt = s->aopt ? s->aopt * 2 : 8;
+		s->options = grow(p->a, s->options, s->nopt, s->aopt, sizeof(*s->options));
+	}
+	struct option *o = &p->options[p->nopt];
+	*o = (struct option){ p->pool.len - n, n, p->pool.len, 0, section };
+	*opt_slot(p, section, p->pool.ptr + o->koff, n) = p->nopt + 1;
+	s->options[s->nopt++] = p->nopt++;
+	return o;
+}
+
+
+/* Characters (not bytes) in s[0..n): a column. */
+static size_t chars(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+static void strip(const char **s, const char **e)
+{
+	size_t k;
+
+	while (*s < *e && (k = assay_pytext__space(*s, (size_t)(*e - *s))))
+		*s += k;
+	while (*e > *s && (k = assay_pytext__space_before(*s, (size_t)(*e - *s))))
+		*e -= k;
+}
+
+/* An error at `at` (inside line `line`, which starts at `ls`), configparser's message. */
+static int fail(const struct ini *p, assay_err *err, size_t line, const char *ls,
+		const char *at, const char *fmt, const char *a, size_t alen, const char *b,
+		size_t blen)
+{
+	return assay_err_set(err, ASSAY_EPARSE, p->o->source, (int)line,
+			     (int)chars(ls, (size_t)(at - ls)) + 1, fmt, (int)alen, a, (int)blen, b);
+}
+
+/* Appends the key as configparser keeps it, optionxform(name), to the pool; its length. */
+static size_t transform(struct ini *p, const char *k, size_t n)
+{
+	size_t len = 0;
+	uint8_t *low = p->o->lower_keys
+			       ? u8_tolower((const uint8_t *)k, n, NULL, NULL, NULL, &len)
+			       : NULL;
+
+	if (low) {
+		assay_buf_add(&p->pool, low, len);
+		free(low);
+		return len;
+	}
+	assay_buf_add(&p->pool, k, n);
+	return n;
+}
+
+static void add_value(struct ini *p, struct option *o, const char *s, size_t n, bool newline)
+{
+	if (newline)
+		assay_buf_addch(&p->pool, '\n');
+	assay_buf_add(&p->pool, s, n);
+	o->vlen = p->pool.len - o->voff;
+}
+
+/* Index of the last ']' at or after s + 2 (a header needs one character), or NULL. */
+static const char *header_end(const char *s, const char *e)
+{
+	for (const char *q = e; q-- > s + 1;)
+		if (*q == ']')
+			return q > s + 1 ? q : NULL;
+	return NULL;
+}
+
+static int read_lines(struct ini *p, const char *text, size_t len, assay_err *err)
+{
+	const char *end = text + len, *ls = text;
+	struct option *cur = NULL;   /* the option a continuation line adds to */
+	long sect = -1;              /* the current section, -1 before the first header */
+	size_t indent_level = 0, line = 0;
+	assay_err first = ASSAY_ERR_INIT; /* the first line error, raised at the end */
+	bool have_first = false;
+
+	while (ls < end) {
+		const char *le = memchr(ls, '\n', (size_t)(end - ls));
+
+		if (line % 4096 == 0 && assay_arena_over(p->a))
+			return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
+					     "the text is larger than the memory allowed for it");
+		const char *next = le ? le + 1 : end;
+		const char *s = ls, *e = le ? le : end;
+
+		line++;
+		if (!le)
+			le = end;
+		strip(&s, &e);
+		if (s == e || *s == '#' || *s == ';') {
+			/* empty_lines_in_values: a blank line (not a comment) may belong to a value */
+			if (s == e && cur)
+				add_value(p, cur, "", 0, true);
+			ls = next;
+			continue;
+		}
+		size_t indent = chars(ls, (size_t)(s - ls));
+		if (sect >= 0 && cur && indent > indent_level) {
+			add_value(p, cur, s, (size_t)(e - s), true);
+			ls = next;
+			continue;
+		}
+		indent_level = indent;
+		const char *close = *s == '[' ? header_end(s, e) : NULL;
+		if (close) {
+			const char *name = s + 1;
+			size_t n = (size_t)(close - name);
+
+			cur = NULL;
+			if (n == 7 && !memcmp(name, "DEFAULT", 7)) {
+				sect = 0;
+			} else {
+				size_t *slot = sec_slot(p, name, n);
+				if (*slot)
+					return fail(p, err, line, ls, s,
+						    "section '%.*s' already exists%.*s", name, n,
+						    "", 0);
+				sect = (long)add_section(p, name, n);
+			}
+			ls = next;
+			continue;
+		}
+		if (sect < 0)
+			return fail(p, err, line, ls, s, "file contains no section headers%.*s%.*s",
+				    "", 0, "", 0);
+		const char *d = s;
+		while (d < e && *d != '=' && *d != ':')
+			d++;
+		if (d == e) {
+			if (!have_first) {
+				fail(p, &first, line, ls, s,
+				     "not a section, option or continuation line: '%.*s'%.*s", s,
+				     (size_t)(e - s), "", 0);
+				have_first = true;
+			}
+			cur = NULL;
+			ls = next;
+			continue;
+		}
+		const char *ks = s, *ke = d, *vs = d + 1, *ve = e;
+		strip(&ks, &ke);
+		strip(&vs, &ve);
+		if (ks == ke && !have_first) {
+			fail(p, &first, line, ls, d, "an option needs a name%.*s%.*s", "", 0, "", 0);
+			have_first = true;
+		}
+		size_t klen = transform(p, ks, (size_t)(ke - ks));
+		const char *key = p->pool.ptr + p->pool.len - klen;
+		if (*opt_slot(p, (size_t)sect, key, klen)) {
+			const struct section *sc = &p->sections[sect];
+
+			return fail(p, err, line, ls, ks,
+				    "option '%.*s' in section '%.*s' already exists", key, klen,
+				    sect ? sc->name : "DEFAULT", sect ? sc->len : 7);
+		}
+		cur = add_option(p, (size_t)sect, klen);
+		add_value(p, cur, vs, (size_t)(ve - vs), false);
+		if (ks == ke)
+			cur = NULL; /* configparser continues no value of an unnamed option */
+		ls = next;
+	}
+	if (have_first) {
+		if (err && !err->code)
+			*err = first;
+		return ASSAY_EPARSE;
+	}
+	return 0;
+}
+
+static assay_value value_of(const struct ini *p, assay_arena *a, const struct option *o)
+{
+	const char *v = p->pool.ptr + o->voff;
+	size_t n = o->vlen;
+
+	while (n && v[n - 1] == '\n')
+		n--;
+	return assay_value_string(a, v, n);
+}
+
+static assay_value build(struct ini *p, assay_arena *a)
+{
+	assay_value doc = assay_value_object();
+	const struct section *def = &p->sections[0];
+
+	for (size_t i = def->nopt ? 0 : 1; i < p->nsec; i++) {
+		const struct section *s = &p->sections[i];
+		assay_value obj = assay_value_object();
+
+		for (size_t j = 0; j < s->nopt; j++) {
+			const struct option *o = &p->options[s->options[j]];
+			assay_object_append(a, &obj, assay_value_string(a, key_of(p, o), o->klen),
+					    value_of(p, a, o));
+		}
+		for (size_t j = 0; i && j < def->nopt; j++) {
+			const struct option *o = &p->options[def->options[j]];
+			if (!*opt_slot(p, i, key_of(p, o), o->klen))
+				assay_object_append(a, &obj,
+						    assay_value_string(a, key_of(p, o), o->klen),
+						    value_of(p, a, o));
+		}
+		assay_object_append(a, &doc,
+				    i ? assay_value_string(a, s->name, s->len)
+				      : assay_value_strz(a, "DEFAULT"),
+				    obj);
+		if (assay_arena_over(a))
+			break;
+	}
+	return doc;
+}
+
+int assay_ini_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
+		    const assay_ini_opts *opts, assay_err *err)
+{
+	static const assay_ini_opts defaults = ASSAY_INI_OPTS_INIT;
+	struct ini p = { .o = opts ? opts : &defaults, .a = a, .pool = ASSAY_BUF_INIT };
+	const uint8_t *bad = u8_check((const uint8_t *)text, len);
+	int rc;
+
+	*out = assay_value_null();
+	if (bad) {
+		const char *b = (const char *)bad, *ls = text;
+		size_t line = 1;
+
+		for (const char *q = text; q < b; q++)
+			if (*q == '\n') {
+				line++;
+				ls = q + 1;
+			}
+		return fail(&p, err, line, ls, b, "not valid UTF-8%.*s%.*s", "", 0, "", 0);
+	}
+	add_section(&p, "DEFAULT", 7);
+	rc = read_lines(&p, text, len, err);
+	if (!rc) {
+		*out = build(&p, a);
+		if (assay_arena_over(a)) {
+			*out = assay_value_null();
+			rc = assay_err_set(err, ASSAY_ETOOBIG, p.o->source, 0, 0,
+					   "the document is larger than the memory allowed for it");
+		}
+	}
+	assay_buf_release(&p.pool);
+	return rc;
+}

@@ -1,0 +1,161 @@
+/*
+ * Internals of the renderers (src/lib/report/render*.c, view.c, out.c, tally.c). Never
+ * installed.
+ */
+#ifndef ASSAY_REPORT_INT_H
+#define ASSAY_REPORT_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "assay/fs.h"
+#include "assay/json.h"
+#include "assay/render.h"
+
+/* ---- where a renderer writes (out.c) -------------------------------------------------- */
+
+/* A report file: a temp file renamed into place at the end, or standard output. Writes are
+ * buffered; the first error sticks. */
+struct assay_report__out {
+	assay_fs_atomic file;
+	char *path;        /* the target, NULL for standard output */
+	int fd;            /* where bytes go */
+	assay_buf buf;
+	uint64_t written;  /* bytes handed to write() or buffered so far */
+	int rc;            /* the first error */
+	assay_err err;
+};
+
+int assay_report__out_open(struct assay_report__out *o, const char *path, assay_err *err);
+void assay_report__out_add(struct assay_report__out *o, const void *data, size_t len);
+void assay_report__out_adds(struct assay_report__out *o, const char *s);
+void assay_report__out_addf(struct assay_report__out *o, const char *fmt, ...) ASSAY_PRINTF(2, 3);
+/* Copies what was written to the spool `f` (from its start) to `o`; rewinds and empties `f`. */
+void assay_report__out_spool(struct assay_report__out *o, FILE *f);
+/* Flushes the buffer: returns the first error of any write so far (with `err`). */
+int assay_report__out_flush(struct assay_report__out *o, assay_err *err);
+/* Flushes and puts the file in place. */
+int assay_report__out_commit(struct assay_report__out *o, assay_err *err);
+/* Drops an unfinished file (also after commit: then nothing is left to drop). */
+void assay_report__out_release(struct assay_report__out *o);
+
+/* A spool: an unlinked temp file. Aborts on failure (no temp room is an EIO later). */
+FILE *assay_report__spool(assay_err *err);
+
+/* ---- a case as renderers read it (view.c) --------------------------------------------- */
+
+enum assay_report__outcome {
+	ASSAY_OUTCOME_PASS = 0,
+	ASSAY_OUTCOME_FAIL,   /* a check said no */
+	ASSAY_OUTCOME_ERROR,  /* the program broke (timed out, killed by a signal, could not
+				 start) or the harness could not load or verify the case */
+};
+
+struct assay_report__case {
+	const assay_value *line;
+	const char *checkpoint, *group, *id, *type, *timestamp; /* "" when missing */
+	double duration, score;
+	bool passed;
+	const char *error;       /* the case's error (load or verify), or NULL */
+	const char *status;      /* execution.status, or NULL */
+	const assay_value *results;   /* the attributes (an object), or NULL */
+	const assay_value *execution; /* or NULL */
+	enum assay_report__outcome outcome;
+	int type_index;          /* assay_group_type, or -1 for a type assay does not know */
+};
+
+void assay_report__case_read(struct assay_report__case *c, const assay_value *line);
+const char *assay_report__outcome_name(enum assay_report__outcome o);
+/* The one-line reason a case did not pass: its error, how the program ended, or the
+ * attributes that are not correct ("output, status_code not correct"). */
+void assay_report__reason(assay_buf *out, const struct assay_report__case *c);
+/* A string member of an object as a C string, or `dflt`. */
+const char *assay_report__str(const assay_value *obj, const char *key, const char *dflt);
+
+/* {"$assay_cut": {...}}: a value the line carries cut. */
+bool assay_report__is_cut(const assay_value *v);
+/*
+ * Appends what a report shows of `v`: a string's bytes, a cut value's head, null as nothing,
+ * anything else as JSON (`pretty`: indented). At most `cap` bytes, ending on a whole UTF-8
+ * character. Returns the size of the whole text when it was cut (also when the line carried it
+ * cut), else 0.
+ */
+size_t assay_report__text(assay_buf *out, const assay_value *v, size_t cap, bool pretty);
+
+/* The next character at p (len >= 1): its length, with *cp set; an invalid sequence is its
+ * maximal subpart (as assay_json_write replaces it) with *cp = 0xFFFD and *bad set. */
+size_t assay_report__utf8_next(const unsigned char *p, size_t len, uint32_t *cp, bool *bad);
+/* `s` when valid UTF-8, else a copy in `a` with each invalid sequence replaced by U+FFFD. */
+const char *assay_report__utf8_clean(assay_arena *a, const char *s, size_t len, size_t *len_out);
+
+/* XML text (attribute values too) of `len` bytes: & < > " escaped, invalid UTF-8 as U+FFFD,
+ * characters XML 1.0 forbids as \uXXXX text, TAB/LF/CR as character references in
+ * attributes. */
+void assay_report__xml(assay_buf *out, const char *s, size_t len, bool attribute);
+
+/* ---- counts by checkpoint, group type and group (tally.c) -------------------------------- */
+
+struct assay_report__count {
+	size_t passed, failed, errors, total;
+	double score_sum, duration_sum;
+};
+
+struct assay_report__group_count {
+	char *name;
+	char *type;
+	struct assay_report__count n;
+};
+
+struct assay_report__cp_count {
+	char *name;
+	struct assay_report__count types[4];
+	struct assay_report__count other;   /* a type assay does not know */
+	struct assay_report__count all;
+	struct assay_report__group_count *groups;
+	size_t ngroups;
+};
+
+struct assay_report__counts {
+	struct assay_report__cp_count *cps;
+	size_t ncps;
+	struct assay_report__count all;
+};
+
+void assay_report__count_case(struct assay_report__counts *t, const struct assay_report__case *c);
+/* Does every checkpoint pass policy p? */
+bool assay_report__counts_pass(const struct assay_report__counts *t, assay_pass_policy p);
+void assay_report__counts_release(struct assay_report__counts *t);
+
+/* ---- the formats (render_*.c) ------------------------------------------------------------ */
+
+struct assay_renderer;
+
+struct assay_report__format {
+	const char *name;
+	const char *file;
+	bool whole;    /* wants whole values */
+	size_t state;  /* bytes of its state */
+	int (*begin)(struct assay_renderer *r, const assay_value *run, size_t total,
+		     assay_err *err);
+	int (*kase)(struct assay_renderer *r, const struct assay_report__case *c, assay_err *err);
+	int (*end)(struct assay_renderer *r, const assay_value *summary, assay_err *err);
+	void (*release)(struct assay_renderer *r);
+};
+
+struct assay_renderer {
+	const struct assay_report__format *fmt;
+	assay_render_opts o;
+	struct assay_report__out out;
+	char *path;      /* as given ("-" for standard output) */
+	bool begun;
+	void *state;     /* the format's, fmt->state bytes, zeroed */
+};
+
+extern const struct assay_report__format assay_report__json, assay_report__jsonl,
+	assay_report__junit, assay_report__tap, assay_report__markdown, assay_report__html,
+	assay_report__parquet;
+
+/* The run description's suite name, or "assay". */
+const char *assay_report__suite(const assay_value *run);
+
+#endif

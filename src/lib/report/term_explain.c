@@ -1,0 +1,511 @@
+/*
+ * Why an attribute failed, in lines a person acts on (issue #11, "failure output"): the reason in
+ * one line where it fits, else a short rendering of the diff. The reports keep the diffs whole
+ * (deepdiff's JSON, unified diffs); this is only how a terminal shows them.
+ *
+ * Key decisions:
+ * - A structured diff (deepdiff's vocabulary, docs/internals/deepdiff-parity.md) becomes one
+ *   line per change, naming which side is which: `root['id']: expected 2, got 1`,
+ *   `root['x']: unexpected key`, `root['tags'][1]: missing item "b"`. deepdiff's old value is
+ *   the expected one, its new value the actual one.
+ * - A unified diff with one line removed and one added is said in one line (`line 2: expected
+ *   "there", got "world"`), and so are two short texts whole; longer ones are shown without
+ *   their ---/+++ header.
+ * - Values are compact JSON cut to VALUE_WIDTH bytes; everything from the submission passes
+ *   through assay_term__visible, so output under test cannot drive the terminal.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/json.h"
+#include "assay/suite.h"
+#include "report/term_int.h"
+#include "util/banned.h"
+
+#define VALUE_WIDTH 60
+#define LINE_WIDTH 200
+#define SHORT_TEXT 24
+
+void assay_term__visible(assay_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			assay_buf_addf(out, "\\x%02x", c);
+		} else if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+			   (unsigned char)s[i + 1] <= 0x9f) {
+			assay_buf_addf(out, "\\u%04x", (unsigned char)s[++i]);
+		} else {
+			assay_buf_addch(out, (char)c);
+		}
+	}
+}
+
+/* `n` bytes of `s` cut to `width` on a character boundary, with "..." when cut. */
+static void add_cut(assay_buf *out, const char *s, size_t n, size_t width)
+{
+	size_t keep = n;
+
+	if (n > width) {
+		keep = width - 3;
+		while (keep && ((unsigned char)s[keep] & 0xC0) == 0x80)
+			keep--;
+	}
+	assay_term__visible(out, s, keep);
+	if (keep < n)
+		assay_buf_adds(out, "...");
+}
+
+/* A string in double quotes with \n, \t, \", \\ and \xNN escapes (as the listing writes
+ * control characters elsewhere), cut. */
+static void add_quoted(assay_buf *out, const char *s, size_t n)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+
+	assay_buf_addch(&text, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			assay_buf_adds(&text, "\\n");
+		else if (s[i] == '\t')
+			assay_buf_adds(&text, "\\t");
+		else if (s[i] == '"' || s[i] == '\\')
+			assay_buf_addf(&text, "\\%c", s[i]);
+		else
+			assay_buf_addch(&text, s[i]);
+	}
+	assay_buf_addch(&text, '"');
+	add_cut(out, text.ptr, text.len, VALUE_WIDTH);
+	assay_buf_release(&text);
+}
+
+/* A value as compact JSON (a string quoted as add_quoted does), cut. */
+static void add_value(assay_buf *out, const assay_value *v)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+
+	if (!v) {
+		assay_buf_adds(out, "nothing");
+		return;
+	}
+	if (v->kind == ASSAY_V_STRING) {
+		add_quoted(out, v->u.s, v->len < 4 * VALUE_WIDTH ? v->len : 4 * VALUE_WIDTH);
+		return;
+	}
+	/* only the head is shown: a capped buffer keeps a huge document from being copied */
+	assay_buf_init(&text, 0, 4 * VALUE_WIDTH);
+	assay_json_write(&text, v, 0);
+	add_cut(out, text.ptr, text.len, VALUE_WIDTH);
+	assay_buf_release(&text);
+}
+
+/* Past a unified diff's "---" and "+++" header lines, if any. */
+static const char *skip_header(const char *d, const char *end)
+{
+	for (int i = 0; i < 2 && end - d >= 3 && !strncmp(d, i ? "+++" : "---", 3); i++) {
+		const char *nl = memchr(d, '\n', (size_t)(end - d));
+
+		d = nl ? nl + 1 : end;
+	}
+	return d;
+}
+
+/* ---- structured diffs ------------------------------------------------------------------ */
+
+/*
+ * The changes of a deepdiff report as "path: reason" lines (no indentation). Past `max` of them
+ * they are only counted: `lines` then points at a scratch buffer, so a diff of a million
+ * changes costs no more than its count.
+ */
+struct change_sink {
+	assay_buf *lines;   /* where the current change goes */
+	assay_buf *out;     /* the first `max` changes, one per line */
+	assay_buf scratch;
+	size_t n, max;
+	const struct term_style *st;
+};
+
+static void next_line(struct change_sink *cs)
+{
+	if (cs->n++ >= cs->max) {
+		cs->lines = &cs->scratch;
+		assay_buf_reset(&cs->scratch);
+	} else if (cs->n > 1) {
+		assay_buf_addch(cs->lines, '\n');
+	}
+}
+
+static void begin_change(struct change_sink *cs, const char *path, size_t len)
+{
+	next_line(cs);
+	add_cut(cs->lines, path, len, LINE_WIDTH);
+	assay_buf_adds(cs->lines, ": ");
+}
+
+/* A changed string with newlines carries deepdiff's own unified diff of the two. */
+static void string_diff(struct change_sink *cs, const assay_value *diff)
+{
+	const char *end = diff->u.s + diff->len, *s = skip_header(diff->u.s, end);
+
+	assay_buf_adds(cs->lines, "the texts differ (- expected, + actual):");
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		const char *color = *s == '-' ? cs->st->red : *s == '+' ? cs->st->green : "";
+
+		assay_buf_addf(cs->lines, "\n  %s", color);
+		add_cut(cs->lines, s, n, LINE_WIDTH);
+		assay_buf_adds(cs->lines, *color ? cs->st->reset : "");
+		s += n + (nl != NULL);
+	}
+}
+
+static void values_changed(struct change_sink *cs, const assay_value *cat)
+{
+	for (uint32_t i = 0; i < cat->len; i++) {
+		const assay_member *m = &cat->u.members[i];
+		const assay_value *d = assay_object_get(&m->value, "diff");
+
+		begin_change(cs, m->key.u.s, m->key.len);
+		if (d && d->kind == ASSAY_V_STRING) {
+			string_diff(cs, d);
+			continue;
+		}
+		assay_buf_adds(cs->lines, "expected ");
+		add_value(cs->lines, assay_object_get(&m->value, "old_value"));
+		assay_buf_adds(cs->lines, ", got ");
+		add_value(cs->lines, assay_object_get(&m->value, "new_value"));
+	}
+}
+
+static void type_changes(struct change_sink *cs, const assay_value *cat)
+{
+	for (uint32_t i = 0; i < cat->len; i++) {
+		const assay_member *m = &cat->u.members[i];
+		const assay_value *ot = assay_object_get(&m->value, "old_type");
+		const assay_value *nt = assay_object_get(&m->value, "new_type");
+
+		begin_change(cs, m->key.u.s, m->key.len);
+		assay_buf_addf(cs->lines, "expected %s ",
+			       ot && ot->kind == ASSAY_V_STRING ? ot->u.s : "?");
+		add_value(cs->lines, assay_object_get(&m->value, "old_value"));
+		assay_buf_addf(cs->lines, ", got %s ",
+			       nt && nt->kind == ASSAY_V_STRING ? nt->u.s : "?");
+		add_value(cs->lines, assay_object_get(&m->value, "new_value"));
+	}
+}
+
+/* dictionary_item_added/removed: a list of paths. */
+static void keys(struct change_sink *cs, const assay_value *cat, const char *reason)
+{
+	for (uint32_t i = 0; cat->kind == ASSAY_V_ARRAY && i < cat->len; i++) {
+		const assay_value *p = &cat->u.items[i];
+
+		if (p->kind != ASSAY_V_STRING)
+			continue;
+		begin_change(cs, p->u.s, p->len);
+		assay_buf_adds(cs->lines, reason);
+	}
+}
+
+/* iterable_item_added/removed: path -> the item. */
+static void items(struct change_sink *cs, const assay_value *cat, const char *reason)
+{
+	for (uint32_t i = 0; cat->kind == ASSAY_V_OBJECT && i < cat->len; i++) {
+		const assay_member *m = &cat->u.members[i];
+
+		begin_change(cs, m->key.u.s, m->key.len);
+		assay_buf_addf(cs->lines, "%s ", reason);
+		add_value(cs->lines, &m->value);
+	}
+}
+
+static void repetitions(struct change_sink *cs, const assay_value *cat)
+{
+	for (uint32_t i = 0; cat->kind == ASSAY_V_OBJECT && i < cat->len; i++) {
+		const assay_member *m = &cat->u.members[i];
+
+		begin_change(cs, m->key.u.s, m->key.len);
+		add_value(cs->lines, assay_object_get(&m->value, "value"));
+		assay_buf_addf(cs->lines, " expected %lld time(s), got %lld",
+			       (long long)assay_value_number(assay_object_get(&m->value, "old_repeat")),
+			       (long long)assay_value_number(assay_object_get(&m->value, "new_repeat")));
+	}
+}
+
+/* The changes of a deepdiff report, the first `max` of them one per line; returns how many. */
+static size_t structured(assay_buf *lines, const assay_value *diff, const struct term_style *st,
+			 size_t max)
+{
+	struct change_sink cs = { lines, lines, ASSAY_BUF_INIT, 0, max, st };
+
+	for (uint32_t i = 0; i < diff->len; i++) {
+		const char *cat = diff->u.members[i].key.u.s;
+		const assay_value *v = &diff->u.members[i].value;
+
+		if (!strcmp(cat, "values_changed") && v->kind == ASSAY_V_OBJECT) {
+			values_changed(&cs, v);
+		} else if (!strcmp(cat, "type_changes") && v->kind == ASSAY_V_OBJECT) {
+			type_changes(&cs, v);
+		} else if (!strcmp(cat, "dictionary_item_added")) {
+			keys(&cs, v, "unexpected key");
+		} else if (!strcmp(cat, "dictionary_item_removed")) {
+			keys(&cs, v, "missing key");
+		} else if (!strcmp(cat, "iterable_item_added")) {
+			items(&cs, v, "unexpected item");
+		} else if (!strcmp(cat, "iterable_item_removed")) {
+			items(&cs, v, "missing item");
+		} else if (!strcmp(cat, "repetition_change")) {
+			repetitions(&cs, v);
+		} else {
+			/* assay_note, a verifier's own keys: as they are */
+			next_line(&cs);
+			assay_buf_addf(cs.lines, "%s: ", cat);
+			if (v->kind == ASSAY_V_STRING)
+				add_cut(cs.lines, v->u.s, v->len, LINE_WIDTH);
+			else
+				add_value(cs.lines, v);
+		}
+	}
+	assay_buf_release(&cs.scratch);
+	return cs.n;
+}
+
+/* ---- text diffs ------------------------------------------------------------------------- */
+
+struct udiff_stats {
+	size_t minus, plus;       /* lines removed (expected) and added (actual) */
+	const char *minus_at, *plus_at; /* the first of each */
+	size_t minus_len, plus_len;
+	bool minus_nl, plus_nl;   /* each of those lines ended with a newline */
+	long line;                /* the expected line number of the first removed line */
+};
+
+/* Counts the lines a unified diff removes and adds (assay_udiff's format). */
+static void udiff_scan(struct udiff_stats *s, const char *d, size_t len)
+{
+	const char *end = d + len, *p = skip_header(d, end);
+	long line = 0;
+	char last = 0;
+
+	memset(s, 0, sizeof(*s));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n > 3 && !strncmp(p, "@@ -", 4)) {
+			line = strtol(p + 4, NULL, 10);
+		} else if (*p == '\\') { /* "\ No newline at end of file" */
+			if (last == '-' && s->minus == 1)
+				s->minus_nl = false;
+			if (last == '+' && s->plus == 1)
+				s->plus_nl = false;
+		} else if (*p == '-') {
+			if (!s->minus++) {
+				s->minus_at = p + 1;
+				s->minus_len = n - 1;
+				s->minus_nl = true;
+				s->line = line;
+			}
+			line++;
+		} else if (*p == '+') {
+			if (!s->plus++) {
+				s->plus_at = p + 1;
+				s->plus_len = n - 1;
+				s->plus_nl = true;
+			}
+		} else {
+			line++;
+		}
+		last = *p;
+		p += n + (nl != NULL);
+	}
+}
+
+/* The whole text of `v` is one line (with or without its newline). */
+static bool one_line(const assay_value *v)
+{
+	const char *nl;
+
+	if (!v || v->kind != ASSAY_V_STRING)
+		return false;
+	nl = memchr(v->u.s, '\n', v->len);
+	return !nl || nl == v->u.s + v->len - 1;
+}
+
+/* A text short enough to be shown whole beside another on one line. */
+static bool short_text(const assay_value *v)
+{
+	return v && v->kind == ASSAY_V_STRING && v->len <= SHORT_TEXT;
+}
+
+/* A line of a diff as a JSON string, with its newline when `nl` (so that a difference in the
+ * last newline shows). */
+static void add_line(assay_buf *out, const char *s, size_t n, bool nl)
+{
+	assay_buf line = ASSAY_BUF_INIT;
+
+	assay_buf_add(&line, s, n);
+	if (nl)
+		assay_buf_addch(&line, '\n');
+	add_quoted(out, line.ptr, line.len);
+	assay_buf_release(&line);
+}
+
+/* Appends the lines of a unified diff without its header, coloured, at most `max` of them. */
+static void udiff_lines(assay_buf *out, const char *d, size_t len, size_t max,
+			const struct term_style *st)
+{
+	const char *end = d + len, *p = skip_header(d, end);
+	size_t shown = 0, total = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		total++;
+		if (shown < max) {
+			const char *color = *p == '-' ? st->red
+					    : *p == '+' ? st->green
+					    : *p == '@' ? st->cyan
+							: "";
+			assay_buf_addf(out, "      %s", color);
+			add_cut(out, p, n, LINE_WIDTH);
+			assay_buf_addf(out, "%s\n", *color ? st->reset : "");
+			shown++;
+		}
+		p += n + (nl != NULL);
+	}
+	if (total > shown)
+		assay_buf_addf(out, "      ... %zu more lines (reports.jsonl has the whole diff)\n",
+			       total - shown);
+}
+
+static void text_diff(assay_buf *out, const char *attr, const assay_value *result,
+		      const assay_value *diff, const struct term_style *st, size_t max)
+{
+	const assay_value *actual = assay_object_get(result, "actual");
+	const assay_value *expected = assay_object_get(result, "expected");
+	struct udiff_stats s;
+
+	udiff_scan(&s, diff->u.s, diff->len);
+	if (actual && actual->kind == ASSAY_V_STRING && !actual->len) {
+		assay_buf_addf(out, "    %s%s%s is empty", st->bold, attr, st->reset);
+		if (one_line(expected) || short_text(expected)) {
+			assay_buf_adds(out, ", expected ");
+			add_value(out, expected);
+			assay_buf_addch(out, '\n');
+			return;
+		}
+		assay_buf_addf(out, ", expected %zu lines:\n", s.minus);
+	} else if (short_text(expected) && short_text(actual) && (s.minus > 1 || s.plus > 1)) {
+		/* both fit on a line whole: say them so */
+		assay_buf_addf(out, "    %s%s%s: expected ", st->bold, attr, st->reset);
+		add_value(out, expected);
+		assay_buf_adds(out, ", got ");
+		add_value(out, actual);
+		assay_buf_addch(out, '\n');
+		return;
+	} else if (s.minus == 1 && s.plus == 1) {
+		bool same = s.minus_len == s.plus_len &&
+			    !memcmp(s.minus_at, s.plus_at, s.minus_len);
+
+		assay_buf_addf(out, "    %s%s%s: ", st->bold, attr, st->reset);
+		if (!(one_line(expected) && one_line(actual)))
+			assay_buf_addf(out, "line %ld: ", s.line);
+		assay_buf_adds(out, "expected ");
+		add_line(out, s.minus_at, s.minus_len, same && s.minus_nl);
+		assay_buf_adds(out, ", got ");
+		add_line(out, s.plus_at, s.plus_len, same && s.plus_nl);
+		assay_buf_addch(out, '\n');
+		return;
+	} else {
+		assay_buf_addf(out, "    %s%s%s (- expected, + actual):\n", st->bold, attr,
+			       st->reset);
+	}
+	udiff_lines(out, diff->u.s, diff->len, max, st);
+}
+
+/* ---- one attribute ---------------------------------------------------------------------- */
+
+void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
+			 const struct term_style *st, size_t max_lines)
+{
+	const assay_value *diff = assay_object_get(result, "diff");
+	const char *file = assay_file_attribute_path(attr);
+
+	if (diff && diff->kind == ASSAY_V_STRING && !memchr(diff->u.s, '\n', diff->len)) {
+		/* "output is empty", "file was not produced", "expected 0, got 1" */
+		bool named = !strncmp(diff->u.s, attr, strlen(attr)) ||
+			     (file && strstr(diff->u.s, file));
+
+		assay_buf_adds(out, "    ");
+		if (!named)
+			assay_buf_addf(out, "%s%s%s: ", st->bold, attr, st->reset);
+		add_cut(out, diff->u.s, diff->len, LINE_WIDTH);
+		assay_buf_addch(out, '\n');
+	} else if (diff && diff->kind == ASSAY_V_STRING) {
+		text_diff(out, attr, result, diff, st, max_lines);
+	} else if (diff && diff->kind == ASSAY_V_OBJECT && diff->len) {
+		assay_buf lines = ASSAY_BUF_INIT;
+		size_t n = structured(&lines, diff, st, max_lines);
+
+		assay_buf_addf(out, "    %s%s%s: ", st->bold, attr, st->reset);
+		if (n == 1 && !memchr(lines.ptr, '\n', lines.len)) {
+			assay_buf_add(out, lines.ptr, lines.len);
+			assay_buf_addch(out, '\n');
+		} else {
+			const char *p = lines.ptr, *end = lines.ptr + lines.len;
+
+			assay_buf_addf(out, "%zu difference%s\n", n, n == 1 ? "" : "s");
+			while (p < end) {
+				const char *nl = memchr(p, '\n', (size_t)(end - p));
+				size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+				assay_buf_adds(out, "      ");
+				assay_buf_add(out, p, k);
+				assay_buf_addch(out, '\n');
+				p += k + (nl != NULL);
+			}
+			if (n > max_lines)
+				assay_buf_addf(out, "      ... %zu more (reports.jsonl has the whole "
+					       "diff)\n", n - max_lines);
+		}
+		assay_buf_release(&lines);
+	} else {
+		assay_buf_addf(out, "    %s%s%s: failed (", st->bold, attr, st->reset);
+		add_value(out, diff);
+		assay_buf_adds(out, ")\n");
+	}
+}
+
+void assay_term__tail(assay_buf *out, const char *text, size_t len, size_t max_lines,
+		      const struct term_style *st)
+{
+	size_t total = 0, start = 0, skip;
+	const char *p;
+
+	while (len && text[len - 1] == '\n')
+		len--;
+	if (!len)
+		return;
+	for (size_t i = 0; i < len; i++)
+		total += text[i] == '\n';
+	total++;
+	skip = total > max_lines ? total - max_lines : 0;
+	for (size_t i = 0, seen = 0; i < len && seen < skip; i++)
+		if (text[i] == '\n' && ++seen == skip)
+			start = i + 1;
+	if (skip)
+		assay_buf_addf(out, "    stderr, last %zu of %zu lines:\n", max_lines, total);
+	else
+		assay_buf_adds(out, "    stderr:\n");
+	for (p = text + start; p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);
+
+		assay_buf_addf(out, "      %s|%s ", st->dim, st->reset);
+		add_cut(out, p, n, LINE_WIDTH);
+		assay_buf_addch(out, '\n');
+		p += n + (nl != NULL);
+	}
+}

@@ -1,0 +1,65 @@
+/*
+ * Internals of the terminal sink (sink_terminal.c): explaining a failed case in lines a person
+ * acts on (term_explain.c) and the command that reproduces it by hand (term_repro.c).
+ * Never installed.
+ */
+#ifndef ASSAY_REPORT_TERM_INT_H
+#define ASSAY_REPORT_TERM_INT_H
+
+#include "assay/buf.h"
+#include "assay/run.h"
+
+/* ANSI styles, or "" without colour. */
+struct term_style {
+	const char *bold, *red, *green, *cyan, *dim, *reset;
+};
+
+/*
+ * Appends `n` bytes of a submission's text with control characters shown as \xNN (C1 controls
+ * as \u00NN), so that output under test cannot drive the user's terminal. Tabs and UTF-8 stay.
+ */
+void assay_term__visible(assay_buf *out, const char *s, size_t n);
+
+/*
+ * Appends why one attribute failed, from its AttributeResult `result` (attribute, actual,
+ * expected, diff): one line "    <attr>: <reason>" where it fits (`root['id']: expected 2, got
+ * 1`, `output is empty`), else a heading and the lines of a short rendering (the unified diff of
+ * a text, one line per change of a structured diff), at most `max_lines` of them.
+ */
+void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
+			 const struct term_style *st, size_t max_lines);
+
+/* Appends the last `max_lines` lines of `text` (a case's stderr), each cut to a screen width. */
+void assay_term__tail(assay_buf *out, const char *text, size_t len, size_t max_lines,
+		      const struct term_style *st);
+
+/* What a failed case needs to be run again by hand (cli adapter). */
+struct term_repro {
+	assay_strvec argv;   /* the command and the case's arguments */
+	assay_strvec env;    /* "K=V" set, "K" unset, over the clean environment */
+	char *stdin_data;    /* the bytes on standard input, or NULL for none */
+	size_t stdin_len;
+	char *workdir;       /* the working folder relative to the run's root: cp/group[/id] */
+	char *stdin_file;    /* where --keep puts the stdin: relative to the run's root */
+};
+
+/*
+ * Fills `r` from a case's report line `json` (its `case`: arguments, stdin, env) and the group
+ * (env of the adapter and checkpoint); `command` is the argv prefix. Returns false when the
+ * case cannot be reproduced by a command (no case definition, not a cli case).
+ */
+bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
+			    const assay_checkpoint *cp, const assay_group *g, const char *id,
+			    const assay_strvec *command);
+
+/*
+ * Appends "    reproduce: ..." to `out`: a shell command line running the case as assay ran
+ * it (its clean environment: docs/security.md), in its kept working folder under `work_root`
+ * (with the stdin written beside it), or, with `work_root` NULL, to run in a copy of it.
+ */
+void assay_term__repro_line(assay_buf *out, const struct term_repro *r, const char *work_root,
+			    const struct term_style *st);
+
+void assay_term__repro_release(struct term_repro *r);
+
+#endif

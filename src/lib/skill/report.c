@@ -1,0 +1,223 @@
+/*
+ * `assay skill report` (issue #8 item 8): per version and case, the pass rate, mean and range
+ * of overall_score across runs and the flaky criteria; across versions, the criteria that
+ * never discriminate; and the "evals too easy" warning (skill-evals.md 3.5 and 4.6).
+ *
+ * Decisions: a criterion is flaky in a (version, case) when its `passed` differs between runs
+ * or its score spans 2 points or more; it never discriminates when it passed in every graded
+ * run of every version (at least two runs in all); the evals are too easy when the baseline
+ * (the lowest version graded) passes every case in every run, or every criterion of it scored
+ * 5. Only grading files named <case>_v<N>_run<R>.json are read; an unreadable one is listed
+ * under `unreadable`.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/fs.h"
+#include "skill/skill_int.h"
+#include "util/banned.h"
+
+struct grade {
+	char case_id[256];
+	int version, run;
+	assay_value g;
+};
+
+static int by_name(const void *x, const void *y)
+{
+	const struct grade *a = x, *b = y;
+	int c = a->version - b->version;
+
+	if (!c)
+		c = strcmp(a->case_id, b->case_id);
+	return c ? c : a->run - b->run;
+}
+
+static const assay_value *result(const assay_value *g, const char *crit)
+{
+	const assay_value *rs = assay_object_get(g, "results");
+
+	for (uint32_t i = 0; rs && rs->kind == ASSAY_V_ARRAY && i < rs->len; i++)
+		if (assay_value_is_str(assay_object_get(&rs->u.items[i], "criterion"), crit))
+			return &rs->u.items[i];
+	return NULL;
+}
+
+int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, assay_err *err)
+{
+	struct skill_config c;
+	assay_value history, evals, versions = assay_value_array(), nd = assay_value_array();
+	assay_value warnings = assay_value_array(), unreadable = assay_value_array();
+	struct grade *gs = NULL;
+	size_t ng = 0, alloc = 0;
+	int rc;
+
+	*out = assay_value_null();
+	if ((rc = assay_skill__config_load(&c, workspace, err)) ||
+	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
+	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
+		goto out;
+
+	char *gdir = assay_path_join(c.workspace, "grading");
+	DIR *d = opendir(gdir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		struct grade g;
+		if (!assay_skill__grading_name(e->d_name, g.case_id, sizeof(g.case_id), &g.version,
+					       &g.run))
+			continue;
+		char *p = assay_path_join(gdir, e->d_name);
+		if (assay_skill__load_json(&g.g, a, p, NULL) || g.g.kind != ASSAY_V_OBJECT) {
+			assay_array_push(a, &unreadable, assay_value_strz(a, p));
+		} else {
+			if (ng == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				gs = assay_xrealloc(gs, alloc * sizeof(*gs));
+			}
+			gs[ng++] = g;
+		}
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(gdir);
+	qsort(gs, ng, sizeof(*gs), by_name);
+
+	const assay_value *cases = assay_object_get(&evals, "cases");
+	const assay_value *hv = assay_object_get(&history, "versions");
+	int baseline = -1;
+	for (size_t i = 0; i < ng; i++)
+		if (baseline < 0 || gs[i].version < baseline)
+			baseline = gs[i].version;
+
+	for (uint32_t vi = 0; vi < hv->len; vi++) {
+		int64_t ver;
+		if (!assay_skill__int(&hv->u.items[vi], "version", &ver))
+			continue;
+		assay_value ve = assay_value_object(), vcases = assay_value_array();
+		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0;
+		bool all_five = true, any = false;
+
+		assay_object_set(a, &ve, "version", assay_value_int(ver));
+		const assay_value *desc = assay_object_get(&hv->u.items[vi], "description");
+		assay_object_set(a, &ve, "description", desc ? assay_value_copy(a, desc)
+							     : assay_value_null());
+		const assay_value *avg = assay_object_get(&hv->u.items[vi], "average_score");
+		assay_object_set(a, &ve, "average_score", avg ? assay_value_copy(a, avg)
+							      : assay_value_null());
+		for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
+			const char *id = assay_skill__str(&cases->u.items[ci], "id");
+			size_t runs = 0, pass = 0;
+			double sum = 0, lo = INFINITY, hi = -INFINITY;
+			assay_value flaky = assay_value_array();
+
+			for (size_t i = 0; i < ng; i++) {
+				if (gs[i].version != ver || strcmp(gs[i].case_id, id))
+					continue;
+				const assay_value *os = assay_object_get(&gs[i].g, "overall_score");
+				double s = os && assay_value_is_number(os) ? assay_value_number(os) : 0;
+				runs++;
+				pass += assay_value_is_str(assay_object_get(&gs[i].g, "overall"),
+							   "pass");
+				sum += s;
+				lo = fmin(lo, s);
+				hi = fmax(hi, s);
+				const assay_value *rs = assay_object_get(&gs[i].g, "results");
+				for (uint32_t k = 0; rs && rs->kind == ASSAY_V_ARRAY && k < rs->len; k++)
+					all_five &= assay_value_number(assay_object_get(
+							    &rs->u.items[k], "score")) == 5;
+			}
+			if (!runs)
+				continue;
+			any = true;
+			const assay_value *exps = assay_object_get(&cases->u.items[ci],
+								    "expectations");
+			for (uint32_t k = 0; exps && k < exps->len; k++) {
+				const char *crit = assay_skill__str(&exps->u.items[k], "criterion");
+				int seen = 0, passes = 0;
+				double slo = INFINITY, shi = -INFINITY;
+				for (size_t i = 0; crit && i < ng; i++) {
+					if (gs[i].version != ver || strcmp(gs[i].case_id, id))
+						continue;
+					const assay_value *r = result(&gs[i].g, crit);
+					if (!r)
+						continue;
+					double s = assay_value_number(assay_object_get(r, "score"));
+					seen++;
+					passes += s >= 3;
+					slo = fmin(slo, s);
+					shi = fmax(shi, s);
+				}
+				if (seen > 1 && ((passes && passes < seen) || shi - slo >= 2))
+					assay_array_push(a, &flaky, assay_value_strz(a, crit));
+			}
+			assay_value ce = assay_value_object();
+			assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
+			assay_object_set(a, &ce, "runs", assay_value_int((int64_t)runs));
+			assay_object_set(a, &ce, "pass_rate",
+					 assay_value_real((double)pass / (double)runs));
+			assay_object_set(a, &ce, "mean",
+					 assay_value_real(assay_skill_round1(sum / (double)runs)));
+			assay_object_set(a, &ce, "min", assay_value_real(lo));
+			assay_object_set(a, &ce, "max", assay_value_real(hi));
+			assay_object_set(a, &ce, "flaky", flaky);
+			assay_array_push(a, &vcases, ce);
+			vruns += runs;
+			vpass += pass;
+			graded_cases++;
+			passed_cases += pass == runs;
+		}
+		assay_object_set(a, &ve, "runs", assay_value_int((int64_t)vruns));
+		assay_object_set(a, &ve, "pass_rate", vruns ? assay_value_real((double)vpass /
+									  (double)vruns)
+							    : assay_value_null());
+		assay_object_set(a, &ve, "cases", vcases);
+		assay_array_push(a, &versions, ve);
+		if (ver == baseline && any && cases && graded_cases == cases->len &&
+		    passed_cases == graded_cases)
+			assay_array_push(a, &warnings, assay_value_stringf(
+				a, "evals too easy: the baseline v%d passes every case in every run: "
+				"tighten the expectations before improving the skill", baseline));
+		else if (ver == baseline && any && all_five)
+			assay_array_push(a, &warnings, assay_value_stringf(
+				a, "evals too easy: every criterion of the baseline v%d scored 5",
+				baseline));
+	}
+
+	for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
+		const char *id = assay_skill__str(&cases->u.items[ci], "id");
+		const assay_value *exps = assay_object_get(&cases->u.items[ci], "expectations");
+		for (uint32_t k = 0; exps && k < exps->len; k++) {
+			const char *crit = assay_skill__str(&exps->u.items[k], "criterion");
+			int seen = 0, passes = 0;
+			for (size_t i = 0; crit && i < ng; i++) {
+				const assay_value *r = strcmp(gs[i].case_id, id) ? NULL
+						       : result(&gs[i].g, crit);
+				if (!r)
+					continue;
+				seen++;
+				passes += assay_value_number(assay_object_get(r, "score")) >= 3;
+			}
+			if (seen >= 2 && passes == seen) {
+				assay_value x = assay_value_object();
+				assay_object_set(a, &x, "case_id", assay_value_strz(a, id));
+				assay_object_set(a, &x, "criterion", assay_value_strz(a, crit));
+				assay_object_set(a, &x, "runs", assay_value_int(seen));
+				assay_array_push(a, &nd, x);
+			}
+		}
+	}
+	*out = assay_value_object();
+	assay_object_set(a, out, "workspace", assay_value_strz(a, c.workspace));
+	assay_object_set(a, out, "versions", versions);
+	assay_object_set(a, out, "never_discriminating", nd);
+	assay_object_set(a, out, "warnings", warnings);
+	assay_object_set(a, out, "unreadable", unreadable);
+out:
+	free(gs);
+	assay_skill__config_release(&c);
+	return rc;
+}

@@ -1,0 +1,488 @@
+/*
+ * `assay skill run`: for each case and run, the executor in an isolated run folder, then the
+ * grader, then grading/<case>_v<N>_run<R>.json (issue #8 item 5).
+ *
+ * A run folder (runs/<case>/v<N>/run<R>/) is made afresh: inputs/ holds copies of the case's
+ * files, outputs/ is where the executor writes. The executor is started through assay_proc
+ * (own process group, timeout, capped captures, nothing left running; the sandbox when
+ * executor.sandbox is set: it may then write only in its run folder and read only the
+ * version's skill), with the run folder as its working folder. Its standard output becomes
+ * transcript.md unless it wrote one; timing.json records its time and exit. Files it left are
+ * read without following links.
+ *
+ * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
+ * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
+ * a run is metrics.json's cost_usd (or total_cost_usd) plus what the grader cost. The budget
+ * is checked before each run starts: runs under way finish, runs not started are skipped.
+ * Threads (-j) share nothing but the job list and the counters, under one lock.
+ */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "assay/fs.h"
+#include "assay/json.h"
+#include "assay/proc.h"
+#include "skill/skill_int.h"
+#include "util/banned.h"
+
+struct job {
+	const assay_value *ecase;
+	const char *case_id;
+	int run;
+	assay_skill_item item;
+	char error[600];
+};
+
+struct runner {
+	struct skill_config *c;
+	const assay_skill_run_opts *o;
+	int version;
+	char *skill_dir;           /* v<N>/skill, absolute */
+	char *name_dir;            /* the original skill folder's name (decision 6) */
+	assay_judge *grader;
+	struct job *jobs;
+	size_t njobs, next;
+	pthread_mutex_t lock;
+	double t0, budget_seconds, budget_cost;
+	assay_skill_run_summary *sum;
+	int fatal;
+	assay_err fatal_err;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Replaces {name} placeholders in one word of the executor template. */
+static char *expand(const char *word, const char *const *vars)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	for (const char *p = word; *p;) {
+		bool hit = false;
+		for (size_t i = 0; vars[i]; i += 2) {
+			size_t k = strlen(vars[i]);
+			if (!strncmp(p, vars[i], k)) {
+				assay_buf_adds(&b, vars[i + 1]);
+				p += k;
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			assay_buf_addch(&b, *p++);
+	}
+	return assay_buf_detach(&b, NULL);
+}
+
+/* The shallowest SKILL.md below `dir` (sorted, no links), relative, or NULL. */
+static char *find_skill_md(const char *root, const char *rel, int depth)
+{
+	char *dir = rel[0] ? assay_path_join(root, rel) : assay_xstrdup(root);
+	struct dirent **names = NULL;
+	int n = depth > 4 ? -1 : scandir(dir, &names, NULL, alphasort);
+	char *found = NULL;
+
+	for (int i = 0; i < n && !found; i++)
+		if (!strcmp(names[i]->d_name, "SKILL.md"))
+			found = rel[0] ? assay_xasprintf("%s/SKILL.md", rel)
+				       : assay_xstrdup("SKILL.md");
+	for (int i = 0; i < n && !found; i++) {
+		struct stat st;
+		char *p = assay_path_join(dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && !lstat(p, &st) && S_ISDIR(st.st_mode)) {
+			char *sub = rel[0] ? assay_xasprintf("%s/%s", rel, names[i]->d_name)
+					   : assay_xstrdup(names[i]->d_name);
+			found = find_skill_md(root, sub, depth + 1);
+			free(sub);
+		}
+		free(p);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return found;
+}
+
+static assay_value compliance(struct runner *r, const char *run_dir, assay_arena *a)
+{
+	char *outputs = assay_path_join(run_dir, "outputs");
+	char *rel = find_skill_md(outputs, "", 0);
+	assay_skill_lint l;
+	assay_skill_lint_opts lo = ASSAY_SKILL_LINT_OPTS_INIT;
+	char *dir, *label;
+	assay_value v;
+
+	lo.profile = r->c->profile;
+	lo.skill_type = r->c->skill_type;
+	lo.budget_class = r->c->budget_class;
+	if (rel) {
+		char *slash = strrchr(rel, '/');
+		char *sub = slash ? assay_xstrndup(rel, (size_t)(slash - rel)) : assay_xstrdup("");
+		dir = sub[0] ? assay_path_join(outputs, sub) : assay_xstrdup(outputs);
+		label = assay_xasprintf("outputs/%s", rel);
+		free(sub);
+	} else {
+		dir = assay_xstrdup(r->skill_dir);
+		lo.name_dir = r->name_dir;
+		label = assay_xasprintf("v%d/skill/SKILL.md", r->version);
+	}
+	assay_skill_lint_run(&l, dir, &lo, NULL);
+	v = assay_skill_lint_compliance(&l, label, a);
+	assay_skill_lint_release(&l);
+	free(dir);
+	free(label);
+	free(rel);
+	free(outputs);
+	return v;
+}
+
+/* Copies the case's files (relative to the workspace) into inputs/. */
+static int copy_inputs(struct runner *r, const assay_value *files, const char *inputs,
+		       assay_err *err)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; !rc && files && files->kind == ASSAY_V_ARRAY && i < files->len; i++) {
+		const char *f = files->u.items[i].u.s;
+		char *src = assay_path_join(r->c->workspace, f);
+
+		if (assay_fs_is_dir(src)) {
+			char *dst = assay_path_join(inputs, f);
+			if (!(rc = assay_fs_mkdirs(dst, err)))
+				rc = assay_fs_copy_tree_beneath(src, dst, err);
+			free(dst);
+		} else {
+			assay_buf b = ASSAY_BUF_INIT;
+			if (!(rc = assay_fs_read(&b, src, 0, err)))
+				rc = assay_fs_write_beneath(inputs, f, b.ptr, b.len, 0644, err);
+			assay_buf_release(&b);
+		}
+		free(src);
+	}
+	return rc;
+}
+
+static double metric_cost(const assay_value *m)
+{
+	static const char *const keys[] = { "cost_usd", "total_cost_usd", "cost", NULL };
+
+	for (int i = 0; keys[i]; i++) {
+		const assay_value *v = assay_object_get(m, keys[i]);
+		if (v && assay_value_is_number(v) && assay_value_number(v) > 0)
+			return assay_value_number(v);
+	}
+	return 0;
+}
+
+static int do_job(struct runner *r, struct job *job, assay_err *err)
+{
+	struct skill_config *c = r->c;
+	assay_arena *a = assay_arena_new(0);
+	char *run_dir = assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
+					  r->version, job->run);
+	char *inputs = assay_path_join(run_dir, "inputs");
+	char *outputs = assay_path_join(run_dir, "outputs");
+	char *tmp = assay_path_join(run_dir, "tmp");
+	char *gpath = assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json", job->case_id,
+					r->version, job->run);
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result pr;
+	assay_buf b = ASSAY_BUF_INIT;
+	assay_value metrics = assay_value_object();
+	int rc;
+
+	/* A new run replaces the old one, and its grade, which no longer describes it. */
+	if ((rc = assay_fs_remove_tree(run_dir, err)) || (rc = assay_fs_remove_tree(gpath, err)) ||
+	    (rc = assay_fs_mkdirs(inputs, err)) || (rc = assay_fs_mkdirs(outputs, err)) ||
+	    (rc = assay_fs_mkdirs(tmp, err)) ||
+	    (rc = copy_inputs(r, assay_object_get(job->ecase, "files"), inputs, err)))
+		goto out;
+
+	const char *prompt = assay_skill__str(job->ecase, "prompt");
+	char runs[16], ver[16];
+	snprintf(runs, sizeof(runs), "%d", job->run);
+	snprintf(ver, sizeof(ver), "%d", r->version);
+	const char *vars[] = { "{prompt}", prompt, "{skill}", r->skill_dir, "{inputs}", inputs,
+			       "{outputs}", outputs, "{run_dir}", run_dir, "{case_id}",
+			       job->case_id, "{run}", runs, NULL };
+	for (size_t i = 0; i < c->executor.nr; i++)
+		assay_strvec_push_nodup(&p.argv, expand(c->executor.v[i], vars));
+	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", r->skill_dir);
+	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", prompt);
+	assay_strvec_pushf(&p.env, "ASSAY_INPUTS=%s", inputs);
+	assay_strvec_pushf(&p.env, "ASSAY_OUTPUTS=%s", outputs);
+	assay_strvec_pushf(&p.env, "ASSAY_RUN_DIR=%s", run_dir);
+	assay_strvec_pushf(&p.env, "ASSAY_CASE_ID=%s", job->case_id);
+	assay_strvec_pushf(&p.env, "ASSAY_RUN=%d", job->run);
+	p.cwd = assay_xstrdup(run_dir);
+	p.out_cap = 16u << 20;
+	p.err_cap = 1u << 20;
+	p.timeout_s = c->exec_timeout;
+	const char *reads[] = { r->skill_dir, NULL };
+	const char *writes[] = { run_dir, NULL };
+	if (c->exec_sandbox) {
+		p.sandbox.enabled = true;
+		p.sandbox.network = true;
+		p.sandbox.tmp_dir = tmp;
+		p.sandbox.read_paths = reads;
+		p.sandbox.write_paths = writes;
+	}
+	if ((rc = assay_proc_run(&p, &pr, err)))
+		goto out;
+	job->item.seconds = pr.wall_s;
+	job->item.exit_code = pr.status == ASSAY_PROC_EXITED ? pr.exit_code
+			      : pr.status == ASSAY_PROC_TIMED_OUT ? -1
+			      : pr.status == ASSAY_PROC_SIGNALED ? -pr.term_signal : 127;
+
+	/* What the executor left (it and everything it started have ended). */
+	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
+		assay_fs_write_beneath(run_dir, "transcript.md", p.out.ptr, p.out.len, 0644, NULL);
+	if (p.err.len)
+		assay_fs_write_beneath(run_dir, "executor.stderr", p.err.ptr, p.err.len, 0644,
+				       NULL);
+	{
+		assay_value t = assay_value_object();
+		assay_buf tb = ASSAY_BUF_INIT;
+		static const char *const states[] = { "exited", "signaled", "timed_out",
+						      "exec_failed" };
+		assay_object_set(a, &t, "seconds", assay_value_real(pr.wall_s));
+		assay_object_set(a, &t, "cpu_seconds", assay_value_real(pr.cpu_user_s +
+									pr.cpu_sys_s));
+		assay_object_set(a, &t, "max_rss", assay_value_int(pr.max_rss));
+		assay_object_set(a, &t, "status", assay_value_strz(a, states[pr.status]));
+		assay_object_set(a, &t, "exit_code", assay_value_int(job->item.exit_code));
+		assay_json_write(&tb, &t, ASSAY_JSON_PRETTY);
+		assay_buf_addch(&tb, '\n');
+		assay_fs_write_beneath(run_dir, "timing.json", tb.ptr, tb.len, 0644, NULL);
+		assay_buf_release(&tb);
+	}
+	assay_buf_reset(&b);
+	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL)) {
+		assay_value m;
+		if (!assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT)
+			metrics = m;
+	}
+	job->item.cost = metric_cost(&metrics);
+
+	/* The grader. */
+	const char *redact[] = { run_dir, "<run>", r->skill_dir, "<skill>", c->workspace,
+				 "<workspace>", NULL };
+	assay_value req = assay_value_object(), ex = assay_value_object();
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_object_set(a, &req, "case_id", assay_value_strz(a, job->case_id));
+	assay_object_set(a, &req, "run", assay_value_int(job->run));
+	assay_object_set(a, &req, "eval_prompt", assay_value_strz(a, prompt));
+	assay_object_set(a, &req, "expectations",
+			 assay_value_copy(a, assay_object_get(job->ecase, "expectations")));
+	assay_buf_reset(&b);
+	assay_fs_read_beneath(&b, run_dir, "transcript.md", 256u << 10, NULL);
+	assay_object_set(a, &req, "transcript", assay_value_string(a, b.ptr, b.len));
+	assay_skill__run_outputs(&text, run_dir, redact, 1u << 20);
+	assay_object_set(a, &req, "outputs", assay_value_string(a, text.ptr, text.len));
+	assay_buf_release(&text);
+	assay_buf_reset(&b);
+	assay_fs_read_beneath(&b, run_dir, "user_notes.md", 64u << 10, NULL);
+	assay_object_set(a, &req, "user_notes", assay_value_string(a, b.ptr, b.len));
+	assay_object_set(a, &ex, "exit_code", assay_value_int(job->item.exit_code));
+	assay_object_set(a, &req, "executor", ex);
+
+	assay_value answer;
+	assay_judge_stats st;
+	assay_err je = ASSAY_ERR_INIT;
+	int jrc = assay_judge_ask(r->grader, ASSAY_JUDGE_GRADER, &req, &answer, a, &st, &je);
+	job->item.judge_seconds = st.seconds;
+	job->item.cost += st.cost;
+	if (jrc == ASSAY_EINVALID) {
+		assay_value e = assay_value_object();
+		char *epath = assay_path_join(run_dir, "grading_error.json");
+		snprintf(job->error, sizeof(job->error), "%s", je.msg);
+		job->item.state = ASSAY_SKILL_GRADING_ERROR;
+		job->item.error = job->error;
+		assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
+		assay_object_set(a, &e, "version", assay_value_int(r->version));
+		assay_object_set(a, &e, "run", assay_value_int(job->run));
+		assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
+		assay_object_set(a, &e, "attempts", assay_value_int(st.attempts));
+		assay_object_set(a, &e, "error", assay_value_strz(a, je.msg));
+		rc = assay_skill__write_json(epath, &e, err);
+		free(epath);
+		goto out;
+	}
+	if (jrc) {
+		rc = assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
+		goto out;
+	}
+	assay_value cc = compliance(r, run_dir, a);
+	assay_value g = assay_skill_grading_build(a, job->ecase, r->version, job->run, &answer,
+						  &cc, &metrics);
+	rc = assay_skill__write_json(gpath, &g, err);
+	job->item.state = ASSAY_SKILL_GRADED;
+	job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
+	job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
+out:
+	assay_proc_release(&p);
+	assay_buf_release(&b);
+	free(run_dir);
+	free(inputs);
+	free(outputs);
+	free(tmp);
+	free(gpath);
+	assay_arena_free(a);
+	return rc;
+}
+
+static void report(struct runner *r, struct job *job)
+{
+	assay_skill_run_summary *s = r->sum;
+
+	s->cost += job->item.cost;
+	switch (job->item.state) {
+	case ASSAY_SKILL_GRADED:
+		s->graded++;
+		s->passed += job->item.pass;
+		break;
+	case ASSAY_SKILL_GRADING_ERROR: s->grading_errors++; break;
+	case ASSAY_SKILL_SKIPPED: s->skipped++; break;
+	}
+	if (r->o->progress)
+		r->o->progress(r->o->payload, &job->item);
+}
+
+static void *worker(void *arg)
+{
+	struct runner *r = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&r->lock);
+		if (r->fatal || r->next >= r->njobs) {
+			pthread_mutex_unlock(&r->lock);
+			return NULL;
+		}
+		struct job *job = &r->jobs[r->next++];
+		double used = now_s() - r->t0;
+		if ((r->budget_seconds > 0 && used >= r->budget_seconds) ||
+		    (r->budget_cost > 0 && r->sum->cost >= r->budget_cost)) {
+			r->sum->budget_hit = true;
+			job->item.state = ASSAY_SKILL_SKIPPED;
+			report(r, job);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&r->lock);
+
+		assay_err err = ASSAY_ERR_INIT;
+		int rc = do_job(r, job, &err);
+
+		pthread_mutex_lock(&r->lock);
+		if (rc && !r->fatal) {
+			r->fatal = rc;
+			r->fatal_err = err;
+		} else if (!rc) {
+			report(r, job);
+		}
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
+		    assay_err *err)
+{
+	struct skill_config c;
+	struct runner r = { 0 };
+	assay_arena *a = assay_arena_new(0);
+	assay_value evals, history;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->average_score = NAN;
+	if ((rc = assay_skill__config_load(&c, o->workspace, err)) ||
+	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
+	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
+		goto out;
+	r.c = &c;
+	r.o = o;
+	r.sum = out;
+	r.version = o->version >= 0 ? o->version
+				    : (int)assay_object_get(&history, "current_version")->u.i;
+	out->version = r.version;
+	r.skill_dir = assay_skill__path(c.workspace, "v%d/skill", r.version);
+	if (!assay_fs_is_dir(r.skill_dir)) {
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, r.skill_dir, 0, 0,
+				   "version %d has no snapshot", r.version);
+		goto out;
+	}
+	if (!c.executor.nr) {
+		rc = assay_err_set(err, ASSAY_EINVALID, c.path, 0, 0,
+				   "executor.command is empty");
+		goto out;
+	}
+	r.name_dir = assay_skill__basename(c.skill);
+	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
+		goto out;
+
+	const assay_value *cases = assay_object_get(&evals, "cases");
+	int runs = o->runs > 0 ? o->runs : o->improve ? 3 : 1;
+	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs + 1, sizeof(*r.jobs));
+	for (uint32_t i = 0; i < cases->len; i++) {
+		const char *id = assay_skill__str(&cases->u.items[i], "id");
+		if (o->case_glob && fnmatch(o->case_glob, id, 0))
+			continue;
+		for (int k = 1; k <= runs; k++) {
+			struct job *j = &r.jobs[r.njobs++];
+			j->ecase = &cases->u.items[i];
+			j->case_id = id;
+			j->run = k;
+			j->item.case_id = id;
+			j->item.version = r.version;
+			j->item.run = k;
+		}
+	}
+	out->planned = r.njobs;
+	r.budget_seconds = o->budget_seconds >= 0 ? o->budget_seconds : c.budget_seconds;
+	r.budget_cost = o->budget_cost >= 0 ? o->budget_cost : c.budget_cost;
+	r.t0 = now_s();
+	pthread_mutex_init(&r.lock, NULL);
+	size_t jobs = o->jobs ? o->jobs : c.jobs;
+	if (jobs > r.njobs)
+		jobs = r.njobs ? r.njobs : 1;
+	pthread_t *threads = assay_xcalloc(jobs, sizeof(*threads));
+	size_t started = 0;
+	for (size_t i = 1; i < jobs && !pthread_create(&threads[i], NULL, worker, &r); i++)
+		started = i;
+	worker(&r);
+	for (size_t i = 1; i <= started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	pthread_mutex_destroy(&r.lock);
+	out->seconds = now_s() - r.t0;
+	if (r.fatal) {
+		rc = r.fatal;
+		if (err)
+			*err = r.fatal_err;
+		goto out;
+	}
+	if ((rc = assay_skill_refresh_average(c.workspace, r.version, err)))
+		goto out;
+	out->average_score = assay_skill__version_average(c.workspace, r.version, NULL);
+out:
+	assay_judge_free(r.grader);
+	free(r.jobs);
+	free(r.skill_dir);
+	free(r.name_dir);
+	assay_skill__config_release(&c);
+	assay_arena_free(a);
+	return rc;
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The edit-run loop (issue #11): --last-failed re-runs what failed, -x stops at the first
+# failure, --accept writes actual values back as expected (asking first), and a suite then
+# passes.
+. "$(dirname "$0")/lib.sh"
+
+# A program with two bugs, a suite that catches them, and one case that passes.
+make_suite() {
+	rm -rf s && mkdir -p s/sol s/c1/core s/c2/core
+	cat > s/sol/prog.sh <<'EOF'
+case "$1" in
+greet) printf 'Hello, %s!\n' "$2" ;;
+count) printf '{"n": %s, "unit": "items"}\n' "$(( $2 + 1 ))" ;;
+fail) echo "no such thing" >&2; exit 3 ;;
+files) echo made > made.txt ;;
+slow) sleep 30 ;;
+esac
+EOF
+	cat > s/suite.yaml <<'EOF'
+name: loop
+adapter: {type: cli, command: [sh, prog.sh], submission: sol, timeout: 5}
+checkpoints:
+  c1:
+    groups:
+      core: {type: Core, case_defaults: {expected: {status_code: 0}}}
+  c2:
+    groups:
+      core: {type: Core}
+    regressions: [{checkpoint: c1, groups: [core]}]
+EOF
+	cat > s/c1/core/a-greet.yaml <<'EOF'
+# greets by name
+arguments: [greet, Ada]
+expected:
+  output: "Hello, Ada!\n"   # passes
+EOF
+	cat > s/c1/core/b-count.yaml <<'EOF'
+# counts: the program adds one
+arguments: [count, "2"]
+expected:
+  output:
+    n: 2
+    unit: items
+verify:
+  output: json   # structurally
+EOF
+	cat > s/c1/core/c-fail.yaml <<'EOF'
+arguments: [fail]
+expected:
+  output: ""
+  stderr: |
+    not found
+EOF
+	cat > s/c1/core/d-files.yaml <<'EOF'
+arguments: [files]
+expected:
+  files:
+    made.txt: {absent: true}
+    other.txt: "x\n"
+EOF
+	cat > s/c1/core/e-regex.yaml <<'EOF'
+arguments: [greet, Bob]
+expected: {output: "^Hi"}
+verify: {output: {verifier: regex, match: search}}
+EOF
+	cat > s/c2/core/slow.yaml <<'EOF'
+arguments: [slow]
+timeout: 0.2
+expected: {status_code: 0}
+EOF
+}
+
+test_case '--last-failed re-runs only what failed in the results folder' '
+	make_suite
+	run_assay run s -o res; expect_exit 1
+	run_assay run s -o res --last-failed; expect_exit 1
+	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "c1/core/b-count c1/core/c-fail c1/core/d-files c1/core/e-regex c2/core/slow c2/c1_core/b-count c2/c1_core/c-fail c2/c1_core/d-files c2/c1_core/e-regex " ]
+	run_assay run s -o res --last-failed --case "c1/*"; expect_exit 1
+	[ "$(jq -s length res/reports.jsonl)" = 4 ]'
+test_case '--last-failed with nothing failed runs every selected case; without results it is a usage error' '
+	make_suite
+	run_assay run s -o res --case a-greet; expect_exit 0
+	run_assay run s -o res --last-failed; expect_exit 1
+	expect_grep "no failed cases in res: running every selected case" err
+	[ "$(jq -s length res/reports.jsonl)" = 11 ]
+	run_assay run s -o nowhere --last-failed; expect_exit 2
+	expect_grep "nowhere holds no results" err
+	run_assay run s -o res --last-failed --resume; expect_exit 2'
+test_case '-x stops at the first failure and says so' '
+	make_suite
+	run_assay run s -o res -x; expect_exit 1
+	[ "$(jq -s length res/reports.jsonl)" = 2 ]
+	expect_grep "^stopped at the first failure \(--exitfirst\): 2 of 11 cases ran, 1 passed in " out
+	run_assay run s -o res --exitfirst -q; expect_exit 1
+	[ "$(jq -s length res/reports.jsonl)" = 2 ]'
+test_case '--accept asks, needs a terminal or --yes, and writes nothing on no' '
+	make_suite; cp -r s before
+	run_assay run s -o res --accept; expect_exit 2
+	expect_grep "answer on a terminal, or pass --yes" err
+	printf "n\n" | script -qec "$ASSAY run s -o res --accept" /dev/null 2>&1 | tr -d "\r" > out
+	expect_grep "Write 5 values into 3 case files\? \[y/N\] nothing written$" out
+	diff -r before s'
+test_case '--accept writes the actual values, keeping comments, and the suite then passes' '
+	make_suite
+	printf "y\n" | script -qec "$ASSAY run s -o res --accept" /dev/null 2>&1 | tr -d "\r" > out
+	[ "$(grep -c "not accepted" out)" = 2 ]
+	expect_grep "^  c1/core/b-count.yaml: expected output$" out
+	expect_grep "^  c1/core/c-fail.yaml: expected status_code stderr$" out
+	expect_grep "^  c1/core/d-files.yaml: expected files-made.txt files-other.txt$" out
+	expect_grep "^  not accepted: c1/core/e-regex: output: its verifier compares with a pattern" out
+	expect_grep "^  not accepted: c2/core/slow: the program did not exit by itself" out
+	expect_grep "accepted 5 values: run the suite again to check$" out
+	grep -q "^# counts: the program adds one$" s/c1/core/b-count.yaml
+	grep -q "^  output: json   # structurally$" s/c1/core/b-count.yaml
+	grep -q "^  output: {\"n\": 3, \"unit\": \"items\"}$" s/c1/core/b-count.yaml
+	cat > want <<-EOF
+	arguments: [fail]
+	expected:
+	  output: ""
+	  stderr: |
+	    no such thing
+	  status_code: 3
+	EOF
+	test_cmp want s/c1/core/c-fail.yaml
+	grep -q "made.txt: \"made\\\\n\"" s/c1/core/d-files.yaml || { cat s/c1/core/d-files.yaml; false; }
+	grep -q "other.txt: {\"absent\": true}" s/c1/core/d-files.yaml
+	sed -i "s/\\^Hi/^Hello/" s/c1/core/e-regex.yaml
+	sed -i "s/timeout: 0.2/timeout: 20/; s/\[slow\]/[greet, x]/" s/c2/core/slow.yaml
+	run_assay run s -o res; expect_exit 0
+	expect_grep "^11 of 11 cases passed" out'
+test_case '--accept --yes asks nothing; --quiet is refused' '
+	make_suite
+	run_assay run s -o res --accept --yes --case b-count; expect_exit 1
+	expect_grep "^accepted 1 value: run the suite again to check$" out
+	run_assay run s -o res --case b-count; expect_exit 0
+	run_assay run s -o res --accept --yes -q; expect_exit 2'
+
+test_done

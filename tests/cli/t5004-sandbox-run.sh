@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The sandbox as `assay run` sets it up (docs/security.md "What assay run does with it"): the
+# command's own files are readable wherever PATH finds them, what is hidden says so, the clean
+# environment, limits by suite, checkpoint and case.
+. "$(dirname "$0")/lib.sh"
+
+mk_suite() { # COMMAND-YAML (a fresh suite, each test its own)
+	rm -rf s res
+	mkdir -p s/c/g
+	printf 'name: sb\nadapter: {type: cli, command: %s}\ncheckpoints: {c: {groups: {g: {}}}}\n' "$1" > s/suite.yaml
+}
+
+test_case 'a command found on PATH outside the system folders runs, and so does what it links to' '
+	mkdir -p tools/real bin
+	printf "#!/bin/sh\necho tool ran \"\$@\"\n" > tools/real/tool
+	chmod +x tools/real/tool
+	ln -s "$PWD/tools/real/tool" bin/mytool
+	mk_suite "[mytool]"
+	printf "arguments: [x]\nexpected: {output: \"tool ran x\\\\n\"}\n" > s/c/g/a.yaml
+	PATH="$PWD/bin:$PATH" run_assay run s -o res; expect_exit 0'
+
+test_case 'a file the sandbox hides gives exit 126 and a note that says why' '
+	mkdir -p hidden
+	printf "#!/bin/sh\necho secret\n" > hidden/helper
+	chmod +x hidden/helper
+	mk_suite "[sh, -c]"
+	printf "arguments: [\"$PWD/hidden/helper\"]\nexpected: {output: \"secret\\\\n\"}\n" > s/c/g/a.yaml
+	run_assay run s -o res; expect_exit 1
+	jq -e ".results.status_code.actual == 126 and (.execution.message | test(\"sandbox hides\"))" res/reports.jsonl
+	run_assay run s -o res --sandbox off; expect_exit 0'
+
+test_case 'the environment is clean: PATH, LANG, HOME (the working folder), TMPDIR, then --pass-env' '
+	mk_suite "[sh, -c]"
+	printf "arguments: [\"env | cut -d= -f1 | sort | tr \\\\\\\\n \\\\\\\\ ; [ \\\\\"\$HOME\\\\\" = \\\\\"\$PWD\\\\\" ] && echo home-ok\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	SECRET_TOKEN=x MY_VAR=y run_assay run s -o res --pass-env "MY_*"; expect_exit 0
+	out=$(jq -r .results.output.actual res/reports.jsonl)
+	echo "$out" | grep -q "home-ok"
+	echo "$out" | grep -q "MY_VAR"
+	! echo "$out" | grep -q "SECRET_TOKEN"
+	echo "$out" | grep -q "TMPDIR"'
+
+test_case 'limits come from the suite, then the case; the limit hit is named' '
+	mk_suite "[sh, -c]"
+	sed -i "s/command: \[sh, -c\]}/command: [sh, -c], limits: {file_size: 1M}}/" s/suite.yaml
+	printf "arguments: [\"head -c 2000000 /dev/zero > big\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	printf "arguments: [\"head -c 2000000 /dev/zero > big\"]\nlimits: {file_size: 4M}\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
+	run_assay run s -o res; expect_exit 1
+	jq -se "map({(.id): .}) | add | (.a.execution.limit == \"file_size\") and (.b.passed == true)" res/reports.jsonl
+	printf "arguments: [x]\nlimits: {memroy: 1}\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
+	run_assay run s -o res; expect_exit 1
+	jq -e "select(.id == \"b\") | .error | test(\"unknown limit .memroy.\")" res/reports.jsonl'
+
+test_case 'tracked files bring in at most the output cap in all' '
+	mk_suite "[sh, -c]"
+	sed -i "s/command: \[sh, -c\]}/command: [sh, -c], tracked_files: [\"*.log\"]}/" s/suite.yaml
+	printf "arguments: [\"for i in 1 2 3 4 5; do truncate -s 1M f\$i.log; done\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	run_assay run s -o res --stdout-cap 2500K; expect_exit 0
+	run_assay show res a; expect_exit 0
+	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\")) | .value.actual | length] | add" out)" -le 2560000 ]
+	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\"))] | length" out)" = 5 ]'
+
+test_case 'a repro folder and report files in a readable folder stay hidden from cases' '
+	rm -rf proj && mkdir -p proj
+	printf "#!/bin/sh\neval \"\$1\"\n" > proj/solve.sh && chmod +x proj/solve.sh
+	mk_suite "[$PWD/proj/solve.sh]"
+	printf "arguments: [\"echo wrong\"]\nexpected: {output: \"the secret answer\\\\n\"}\n" > s/c/g/a.yaml
+	printf "arguments: [\"cat $PWD/proj/repro/c/g/a/expected/output\"]\nexpected: {status_code: 1}\n" > s/c/g/b.yaml
+	printf "arguments: [\"cat $PWD/proj/old.tap\"]\nexpected: {status_code: 1}\n" > s/c/g/c.yaml
+	echo "the secret answer" > proj/old.tap
+	run_assay run s -o res --repro proj/repro --format tap:proj/old.tap; expect_exit 1
+	[ -s proj/repro/c/g/a/expected/output ]
+	jq -se "map(select(.passed)) | map(.id) == [\"b\", \"c\"]" res/reports.jsonl'
+
+test_done

@@ -77,12 +77,12 @@ test_case 'a run that never ended (killed): its finished cases are rendered, and
 	mkdir -p s/c/g
 	printf "name: k\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > s/suite.yaml
 	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
-	printf "arguments: [\"sleep 30\"]\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
+	printf "arguments: [\"sleep 30; : t5104-orphan-%s\"]\nexpected: {status_code: 0}\n" $$ > s/c/g/b.yaml
 	"$ASSAY" run s -o res -q >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 1 100); do [ -s res/reports.jsonl ] && break; sleep 0.1; done
 	kill -KILL $pid; wait $pid || true
-	pkill -KILL -f "sleep 30" || true
+	pkill -KILL -f "t5104-orphan-$$" || true # only ours: other tests run in parallel
 	run_assay report res --format markdown; expect_exit 0
 	expect_grep "The run did not end" out
 	expect_grep "all 1 cases passed" out'

@@ -5,11 +5,18 @@
  * Spec: suite-format.md ("Scoring and passing", "What a run writes"); verification.md
  * (VerifierReport, AttributeResult, calculate_score, did_pass).
  *
- * Flow: assay_run_suite() walks checkpoints -> groups -> cases in order; for each case it loads
- * the case (assay_case_load), makes the working folder, runs it through the adapter
- * (adapter.h), verifies the expected attributes (assay_case_report_build) and calls every
- * sink's `on_case`. The library changes no process-wide state: no signal dispositions, no
- * subreaper; everything a case starts is contained by the process layer (proc.h).
+ * Flow: assay_run_suite() walks checkpoints -> groups -> cases in run order and keeps up to
+ * `jobs` cases running at once, all driven by one poll() loop over the adapters' non-blocking
+ * interface (adapter.h; no thread per case). For each case it loads the case
+ * (assay_case_load), makes the working folder, starts it through the adapter, verifies the
+ * expected attributes (assay_case_report_build) once it ends, and hands the report to the
+ * sinks: at once to those marked `any_order`, and to the others in run order (finished reports
+ * wait for the cases before them), so their output is the same whatever `jobs` is.
+ * The cases of a group with `isolated: false` (one shared folder), and of every group of an
+ * adapter with `group_begin` (a server per group), run one after another in run order, as one
+ * unit ("lane"); the cases of other groups run in any order across the slots.
+ * The library changes no process-wide state: no signal dispositions, no subreaper; everything
+ * a case starts is contained by the process layer (proc.h).
  */
 #ifndef ASSAY_RUN_H
 #define ASSAY_RUN_H
@@ -35,7 +42,8 @@ typedef struct assay_case_report {
 	bool passed;       /**< did_pass(): every verified attribute correct (false on error) */
 	const char *error; /**< the case could not be loaded, run or verified: why; else NULL */
 	bool replayed;     /**< taken from an earlier run's reports (resume), not run now */
-	size_t index;      /**< 1-based position of the case in the run */
+	size_t index;      /**< 1-based position of the case in the run (its place in run order,
+				whatever order cases finish in) */
 	size_t total;      /**< cases in the run */
 } assay_case_report;
 
@@ -54,13 +62,16 @@ typedef struct assay_run_summary {
 	assay_tally total;
 	size_t planned;          /**< cases the run was to run */
 	double wall_s;           /**< seconds the run took */
-	bool interrupted;        /**< stopped early (SIGINT/SIGTERM): not every case ran */
+	bool interrupted;        /**< stopped early (the stop flag, or fail_fast): not every case
+				      ran; summary.json's "not_run" names those that did not */
 } assay_run_summary;
 
 /**
  * A report sink: where finished cases go (reports.jsonl is the first; JUnit, TAP, a results
  * store are others). Every callback may be NULL. A non-zero return from a callback stops the
  * run with that error (a sink that cannot write must not lose results silently).
+ * `on_case` gets the cases in run order (the same order at any `jobs`), unless `any_order` is
+ * set: then each case as soon as it is verified, in the order cases finish.
  */
 typedef struct assay_sink {
 	void *payload;
@@ -68,9 +79,13 @@ typedef struct assay_sink {
 	int (*on_case)(void *payload, const assay_case_report *report, assay_err *err);
 	int (*on_end)(void *payload, const assay_run_summary *summary, assay_err *err);
 	void (*free)(void *payload);
-	/** A case is about to run (`index` 1-based of `total`); may be NULL. */
+	/** A case is about to run (`index`: its 1-based position in run order, of `total`;
+	 *  with jobs > 1 several cases run at once and starts come in any order); may be NULL. */
 	void (*on_start)(void *payload, const assay_checkpoint *checkpoint,
 			 const assay_group *group, const char *id, size_t index, size_t total);
+	/** true: `on_case` takes cases in the order they finish (a results store, which keeps
+	 *  each case's position); false (the default): in run order. */
+	bool any_order;
 } assay_sink;
 
 /** Verification budget defaults (issue #5): per attribute. */
@@ -91,8 +106,13 @@ typedef struct assay_run_opts {
 	assay_sink *sinks;        /**< borrowed array */
 	size_t nsinks;
 	volatile int *stop;       /**< if non-NULL and set non-zero (a signal handler sets it),
-				       the running case is killed within 200 ms and left
-				       unreported, and the run ends with summary.interrupted */
+				       every running case is killed within 200 ms and left
+				       unreported, finished cases are all reported, and the run
+				       ends with summary.interrupted */
+	size_t jobs;              /**< cases run at once (0: 1) */
+	bool fail_fast;           /**< after the first case that did not pass (replayed ones
+				       aside) no case is started; the cases already running end
+				       and are reported (--exitfirst) */
 	/**
 	 * Resume: finds the report of a case finished by an earlier run, which is then replayed
 	 * (handed to the sinks as `replayed`), not run. `case_file` is the case's file now (a
@@ -121,8 +141,10 @@ typedef struct assay_run_opts {
 #define ASSAY_RUN_OPTS_INIT { .kill_grace_s = 1.0, .sandbox = -1, .network = -1 }
 
 /**
- * Runs every case of `suite` (as loaded, so already filtered) in order, reporting each to the
- * sinks as it finishes, then the summary. Cases that fail, time out, cannot start or could not
+ * Runs every case of `suite` (as loaded, so already filtered), up to opts->jobs at once,
+ * reporting each to the sinks (run.h's flow above), then the summary. With opts->previous
+ * (resume), a group with `isolated: false` is replayed only when every one of its cases has a
+ * result; otherwise the whole group runs again (its cases depend on each other's files). Cases that fail, time out, cannot start or could not
  * be loaded are results, not errors.
  * @param summary_out NULL, or receives the counts (passed/total) of the run
  * @return 0 when the run completed (whatever the verdicts); ASSAY_EINVALID (no command for a

@@ -109,7 +109,6 @@ out:
 
 /* The options of the edit-run loop (issue #11). */
 struct loop_args {
-	bool exitfirst;
 	bool last_failed;
 	bool accept;
 	bool yes;
@@ -194,8 +193,8 @@ int cmd_run(int argc, char **argv)
 		  "continue the run kept in DIR: run only the cases without a result" },
 		REPORT_RUN_OPTS(ra),
 		/* the edit-run loop (issue #11) */
-		{ "exitfirst", 'x', CLI_OPT_FLAG, &l.exitfirst, NULL,
-		  "stop at the first failing case" },
+		{ "exitfirst", 'x', CLI_OPT_FLAG, &a.exitfirst, NULL,
+		  "start no case after the first failing one (running ones end)" },
 		{ "last-failed", 0, CLI_OPT_FLAG, &l.last_failed, NULL,
 		  "run only the cases that failed in the run kept in DIR (all if none did)" },
 		{ "accept", 0, CLI_OPT_FLAG, &l.accept, NULL,
@@ -206,7 +205,7 @@ int cmd_run(int argc, char **argv)
 	const char *words[1];
 	size_t nwords;
 	assay_suite *suite = NULL;
-	assay_sink sinks[7]; /* store, report formats' (report_args.h), terminal, accept, -x */
+	assay_sink sinks[6]; /* store, report formats' (report_args.h), terminal, accept */
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
 	assay_store *store = NULL;
@@ -244,13 +243,11 @@ int cmd_run(int argc, char **argv)
 	hide_outputs(&a, &ra);
 	if (!a.quiet) {
 		assay_term_opts t = { stderr, isatty(STDERR_FILENO), stdout, use_color(a.color),
-				      a.max_failures, a.verbose, a.entry, l.exitfirst };
+				      a.max_failures, a.verbose, a.entry, a.exitfirst };
 		assay_sink_terminal_new(&sinks[nsinks++], &t);
 	}
 	if (l.accept)
 		accept_sink(&sinks[nsinks++], &acc);
-	if (l.exitfirst)
-		exitfirst_sink(&sinks[nsinks++], run_common_stop_flag());
 	rc = report_run_exit(&ra, run_common_run(suite, &a, sinks, nsinks));
 	if (rc <= CLI_EXIT_FAILED && !a.quiet)
 		printf("results: %s (reports.jsonl, summary.json, assay.db)\n", a.output);

@@ -1,7 +1,7 @@
 /*
- * --last-failed and --exitfirst, the loop pytest users know: re-run only the cases that failed
- * in the results folder given (read from its store, before the new run replaces it), and stop
- * at the first failure.
+ * --last-failed, the loop pytest users know: re-run only the cases that failed in the results
+ * folder given (read from its store, before the new run replaces it). (--exitfirst is the
+ * library's assay_run_opts.fail_fast.)
  */
 #include <stdio.h>
 
@@ -46,22 +46,4 @@ int last_failed_read(assay_strvec *names, const char *dir)
 	if (rc)
 		return cli_report_err(CLI_EXIT_INTERNAL, &err);
 	return 0;
-}
-
-static int stop_at_failure(void *payload, const assay_case_report *r, assay_err *err)
-{
-	(void)err;
-	if (!r->passed && !r->replayed)
-		*(volatile int *)payload = 1;
-	return 0;
-}
-
-static void no_free(void *payload)
-{
-	(void)payload;
-}
-
-void exitfirst_sink(assay_sink *out, volatile int *stop)
-{
-	*out = (assay_sink){ (void *)stop, NULL, stop_at_failure, NULL, no_free, NULL };
 }

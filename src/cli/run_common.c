@@ -1,13 +1,15 @@
 /*
  * Loading and running shared by `assay run` and `assay run-case`: warnings go to stderr,
  * suite errors exit 3 with the file position and the offending line, SIGINT/SIGTERM stop the
- * run after the current case so that every finished case is reported.
+ * run: the running cases are killed, every finished case is reported. -j N runs N cases at
+ * once (default: the number of online cores).
  */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/fs.h"
 #include "assay/plugin.h"
@@ -19,11 +21,6 @@
 #include "util/banned.h"
 
 static volatile int stop_requested;
-
-volatile int *run_common_stop_flag(void)
-{
-	return &stop_requested;
-}
 
 static void on_signal(int sig)
 {
@@ -196,6 +193,13 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.sinks = sinks;
 	opts.nsinks = nsinks;
 	opts.stop = &stop_requested;
+	opts.fail_fast = a->exitfirst;
+	opts.jobs = a->jobs;
+	if (!opts.jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		opts.jobs = n > 0 ? (size_t)n : 1;
+	}
 	if (a->store) {
 		opts.previous = assay_store_previous;
 		opts.previous_payload = a->store;

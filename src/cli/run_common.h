@@ -31,6 +31,8 @@ struct run_args {
 	size_t stdout_cap;
 	size_t stderr_cap;
 	size_t max_failures;
+	size_t jobs;                 /* -j N: cases at once (0: the number of online cores) */
+	bool exitfirst;              /* -x: start no case after the first failure */
 	size_t value_cap;
 	double kill_grace;
 	bool resume;
@@ -71,13 +73,12 @@ struct run_args {
 	{ "plugin", 0, CLI_OPT_STRING, &(a).plugins, "PATH",                                    \
 	  "load verifier plug-ins (shared objects; several separated by ':')" },               \
 	{ "pass-env", 0, CLI_OPT_LIST, &(a).pass_env, "NAME",                                   \
-	  "also give cases this variable of assay's environment (a glob; repeatable)" }
+	  "also give cases this variable of assay's environment (a glob; repeatable)" },       \
+	{ "jobs", 'j', CLI_OPT_COUNT, &(a).jobs, "N",                                          \
+	  "run N cases at once (default, and 0: the number of online cores)" }
 
 /* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
 int run_common_load(assay_suite **out, const struct run_args *a);
-
-/* The run's stop flag: SIGINT and SIGTERM set it, and so may a sink (--exitfirst). */
-volatile int *run_common_stop_flag(void);
 
 /* Frees the lists of `a`. */
 void run_args_release(struct run_args *a);

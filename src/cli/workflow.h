@@ -15,9 +15,6 @@
  */
 int last_failed_read(assay_strvec *names, const char *dir);
 
-/* --exitfirst: a sink that sets `*stop` when a case run now fails. */
-void exitfirst_sink(assay_sink *out, volatile int *stop);
-
 /* --accept: a sink keeping, for each failing case, its failed attributes' actual values. */
 struct accept;
 void accept_sink(assay_sink *out, struct accept **acc);

@@ -88,10 +88,10 @@ test_case '--last-failed with nothing failed runs every selected case; without r
 	run_assay run s -o res --last-failed --resume; expect_exit 2'
 test_case '-x stops at the first failure and says so' '
 	make_suite
-	run_assay run s -o res -x; expect_exit 1
+	run_assay run s -o res -x -j1; expect_exit 1
 	[ "$(jq -s length res/reports.jsonl)" = 2 ]
 	expect_grep "^stopped at the first failure \(--exitfirst\): 2 of 11 cases ran, 1 passed in " out
-	run_assay run s -o res --exitfirst -q; expect_exit 1
+	run_assay run s -o res --exitfirst -q -j1; expect_exit 1
 	[ "$(jq -s length res/reports.jsonl)" = 2 ]'
 test_case '--accept asks, needs a terminal or --yes, and writes nothing on no' '
 	make_suite; cp -r s before

@@ -19,4 +19,49 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 			     const assay_run_opts *opts, const assay_strvec *command);
 void assay_run__sandbox_release(struct assay_run__sandbox *s);
 
+/* Counts of a run (runner.c). */
+struct assay_run__tallies {
+	/* per checkpoint: [type] and per group */
+	assay_tally (*types)[4];
+	assay_tally **groups;
+	assay_tally total;
+	assay_strvec failed;  /* checkpoint/group/id of each case that did not pass, in run order */
+	assay_strvec not_run; /* the same, of each case not run (an interrupted run) */
+};
+
+/* One run: what runner.c sets up and pool.c drives. */
+struct assay_run__run {
+	const assay_suite *suite;
+	const assay_run_opts *opts;
+	assay_strvec command;
+	char *root;
+	char *tmp_root;                   /* root/.tmp: the cases' private temporary folders */
+	struct assay_run__sandbox sandbox;
+	struct assay_run__tallies t;
+	size_t released;                  /* cases handed to the in-order sinks */
+	assay_err *err;
+};
+
+/*
+ * Runs every case of the run, up to opts->jobs at once (pool.c), handing each report to
+ * assay_run__emit_any() as it finishes and to assay_run__emit_ordered() in run order; the cases
+ * not run (interrupted) are pushed to run->t.not_run. Returns 0 or what stopped the run.
+ */
+int assay_run__pool(struct assay_run__run *run);
+
+/* Hands a finished case to the sinks taking any order (runner.c). */
+int assay_run__emit_any(struct assay_run__run *run, assay_case_report *cr);
+
+/* Tallies a finished case (cr->index set) and hands it to the in-order sinks (runner.c). */
+int assay_run__emit_ordered(struct assay_run__run *run, assay_case_report *cr, size_t icp,
+			    size_t ig);
+
+/* Tells every sink that case `id` at run position `index` starts (runner.c). */
+void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint *cp,
+			     const assay_group *g, const char *id, size_t index);
+
+/* Completes `report` into the reports.jsonl line of `cr` (runner.c). */
+void assay_run__finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
+			    const assay_case_report *cr);
+
 #endif

@@ -9,6 +9,10 @@
  *   a kill can leave a partial last line only in reports.jsonl, never in the store. A resumed
  *   run rewrites reports.jsonl from the store when it begins and when it ends (a case run again
  *   replaces its old result).
+ * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run
+ *   order), so a line is on disk as soon as its case is. When some line came out of run order,
+ *   reports.jsonl is rewritten from the store in run order at the end, so a finished run's file
+ *   is the same whatever the number of jobs.
  * - summary.json goes through a temp file and rename (suite-format.md "What a run writes").
  */
 #include <errno.h>
@@ -30,6 +34,8 @@ struct store_sink {
 	char *reports;
 	int fd;
 	bool resume;
+	bool out_of_order; /* a line was appended before one of a case earlier in run order */
+	size_t last_index;
 	size_t value_cap;
 	assay_buf line;
 };
@@ -103,6 +109,10 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 
 	if (r->replayed)
 		return 0;
+	if (r->index < k->last_index)
+		k->out_of_order = true;
+	else
+		k->last_index = r->index;
 	assay_buf_reset(&k->line);
 	if ((rc = assay_store_put_case(k->s, r, k->value_cap, &k->line, err)))
 		return rc;
@@ -120,9 +130,10 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	if (k->fd >= 0 && fsync(k->fd) && errno != EINVAL)
 		rc = assay_err_set(err, ASSAY_EIO, k->reports, 0, 0, "cannot write: %s",
 				   strerror(errno));
-	/* a resumed run may have replaced results (cases whose file changed): the file again
-	 * from the store, once per case, in run order */
-	if (!rc && k->resume)
+	/* a resumed run may have replaced results (cases whose file changed), and cases may
+	 * have finished out of order: the file again from the store, once per case, in run
+	 * order */
+	if (!rc && (k->resume || k->out_of_order))
 		rc = rewrite_reports(k, err);
 	if (!rc) {
 		assay_json_write(&b, sum->json, ASSAY_JSON_PRETTY);
@@ -165,6 +176,7 @@ int assay_sink_store_new(assay_sink *out, assay_store *s, const char *dir, size_
 	k->value_cap = value_cap ? (value_cap == SIZE_MAX ? 0 : value_cap)
 				 : ASSAY_REPORT_VALUE_CAP_DEFAULT;
 	k->line = (assay_buf)ASSAY_BUF_INIT;
-	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL };
+	/* each case is committed as it finishes, with its run position: any order will do */
+	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL, true };
 	return 0;
 }

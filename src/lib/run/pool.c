@@ -1,0 +1,597 @@
+/*
+ * The process pool of a run: up to `jobs` cases at once, all driven by ONE poll() loop over the
+ * adapters' non-blocking interface (start / pollfds / deadline_ms / pump / finish; adapter.h),
+ * never a thread per case. Cases are taken in run order. Each case is loaded when it starts,
+ * gets a fresh working folder (or its group's shared one), is run by the suite's adapter,
+ * verified on the loop's thread once it ends, and its report goes at once to the sinks that take
+ * any order (the results store) and, in run order, to the others.
+ *
+ * Key decisions:
+ * - A "lane" is a group whose cases must run one after another: `isolated: false` (they share
+ *   one working folder and read each other's files), or any group of an adapter with
+ *   `group_begin` (the api adapter's server keeps state between requests). A lane holds one slot
+ *   from its first case to its last; the cases of other groups fill the slots in run order.
+ *   group_begin/group_end bracket each group's cases: a group is set up when its first case
+ *   that must run starts, and ended when its last case is finished (or given up).
+ * - Finished reports wait for the cases before them (run order) in `pending`, indexed by run
+ *   position. What waits is bounded: past ORDER_BUDGET bytes no new case starts, only the cases
+ *   running and the lanes under way go on, and one of them holds the report the others wait
+ *   for, so the run never stalls.
+ * - Interrupt (the stop flag): every running case is aborted at once (its processes killed) and
+ *   left unreported; every finished case is reported. --exitfirst (fail_fast): no case starts
+ *   after the first failure; the cases already running end and are reported, since killing them
+ *   would throw away work already done and a case ends within its timeout anyway.
+ * - Resume: a case with a result (opts->previous) is replayed, not run; but a group with
+ *   `isolated: false` is replayed only when all its cases have results, else it runs whole again.
+ * - `duration` runs from the start of loading the case to the end of its verification.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assay/fs.h"
+#include "run/run_int.h"
+#include "util/banned.h"
+
+#define STOP_CHECK_MS 200
+#define FDS_PER_JOB 16
+#define ORDER_BUDGET (128u * 1024 * 1024)
+
+/* A group of the run while it has cases to resolve. */
+struct group_run {
+	size_t icp, ig;
+	assay_run_ctx ctx;
+	char *grel, *gdir;
+	void *state;
+	bool ready;        /* its folder made, group_begin called */
+	bool begun;        /* group_begin succeeded: group_end is owed */
+	bool lane;
+	bool whole;        /* a shared lane run whole again (resume): no case is replayed */
+	bool lane_started;
+	size_t next;       /* lane: the next case to resolve */
+	size_t unresolved; /* cases not finished, replayed or given up */
+	size_t running;
+	size_t first_pos;  /* the run position of its first case */
+};
+
+/* A case from its start (or replay) until the in-order sinks have it. */
+struct task {
+	size_t pos, k;
+	struct group_run *gr;
+	assay_case *c;
+	assay_arena *a;        /* the report's (verification budget) */
+	assay_case_result r;
+	void *job;             /* the adapter's while running */
+	char *rel;             /* isolated: its working folder beneath the root */
+	double t0;
+	assay_case_report cr;
+	assay_value report;
+	size_t bytes;          /* what it holds while waiting for in-order release */
+};
+
+struct pool {
+	struct assay_run__run *run;
+	const assay_adapter *ad;
+	size_t jobs;
+	struct group_run *groups; /* flat, checkpoint by checkpoint */
+	size_t ngroups;
+	size_t cur_group, cur_case, cur_pos; /* the next case to take, in run order */
+	struct task **running;
+	size_t nrunning;
+	struct task **pending;    /* by run position (1-based): finished, waiting for release */
+	bool *released;
+	size_t next_release;
+	size_t waiting_bytes;
+	bool no_new;              /* stop, fail_fast or an error: start nothing more */
+	struct pollfd *fds;
+};
+
+static const assay_group *grp(struct pool *p, const struct group_run *gr)
+{
+	return &p->run->suite->checkpoints[gr->icp].groups[gr->ig];
+}
+
+static bool stopping(struct pool *p)
+{
+	volatile int *stop = p->run->opts->stop;
+
+	return stop && *stop;
+}
+
+/* Makes the group's folder (its submission copied in, shared) and calls group_begin. */
+static int group_setup(struct pool *p, struct group_run *gr)
+{
+	struct assay_run__run *run = p->run;
+	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
+	const assay_group *g = &cp->groups[gr->ig];
+	const char *submission = run->opts->submission ? run->opts->submission : cp->submission;
+	int rc;
+
+	if (gr->ready)
+		return 0;
+	gr->ready = true;
+	gr->grel = assay_xasprintf("%s/%s", cp->name, g->name);
+	gr->gdir = assay_path_join(run->root, gr->grel);
+	gr->ctx = (assay_run_ctx){ run->suite, cp, g, &run->command, submission,
+				   run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
+				   run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
+				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
+				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env };
+	if (submission && !assay_fs_is_dir(submission))
+		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
+				     "the submission folder does not exist");
+	if ((rc = assay_fs_mkdirs_beneath(run->root, gr->grel, run->err)))
+		return rc;
+	/* One folder for the whole group: the submission is copied in once. */
+	if (!g->isolated && submission && (rc = assay_fs_copy_tree(submission, gr->gdir, run->err)))
+		return rc;
+	if (p->ad->group_begin && (rc = p->ad->group_begin(&gr->state, &gr->ctx, run->err)))
+		return rc;
+	gr->begun = true;
+	return 0;
+}
+
+/* Ends the group (group_end, its folder removed) once nothing of it runs. */
+static void group_teardown(struct pool *p, struct group_run *gr)
+{
+	if (!gr->ready || gr->running)
+		return;
+	if (gr->begun && p->ad->group_end)
+		p->ad->group_end(gr->state);
+	if (gr->grel && !p->run->opts->keep)
+		assay_fs_remove_beneath(p->run->root, gr->grel, NULL);
+	free(gr->grel);
+	free(gr->gdir);
+	gr->grel = gr->gdir = NULL;
+	gr->ready = gr->begun = false;
+}
+
+static void task_free(struct task *t)
+{
+	if (!t)
+		return;
+	assay_case_result_release(&t->r);
+	assay_arena_free(t->a);
+	assay_case_free(t->c);
+	free(t->rel);
+	free(t);
+}
+
+/* Hands every finished case whose turn has come to the in-order sinks. */
+static int release(struct pool *p, bool all)
+{
+	size_t n = p->run->suite->ncases;
+
+	for (; p->next_release <= n; p->next_release++) {
+		struct task *t = p->pending[p->next_release];
+		int rc;
+
+		if (!t) {
+			if (!all)
+				return 0;
+			continue;
+		}
+		p->pending[p->next_release] = NULL;
+		p->waiting_bytes -= t->bytes;
+		rc = assay_run__emit_ordered(p->run, &t->cr, t->gr->icp, t->gr->ig);
+		p->released[p->next_release] = true;
+		task_free(t);
+		if (rc) {
+			p->next_release++;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static size_t arena_bytes(const assay_arena *a)
+{
+	return a ? assay_arena_used(a) : 0;
+}
+
+/* A case is finished (run, replayed or refused): to the sinks, and its group updated. */
+static int resolved(struct pool *p, struct task *t)
+{
+	struct group_run *gr = t->gr;
+	int rc;
+
+	t->cr.index = t->pos;
+	if (!t->cr.replayed) {
+		assay_run__finish_line(t->a, &t->report, t->cr.checkpoint, &t->cr);
+		t->cr.json = &t->report;
+	}
+	rc = assay_run__emit_any(p->run, &t->cr);
+	if (p->run->opts->fail_fast && !t->cr.passed && !t->cr.replayed)
+		p->no_new = true;
+	if (t->rel && !p->run->opts->keep)
+		assay_fs_remove_beneath(p->run->root, t->rel, NULL);
+	t->bytes = 4096 + arena_bytes(t->a) + (t->c ? arena_bytes(t->c->arena) : 0) +
+		   arena_bytes(t->r.arena);
+	for (size_t i = 0; i < t->r.nbufs; i++)
+		t->bytes += t->r.bufs[i].alloc;
+	p->pending[t->pos] = t;
+	p->waiting_bytes += t->bytes;
+	gr->unresolved--;
+	if (!gr->unresolved)
+		group_teardown(p, gr);
+	if (rc)
+		return rc;
+	return release(p, false);
+}
+
+/* Replays case k of `gr` from an earlier run when it has a result: 1 (resolved), 0, or < 0. */
+static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
+{
+	struct assay_run__run *run = p->run;
+	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
+	const assay_group *g = &cp->groups[gr->ig];
+	struct task *t;
+	assay_arena *a;
+	int found;
+
+	if (!run->opts->previous || gr->whole)
+		return 0;
+	a = assay_arena_new(0);
+	t = assay_xcalloc(1, sizeof(*t));
+	found = run->opts->previous(run->opts->previous_payload, cp->name, g->name, g->cases[k].id,
+				    g->cases[k].file, a, &t->report, run->err);
+	if (found <= 0) {
+		assay_arena_free(a);
+		free(t);
+		return found;
+	}
+	const assay_value *err = assay_object_get(&t->report, "error");
+	const assay_value *passed = assay_object_get(&t->report, "passed");
+
+	t->pos = pos;
+	t->k = k;
+	t->gr = gr;
+	t->a = a;
+	t->cr = (assay_case_report){ .checkpoint = cp, .group = g, .id = g->cases[k].id,
+				     .json = &t->report,
+				     .score = assay_value_number(assay_object_get(&t->report,
+										  "score")),
+				     .passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
+				     .error = err && err->kind == ASSAY_V_STRING ? err->u.s : NULL,
+				     .replayed = true };
+	if (!(t->cr.score >= 0 && t->cr.score <= 1))
+		t->cr.score = 0;
+	int rc = resolved(p, t);
+	return rc ? rc : 1;
+}
+
+/*
+ * Makes (or, shared, checks) working folder `rel` beneath the run's root, reaching it through
+ * no link, then puts the submission (fresh folders only) and the case folder's files/ into it,
+ * at `dir`. A folder an earlier case replaced by a link is an error, never followed: no process
+ * of an earlier case of a shared folder is alive by now (proc.h, and a lane runs one case at a
+ * time), so what was checked stays true.
+ */
+static int prepare_workdir(const char *root, const char *rel, const char *dir,
+			   const char *submission, const assay_case *c, bool fresh, assay_err *err)
+{
+	int rc;
+
+	if ((rc = assay_fs_mkdirs_beneath(root, rel, err)))
+		return rc;
+	if (fresh && submission && (rc = assay_fs_copy_tree(submission, dir, err)))
+		return rc;
+	/* Earlier cases of a shared folder may have planted links: write beneath, never through. */
+	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, dir, err)))
+		return rc;
+	return 0;
+}
+
+/* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
+ * resolved at once when it cannot be loaded or its folder made). */
+static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos)
+{
+	struct assay_run__run *run = p->run;
+	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
+	const assay_group *g = &cp->groups[gr->ig];
+	const char *id = g->cases[k].id;
+	size_t budget = run->opts->verify_memory ? run->opts->verify_memory
+						 : ASSAY_VERIFY_MEMORY_DEFAULT;
+	struct task *t = assay_xcalloc(1, sizeof(*t));
+	char *dir = NULL;
+	int rc;
+
+	t->pos = pos;
+	t->k = k;
+	t->gr = gr;
+	t->t0 = assay_now();
+	t->r = (assay_case_result)ASSAY_CASE_RESULT_INIT;
+	t->cr = (assay_case_report){ .checkpoint = cp, .group = g, .id = id };
+	if ((rc = group_setup(p, gr))) {
+		free(t);
+		return rc;
+	}
+	assay_run__notify_start(run, cp, g, id, pos);
+	assay_case_load(&t->c, run->suite, cp, g, k, run->opts->warn, run->opts->warn_payload);
+	t->a = assay_arena_new(budget);
+	t->cr.kase = t->c;
+	if (t->c->error) {
+		t->cr.error = t->c->error;
+		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->c->error,
+						    t->t0);
+		return resolved(p, t);
+	}
+	const char *rel;
+	if (g->isolated) {
+		t->rel = assay_xasprintf("%s/%s", gr->grel, t->c->id);
+		dir = assay_path_join(gr->gdir, t->c->id);
+		rel = t->rel;
+	} else {
+		dir = assay_xstrdup(gr->gdir);
+		rel = gr->grel;
+	}
+	assay_err e = ASSAY_ERR_INIT;
+	if (prepare_workdir(run->root, rel, dir, gr->ctx.submission, t->c, g->isolated, &e)) {
+		char msg[1200];
+
+		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
+						  assay_err_format(&e, msg, sizeof(msg))).u.s;
+		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
+						    t->t0);
+		free(dir);
+		return resolved(p, t);
+	}
+	rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
+	free(dir);
+	if (rc) {
+		if (t->rel && !run->opts->keep)
+			assay_fs_remove_beneath(run->root, t->rel, NULL);
+		task_free(t);
+		return rc;
+	}
+	gr->running++;
+	p->running[p->nrunning++] = t;
+	return 0;
+}
+
+/* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends. */
+static int lane_next(struct pool *p, struct group_run *gr)
+{
+	const assay_group *g = grp(p, gr);
+
+	while (gr->next < g->ncases && !p->no_new && !stopping(p)) {
+		size_t k = gr->next++, pos = gr->first_pos + k;
+		int rc = replay(p, gr, k, pos);
+
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			return start_case(p, gr, k, pos);
+	}
+	return 0;
+}
+
+/* A shared lane on resume: replayed only when every case has a result (else run whole). */
+static int lane_decide(struct pool *p, struct group_run *gr)
+{
+	struct assay_run__run *run = p->run;
+	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
+	const assay_group *g = &cp->groups[gr->ig];
+
+	if (!run->opts->previous || g->isolated)
+		return 0;
+	for (size_t k = 0; k < g->ncases; k++) {
+		assay_arena *a = assay_arena_new(0);
+		assay_value v;
+		int found = run->opts->previous(run->opts->previous_payload, cp->name, g->name,
+						g->cases[k].id, g->cases[k].file, a, &v, run->err);
+
+		assay_arena_free(a);
+		if (found < 0)
+			return found;
+		if (!found) {
+			gr->whole = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static bool over_budget(const struct pool *p)
+{
+	return p->waiting_bytes > ORDER_BUDGET;
+}
+
+/* Starts cases in run order while a slot is free. */
+static int fill(struct pool *p)
+{
+	while (p->nrunning < p->jobs && !p->no_new && !over_budget(p)) {
+		if (stopping(p)) {
+			p->no_new = true;
+			break;
+		}
+		if (p->cur_group >= p->ngroups)
+			break;
+		struct group_run *gr = &p->groups[p->cur_group];
+		const assay_group *g = grp(p, gr);
+		int rc;
+
+		if (p->cur_case >= g->ncases) {
+			p->cur_group++;
+			p->cur_case = 0;
+			continue;
+		}
+		if (gr->lane) {
+			/* the whole group is one unit */
+			p->cur_case = g->ncases;
+			p->cur_pos += g->ncases;
+			gr->lane_started = true;
+			if ((rc = lane_decide(p, gr)) || (rc = lane_next(p, gr)))
+				return rc;
+			continue;
+		}
+		size_t k = p->cur_case++, pos = p->cur_pos++;
+
+		rc = replay(p, gr, k, pos);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && (rc = start_case(p, gr, k, pos)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Removes running task i (swap with the last). */
+static void unrun(struct pool *p, size_t i)
+{
+	struct task *t = p->running[i];
+
+	p->running[i] = p->running[--p->nrunning];
+	t->gr->running--;
+	t->job = NULL;
+}
+
+/* The adapter has ended task i: its result verified, and its lane goes on. */
+static int finished(struct pool *p, size_t i)
+{
+	struct task *t = p->running[i];
+	struct assay_run__run *run = p->run;
+	struct group_run *gr = t->gr;
+	double seconds = run->opts->verify_seconds > 0 ? run->opts->verify_seconds
+						       : ASSAY_VERIFY_SECONDS_DEFAULT;
+	void *job = t->job;
+	assay_verdict v;
+	int rc;
+
+	unrun(p, i);
+	if ((rc = p->ad->finish(job, &t->r, run->err))) {
+		if (t->rel && !run->opts->keep)
+			assay_fs_remove_beneath(run->root, t->rel, NULL);
+		task_free(t);
+		return rc;
+	}
+	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
+				seconds, t->t0);
+	t->cr.result = &t->r;
+	t->cr.score = v.score;
+	t->cr.passed = v.passed;
+	t->cr.error = v.error;
+	if ((rc = resolved(p, t)))
+		return rc;
+	if (gr->lane)
+		return lane_next(p, gr);
+	return 0;
+}
+
+/* Kills every running case (unreported: --resume runs it again). */
+static void abort_all(struct pool *p)
+{
+	while (p->nrunning) {
+		struct task *t = p->running[p->nrunning - 1];
+		void *job = t->job;
+
+		unrun(p, p->nrunning - 1);
+		p->ad->abort(job);
+		if (t->rel && !p->run->opts->keep)
+			assay_fs_remove_beneath(p->run->root, t->rel, NULL);
+		task_free(t);
+	}
+	p->no_new = true;
+}
+
+/* One turn of the loop: poll every running case, then pump each. */
+static int turn(struct pool *p)
+{
+	size_t nfds = 0;
+	int wait = STOP_CHECK_MS;
+
+	for (size_t i = 0; i < p->nrunning; i++) {
+		void *job = p->running[i]->job;
+		int d = p->ad->deadline_ms(job);
+
+		nfds += p->ad->pollfds(job, p->fds + nfds, FDS_PER_JOB);
+		if (d >= 0 && d < wait)
+			wait = d;
+	}
+	if (poll(p->fds, nfds, wait) < 0 && errno != EINTR)
+		return assay_err_set(p->run->err, ASSAY_EIO, NULL, 0, 0, "poll: %s",
+				     strerror(errno));
+	if (stopping(p)) {
+		abort_all(p);
+		return 0;
+	}
+	for (size_t i = 0; i < p->nrunning;) {
+		bool done = false;
+		int rc = p->ad->pump(p->running[i]->job, &done, p->run->err);
+
+		if (rc)
+			return rc;
+		if (!done) {
+			i++;
+			continue;
+		}
+		/* task i is replaced by the last one: pump index i again */
+		if ((rc = finished(p, i)))
+			return rc;
+	}
+	return 0;
+}
+
+int assay_run__pool(struct assay_run__run *run)
+{
+	const assay_suite *s = run->suite;
+	struct pool p = { .run = run, .ad = s->adapter, .next_release = 1, .cur_pos = 1 };
+	int rc = 0;
+
+	p.jobs = run->opts->jobs ? run->opts->jobs : 1;
+	for (size_t i = 0; i < s->ncheckpoints; i++)
+		p.ngroups += s->checkpoints[i].ngroups;
+	p.groups = assay_xcalloc(p.ngroups + 1, sizeof(*p.groups));
+	for (size_t i = 0, n = 0, pos = 1; i < s->ncheckpoints; i++) {
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++, n++) {
+			const assay_group *g = &s->checkpoints[i].groups[j];
+			struct group_run *gr = &p.groups[n];
+
+			gr->icp = i;
+			gr->ig = j;
+			gr->lane = !g->isolated || p.ad->group_begin;
+			gr->unresolved = g->ncases;
+			gr->first_pos = pos;
+			pos += g->ncases;
+		}
+	}
+	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
+	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
+	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
+	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));
+
+	for (;;) {
+		if ((rc = fill(&p)))
+			break;
+		if (!p.nrunning)
+			break; /* nothing left that may start */
+		if ((rc = turn(&p)))
+			break;
+	}
+	if (rc)
+		abort_all(&p);
+	else
+		rc = release(&p, true);
+	/* what did not run, for the summary; groups still set up are ended */
+	for (size_t n = 0, pos = 1; n < p.ngroups; n++) {
+		struct group_run *gr = &p.groups[n];
+		const assay_checkpoint *cp = &s->checkpoints[gr->icp];
+		const assay_group *g = &cp->groups[gr->ig];
+
+		group_teardown(&p, gr);
+		for (size_t k = 0; k < g->ncases; k++, pos++)
+			if (!p.released[pos])
+				assay_strvec_pushf(&run->t.not_run, "%s/%s/%s", cp->name, g->name,
+						   g->cases[k].id);
+	}
+	for (size_t i = 1; i <= s->ncases; i++)
+		task_free(p.pending[i]);
+	free(p.pending);
+	free(p.released);
+	free(p.running);
+	free(p.fds);
+	free(p.groups);
+	return rc;
+}

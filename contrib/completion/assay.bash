@@ -53,7 +53,7 @@ _assay()
 		-*) ;;
 		*) case ${COMP_WORDS[i-1]} in
 			-e|--entry|-s|--submission|-c|--checkpoint|-g|--group|--case|--work-dir|\
-			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|\
+			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|-j|--jobs|\
 			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value) ;;
 			*) suite=${COMP_WORDS[i]}; break ;;
 			esac ;;
@@ -68,6 +68,7 @@ _assay()
 	-c|--checkpoint) COMPREPLY=($(compgen -W "$(_assay_checkpoints "$suite")" -- "$cur")); return ;;
 	-o|--output|-s|--submission|--work-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-e|--entry) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+	-j|--jobs) COMPREPLY=($(compgen -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$cur")); return ;;
 	-g|--group|--case|--stdout-cap|--stderr-cap|--kill-grace|--pass-env|--max-failures|\
 	--value-cap|-a|--attribute) return ;;
 	esac

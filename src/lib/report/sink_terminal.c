@@ -29,6 +29,7 @@
 #define DIFF_LINES 24
 #define STDERR_LINES 10
 #define MORE_NAMES 50
+#define NOT_RUN_NAMES 10
 
 struct failure {
 	char *name;          /* checkpoint/group/id */
@@ -308,8 +309,28 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
 	fputc('\n', f);
-	if (sum->interrupted && !(t->o.exitfirst && t->nfailures))
+	if (sum->interrupted && !(t->o.exitfirst && t->nfailures)) {
+		const assay_value *not_run = assay_object_get(sum->json, "not_run");
+
+		/* what did not run: the first few by name (summary.json has them all) */
+		for (uint32_t i = 0; not_run && not_run->kind == ASSAY_V_ARRAY && i < not_run->len;
+		     i++) {
+			const assay_value *n = &not_run->u.items[i];
+
+			if (i == NOT_RUN_NAMES) {
+				fprintf(f, "  ... and %u more (summary.json's not_run)\n",
+					not_run->len - i);
+				break;
+			}
+			if (n->kind != ASSAY_V_STRING)
+				continue;
+			assay_buf b = ASSAY_BUF_INIT;
+			assay_term__visible(&b, n->u.s, n->len);
+			fprintf(f, "  not run: %s\n", b.ptr);
+			assay_buf_release(&b);
+		}
 		fputs("(--resume runs the rest into the same results folder)\n", f);
+	}
 }
 
 static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)

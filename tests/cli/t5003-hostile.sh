@@ -3,6 +3,8 @@
 # is written so that it passes only when the attack failed (or its verdict is checked below).
 # The test then checks that every canary is intact, every other verdict is right, the results
 # are whole and unforged, nothing outlives the run, and assay exited normally.
+# HOSTILE_JOBS (default 1) is the run's -j: t5007-hostile-parallel.sh runs the same attacks with
+# cases running side by side.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$ASSAY_TEST_TOOL
@@ -60,7 +62,7 @@ report() { # ID: its report line
 }
 
 test_case 'every attack fails, every canary is intact, every verdict is right' '
-	run_assay run "$S" -o res --stdout-cap 128M --sandbox required
+	run_assay run "$S" -o res --stdout-cap 128M --sandbox required -j "${HOSTILE_JOBS:-1}"
 	expect_exit 1
 	# canaries
 	[ "$(cat "$W/keep/file")" = precious ]

@@ -11,10 +11,12 @@
 #   rss    the same trivial suites at 1,000, 10,000 and 100,000 cases (SIZES), once each, -j1:
 #          wall per case against the loop, and assay's peak RSS; goal: flat, <= 50 MB at 100,000.
 #
-# Working folders and results go to WORK_DIR (default /dev/shm when it exists, else $TMPDIR):
-# where /tmp is ext4 mounted with `discard`, every removed folder waits for the disk, a cost of
-# the file system, not of assay (bench/sandbox-run.sh says more). SANDBOX (default on, assay's
-# default) is the setting of both assay and the loop.
+# Working folders go to WORK_DIR (default /dev/shm when it exists, else $TMPDIR): where /tmp is
+# ext4 mounted with `discard`, every removed folder waits for the disk, a cost of the file
+# system, not of assay (bench/sandbox-run.sh says more). Suites and results stay in $TMPDIR: a
+# results folder under a system folder such as /dev would make the sandbox walk that folder for
+# every case to hide it (a cost real runs do not have). SANDBOX (default on, assay's default) is
+# the setting of both assay and the loop.
 # Usage: [RUNS=5] [N=2000] [SIZES="1000 10000 100000"] [SANDBOX=on|off] bench/pool.sh [jq|spawn|rss|all]
 #        (needs build/assay and build/assay-bench-spawn-loop; jq for the jq part)
 set -euo pipefail
@@ -30,9 +32,9 @@ LOOP=$BUILD/assay-bench-spawn-loop
 if [ -z "${WORK_DIR:-}" ]; then
 	if [ -d /dev/shm ] && [ -w /dev/shm ]; then WORK_DIR=/dev/shm; else WORK_DIR=${TMPDIR:-/tmp}; fi
 fi
-TMP=$(mktemp -d "$WORK_DIR/assay-bench-pool.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-mkdir -p "$TMP/work"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/assay-bench-pool.XXXXXX")
+WORK=$(mktemp -d "$WORK_DIR/assay-bench-pool-work.XXXXXX")
+trap 'rm -rf "$TMP" "$WORK"' EXIT
 
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"; }
 now() { date +%s.%N; }
@@ -50,19 +52,19 @@ echo_suite() {
 	done
 }
 run_echo() { # SUITE OUT
-	"$ASSAY" run "$1" -q -j1 -o "$2" --sandbox "$SANDBOX" --work-dir "$TMP/work"
+	"$ASSAY" run "$1" -q -j1 -o "$2" --sandbox "$SANDBOX" --work-dir "$WORK"
 }
 
 bench_jq() {
 	command -v jq >/dev/null || { echo "jq: not installed, skipped"; return; }
 	echo "== jq suite (examples/jq-1.6), -j1 against -j2, $RUNS runs each, interleaved"
 	load
-	"$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq-warm" --work-dir "$TMP/work" || true
+	"$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq-warm" --work-dir "$WORK" || true
 	local r
 	: > "$TMP/j1"; : > "$TMP/j2"
 	for ((r = 0; r < RUNS; r++)); do
-		timed "$ASSAY" run examples/jq-1.6 -q -j1 -o "$TMP/jq1" --work-dir "$TMP/work" >> "$TMP/j1"
-		timed "$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq2" --work-dir "$TMP/work" >> "$TMP/j2"
+		timed "$ASSAY" run examples/jq-1.6 -q -j1 -o "$TMP/jq1" --work-dir "$WORK" >> "$TMP/j1"
+		timed "$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq2" --work-dir "$WORK" >> "$TMP/j2"
 	done
 	local m1 m2
 	m1=$(median < "$TMP/j1"); m2=$(median < "$TMP/j2")
@@ -77,11 +79,11 @@ bench_spawn() {
 	echo "== $N trivial cases, assay run -j1 against the C loop, sandbox $SANDBOX, $RUNS runs each, interleaved"
 	load
 	echo_suite "$TMP/s$N" "$N"
-	"$LOOP" 50 "$SANDBOX" "$TMP/work" >/dev/null # warm up
+	"$LOOP" 50 "$SANDBOX" "$WORK" >/dev/null # warm up
 	local r
 	: > "$TMP/loop"; : > "$TMP/assay"
 	for ((r = 0; r < RUNS; r++)); do
-		"$LOOP" "$N" "$SANDBOX" "$TMP/work" >> "$TMP/loop"
+		"$LOOP" "$N" "$SANDBOX" "$WORK" >> "$TMP/loop"
 		rm -rf "$TMP/res"
 		timed run_echo "$TMP/s$N" "$TMP/res" >> "$TMP/assay"
 	done
@@ -104,9 +106,9 @@ bench_rss() {
 		rm -rf "$TMP/s" "$TMP/res"
 		echo_suite "$TMP/s" "$n"
 		local l a rss
-		l=$("$LOOP" "$n" "$SANDBOX" "$TMP/work")
+		l=$("$LOOP" "$n" "$SANDBOX" "$WORK")
 		/usr/bin/time -f '%e %M' -o "$TMP/time" "$ASSAY" run "$TMP/s" -q -j1 -o "$TMP/res" \
-			--sandbox "$SANDBOX" --work-dir "$TMP/work" || true
+			--sandbox "$SANDBOX" --work-dir "$WORK" || true
 		read -r a rss < "$TMP/time"
 		[ "$(jq .totals.passed "$TMP/res/summary.json")" = "$n" ] || echo "warning: not every case passed"
 		awk -v n="$n" -v a="$a" -v l="$l" -v r="$rss" 'BEGIN {

@@ -68,8 +68,9 @@ static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *
 
 	if (!results || results->kind != ASSAY_V_OBJECT || !results->len)
 		return 0;
-	st = assay_store__prepare(s, "INSERT INTO attributes (case_seq, name, is_correct, weight,"
-				     " score, actual, expected, diff) VALUES (?,?,?,?,?,?,?,?)", err);
+	st = assay_store__cached(s, ASSAY_STORE__ATTRIBUTE,
+				 "INSERT INTO attributes (case_seq, name, is_correct, weight,"
+				 " score, actual, expected, diff) VALUES (?,?,?,?,?,?,?,?)", err);
 	if (!st)
 		return ASSAY_ESTORE;
 	for (uint32_t i = 0; i < results->len && !rc; i++) {
@@ -88,7 +89,7 @@ static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = assay_store__fail(s, err, "store an attribute");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	assay_buf_release(&b);
 	return rc;
 }
@@ -96,8 +97,9 @@ static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *
 /* Drops the result case checkpoint/group/id had (its attributes go with it). */
 static int drop_old(assay_store *s, const assay_case_report *r, assay_err *err)
 {
-	sqlite3_stmt *st = assay_store__prepare(s, "DELETE FROM cases WHERE checkpoint = ?"
-						   " AND grp = ? AND id = ?", err);
+	sqlite3_stmt *st = assay_store__cached(s, ASSAY_STORE__DROP,
+					       "DELETE FROM cases WHERE checkpoint = ?"
+					       " AND grp = ? AND id = ?", err);
 	int rc = 0;
 
 	if (!st)
@@ -107,7 +109,7 @@ static int drop_old(assay_store *s, const assay_case_report *r, assay_err *err)
 	sqlite3_bind_text(st, 3, r->id, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = assay_store__fail(s, err, "replace a case");
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc;
 }
 
@@ -115,8 +117,8 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		   const assay_buf *text, sqlite3_int64 *seq, assay_err *err)
 {
 	const assay_value *ex = assay_object_get(line, "execution");
-	sqlite3_stmt *st = assay_store__prepare(
-		s, "INSERT INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
+	sqlite3_stmt *st = assay_store__cached(
+		s, ASSAY_STORE__ROW, "INSERT INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
 		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
 		   " case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	char hash[65];
@@ -151,7 +153,7 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		rc = assay_store__fail(s, err, "store a case");
 	else
 		*seq = sqlite3_last_insert_rowid(s->db);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc;
 }
 
@@ -167,7 +169,7 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	int rc;
 
 	assay_store_blobs(s, &blobs);
-	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE", err)))
+	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__BEGIN, "BEGIN IMMEDIATE", err)))
 		return rc;
 	if ((rc = assay_json_write_cut(&text, r->json, 0, &cut, err)))
 		goto rollback;
@@ -176,13 +178,13 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	if ((rc = assay_json_parse(&line, a, text.ptr, text.len, NULL, err)) ||
 	    (rc = drop_old(s, r, err)) || (rc = put_row(s, r, &line, &text, &seq, err)) ||
 	    (rc = put_attributes(s, seq, &line, err)) ||
-	    (rc = assay_store__exec(s, "COMMIT", err)))
+	    (rc = assay_store__exec_cached(s, ASSAY_STORE__COMMIT, "COMMIT", err)))
 		goto rollback;
 	if (line_out)
 		assay_buf_add(line_out, text.ptr, text.len);
 	goto out;
 rollback:
-	assay_store__exec(s, "ROLLBACK", NULL);
+	assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK, "ROLLBACK", NULL);
 out:
 	assay_arena_free(a);
 	assay_buf_release(&text);
@@ -194,8 +196,9 @@ int assay_store_previous(void *payload, const char *checkpoint, const char *grou
 			 assay_err *err)
 {
 	assay_store *s = payload;
-	sqlite3_stmt *st = assay_store__prepare(s, "SELECT line, case_hash FROM cases WHERE"
-						   " checkpoint = ? AND grp = ? AND id = ?", err);
+	sqlite3_stmt *st = assay_store__cached(s, ASSAY_STORE__PREVIOUS,
+					       "SELECT line, case_hash FROM cases WHERE"
+					       " checkpoint = ? AND grp = ? AND id = ?", err);
 	char hash[65];
 	int rc = 0, step;
 
@@ -225,7 +228,7 @@ int assay_store_previous(void *payload, const char *checkpoint, const char *grou
 	} else if (step != SQLITE_DONE) {
 		rc = assay_store__fail(s, err, "find a case");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc;
 }
 

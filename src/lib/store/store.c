@@ -86,6 +86,38 @@ sqlite3_stmt *assay_store__prepare(assay_store *s, const char *sql, assay_err *e
 	return st;
 }
 
+sqlite3_stmt *assay_store__cached(assay_store *s, enum assay_store__stmt which, const char *sql,
+				  assay_err *err)
+{
+	sqlite3_stmt *st = s->cached[which];
+
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
+	}
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		assay_store__fail(s, err, "prepare");
+		return NULL;
+	}
+	return s->cached[which] = st;
+}
+
+int assay_store__exec_cached(assay_store *s, enum assay_store__stmt which, const char *sql,
+			     assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__cached(s, which, sql, err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, sql);
+	sqlite3_reset(st);
+	return rc;
+}
+
 void assay_store__now(char buf[32])
 {
 	struct timespec ts;
@@ -203,6 +235,8 @@ void assay_store_close(assay_store *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < ASSAY_STORE__NSTMT; i++)
+		sqlite3_finalize(s->cached[i]);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */

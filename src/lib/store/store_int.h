@@ -8,8 +8,15 @@
 
 #include "assay/store.h"
 
+/* Statements every finished case runs: prepared once per store (assay_store__cached). */
+enum assay_store__stmt {
+	ASSAY_STORE__BEGIN, ASSAY_STORE__COMMIT, ASSAY_STORE__ROLLBACK, ASSAY_STORE__DROP,
+	ASSAY_STORE__ROW, ASSAY_STORE__ATTRIBUTE, ASSAY_STORE__PREVIOUS, ASSAY_STORE__NSTMT
+};
+
 struct assay_store {
 	sqlite3 *db;
+	sqlite3_stmt *cached[ASSAY_STORE__NSTMT];
 	char *dir;
 	char *path;                 /* DIR/assay.db */
 	int lock_fd;                /* DIR/assay.lock, flock'ed by a writer; -1 when reading */
@@ -22,6 +29,16 @@ int assay_store__fail(assay_store *s, assay_err *err, const char *what);
 int assay_store__exec(assay_store *s, const char *sql, assay_err *err);
 /* A prepared statement (finalize it), or NULL with `err` set. */
 sqlite3_stmt *assay_store__prepare(assay_store *s, const char *sql, assay_err *err);
+/*
+ * Statement `which` (its text `sql`), prepared on first use and kept until the store closes:
+ * returned reset and without bindings. Never finalize it; sqlite3_reset() it when done. NULL
+ * with `err` set when it does not prepare.
+ */
+sqlite3_stmt *assay_store__cached(assay_store *s, enum assay_store__stmt which, const char *sql,
+				  assay_err *err);
+/* Runs cached statement `which` (no results, no bindings). @return 0 or ASSAY_ESTORE */
+int assay_store__exec_cached(assay_store *s, enum assay_store__stmt which, const char *sql,
+			     assay_err *err);
 /* The current UTC time as RFC 3339 ("2026-11-23T12:00:00Z"). */
 void assay_store__now(char buf[32]);
 /* This machine's name (uname's nodename). */

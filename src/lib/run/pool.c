@@ -23,6 +23,9 @@
  *   would throw away work already done and a case ends within its timeout anyway.
  * - Resume: a case with a result (opts->previous) is replayed, not run; but a group with
  *   `isolated: false` is replayed only when all its cases have results, else it runs whole again.
+ * - When a case ends, the next one starts before the ended one is verified and stored (its
+ *   result is in memory by then), so assay's own work overlaps a program's run even at -j1;
+ *   not with fail_fast, where the verdict decides whether anything more starts.
  * - `duration` runs from the start of loading the case to the end of its verification.
  */
 #include <errno.h>
@@ -467,6 +470,15 @@ static int finished(struct pool *p, size_t i)
 		task_free(t);
 		return rc;
 	}
+	/* The next case starts before this one is verified and stored, so that work overlaps
+	 * with the next program's run (its result is in memory: nothing of it is read from its
+	 * folder any more). Not with fail_fast: this verdict decides whether anything starts. */
+	if (!run->opts->fail_fast) {
+		if ((rc = gr->lane ? lane_next(p, gr) : fill(p))) {
+			task_free(t);
+			return rc;
+		}
+	}
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);
 	t->cr.result = &t->r;
@@ -475,7 +487,7 @@ static int finished(struct pool *p, size_t i)
 	t->cr.error = v.error;
 	if ((rc = resolved(p, t)))
 		return rc;
-	if (gr->lane)
+	if (gr->lane && run->opts->fail_fast)
 		return lane_next(p, gr);
 	return 0;
 }

@@ -553,6 +553,8 @@ int assay_run__pool(struct assay_run__run *run)
 	int rc = 0;
 
 	p.jobs = run->opts->jobs ? run->opts->jobs : 1;
+	if (p.jobs > s->ncases)
+		p.jobs = s->ncases ? s->ncases : 1; /* more slots than cases would stay empty */
 	for (size_t i = 0; i < s->ncheckpoints; i++)
 		p.ngroups += s->checkpoints[i].ngroups;
 	p.groups = assay_xcalloc(p.ngroups + 1, sizeof(*p.groups));

@@ -140,6 +140,10 @@ typedef struct assay_adapter {
 	void (*abort)(void *job);
 	/** After the last case of a group (may be NULL). */
 	void (*group_end)(void *state);
+	/** The runner could not pump `job` for `seconds` (it was verifying or storing another
+	 *  case): push its timed actions back as much, so that time does not count against the
+	 *  case's timeout (may be NULL). */
+	void (*extend)(void *job, double seconds);
 } assay_adapter;
 
 /** The cli adapter (suite-format.md, "A case (cli adapter)"). */

@@ -275,6 +275,14 @@ ASSAY_EXTERN size_t assay_proc_stdin_pending(const assay_proc *p);
 /** Closes the program's standard input (it reads end of file). */
 ASSAY_EXTERN void assay_proc_close_stdin(assay_proc *p);
 
+/**
+ * Gives a running process `seconds` more before its timeout acts (and, once it timed out, before
+ * the next step of killing it): for a caller that could not pump it for that long (a pool busy
+ * verifying another case), so that time the program spent blocked on a full pipe nobody read
+ * does not count against it. `seconds` <= 0 or a process not running: nothing changes.
+ */
+ASSAY_EXTERN void assay_proc_extend(assay_proc *p, double seconds);
+
 /** Start, pump until done, finish. @return as assay_proc_start() and assay_proc_pump(). */
 ASSAY_EXTERN int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err);
 

@@ -319,6 +319,13 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	return 0;
 }
 
+static void extend(void *jobp, double seconds)
+{
+	struct cli_job *job = jobp;
+
+	assay_proc_extend(&job->p, seconds);
+}
+
 static void abort_job(void *jobp)
 {
 	free_job(jobp); /* releasing the process kills the case and all it started */
@@ -336,4 +343,5 @@ const assay_adapter assay_adapter_cli = {
 	.pump = pump,
 	.finish = finish,
 	.abort = abort_job,
+	.extend = extend,
 };

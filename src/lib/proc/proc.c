@@ -592,6 +592,22 @@ static bool apply_timers(assay_proc *p, double now, assay_err *err)
 	return acted;
 }
 
+void assay_proc_extend(assay_proc *p, double seconds)
+{
+	if (!(seconds > 0))
+		return;
+	if (p->state == ST_RUNNING || p->state == ST_REPORTED) {
+		if (!p->timed_out && p->t_deadline > 0)
+			p->t_deadline += seconds;
+		if (p->t_kill > 0)
+			p->t_kill += seconds;
+		if (p->t_hard > 0)
+			p->t_hard += seconds;
+	} else if (p->state == ST_REAPED) {
+		p->t_drain += seconds;
+	}
+}
+
 int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 {
 	double until = wait_ms > 0 ? now_s() + wait_ms / 1000.0 : 0;

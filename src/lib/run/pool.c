@@ -25,7 +25,13 @@
  *   `isolated: false` is replayed only when all its cases have results, else it runs whole again.
  * - When a case ends, the next one starts before the ended one is verified and stored (its
  *   result is in memory by then), so assay's own work overlaps a program's run even at -j1;
- *   not with fail_fast, where the verdict decides whether anything more starts.
+ *   not with fail_fast, where the verdict decides whether anything more starts, and not after
+ *   a case that captured more than PIPELINE_MAX bytes (its verification and storing may take
+ *   seconds, which at -j1 no other case should have to sit through).
+ * - Verifying and storing a case, or preparing one, can keep the loop from pumping the other
+ *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
+ *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running
+ *   cases (adapter `extend`: their timeouts move by as much), so it never times a case out.
  * - `duration` runs from the start of loading the case to the end of its verification.
  */
 #include <errno.h>
@@ -41,6 +47,9 @@
 #define STOP_CHECK_MS 200
 #define FDS_PER_JOB 16
 #define ORDER_BUDGET (128u * 1024 * 1024)
+#define STALL_S 0.05                    /* a pause of the loop worth giving back to cases */
+#define PIPELINE_MAX (1024u * 1024)     /* captured bytes up to which the next case starts
+					   before this one is verified */
 
 /* A group of the run while it has cases to resolve. */
 struct group_run {
@@ -451,6 +460,17 @@ static void unrun(struct pool *p, size_t i)
 	t->job = NULL;
 }
 
+/* Gives the running cases back the time the loop spent since `t0`, when it was a pause. */
+static void give_back(struct pool *p, double t0)
+{
+	double dt = assay_now() - t0;
+
+	if (dt < STALL_S || !p->ad->extend)
+		return;
+	for (size_t i = 0; i < p->nrunning; i++)
+		p->ad->extend(p->running[i]->job, dt);
+}
+
 /* The adapter has ended task i: its result verified, and its lane goes on. */
 static int finished(struct pool *p, size_t i)
 {
@@ -460,6 +480,7 @@ static int finished(struct pool *p, size_t i)
 	double seconds = run->opts->verify_seconds > 0 ? run->opts->verify_seconds
 						       : ASSAY_VERIFY_SECONDS_DEFAULT;
 	void *job = t->job;
+	double t0 = assay_now();
 	assay_verdict v;
 	int rc;
 
@@ -473,7 +494,11 @@ static int finished(struct pool *p, size_t i)
 	/* The next case starts before this one is verified and stored, so that work overlaps
 	 * with the next program's run (its result is in memory: nothing of it is read from its
 	 * folder any more). Not with fail_fast: this verdict decides whether anything starts. */
-	if (!run->opts->fail_fast) {
+	size_t captured = 0;
+	for (size_t b = 0; b < t->r.nbufs; b++)
+		captured += t->r.bufs[b].len;
+	bool early = !run->opts->fail_fast && captured <= PIPELINE_MAX;
+	if (early) {
 		if ((rc = gr->lane ? lane_next(p, gr) : fill(p))) {
 			task_free(t);
 			return rc;
@@ -487,10 +512,14 @@ static int finished(struct pool *p, size_t i)
 	t->cr.error = v.error;
 	if ((rc = resolved(p, t)))
 		return rc;
-	if (gr->lane && run->opts->fail_fast)
+	give_back(p, t0);
+	if (gr->lane && !early)
 		return lane_next(p, gr);
+	if (!early)
+		return fill(p);
 	return 0;
 }
+
 
 /* Kills every running case (unreported: --resume runs it again). */
 static void abort_all(struct pool *p)
@@ -577,8 +606,11 @@ int assay_run__pool(struct assay_run__run *run)
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));
 
 	for (;;) {
+		double t0 = assay_now();
+
 		if ((rc = fill(&p)))
 			break;
+		give_back(&p, t0);
 		if (!p.nrunning)
 			break; /* nothing left that may start */
 		if ((rc = turn(&p)))

@@ -743,3 +743,39 @@ Test(proc, release_kills_a_running_process, .timeout = 30)
 	cr_assert_eq(p.fd_out, -1);
 	cr_assert_eq(p.out.len, 0);
 }
+
+/* A caller that could not pump for a while gives the time back: the timeout moves with it. */
+Test(proc, extend_moves_the_timeout, .timeout = 30)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	bool done = false;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "sleep 0.6");
+	p.timeout_s = 0.3;
+	cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+	assay_proc_extend(&p, 5.0); /* without it, SIGTERM at 0.3 s */
+	while (!done)
+		cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_proc_finish(&p, &r), 0);
+	expect_exit(&r, 0);
+	assay_proc_release(&p);
+}
+
+Test(proc, extend_of_nothing_changes_nothing, .timeout = 30)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+
+	assay_proc_extend(&p, 5.0); /* not started: ignored */
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "sleep 5");
+	p.timeout_s = 0.2;
+	run_ok(&p, &r);
+	cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT, "status %d", r.status);
+	assay_proc_release(&p);
+}

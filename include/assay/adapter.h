@@ -10,6 +10,8 @@
  * typed data; the runner calls `group_begin` before the first case of a group, then for each
  * case `start`, `pump` until done (driven by poll() on `pollfds` and `deadline_ms`, so a pool
  * can run many cases at once), `finish` (the attributes), and `group_end` after the group.
+ * A runner that could not pump a job for a while (busy verifying another case) calls `extend`
+ * so that the pause does not count against the job's timeout.
  * A case that fails, times out or cannot start is not an error: it is data in the result.
  * Functions return an error code only when assay itself cannot go on.
  */

@@ -52,7 +52,7 @@ normal() { sed -E 's/in [0-9.]+ s$/in T s/; s/^results: r[0-9]/results: R/' "$1"
 test_case '-j4 lists, sums up and reports exactly as -j1' '
 	run_assay run s -o r1 -j1 --color never; expect_exit 1
 	normal out > out1
-	run_assay run s -o r4 -j4 --color never; expect_exit 1
+	run_assay run s -o r4 -j4 --color never --format jsonl:f4.jsonl; expect_exit 1
 	normal out > out4
 	test_cmp out1 out4
 	expect_grep "^  FAIL c1/iso/fail1 " out4
@@ -65,6 +65,9 @@ test_case '-j4 lists, sums up and reports exactly as -j1' '
 	jq -r "[.checkpoint, .group, .id] | join(\"/\")" r1/reports.jsonl > ids1
 	jq -r "[.checkpoint, .group, .id] | join(\"/\")" r4/reports.jsonl > ids4
 	test_cmp ids1 ids4
+	# a --format report is written in run order too
+	jq -r "[.checkpoint, .group, .id] | join(\"/\")" f4.jsonl > idsf4
+	test_cmp ids1 idsf4
 	[ "$(wc -l < ids4)" = $N ] && [ "$(sort -u ids4 | wc -l)" = $N ]
 	[ "$(sqlite3 r4/assay.db "SELECT count(*) FROM cases")" = $N ]'
 

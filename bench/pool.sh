@@ -60,14 +60,21 @@ bench_jq() {
 	echo "== jq suite (examples/jq-1.6), -j1 against -j2, $RUNS runs each, interleaved"
 	load
 	"$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq-warm" --work-dir "$WORK" || true
-	local r
-	: > "$TMP/j1"; : > "$TMP/j2"
+	local r j
+	: > "$TMP/j1"; : > "$TMP/j2"; : > "$TMP/c1"; : > "$TMP/c2"
 	for ((r = 0; r < RUNS; r++)); do
-		timed "$ASSAY" run examples/jq-1.6 -q -j1 -o "$TMP/jq1" --work-dir "$WORK" >> "$TMP/j1"
-		timed "$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq2" --work-dir "$WORK" >> "$TMP/j2"
+		for j in 1 2; do
+			# wall seconds, and the CPUs the run got on average (its processes' CPU time
+			# over its wall time): on a machine others load, -j2 cannot get 2
+			/usr/bin/time -f '%e %U %S' -o "$TMP/time" "$ASSAY" run examples/jq-1.6 -q -j$j \
+				-o "$TMP/jq$j" --work-dir "$WORK" >/dev/null 2>&1 || true
+			awk '{ print $1 }' "$TMP/time" >> "$TMP/j$j"
+			awk '{ print ($2 + $3) / $1 }' "$TMP/time" >> "$TMP/c$j"
+		done
 	done
 	local m1 m2
 	m1=$(median < "$TMP/j1"); m2=$(median < "$TMP/j2")
+	printf 'CPUs the runs got (median): -j1 %.2f, -j2 %.2f\n' "$(median < "$TMP/c1")" "$(median < "$TMP/c2")"
 	cmp -s <(jq -c 'del(.duration)' "$TMP/jq1/summary.json") <(jq -c 'del(.duration)' "$TMP/jq2/summary.json") ||
 		echo "warning: -j1 and -j2 summaries differ"
 	printf -- '-j1: median %.3f s\n-j2: median %.3f s\nspeed-up -j2 over -j1: %.2fx (goal >= 1.8 on 2 cores)\n' \

@@ -269,19 +269,51 @@ static void check_cases(struct problems *p, const assay_suite *s)
 	}
 }
 
+/*
+ * Under strictness a warning is an error, and the loader's error for it ("W (an error under
+ * strict...)") repeats a warning already listed: each problem is printed once, as an error.
+ */
+static void strict_problems(struct problems *p)
+{
+	assay_strvec errors = ASSAY_STRVEC_INIT;
+	static const char mark[] = " (an error under strict";
+
+	for (size_t i = 0; i < p->errors.nr; i++) {
+		const char *e = p->errors.v[i], *at = strstr(e, mark);
+		bool repeat = false;
+
+		for (size_t j = 0; at && j < p->warnings.nr && !repeat; j++)
+			repeat = strlen(p->warnings.v[j]) == (size_t)(at - e) &&
+				 !strncmp(p->warnings.v[j], e, (size_t)(at - e));
+		if (!repeat)
+			add(&errors, e);
+	}
+	for (size_t i = 0; i < p->warnings.nr; i++)
+		add(&errors, p->warnings.v[i]);
+	assay_strvec_clear(&p->errors);
+	assay_strvec_clear(&p->warnings);
+	p->errors = errors;
+}
+
 static int check(const struct run_args *a)
 {
 	struct problems p = { ASSAY_STRVEC_INIT, ASSAY_STRVEC_INIT, 0 };
 	assay_suite *pieces[256];
+	bool strict = a->strict;
 	size_t n;
 
 	if (a->plugins && cli_load_plugins(a->plugins))
 		return CLI_EXIT_LOAD;
 	n = load_pieces(&p, a, pieces, sizeof(pieces) / sizeof(*pieces));
 	for (size_t i = 0; i < n; i++) {
+		strict |= pieces[i]->strict;
 		check_cases(&p, pieces[i]);
 		assay_suite_free(pieces[i]);
 	}
+	for (size_t i = 0; i < p.errors.nr; i++)
+		strict |= strstr(p.errors.v[i], " (an error under strict") != NULL;
+	if (strict)
+		strict_problems(&p);
 	for (size_t i = 0; i < p.errors.nr; i++)
 		printf("error: %s\n", p.errors.v[i]);
 	for (size_t i = 0; !a->quiet && i < p.warnings.nr; i++)

@@ -11,6 +11,7 @@
  * - Strictness (the filter's or suite.yaml's `strict: true`): every warning is still delivered,
  *   so a checker lists them all, then the load fails at the first one.
  * - Selection (select.c): an empty selection is an error naming the closest names.
+ * - Folders of case files that no checkpoint or group declares are warnings (undeclared.c).
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -665,6 +666,12 @@ static const assay_value *original_settings(struct loader *ld, const assay_value
 	for (uint32_t i = 0; i < gnode->len; i++) {
 		const assay_value *k = &gnode->u.members[i].key;
 
+		const assay_value *v = &gnode->u.members[i].value;
+
+		/* `type: Regression` only says what the group is (suite-format.md) */
+		if (assay_value_is_str(k, "type") && v->kind == ASSAY_V_STRING &&
+		    !strcasecmp(v->u.s, "Regression"))
+			continue;
 		if (assay_load__in_list(group_keys, k->u.s) &&
 		    !assay_value_is_str(k, "original_checkpoint") &&
 		    !assay_value_is_str(k, "original_group"))
@@ -899,6 +906,7 @@ static int load(struct loader *ld, const char *dir)
 			s->checkpoints[j - 1] = t;
 		}
 	}
+	assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint), warn_plain, ld);
 	return finish(ld);
 }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Mistakes a new suite author makes that assay used to let pass in silence (a review by a new
+# user): undeclared folders of cases, empty expected texts, hand-made regression groups,
+# defaults that break a case, and the messages around them.
+. "$(dirname "$0")/lib.sh"
+
+# mksuite DIR: a small cli suite (checkpoint_1: core, features; checkpoint_2: core).
+mksuite() {
+	mkdir -p "$1/checkpoint_1/core" "$1/checkpoint_1/features" "$1/checkpoint_2/core" "$1/assets"
+	cat > "$1/suite.yaml" <<-EOF
+	name: mistakes
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	static_assets:
+	  data: {path: assets/data.yaml}
+	checkpoints:
+	  checkpoint_1:
+	    groups:
+	      core: {type: Core}
+	      features: {type: Functionality}
+	  checkpoint_2:
+	    groups:
+	      core: {type: Core}
+	EOF
+	echo "a: 1" > "$1/assets/data.yaml"
+	for d in checkpoint_1/core checkpoint_1/features checkpoint_2/core; do
+		printf 'arguments: [hi]\nexpected: {output: "hi\\n"}\n' > "$1/$d/hello.yaml"
+	done
+}
+
+test_case 'folders of cases the suite does not declare are warned about, with did-you-mean' '
+	mksuite s
+	mkdir -p s/checkpoint_1/featrues s/checkpoint_3/core s/checkpoint_1/notes
+	cp s/checkpoint_1/core/hello.yaml s/checkpoint_1/featrues/a.yaml
+	cp s/checkpoint_1/core/hello.yaml s/checkpoint_1/featrues/b.yaml
+	cp s/checkpoint_1/core/hello.yaml s/checkpoint_3/core/c.yaml
+	echo "just notes" > s/checkpoint_1/notes/README.md
+	run_assay check-suite s; expect_exit 0
+	expect_grep "^warning: .*/s/checkpoint_1/featrues/: 2 case files in a folder that is no group of checkpoint .checkpoint_1.: they are never run \\(did you mean .features.\\?\\)$" out
+	expect_grep "^warning: .*/s/checkpoint_3/: 1 case file in 1 group folder, but suite.yaml has no checkpoint there: it is never run \\(did you mean .checkpoint_[12].\\?\\)$" out
+	! grep -q notes out
+	! grep -q assets out
+	expect_grep "^3 cases checked: 0 errors, 2 warnings$" out
+	run_assay check-suite s --strict; expect_exit 3
+	expect_grep "^3 cases checked: 2 errors, 0 warnings$" out
+	run_assay run s -o r1; expect_exit 0
+	expect_grep "warning: .*featrues" err
+	run_assay run s -o r2 --strict; expect_exit 3
+	expect_grep "featrues|checkpoint_3" err'
+
+test_case 'folders that belong to the suite are not undeclared' '
+	mksuite s2
+	mkdir -p s2/solution/tests s2/checkpoint_1/core/big/files s2/results s2/checkpoint_1/cfg
+	printf "x: 1\n" > s2/solution/tests/conf.yaml
+	printf "x: 1\n" > s2/checkpoint_1/core/big/files/in.yaml
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > s2/checkpoint_1/core/big/case.yaml
+	printf "x: 1\n" > s2/checkpoint_1/cfg/c.yaml
+	sed -i "s|sandbox: off}|sandbox: off, submission: solution, read_paths: [checkpoint_1/cfg]}|" s2/suite.yaml
+	(cd s2 && "$ASSAY" run . -o assay-results >/dev/null 2>&1) || true
+	run_assay check-suite s2 --strict; expect_exit 0
+	expect_grep "^4 cases checked: 0 errors, 0 warnings$" out'
+
+test_case 'type: Regression on a hand-made regression group is accepted; one problem is printed once' '
+	mksuite s3
+	cat >> s3/suite.yaml <<-EOF
+	      old_core: {type: Regression, original_checkpoint: checkpoint_1, original_group: core}
+	EOF
+	run_assay check-suite s3 --strict; expect_exit 0
+	expect_grep "^4 cases checked: 0 errors, 0 warnings$" out
+	sed -i "s/type: Regression, original/type: Core, original/" s3/suite.yaml
+	run_assay check-suite s3; expect_exit 0
+	expect_grep "^warning: .*suite.yaml:[0-9]+:[0-9]+: .type. of a regression group is ignored" out
+	run_assay check-suite s3 --strict; expect_exit 3
+	test "$(grep -c "regression group is ignored" out)" = 1
+	expect_grep "^4 cases checked: 1 error, 0 warnings$" out'
+
+test_done

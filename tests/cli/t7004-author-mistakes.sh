@@ -73,4 +73,23 @@ test_case 'type: Regression on a hand-made regression group is accepted; one pro
 	test "$(grep -c "regression group is ignored" out)" = 1
 	expect_grep "^4 cases checked: 1 error, 0 warnings$" out'
 
+test_case 'an empty expected text: contains warns at load, flexible gives no containment credit' '
+	mkdir -p e/c/g
+	cat > e/suite.yaml <<-EOF
+	name: e
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "arguments: [totally wrong]\nexpected: {output: \"\"}\nverify: {output: contains}\n" > e/c/g/a.yaml
+	printf "arguments: [totally wrong]\nexpected: {output: \"\"}\nverify: {output: flexible}\n" > e/c/g/b.yaml
+	printf "arguments: [\"\"]\nexpected: {output: \"\"}\nverify: {output: flexible}\n" > e/c/g/c.yaml
+	run_assay check-suite e; expect_exit 0
+	expect_grep "^warning: .*/e/c/g/a.yaml:2:20: expected.output is empty: contains matches any output$" out
+	expect_grep "^3 cases checked: 0 errors, 1 warning$" out
+	run_assay check-suite e --strict; expect_exit 3
+	run_assay run e -o re; expect_exit 1
+	expect_grep "FAIL c/g/b" out
+	! grep -q "FAIL c/g/c" out'
+
 test_done

@@ -267,6 +267,28 @@ static int add_verify_entry(assay_case *c, const char *attr, const assay_member 
 	return 0;
 }
 
+
+/*
+ * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
+ * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
+ * under strictness). (`flexible` with an empty expected accepts only a blank output.)
+ */
+static void warn_empty_expected(const assay_case_load_ctx *ctx, const assay_case *c,
+				const assay_member *entry, const assay_verifier *v)
+{
+	const char *key = entry->key.u.s;
+	const assay_member *m = assay_object_member(&c->expected, key);
+	const assay_value *match = assay_object_get(&entry->value, "match");
+
+	if (!m || m->value.kind != ASSAY_V_STRING || m->value.len)
+		return;
+	if (v != &assay_verifier_contains &&
+	    !(v == &assay_verifier_regex && match && !assay_value_is_str(match, "full")))
+		return;
+	assay_case_warn_at(ctx, &m->value, "expected.%s is empty: %s matches any output", key,
+			   v->name);
+}
+
 static int load_verify(assay_case *c, const assay_member *vm, const assay_case_load_ctx *ctx,
 		       assay_err *err)
 {
@@ -316,6 +338,7 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 	for (uint32_t i = 0; i < c->verify.len; i++) {
 		const assay_member *m = &c->verify.u.members[i];
 		const char *key = m->key.u.s;
+		const assay_verifier *vf = NULL;
 		assay_err e = ASSAY_ERR_INIT;
 
 		if (!assay_object_get(&c->expected, key)) {
@@ -327,13 +350,14 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 						   key);
 			continue;
 		}
-		if ((rc = assay_verify_check(NULL, NULL, &m->value, key, &e))) {
+		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {
 			const assay_value *at = assay_object_get(&m->value, "verifier");
 			struct locator loc = locator_of(ctx);
 
 			return assay_load__err_at(&loc, at ? at : &m->value, err, rc,
 						  "verify.%s: %s", key, e.msg);
 		}
+		warn_empty_expected(ctx, c, m, vf);
 	}
 	return 0;
 }

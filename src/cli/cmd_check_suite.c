@@ -237,7 +237,21 @@ static void try_verifiers(struct problems *p, const assay_suite *s, const assay_
 
 			if (!assay_case_locate(c, s, at ? at : opts, where, sizeof(where)))
 				assay_case_locate(c, s, &c->verify, where, sizeof(where));
-			msg = assay_xasprintf("%s: verify.%s: %s", where, m->key.u.s, err.msg);
+			if (strncmp(where, c->file, strlen(c->file))) {
+				/* an entry of `defaults` or `case_defaults`: name the case too, at
+				 * its expected value */
+				char mine[700];
+
+				if (!assay_case_locate(c, s, &m->value, mine, sizeof(mine)) ||
+				    strncmp(mine, c->file, strlen(c->file)))
+					snprintf(mine, sizeof(mine), "%s", c->file);
+				msg = assay_xasprintf("%s: verify.%s: %s (the verify entry is "
+						      "inherited from %s)", mine, m->key.u.s,
+						      err.msg, where);
+			} else {
+				msg = assay_xasprintf("%s: verify.%s: %s", where, m->key.u.s,
+						      err.msg);
+			}
 			add(&p->errors, msg);
 			free(msg);
 		}

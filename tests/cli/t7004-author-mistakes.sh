@@ -92,4 +92,34 @@ test_case 'an empty expected text: contains warns at load, flexible gives no con
 	expect_grep "FAIL c/g/b" out
 	! grep -q "FAIL c/g/c" out'
 
+test_case 'a verify entry of defaults that breaks a case names the case' '
+	mkdir -p d/c/g
+	cat > d/suite.yaml <<-EOF
+	name: d
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	defaults:
+	  verify:
+	    output: json
+	EOF
+	printf "arguments: [bye]\nexpected: {output: \"bye\\\\n\"}\n" > d/c/g/x.yaml
+	run_assay check-suite d; expect_exit 3
+	expect_grep "^error: .*/d/c/g/x.yaml:2:20: verify.output: expected.output is not valid JSON: .* \\(the verify entry is inherited from .*/d/suite.yaml:7:13\\)$" out
+	sed -i "s/output: json/output: {verifier: json, ignore_ordr: true}/" d/suite.yaml
+	run_assay check-suite d; expect_exit 3
+	expect_grep "^error: .*/d/c/g/x.yaml:2:20: verify.output: unknown option .ignore_ordr. for verifier .json. .*\\(the verify entry is inherited from .*/d/suite.yaml:7:[0-9]+\\)$" out'
+
+test_case 'a verifier error is printed once' '
+	mkdir -p v/c/g
+	cat > v/suite.yaml <<-EOF
+	name: v
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "arguments: [bye]\nexpected: {output: \"bye\\\\n\"}\nverify: {output: json}\n" > v/c/g/x.yaml
+	run_assay run v -o rv; expect_exit 1
+	test "$(grep -c "is not valid JSON" out)" = 1'
+
 test_done

@@ -269,6 +269,34 @@ static int add_verify_entry(assay_case *c, const char *attr, const assay_member 
 
 
 /*
+ * A bad verify entry: located at the entry when the case file wrote it; an entry inherited from
+ * suite.yaml (`defaults`, `case_defaults`) is located at the case's expected value, naming
+ * where the entry was written, so that the message says which case it breaks.
+ */
+static int entry_error(const assay_case_load_ctx *ctx, const assay_value *at, const char *key,
+		       assay_err *err, int rc, const char *msg)
+{
+	struct locator loc = locator_of(ctx), own = loc;
+	const assay_value *exp = assay_object_get(&ctx->kase->expected, key);
+	char where[700];
+
+	own.n = 1; /* the case file only */
+	if (assay_load__locate(&loc, at, where, sizeof(where)) &&
+	    strcmp(loc.path[0], where) && strncmp(where, ctx->kase->file, strlen(ctx->kase->file))) {
+		char mine[700];
+
+		if (exp && assay_load__locate(&own, exp, mine, sizeof(mine)))
+			return assay_load__err_at(&own, exp, err, rc,
+						  "verify.%s: %s (the verify entry is inherited "
+						  "from %s)", key, msg, where);
+		return assay_err_set(err, rc, ctx->kase->file, 0, 0,
+				     "verify.%s: %s (the verify entry is inherited from %s)", key,
+				     msg, where);
+	}
+	return assay_load__err_at(&loc, at, err, rc, "verify.%s: %s", key, msg);
+}
+
+/*
  * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
  * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
  * under strictness). (`flexible` with an empty expected accepts only a blank output.)
@@ -352,10 +380,8 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 		}
 		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {
 			const assay_value *at = assay_object_get(&m->value, "verifier");
-			struct locator loc = locator_of(ctx);
 
-			return assay_load__err_at(&loc, at ? at : &m->value, err, rc,
-						  "verify.%s: %s", key, e.msg);
+			return entry_error(ctx, at ? at : &m->value, key, err, rc, e.msg);
 		}
 		warn_empty_expected(ctx, c, m, vf);
 	}

@@ -100,7 +100,22 @@ static void add_ending(assay_buf *out, const assay_value *execution, const struc
 	}
 }
 
-/* Why the case failed: its error, how it ended, each failed attribute. */
+/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
+ * already, is "ATTR: MSG". */
+static bool repeats_error(const char *error, const char *attr, const assay_value *result)
+{
+	static const char prefix[] = "verifier error: ";
+	const assay_value *diff = assay_object_get(result, "diff");
+	size_t n = strlen(attr);
+
+	return error && diff && diff->kind == ASSAY_V_STRING &&
+	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
+	       error[n] == ':' && error[n + 1] == ' ' &&
+	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
+}
+
+/* Why the case failed: its error, how it ended, each failed attribute (a verifier's error
+ * once). */
 static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
 			bool *stderr_shown)
 {
@@ -127,7 +142,7 @@ static void add_reasons(struct term *t, assay_buf *out, const assay_case_report 
 		const assay_value *ok = assay_object_get(v, "is_correct");
 		const char *attr = results->u.members[i].key.u.s;
 
-		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b)
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(r->error, attr, v))
 			continue;
 		assay_term__explain(out, attr, v, &t->st, DIFF_LINES);
 		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");

@@ -122,4 +122,31 @@ test_case 'a verifier error is printed once' '
 	run_assay run v -o rv; expect_exit 1
 	test "$(grep -c "is not valid JSON" out)" = 1'
 
+test_case 'show and report create nothing in the results folder; a run leaves only assay.db' '
+	mkdir -p ro/c/g
+	cat > ro/suite.yaml <<-EOF
+	name: ro
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > ro/c/g/x.yaml
+	run_assay run ro -o rr; expect_exit 0
+	ls rr > before
+	! grep -q "assay.db-" before
+	run_assay show rr x; expect_exit 0
+	run_assay report rr --format markdown; expect_exit 0
+	run_assay report rr --format json -o rr.json; expect_exit 0
+	ls rr > after
+	test_cmp before after
+	# a store an older assay left in WAL mode is read without creating its log files
+	python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"PRAGMA journal_mode=WAL\"); c.close()" rr/assay.db
+	ls rr > before
+	! grep -q "assay.db-" before
+	run_assay report rr --format markdown; expect_exit 0
+	expect_grep "all 1 cases passed" out
+	run_assay show rr x; expect_exit 0
+	ls rr > after
+	test_cmp before after'
+
 test_done

@@ -149,4 +149,23 @@ test_case 'show and report create nothing in the results folder; a run leaves on
 	ls rr > after
 	test_cmp before after'
 
+test_case 'show labels each case when an id matches a case and its regression copy' '
+	mksuite sh
+	cat >> sh/suite.yaml <<-EOF
+	    regressions:
+	      - {checkpoint: checkpoint_1, groups: [features]}
+	EOF
+	rm sh/checkpoint_2/core/hello.yaml
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > sh/checkpoint_2/core/other.yaml
+	run_assay run sh -o rs; expect_exit 0
+	run_assay show rs other; expect_exit 0
+	! grep -q "==>" out
+	run_assay show rs checkpoint_1/features/hello; expect_exit 0
+	! grep -q "==>" out
+	run_assay show rs hello; expect_exit 0
+	expect_grep "^==> checkpoint_1/core/hello <==$" out
+	expect_grep "^==> checkpoint_1/features/hello <==$" out
+	expect_grep "^==> checkpoint_2/checkpoint_1_features/hello <==$" out
+	test "$(grep -c "==>" out)" = 3'
+
 test_done

@@ -15,7 +15,10 @@
  *   of two characters, a JSON Schema keyword assay does not implement) are found now.
  *   Plug-ins (programs of the command verifier, shared objects) are not called.
  *
- * With --mutate the suite runs once (through the run API, with every option of `assay run`),
+ * With --mutate the suite runs once (through the run API, with the options `assay run` and
+ * `assay run-case` share: selection, --entry, --submission, --strict, --keep, --work-dir, caps,
+ * --kill-grace, --sandbox, --network, --plugin, --pass-env; it writes no results folder, so
+ * -o, --resume, --format and the other options of results and reports are refused by name),
  * and each case that passes is verified again against wrong results made from its own: for
  * each expected attribute, empty output, the last line dropped, a digit changed, another
  * status code, an expected file missing. A mutant that still passes means a check that cannot
@@ -500,6 +503,31 @@ static int mutate(struct run_args *a)
 	return rc;
 }
 
+/*
+ * The options of `assay run` that check-suite does not take, because it writes no results
+ * folder and no report (its answer is its listing): said so, rather than "unknown option".
+ */
+static int run_only_option(int argc, char **argv)
+{
+	static const char *const only[] = { "-o", "--output", "--resume", "-r", "--last-failed",
+					    "--accept", "-y", "--yes", "--format", "-f", "--repro",
+					    "--pass-policy", "--text-cap", "--max-failures",
+					    "--value-cap", "--color", "-x", "--exitfirst", NULL };
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		for (size_t j = 0; only[j]; j++)
+			if (strlen(only[j]) == n && !strncmp(argv[i], only[j], n))
+				return cli_error(CLI_EXIT_USAGE,
+						 "check-suite writes no results folder or report: "
+						 "'%s' is an option of assay run only (check-suite "
+						 "takes the options that choose and run cases: see "
+						 "assay check-suite --help)", only[j]);
+	}
+	return 0;
+}
+
 int cmd_check_suite(int argc, char **argv)
 {
 	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
@@ -514,8 +542,11 @@ int cmd_check_suite(int argc, char **argv)
 	};
 	const char *words[1];
 	size_t nwords;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
+	int rc;
 
+	if ((rc = run_only_option(argc, argv)))
+		return rc;
+	rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 	if (rc || nwords != 1) {
 		if (!rc)
 			cli_usage(stderr, usage, opts);

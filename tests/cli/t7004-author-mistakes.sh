@@ -168,4 +168,14 @@ test_case 'show labels each case when an id matches a case and its regression co
 	expect_grep "^==> checkpoint_2/checkpoint_1_features/hello <==$" out
 	test "$(grep -c "==>" out)" = 3'
 
+test_case 'check-suite refuses the options of results by name, and takes those of running' '
+	mksuite cs
+	run_assay check-suite cs --mutate -o somewhere; expect_exit 2
+	expect_grep "check-suite writes no results folder or report: .-o. is an option of assay run only" err
+	run_assay check-suite cs --mutate --format=json; expect_exit 2
+	expect_grep "..--format. is an option of assay run only" err
+	test ! -e somewhere
+	run_assay check-suite cs --mutate -c checkpoint_1 -g core --sandbox off --kill-grace 0.5 --stdout-cap 1M; expect_exit 0
+	expect_grep "^1 case: 1 passed and were mutated" out'
+
 test_done

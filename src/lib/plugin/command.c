@@ -203,7 +203,8 @@ static int one_shot(assay_verification *out, const assay_verify_call *call, assa
 		assay_buf_addf(&why, "could not be started: %s", strerror(res.exec_errno));
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_TIMED_OUT) {
-		assay_buf_addf(&why, "did not answer within %g seconds", timeout);
+		assay_buf_addf(&why, "did not answer within %g second%s", timeout,
+			       timeout == 1 ? "" : "s");
 		rc = refuse(err, argv, &p.err, 0, why.ptr);
 	} else {
 		const char *bad = answer(out, call, p.out.ptr, p.out.len, &why);

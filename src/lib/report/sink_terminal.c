@@ -311,14 +311,15 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 									     : t->st.red;
 
 	if (sum->interrupted) {
-		fprintf(f, "\n%s%s: %zu of %zu cases ran, %zu passed%s in %.2f s",
+		fprintf(f, "\n%s%s: %zu of %zu case%s ran, %zu passed%s in %.2f s",
 			color, t->o.exitfirst && t->nfailures
 				       ? "stopped at the first failure (--exitfirst)"
 				       : "interrupted",
-			tot->total, sum->planned, tot->passed, t->st.reset, sum->wall_s);
+			tot->total, sum->planned, sum->planned == 1 ? "" : "s", tot->passed,
+			t->st.reset, sum->wall_s);
 	} else {
-		fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", color, tot->passed,
-			tot->total, t->st.reset, sum->wall_s);
+		fprintf(f, "\n%s%zu of %zu case%s passed%s in %.2f s", color, tot->passed,
+			tot->total, tot->total == 1 ? "" : "s", t->st.reset, sum->wall_s);
 	}
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);

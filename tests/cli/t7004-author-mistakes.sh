@@ -178,4 +178,23 @@ test_case 'check-suite refuses the options of results by name, and takes those o
 	run_assay check-suite cs --mutate -c checkpoint_1 -g core --sandbox off --kill-grace 0.5 --stdout-cap 1M; expect_exit 0
 	expect_grep "^1 case: 1 passed and were mutated" out'
 
+test_case 'a command verifier program relative to the suite runs from anywhere; one not found says where it was looked for' '
+	mkdir -p cv/c/g cv/checks elsewhere
+	cat > cv/suite.yaml <<-EOF
+	name: cv
+	adapter: {type: cli, command: [/bin/echo], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "#!/bin/sh\ncat >/dev/null; echo \"{\\\\\"is_correct\\\\\": true, \\\\\"diff\\\\\": null}\"\n" > cv/checks/ok.sh
+	chmod +x cv/checks/ok.sh
+	cat cv/checks/ok.sh
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\\\\\n\"}\nverify: {output: {verifier: command, run: [checks/ok.sh]}}\n" > cv/c/g/a.yaml
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\\\\\n\"}\nverify: {output: {verifier: command, run: \"checks/ok.sh --x\", persistent: false}}\n" > cv/c/g/b.yaml
+	(cd elsewhere && "$ASSAY" run ../cv -o ../rcv > ../out 2> ../err) || { cat out err; false; }
+	expect_grep "^2 of 2 cases passed" out
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\\\\\n\"}\nverify: {output: {verifier: command, run: [checks/nope.sh]}}\n" > cv/c/g/c.yaml
+	run_assay run cv -o rcv2; expect_exit 1
+	expect_grep "verifier command .checks/nope.sh. could not be started: No such file or directory \\(.checks/nope.sh. is in neither the suite.s folder nor the folder assay runs in: write it relative to the suite, or as \\{\\{static:NAME\\}\\}" out'
+
 test_done

@@ -297,6 +297,50 @@ static int entry_error(const assay_case_load_ctx *ctx, const assay_value *at, co
 }
 
 /*
+ * The `run` of a command verifier (docs/verifiers.md): a relative program path with a '/'
+ * (`checks/ok.sh`) names the suite's file when there is one, wherever assay runs from; else it
+ * stays as written (relative to where assay runs). A bare name is looked for in PATH. A string
+ * `run` becomes its shell-split list. The entry is replaced in the case's own verify mapping.
+ */
+static void resolve_run(assay_case *c, const assay_suite *s, const char *key,
+			const assay_value *entry)
+{
+	const assay_value *run = assay_object_get(entry, "run");
+	assay_strvec argv = ASSAY_STRVEC_INIT;
+	char *abs = NULL;
+
+	if (run && run->kind == ASSAY_V_STRING) {
+		if (assay_shell_split(&argv, run->u.s, NULL))
+			goto out;
+	} else if (run && run->kind == ASSAY_V_ARRAY) {
+		for (uint32_t i = 0; i < run->len; i++) {
+			if (run->u.items[i].kind != ASSAY_V_STRING ||
+			    memchr(run->u.items[i].u.s, '\0', run->u.items[i].len))
+				goto out; /* the verifier says what is wrong */
+			assay_strvec_push(&argv, run->u.items[i].u.s);
+		}
+	}
+	if (!argv.nr || argv.v[0][0] == '/' || !strchr(argv.v[0], '/'))
+		goto out;
+	abs = assay_path_join(s->root, argv.v[0]);
+	if (!assay_fs_exists(abs))
+		goto out;
+	assay_value list = assay_value_array(), copy = assay_value_object();
+	assay_array_push(c->arena, &list, assay_value_strz(c->arena, abs));
+	for (size_t i = 1; i < argv.nr; i++)
+		assay_array_push(c->arena, &list, assay_value_strz(c->arena, argv.v[i]));
+	for (uint32_t i = 0; i < entry->len; i++)
+		if (!assay_value_is_str(&entry->u.members[i].key, "run"))
+			assay_object_append(c->arena, &copy, entry->u.members[i].key,
+					    entry->u.members[i].value);
+	assay_object_set(c->arena, &copy, "run", list);
+	assay_object_set(c->arena, &c->verify, key, copy);
+out:
+	free(abs);
+	assay_strvec_clear(&argv);
+}
+
+/*
  * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
  * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
  * under strictness). (`flexible` with an empty expected accepts only a blank output.)
@@ -384,6 +428,8 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 			return entry_error(ctx, at ? at : &m->value, key, err, rc, e.msg);
 		}
 		warn_empty_expected(ctx, c, m, vf);
+		if (!strcmp(vf->name, "command"))
+			resolve_run(c, ctx->suite, key, &m->value);
 	}
 	return 0;
 }

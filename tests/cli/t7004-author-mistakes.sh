@@ -197,4 +197,50 @@ test_case 'a command verifier program relative to the suite runs from anywhere; 
 	run_assay run cv -o rcv2; expect_exit 1
 	expect_grep "verifier command .checks/nope.sh. could not be started: No such file or directory \\(.checks/nope.sh. is in neither the suite.s folder nor the folder assay runs in: write it relative to the suite, or as \\{\\{static:NAME\\}\\}" out'
 
+test_case 'verifier diffs list only differences, in the document words, once' '
+	mkdir -p nm/c/g
+	cat > nm/suite.yaml <<-EOF
+	name: nm
+	adapter: {type: cli, command: [/usr/bin/printf], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "arguments: [\"1 2 3 5\"]\nexpected: {output: \"1 2 3 4\"}\nverify: {output: numeric}\n" > nm/c/g/a.yaml
+	cat > nm/c/g/b.yaml <<-\EOF
+	arguments: ['{"a": 1, "b": 2}']
+	expected: {output: [a]}
+	verify: {output: json_keys}
+	EOF
+	cat > nm/c/g/c.yaml <<-\EOF
+	arguments: ['{"a": {"b": 0}}']
+	expected: {output: {a.b: null}}
+	verify: {output: json_fields}
+	EOF
+	run_assay run nm -o rnm; expect_exit 1
+	expect_grep "^    output: Number 3: expected 4.0, got 5.0 \\(diff: 1.0, tolerance: 1e-06\\)$" out
+	expect_grep "^    output: extra: \\[\"b\"\\]$" out
+	expect_grep "^    output: a.b: expected null, got 0$" out
+	! grep -q "differences\\|number_count\\|missing: \\[\\]\\|None" out'
+
+test_case 'did you mean for verify options and attributes; --strict says error; singular words' '
+	mkdir -p dy/c/g
+	cat > dy/suite.yaml <<-EOF
+	name: dy
+	adapter: {type: cli, command: [/bin/sh, -c], sandbox: off, timeout: 1}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "arguments: [\"echo hi\"]\nexpected: {output: \"hi\\\\\\\\n\"}\nverify: {ouput: text, output: {verifier: json, ignore_ordr: true}}\n" > dy/c/g/x.yaml
+	run_assay check-suite dy; expect_exit 3
+	expect_grep "unknown option .ignore_ordr. for verifier .json. \\(did you mean .ignore_order.\\?\\)" out
+	expect_grep "verify.ouput is ignored: no expected value for it \\(did you mean .output.\\?\\)" out
+	printf "arguments: [\"sleep 5\"]\nexpected: {output: x}\nverify: {ouput: text}\n" > dy/c/g/x.yaml
+	run_assay run dy -o rdy; expect_exit 1
+	expect_grep "^assay: warning: .*verify.ouput is ignored" err
+	expect_grep "timed out after 1 second$" out
+	expect_grep "^0 of 1 case passed" out
+	run_assay run dy -o rdy2 --strict; expect_exit 1
+	expect_grep "^assay: error: .*verify.ouput is ignored" err
+	! grep -q "assay: warning:" err'
+
 test_done

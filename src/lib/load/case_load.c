@@ -296,6 +296,22 @@ static int entry_error(const assay_case_load_ctx *ctx, const assay_value *at, co
 	return assay_load__err_at(&loc, at, err, rc, "verify.%s: %s", key, msg);
 }
 
+/* "verify.ouput is ignored: no expected value for it (did you mean 'output'?)" */
+static void unexpected_verify(const assay_case_load_ctx *ctx, const assay_case *c,
+			      const assay_value *key)
+{
+	const char **names = assay_xcalloc(c->expected.len + 1, sizeof(*names));
+	const char *meant;
+
+	for (uint32_t i = 0; i < c->expected.len; i++)
+		names[i] = c->expected.u.members[i].key.u.s;
+	meant = assay_load__closest(key->u.s, names);
+	assay_case_warn_at(ctx, key, "verify.%s is ignored: no expected value for it%s%s%s",
+			   key->u.s, meant ? " (did you mean '" : "", meant ? meant : "",
+			   meant ? "'?)" : "");
+	free(names);
+}
+
 /*
  * The `run` of a command verifier (docs/verifiers.md): a relative program path with a '/'
  * (`checks/ok.sh`) names the suite's file when there is one, wherever assay runs from; else it
@@ -417,9 +433,7 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 			const assay_member *mine = assay_object_member(own, key);
 
 			if (mine)
-				assay_case_warn_at(ctx, &mine->key,
-						   "verify.%s is ignored: no expected value for it",
-						   key);
+				unexpected_verify(ctx, c, &mine->key);
 			continue;
 		}
 		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {

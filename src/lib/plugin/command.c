@@ -178,8 +178,17 @@ static const char *answer(assay_verification *out, const assay_verify_call *call
 	if (v.kind != ASSAY_V_OBJECT)
 		return "answered with something else than a JSON object";
 	ok = assay_object_get(&v, "is_correct");
-	if (!ok || ok->kind != ASSAY_V_BOOL)
+	if (!ok)
 		return "answered without is_correct (true or false)";
+	if (ok->kind != ASSAY_V_BOOL) {
+		assay_buf shown = ASSAY_BUF_INIT;
+
+		assay_json_write(&shown, ok, 0);
+		assay_buf_addf(why, "answered is_correct: %.60s%s, which must be a JSON boolean "
+				    "(true or false)", shown.ptr, shown.len > 60 ? "..." : "");
+		assay_buf_release(&shown);
+		return why->ptr;
+	}
 	w = assay_object_get(&v, "weight");
 	if (w && w->kind != ASSAY_V_NULL &&
 	    (!assay_value_is_number(w) || !(assay_value_number(w) > 0)))

@@ -267,7 +267,6 @@ static int add_verify_entry(assay_case *c, const char *attr, const assay_member 
 	return 0;
 }
 
-
 /*
  * A bad verify entry: located at the entry when the case file wrote it; an entry inherited from
  * suite.yaml (`defaults`, `case_defaults`) is located at the case's expected value, naming

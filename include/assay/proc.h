@@ -120,6 +120,12 @@ typedef struct assay_sandbox {
 				  assay_proc_pump()), and the program does not run */
 	bool network;        /**< true: the network is open; false: no socket but AF_UNIX and no
 				  TCP (Landlock and seccomp) */
+	unsigned short tcp_port; /**< with `network` false: a TCP port the program may bind and
+				      listen on (an api server's; 0: none). It may then make TCP
+				      sockets (IPv4 and IPv6; still no UDP, raw or other family),
+				      bind only that port and connect nowhere, not even to it
+				      (Landlock ABI >= 4; on older kernels landlock-net is refused
+				      and TCP is open) */
 	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
 				  and TMPDIR in the program's environment unless `env` sets it */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files

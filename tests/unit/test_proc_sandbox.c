@@ -388,6 +388,62 @@ Test(sandbox, udp_is_refused)
 	box_free(&b);
 }
 
+/* A port nothing listens on (bound, then closed). */
+static void free_port(char port[16])
+{
+	int fd = listen_loopback(SOCK_STREAM, port);
+
+	close(fd);
+}
+
+/* tcp-server OWN OTHER under the sandbox with tcp_port OWN: its exit bit mask. */
+static int serve_attack(const struct box *b, bool sandbox, bool network, const char *refuse,
+			const char *own, const char *other, unsigned *refused)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	int code;
+
+	if (refuse)
+		cr_assert_eq(setenv("ASSAY_SANDBOX_REFUSE", refuse, 1), 0);
+	tool(&p, "tcp-server", own, other, NULL);
+	boxed(&p, b, sandbox);
+	p.sandbox.network = network;
+	p.sandbox.tcp_port = (unsigned short)strtoul(own, NULL, 10);
+	run_ok(&p, &r);
+	code = exit_code(&r);
+	if (refused)
+		*refused = r.sandbox_refused;
+	assay_proc_release(&p);
+	unsetenv("ASSAY_SANDBOX_REFUSE");
+	return code;
+}
+
+/* An api server (tcp_port, network off) serves on its own port and reaches nothing. */
+Test(sandbox, a_server_binds_its_port_and_connects_nowhere)
+{
+	struct box b;
+	char own[16], other[16];
+	int fd = listen_loopback(SOCK_STREAM, other);
+	unsigned refused = 0;
+
+	free_port(own);
+	box_make(&b);
+	cr_assert_eq(serve_attack(&b, true, false, NULL, own, other, &refused), 1,
+		     "only its own port may be bound");
+	cr_assert_eq(refused, 0);
+	/* Landlock alone: no other bind, no connect (a UDP socket is seccomp's to refuse). */
+	cr_assert_eq(serve_attack(&b, true, false, "seccomp-net", own, other, NULL) & 7, 1);
+	/* seccomp alone: UDP and Fast Open refused; bind and connect are Landlock's. */
+	cr_assert_eq(serve_attack(&b, true, false, "landlock-net", own, other, NULL) & 25, 1);
+	/* Network on, or no sandbox: all of it works but Fast Open, which needs the kernel's
+	 * client side (net.ipv4.tcp_fastopen) and so is not asserted. */
+	cr_assert_eq(serve_attack(&b, true, true, NULL, own, other, NULL) & 15, 15);
+	cr_assert_eq(serve_attack(&b, false, false, NULL, own, other, NULL) & 15, 15);
+	close(fd);
+	box_free(&b);
+}
+
 /* ---- signals ---- */
 
 static volatile sig_atomic_t usr1_seen;

@@ -118,8 +118,18 @@ typedef struct assay_adapter {
 					       besides files-<path> (when `files` is true) */
 	bool files;                       /**< it collects files-<path> attributes */
 	/**
+	 * Reads the adapter's own keys of suite.yaml's `adapter` mapping `config` into
+	 * `s->adapter_data` (in s->arena); may be NULL. Called by assay_suite_load() once the
+	 * common adapter keys are read. @return 0 or ASSAY_EINVALID located with
+	 * assay_suite_error_at()
+	 */
+	int (*load_suite)(assay_suite *s, const assay_value *config, assay_err *err);
+	/**
 	 * Reads the adapter's own keys of the merged case `def` into `c->adapter_data` (in
-	 * c->arena). @return 0 or ASSAY_EINVALID located with assay_case_error_at()
+	 * c->arena). It may also complete `c->verify` with the default entry of an attribute it
+	 * produces (the api adapter: headers and a JSON output are compared as JSON) and normalise
+	 * `c->expected` of its own attributes (header names in lower case).
+	 * @return 0 or ASSAY_EINVALID located with assay_case_error_at()
 	 */
 	int (*load_case)(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
 			 assay_err *err);

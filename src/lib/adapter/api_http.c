@@ -9,6 +9,8 @@
  * - Only plain HTTP/1.1 to the server: no proxy (the environment's http_proxy is ignored), no
  *   redirect followed (a 3xx is the answer), no other protocol, no "Expect: 100-continue"
  *   wait. libcurl's timeouts are off signals (CURLOPT_NOSIGNAL).
+ * - A fresh connection per request, closed after it: every attempt is one the case asked for
+ *   (libcurl sends a request again by itself on a kept connection the server closed).
  * - Each attempt has the case's timeout. Connection errors and timeouts are retried after
  *   0.1 s, doubling up to 2 s, while retries are left; any HTTP answer ends the request.
  * - The body is kept up to the caller's cap (the rest is read and dropped, and marked
@@ -142,6 +144,10 @@ int assay_api__request_start(struct api_request *r, const char *url, const char 
 	curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
 	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_FOLLOWLOCATION, 0L);
+	/* a connection per request: libcurl would silently send again on a reused connection
+	 * the server closed, which is an attempt the case did not ask for */
+	curl_easy_setopt(r->easy, CURLOPT_FRESH_CONNECT, 1L);
+	curl_easy_setopt(r->easy, CURLOPT_FORBID_REUSE, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 	curl_easy_setopt(r->easy, CURLOPT_HTTPHEADER, r->slist);
 	curl_easy_setopt(r->easy, CURLOPT_WRITEFUNCTION, on_body);

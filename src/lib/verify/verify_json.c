@@ -110,7 +110,7 @@ static bool load_actual(assay_value *v, assay_verification *out, const assay_ver
 
 	switch (a ? a->kind : ASSAY_ACTUAL_MISSING) {
 	case ASSAY_ACTUAL_MISSING:
-		fail(out, assay_value_strz(ar, "file was not produced"));
+		fail(out, assay_value_strz(ar, assay_verify__missing(call)));
 		return false;
 	case ASSAY_ACTUAL_INT:
 		*v = assay_value_int(a->integer);

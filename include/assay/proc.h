@@ -192,7 +192,10 @@ typedef struct assay_proc {
 	assay_sandbox sandbox;   /**< what the case may do (default: no sandbox) */
 	assay_limits limits;     /**< resource limits (default: none) */
 
-	/* Output: captured bytes (read them after finish; release frees them). */
+	/* Output: captured bytes (read them after finish; release frees them). A caller may also
+	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
+	 * server's output case by case: the cap then applies to what is read until the next
+	 * reset, and out_truncated/err_truncated stay set once set. */
 	assay_buf out;
 	assay_buf err;
 

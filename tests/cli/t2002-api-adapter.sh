@@ -108,4 +108,11 @@ test_case 'a case with a bad api key is an error of that case, the rest runs' '
 	run_assay run extra -o res --group extra; expect_exit 1
 	jq -se "map({(.id): .passed}) | add == {\"bad-method\": false, good: true}" res/reports.jsonl
 	jq -se "map(select(.id == \"bad-method\"))[0].error | test(\"bad-method.yaml:1:[0-9]+: method must be an HTTP method\")" res/reports.jsonl'
+test_case '--accept writes a parsed JSON body into the case; headers it leaves to you' '
+	extra
+	run_assay run extra -o res --group failing --accept --yes; expect_exit 1
+	grep -q "status: 200" extra/checkpoint_1/failing/wrong-body.yaml
+	grep -q "status_code: 201" extra/checkpoint_1/failing/wrong-status.yaml
+	expect_grep "headers: its verifier ignores extra keys" out
+	run_assay run extra -o res --group failing --case "wrong-[bs]*"; expect_exit 0'
 test_done

@@ -111,7 +111,7 @@ test_case 'a case with a bad api key is an error of that case, the rest runs' '
 test_case '--accept writes a parsed JSON body into the case; headers it leaves to you' '
 	extra
 	run_assay run extra -o res --group failing --accept --yes; expect_exit 1
-	grep -q "status: 200" extra/checkpoint_1/failing/wrong-body.yaml
+	grep -q "status.: 200" extra/checkpoint_1/failing/wrong-body.yaml
 	grep -q "status_code: 201" extra/checkpoint_1/failing/wrong-status.yaml
 	expect_grep "headers: its verifier ignores extra keys" out
 	run_assay run extra -o res --group failing --case "wrong-[bs]*"; expect_exit 0'

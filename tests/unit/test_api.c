@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adapter/api_int.h"
@@ -196,6 +197,65 @@ Test(api_load, a_string_body_is_sent_as_is_and_defaults_hold)
 	/* a verifier the case names is kept */
 	const assay_value *vo = assay_object_get(&c->verify, "output");
 	cr_assert(assay_value_is_str(assay_object_get(vo, "verifier"), "contains"));
+	assay_case_free(c);
+	assay_suite_free(s);
+	cleanup();
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* group_begin only starts the server: a pool is not held up while it gets ready; the first
+ * case waits for it (here in vain, for startup_timeout) through the non-blocking interface. */
+Test(api_run, group_begin_does_not_wait_for_the_server, .timeout = 30)
+{
+	assay_suite *s = NULL;
+	assay_case *c;
+	assay_strvec cmd = ASSAY_STRVEC_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_case_result r = ASSAY_CASE_RESULT_INIT;
+	void *state = NULL;
+	double t0;
+
+	make_suite("  startup_timeout: 1.5\n");
+	c = load_case(&s, "expected: {status_code: 200}\n");
+	cr_assert_null(c->error, "%s", c->error);
+	assay_strvec_push(&cmd, "/bin/sh");
+	assay_strvec_push(&cmd, "-c");
+	assay_strvec_push(&cmd, "exec sleep 30");
+	char *gdir = assay_path_join(root, "work");
+	cr_assert_eq(assay_fs_mkdirs(gdir, NULL), 0);
+	const assay_checkpoint *cp = &s->checkpoints[0];
+	assay_run_ctx ctx = { s, cp, &cp->groups[0], &cmd, NULL, 1 << 20, 1 << 20, 0.1, gdir,
+			      NULL, root, NULL };
+
+	t0 = now();
+	cr_assert_eq(assay_adapter_api.group_begin(&state, &ctx, &err), 0, "%s", err.msg);
+	cr_assert_lt(now() - t0, 0.5, "group_begin waited %.2f s", now() - t0);
+	struct api_server *srv = state;
+	cr_assert_not(srv->ready);
+	cr_assert_null(srv->failure);
+	/* `sh -c CMD --address 127.0.0.1 --port P`: no placeholder, so they are appended */
+	cr_assert_str_eq(srv->p.argv.v[3], "--address");
+	cr_assert_str_eq(srv->p.argv.v[4], "127.0.0.1");
+	cr_assert_str_eq(srv->p.argv.v[5], "--port");
+	t0 = now();
+	cr_assert_eq(assay_adapter_run(&assay_adapter_api, state, &ctx, c, gdir, NULL, &r, &err), 0,
+		     "%s", err.msg);
+	double waited = now() - t0;
+	cr_assert(waited > 1.2 && waited < 4, "the case waited %.2f s", waited);
+	cr_assert(r.error && strstr(r.error, "did not answer GET / on http://127.0.0.1:"),
+		  "%s", r.error);
+	cr_assert_eq(assay_case_result_get(&r, "status_code")->actual.kind, ASSAY_ACTUAL_MISSING);
+	assay_case_result_release(&r);
+	assay_adapter_api.group_end(state);
+	free(gdir);
+	assay_strvec_clear(&cmd);
 	assay_case_free(c);
 	assay_suite_free(s);
 	cleanup();

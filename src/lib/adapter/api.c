@@ -9,8 +9,9 @@
  *   response_is_json, reports show it parsed when it parses), headers (the last response's,
  *   names in lower case, repeated ones joined with ", "; a JSON mapping), execution_time (the
  *   seconds of the attempt that answered, or of the last one).
- * - A server that never became ready or has ended fails every case of its group still to run
- *   with that reason (execution.message), without a request. A request that fails while the
+ * - The first case of a group waits, without blocking, until the server is ready (bounded by
+ *   startup_timeout); a server that never became ready or has ended fails every case of its
+ *   group still to run with that reason (execution.message), without a request. A request that fails while the
  *   server is running waits up to 250 ms for the server's end to show, so a server that died
  *   is reported as such rather than as "connection refused".
  * - Each case's report gets the server's output since the previous case (execution.log).
@@ -69,46 +70,60 @@ static void server_gone(struct api_job *job, const char *when)
 	job->done = true;
 }
 
-static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
-		 const char *workdir, assay_err *err)
+/* Sends the case's request to the (ready) server. */
+static int send_request(struct api_job *job, assay_err *err)
 {
-	const struct api_case *ac = c->adapter_data;
-	struct api_job *job = assay_xcalloc(1, sizeof(*job));
-	struct api_server *srv = state;
+	const struct api_case *ac = job->c->adapter_data;
+	char *url = assay_xasprintf("%s%s", job->srv->base_url, ac->target);
 	int rc;
 
-	(void)workdir; /* the server works in the group's folder */
-	*jobp = job;
-	job->srv = srv;
-	job->ctx = ctx;
-	job->c = c;
-	if (srv->failure)
-		return job->done = true, 0;
-	if ((rc = assay_api__server_pump(srv, err))) {
-		*jobp = NULL;
-		free_job(job);
-		return rc;
-	}
-	if (srv->ended) {
-		server_gone(job, "before");
-		return 0;
-	}
-	char *url = assay_xasprintf("%s%s", srv->base_url, ac->target);
-
-	job->req.multi = srv->multi;
-	job->req.socks = &srv->socks;
+	job->req.multi = job->srv->multi;
+	job->req.socks = &job->srv->socks;
 	job->req.method = ac->method;
 	job->req.body = ac->body;
 	job->req.body_len = ac->body_len;
-	job->req.timeout_s = c->timeout;
+	job->req.timeout_s = job->c->timeout;
 	job->req.retries_left = ac->retries;
 	job->requested = true;
-	rc = assay_api__request_start(&job->req, url, ac->headers, ctx->out_cap, err);
+	rc = assay_api__request_start(&job->req, url, ac->headers, job->ctx->out_cap, err);
 	free(url);
-	if (rc) {
-		*jobp = NULL;
-		free_job(job);
+	return rc;
+}
+
+/* Before the request: the server must be ready (the first case of a group waits for it), alive
+ * and usable. */
+static int step_server(struct api_job *job, assay_err *err)
+{
+	struct api_server *srv = job->srv;
+	int rc;
+
+	if ((rc = assay_api__server_step(srv, err)))
+		return rc;
+	if (srv->failure) {
+		job->done = true;
+	} else if (srv->ended) {
+		server_gone(job, "before");
+	} else if (srv->ready) {
+		return send_request(job, err);
 	}
+	return 0;
+}
+
+static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		 const char *workdir, assay_err *err)
+{
+	struct api_job *job = assay_xcalloc(1, sizeof(*job));
+	int rc;
+
+	(void)workdir; /* the server works in the group's folder */
+	job->srv = state;
+	job->ctx = ctx;
+	job->c = c;
+	if ((rc = step_server(job, err))) {
+		free_job(job);
+		job = NULL;
+	}
+	*jobp = job;
 	return rc;
 }
 
@@ -119,8 +134,7 @@ static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
 
 	if (job->done)
 		return 0;
-	n = assay_api__server_pollfds(job->srv, fds,
-				      max < ASSAY_PROC_MAX_POLLFDS ? max : ASSAY_PROC_MAX_POLLFDS);
+	n = assay_api__server_pollfds(job->srv, fds, max);
 	if (job->requested && !job->confirm_until)
 		n += assay_api__request_pollfds(&job->req, fds + n, max - n);
 	return n;
@@ -138,17 +152,18 @@ static int min_ms(int a, int b)
 static int deadline_ms(void *jobp)
 {
 	struct api_job *job = jobp;
-	int ms = -1;
+	int ms;
 
 	if (job->done)
 		return 0;
-	if (job->srv->started && !job->srv->ended)
-		ms = assay_proc_deadline_ms(&job->srv->p);
+	ms = assay_api__server_deadline_ms(job->srv);
 	if (job->confirm_until) {
 		double d = job->confirm_until - now_s();
 
 		return min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
 	}
+	if (!job->requested)
+		return ms;
 	return min_ms(ms, assay_api__request_deadline_ms(&job->req));
 }
 
@@ -157,7 +172,10 @@ static int pump(void *jobp, bool *done, assay_err *err)
 	struct api_job *job = jobp;
 	int rc;
 
-	if (!job->done) {
+	if (!job->done && !job->requested) {
+		if ((rc = step_server(job, err)))
+			return rc;
+	} else if (!job->done) {
 		if ((rc = assay_api__server_pump(job->srv, err)))
 			return rc;
 		if (job->confirm_until) {

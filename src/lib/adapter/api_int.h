@@ -110,6 +110,13 @@ struct api_server {
 	char *failure;           /* why the server cannot take cases (never ready, ended), or NULL */
 	CURLM *multi;
 	struct api_sockets socks;
+	/* readiness */
+	bool ready;              /* it answered on health_path */
+	double ready_deadline;   /* CLOCK_MONOTONIC: startup_timeout from its start */
+	double next_probe;       /* when to probe again */
+	double backoff;
+	bool probing;            /* `probe` is under way */
+	struct api_request probe;
 };
 
 /* group_begin and group_end of the api adapter. */
@@ -117,8 +124,16 @@ int assay_api__group_begin(void **state, const assay_run_ctx *ctx, assay_err *er
 void assay_api__group_end(void *state);
 /* Reads the server's output and notices its end, without waiting. @return as assay_proc_pump */
 int assay_api__server_pump(struct api_server *s, assay_err *err);
-/* The server's descriptors to poll (room for `max`). */
+/*
+ * Moves the server toward ready without waiting: reads its output, notices its end, probes
+ * health_path; sets `ready`, or `failure` (it ended, or startup_timeout passed).
+ * @return 0, or as assay_proc_pump / assay_api__request_start
+ */
+int assay_api__server_step(struct api_server *s, assay_err *err);
+/* The server's descriptors to poll (its pipes, a probe's sockets; room for `max`). */
 size_t assay_api__server_pollfds(const struct api_server *s, struct pollfd *fds, size_t max);
+/* Milliseconds until the server has something timed to do, -1 if nothing, 0 if overdue. */
+int assay_api__server_deadline_ms(const struct api_server *s);
 /* Sets s->failure (when not set yet) from how the server ended, naming `when`. */
 void assay_api__server_ended(struct api_server *s, const char *when);
 /*

@@ -17,9 +17,11 @@
  * - In an isolated group the submission is copied into the group's folder for the server (the
  *   runner copies it there only for a shared folder).
  * - Ready means any HTTP answer on health_path (a 404 too), within startup_timeout seconds,
- *   trying again after 20 ms, doubling up to 500 ms. Meanwhile its output is read, so a chatty
- *   server never blocks on a full pipe. A server that never answers, or ends first, is not an
- *   error of the run: the group's cases fail with that reason.
+ *   trying again after 20 ms, doubling up to 500 ms. group_begin only starts the server; the
+ *   waiting is done without blocking by the first case (assay_api__server_step from its pump),
+ *   so a pool drives other cases meanwhile. Its output is read all along, so a chatty server
+ *   never blocks on a full pipe. A server that never answers, or ends first, is not an error
+ *   of the run: the group's cases fail with that reason.
  * - Its output goes into the reports of its cases: each case's `log` holds what the server
  *   printed since the previous case (startup included, for the first), at most the last 16 KiB
  *   of stdout and of stderr.
@@ -184,13 +186,6 @@ int assay_api__server_pump(struct api_server *s, assay_err *err)
 	return 0;
 }
 
-size_t assay_api__server_pollfds(const struct api_server *s, struct pollfd *fds, size_t max)
-{
-	if (!s->started || s->ended)
-		return 0;
-	return assay_proc_pollfds(&s->p, fds, max);
-}
-
 void assay_api__server_ended(struct api_server *s, const char *when)
 {
 	const assay_proc_result *r = &s->result;
@@ -247,94 +242,121 @@ const char *assay_api__server_log(struct api_server *s, assay_case_result *r)
 	return out;
 }
 
-/* Polls the server's pipes (and `req`'s sockets) for at most `ms`. */
-static void wait_some(struct api_server *s, const struct api_request *req, int ms)
+static int ms_until(double t)
 {
-	struct pollfd fds[ASSAY_PROC_MAX_POLLFDS + API_MAX_SOCKETS];
-	size_t n = assay_api__server_pollfds(s, fds, ASSAY_PROC_MAX_POLLFDS);
-	int d = assay_proc_deadline_ms(&s->p);
+	double d = t - now_s();
 
-	if (req) {
-		int rd = assay_api__request_deadline_ms(req);
-
-		n += assay_api__request_pollfds(req, fds + n, API_MAX_SOCKETS);
-		if (rd >= 0 && rd < ms)
-			ms = rd;
-	}
-	if (d >= 0 && d < ms)
-		ms = d;
-	if (ms < 0)
-		ms = 0;
-	poll(fds, n, ms);
+	if (d <= 0)
+		return 0;
+	return d > 3600 ? 3600000 : (int)(d * 1000.0) + 1;
 }
 
-/* One GET of health_path: *answered when any HTTP answer came. Stops early if the server ends
- * or the deadline passes. */
-static int probe(struct api_server *s, double deadline, bool *answered, assay_err *err)
+static void stop_probe(struct api_server *s)
 {
-	struct api_request req = { 0 };
+	if (s->probing)
+		assay_api__request_release(&s->probe);
+	s->probing = false;
+}
+
+/* Starts one GET of health_path, with what is left of the startup time (at most 2 s). */
+static int start_probe(struct api_server *s, assay_err *err)
+{
 	char *url = assay_xasprintf("%s%s", s->base_url, s->cfg->health_path);
-	double left = deadline - now_s();
+	double left = s->ready_deadline - now_s();
 	int rc;
 
-	*answered = false;
-	req.multi = s->multi;
-	req.socks = &s->socks;
-	req.method = "GET";
-	req.timeout_s = left < PROBE_TIMEOUT ? (left > 0.05 ? left : 0.05) : PROBE_TIMEOUT;
-	rc = assay_api__request_start(&req, url, NULL, 64 * 1024, err);
+	memset(&s->probe, 0, sizeof(s->probe));
+	s->probe.multi = s->multi;
+	s->probe.socks = &s->socks;
+	s->probe.method = "GET";
+	s->probe.timeout_s = left < PROBE_TIMEOUT ? (left > 0.05 ? left : 0.05) : PROBE_TIMEOUT;
+	s->probing = true;
+	rc = assay_api__request_start(&s->probe, url, NULL, 64 * 1024, err);
 	free(url);
-	while (!rc && !req.done && !s->ended && now_s() < deadline) {
-		assay_api__request_pump(&req);
-		if (req.done)
-			break;
-		wait_some(s, &req, 100);
-		rc = assay_api__server_pump(s, err);
-	}
-	*answered = assay_api__request_answered(&req);
-	assay_api__request_release(&req);
+	if (rc)
+		stop_probe(s);
 	return rc;
 }
 
-static int wait_ready(struct api_server *s, assay_err *err)
+int assay_api__server_step(struct api_server *s, assay_err *err)
 {
-	double deadline = now_s() + s->cfg->startup_timeout, backoff = PROBE_FIRST;
-	bool answered = false;
 	int rc;
 
-	for (;;) {
-		if ((rc = assay_api__server_pump(s, err)))
-			return rc;
-		if (s->ended) {
-			char when[512];
+	if ((rc = assay_api__server_pump(s, err)) || s->ready || s->failure)
+		return rc;
+	if (s->ended) {
+		char when[512];
 
-			snprintf(when, sizeof(when), "before it answered on %s",
-				 s->cfg->health_path);
-			assay_api__server_ended(s, when);
-			return 0;
-		}
-		if ((rc = probe(s, deadline, &answered, err)))
-			return rc;
-		if (answered)
-			return 0;
-		if (now_s() >= deadline)
-			break;
-		/* wait, reading its output, then try again */
-		double until = now_s() + backoff;
-		while (!s->ended && now_s() < until && now_s() < deadline) {
-			wait_some(s, NULL, (int)((until - now_s()) * 1000) + 1);
-			if ((rc = assay_api__server_pump(s, err)))
-				return rc;
-		}
-		backoff = backoff * 2 < PROBE_MAX ? backoff * 2 : PROBE_MAX;
+		stop_probe(s);
+		snprintf(when, sizeof(when), "before it answered on %s", s->cfg->health_path);
+		assay_api__server_ended(s, when);
+		return 0;
 	}
-	s->failure = assay_xasprintf("the server did not answer GET %s on %s within %g seconds "
-				     "(adapter.startup_timeout)", s->cfg->health_path,
-				     s->base_url, s->cfg->startup_timeout);
+	if (s->probing) {
+		assay_api__request_pump(&s->probe);
+		if (s->probe.done) {
+			bool answered = assay_api__request_answered(&s->probe);
+
+			stop_probe(s);
+			if (answered) {
+				s->ready = true;
+				return 0;
+			}
+			s->next_probe = now_s() + s->backoff;
+			s->backoff = s->backoff * 2 < PROBE_MAX ? s->backoff * 2 : PROBE_MAX;
+		}
+	}
+	if (now_s() >= s->ready_deadline) {
+		stop_probe(s);
+		s->failure = assay_xasprintf("the server did not answer GET %s on %s within %g "
+					     "seconds (adapter.startup_timeout)",
+					     s->cfg->health_path, s->base_url,
+					     s->cfg->startup_timeout);
+		return 0;
+	}
+	if (!s->probing && now_s() >= s->next_probe)
+		return start_probe(s, err);
 	return 0;
 }
 
-/* Starts the server of `s` and waits for it. @return 0 (ready or s->failure set) or an error */
+size_t assay_api__server_pollfds(const struct api_server *s, struct pollfd *fds, size_t max)
+{
+	size_t n;
+
+	if (!s->started || s->ended)
+		return 0;
+	n = assay_proc_pollfds(&s->p, fds, max < ASSAY_PROC_MAX_POLLFDS ? max
+									 : ASSAY_PROC_MAX_POLLFDS);
+	if (s->probing)
+		n += assay_api__request_pollfds(&s->probe, fds + n, max - n);
+	return n;
+}
+
+static int min_ms(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+int assay_api__server_deadline_ms(const struct api_server *s)
+{
+	int ms;
+
+	if (!s->started || s->ended)
+		return -1;
+	ms = assay_proc_deadline_ms(&s->p);
+	if (s->ready || s->failure)
+		return ms;
+	ms = min_ms(ms, ms_until(s->ready_deadline));
+	if (s->probing)
+		return min_ms(ms, assay_api__request_deadline_ms(&s->probe));
+	return min_ms(ms, ms_until(s->next_probe));
+}
+
+/* Starts the server of `s` (its first case waits until it is ready). @return 0 or an error */
 static int begin(struct api_server *s, assay_err *err)
 {
 	const assay_run_ctx *ctx = s->ctx;
@@ -370,7 +392,9 @@ static int begin(struct api_server *s, assay_err *err)
 	if ((rc = assay_proc_start(&s->p, err)))
 		return rc;
 	s->started = true;
-	return wait_ready(s, err);
+	s->ready_deadline = now_s() + cfg->startup_timeout;
+	s->backoff = PROBE_FIRST;
+	return 0;
 }
 
 int assay_api__group_begin(void **state, const assay_run_ctx *ctx, assay_err *err)
@@ -395,6 +419,7 @@ void assay_api__group_end(void *state)
 
 	if (!s)
 		return;
+	stop_probe(s);
 	assay_proc_release(&s->p); /* kills the server and all it started, and reaps them */
 	if (s->multi)
 		curl_multi_cleanup(s->multi);

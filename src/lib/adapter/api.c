@@ -319,6 +319,7 @@ const assay_adapter assay_adapter_api = {
 	.case_keys = api_case_keys,
 	.attributes = api_attributes,
 	.files = false,
+	.serial_groups = true,
 	.load_suite = assay_api__load_suite,
 	.load_case = assay_api__load_case,
 	.group_begin = assay_api__group_begin,

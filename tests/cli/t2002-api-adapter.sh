@@ -108,6 +108,15 @@ test_case 'a case with a bad api key is an error of that case, the rest runs' '
 	run_assay run extra -o res --group extra; expect_exit 1
 	jq -se "map({(.id): .passed}) | add == {\"bad-method\": false, good: true}" res/reports.jsonl
 	jq -se "map(select(.id == \"bad-method\"))[0].error | test(\"bad-method.yaml:1:[0-9]+: method must be an HTTP method\")" res/reports.jsonl'
+test_case 'a hostile answer cannot exhaust assay: thousands of headers, a body past the cap' '
+	extra
+	printf "path: /many-headers\nquery: {n: 20000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/headers.yaml
+	printf "path: /big\nquery: {n: 3000000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/big.yaml
+	start=$(date +%s)
+	run_assay run extra -o res --group extra --stdout-cap 1000; expect_exit 0
+	[ $(( $(date +%s) - start )) -lt 10 ]
+	jq -se "map(select(.id == \"headers\"))[0].results.headers.actual | length == 1000" res/reports.jsonl
+	jq -se "map(select(.id == \"big\"))[0].results.output.actual | length == 1000" res/reports.jsonl'
 test_case '--accept writes a parsed JSON body into the case; headers it leaves to you' '
 	extra
 	run_assay run extra -o res --group failing --accept --yes; expect_exit 1

@@ -7,7 +7,8 @@
  * - The attributes: status_code (the HTTP status; -1 when the request timed out, as a timed out
  *   cli case; null with no answer at all), output (the body as received; with
  *   response_is_json, reports show it parsed when it parses), headers (the last response's,
- *   names in lower case, repeated ones joined with ", "; a JSON mapping), execution_time (the
+ *   names in lower case, repeated ones joined with ", "; a JSON mapping of at most 1,000 names,
+ *   from at most 256 KiB of header lines), execution_time (the
  *   seconds of the attempt that answered, or of the last one).
  * - The first case of a group waits, without blocking, until the server is ready (bounded by
  *   startup_timeout); a server that never became ready or has ended fails every case of its
@@ -197,7 +198,12 @@ static int pump(void *jobp, bool *done, assay_err *err)
 	return 0;
 }
 
-/* The header lines of a response as a mapping, names in lower case. */
+/* Header names kept of one response: a server sending thousands cannot make the (linear)
+ * mapping quadratic work for assay. */
+#define MAX_HEADERS 1000
+
+/* The header lines of a response as a mapping, names in lower case (the first MAX_HEADERS
+ * names; repeats of a kept name are still joined). */
 static assay_value header_map(assay_arena *a, const assay_buf *head)
 {
 	assay_value m = assay_value_object();
@@ -221,7 +227,9 @@ static assay_value header_map(assay_arena *a, const assay_buf *head)
 			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
 				ve--;
 			const assay_value *old = assay_object_get(&m, name);
-			if (old)
+			if (!old && m.len >= MAX_HEADERS)
+				; /* past the limit: dropped */
+			else if (old)
 				assay_object_set(a, &m, name,
 						 assay_value_stringf(a, "%.*s, %.*s", (int)old->len,
 								     old->u.s, (int)(ve - v), v));

@@ -23,7 +23,9 @@ test_case 'a passing and a failing api suite: status, JSON body and header verdi
 	expect_grep "status_code: expected 200, got 201" out
 	expect_grep "output: root\[.status.\]: expected 201, got 200" out
 	expect_grep "headers: root\[.content-type.\]: expected \"application/json\", got \"text/plain\"" out
-	expect_grep "^4 of 7 cases passed" out'
+	expect_grep "^4 of 7 cases passed" out
+	# what the server prints after an answer shows in that case'"'"'s log or the next one'"'"'s
+	jq -se "map(select(.group == \"core\"))[0:2] | map(.execution.log // \"\") | add | test(\"served POST /echo\")" res/reports.jsonl'
 test_case 'the report of an api case: case.type, parsed output, lower-case headers, the server log' '
 	run_assay run "$SUITE" -o res --case echo-post; expect_exit 0
 	jq -e ".case.type == \"api\" and .type == \"Core\"" res/reports.jsonl
@@ -32,7 +34,7 @@ test_case 'the report of an api case: case.type, parsed output, lower-case heade
 	jq -e ".results.headers.actual[\"content-type\"] == \"application/json\" and .results.headers.actual[\"x-served\"] == \"1\"" res/reports.jsonl
 	jq -e ".results.headers.expected == {\"content-type\": \"application/json\"}" res/reports.jsonl
 	jq -e ".results.status_code.actual == 200" res/reports.jsonl
-	jq -e ".execution.log | test(\"listening on 127.0.0.1:[0-9]+\") and test(\"served POST /echo\")" res/reports.jsonl'
+	jq -e ".execution.log | test(\"listening on 127.0.0.1:[0-9]+\")" res/reports.jsonl'
 test_case 'run-case shows an api case' '
 	run_assay run-case "$SUITE" --case not-found --full; expect_exit 0
 	jq -e ".[0].results.status_code.actual == 404" out'

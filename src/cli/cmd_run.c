@@ -46,6 +46,22 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	return meta;
 }
 
+/* --resume must run the program the run began with: the same --entry and --submission. */
+static int same_program(const assay_value *info, const char *key, const char *now,
+			const char *dir)
+{
+	const assay_value *then = assay_object_get(info, key);
+	const char *was = then && then->kind == ASSAY_V_STRING ? then->u.s : NULL;
+
+	if ((!was && !now) || (was && now && !strcmp(was, now)))
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run made %s%s%s%s, and this one %s%s%s%s: a resumed run "
+			 "must run the same program; run without --resume (or with another -o)",
+			 dir, was ? "with --" : "without --", key, was ? " " : "", was ? was : "",
+			 now ? "with --" : "without --", key, now ? " " : "", now ? now : "");
+}
+
 /*
  * Opens the results store of a.output for writing (refused while another run writes there)
  * and begins the run, or continues it with --resume when it ran this very suite and selection.
@@ -82,6 +98,9 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 				       "%s holds a run of another suite, or its suite.yaml changed "
 				       "since: run without --resume (or with another -o)",
 				       a->output);
+			goto out;
+		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
+			   (rc = same_program(&info, "submission", a->submission, a->output))) {
 			goto out;
 		}
 	}

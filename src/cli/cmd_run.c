@@ -3,12 +3,14 @@
  * and appends it to DIR/reports.jsonl, writes DIR/summary.json at the end, shows progress on a
  * terminal and a summary table. --resume continues the run kept in DIR.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "assay/render.h"
 #include "assay/report.h"
 #include "assay/store.h"
 #include "cmd.h"
@@ -44,6 +46,27 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "submission",
 			 a->submission ? assay_value_strz(m, a->submission) : assay_value_null());
 	return meta;
+}
+
+/*
+ * A new run replaces the folder's run: the report files an earlier run left in it under their
+ * default names (junit.xml, ...) describe that run, not this one, so they go; the formats this
+ * run writes come back. reports.jsonl is the store sink's, rewritten anyway.
+ */
+static void remove_stale_reports(const char *dir)
+{
+	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+		const char *name = assay_format_file((assay_format)f);
+
+		if (f == ASSAY_FORMAT_JSONL || !name)
+			continue;
+		char *path = assay_path_join(dir, name);
+
+		if (unlink(path) && errno != ENOENT)
+			fprintf(stderr, "assay: warning: cannot remove %s, left by an earlier run: %s\n",
+				path, strerror(errno));
+		free(path);
+	}
 }
 
 /* --resume must run the program the run began with: the same --entry and --submission. */
@@ -257,6 +280,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	nsinks++;
+	if (!a.resume)
+		remove_stale_reports(a.output);
 	/* --format, --pass-policy, --repro (report_args.h) */
 	if ((rc = report_run_sinks(&ra, &a, store, sinks, &nsinks)))
 		goto out;

@@ -3,12 +3,14 @@
  * and appends it to DIR/reports.jsonl, writes DIR/summary.json at the end, shows progress on a
  * terminal and a summary table. --resume continues the run kept in DIR.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "assay/render.h"
 #include "assay/report.h"
 #include "assay/store.h"
 #include "cmd.h"
@@ -47,6 +49,43 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 }
 
 /*
+ * A new run replaces the folder's run: the report files an earlier run left in it under their
+ * default names (junit.xml, ...) describe that run, not this one, so they go; the formats this
+ * run writes come back. reports.jsonl is the store sink's, rewritten anyway.
+ */
+static void remove_stale_reports(const char *dir)
+{
+	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+		const char *name = assay_format_file((assay_format)f);
+
+		if (f == ASSAY_FORMAT_JSONL || !name)
+			continue;
+		char *path = assay_path_join(dir, name);
+
+		if (unlink(path) && errno != ENOENT)
+			fprintf(stderr, "assay: warning: cannot remove %s, left by an earlier run: %s\n",
+				path, strerror(errno));
+		free(path);
+	}
+}
+
+/* --resume must run the program the run began with: the same --entry and --submission. */
+static int same_program(const assay_value *info, const char *key, const char *now,
+			const char *dir)
+{
+	const assay_value *then = assay_object_get(info, key);
+	const char *was = then && then->kind == ASSAY_V_STRING ? then->u.s : NULL;
+
+	if ((!was && !now) || (was && now && !strcmp(was, now)))
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run made %s%s%s%s, and this one %s%s%s%s: a resumed run "
+			 "must run the same program; run without --resume (or with another -o)",
+			 dir, was ? "with --" : "without --", key, was ? " " : "", was ? was : "",
+			 now ? "with --" : "without --", key, now ? " " : "", now ? now : "");
+}
+
+/*
  * Opens the results store of a.output for writing (refused while another run writes there)
  * and begins the run, or continues it with --resume when it ran this very suite and selection.
  * Returns 0 or an exit code (the message printed).
@@ -82,6 +121,9 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 				       "%s holds a run of another suite, or its suite.yaml changed "
 				       "since: run without --resume (or with another -o)",
 				       a->output);
+			goto out;
+		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
+			   (rc = same_program(&info, "submission", a->submission, a->output))) {
 			goto out;
 		}
 	}
@@ -238,6 +280,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	nsinks++;
+	if (!a.resume)
+		remove_stale_reports(a.output);
 	/* --format, --pass-policy, --repro (report_args.h) */
 	if ((rc = report_run_sinks(&ra, &a, store, sinks, &nsinks)))
 		goto out;

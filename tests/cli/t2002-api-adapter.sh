@@ -94,6 +94,17 @@ test_case 'network off: a server binds its own port but cannot connect to anothe
 	jq -e ".results.output.actual.connect == \"connected\"" res/reports.jsonl
 	kill $listener; wait $listener || true
 	expect_grep connected portfile.log'
+test_case 'a fixed adapter.port another program holds fails the group, never asks that program' '
+	"$ASSAY_TEST_TOOL" listen portfile2 60 & listener=$!
+	for i in $(seq 50); do [ -s portfile2 ] && break; sleep 0.1; done
+	extra
+	sed -i "s/  timeout: 5/  timeout: 5\n  port: $(cat portfile2)/" extra/suite.yaml
+	run_assay run extra -o res --group core; expect_exit 1
+	kill $listener; wait $listener || true
+	jq -se "length == 4 and all(.execution.message | test(\"adapter.port [0-9]+ on 127.0.0.1 cannot be had: Address already in use\"))" res/reports.jsonl
+	[ ! -s portfile2.log ]
+	# free again: the fixed port serves
+	run_assay run extra -o res --group core; expect_exit 0'
 test_case 'the api keys of suite.yaml are checked at load, located' '
 	extra
 	sed -i "s/startup_timeout: 10/startup_timeout: -1/" extra/suite.yaml

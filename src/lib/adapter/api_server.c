@@ -8,7 +8,8 @@
  *   word; when no word holds either, `--address A --port P` is appended.
  * - The port is adapter.port, or one the kernel picks free on the address (bound to port 0,
  *   read, closed: another program could take it in between; the server then fails to bind and
- *   the group's cases say so).
+ *   the group's cases say so). A fixed port that cannot be bound (another program listens on
+ *   it, whose answers would pass for the server's) fails the group's cases without a start.
  * - It runs like a cli case (docs/security.md): under the case supervisor, in the run's sandbox,
  *   with the group's limits, a clean environment (PATH, LANG, HOME = the group's folder,
  *   TMPDIR = a private folder, --pass-env, then the adapter's and checkpoint's env; a case's
@@ -61,8 +62,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A port free on `address` now: the kernel's pick for port 0. 0 when none can be had. */
-static unsigned free_port(const struct api_config *cfg, assay_err *err)
+/* A port free on `address` now: `want`, or the kernel's pick when `want` is 0. 0 when none can
+ * be had (`err` says why). */
+static unsigned free_port(const struct api_config *cfg, unsigned want, assay_err *err)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -73,24 +75,36 @@ static unsigned free_port(const struct api_config *cfg, assay_err *err)
 		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
 
 		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)want);
 		inet_pton(AF_INET6, cfg->address, &a->sin6_addr);
 		len = sizeof(*a);
 	} else {
 		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
 
 		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)want);
 		inet_pton(AF_INET, cfg->address, &a->sin_addr);
 		len = sizeof(*a);
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* a fixed port left in TIME_WAIT by the previous group's server is free to serve again
+	 * (servers set SO_REUSEADDR); one a program listens on is not */
+	if (fd >= 0 && want)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) ||
 	    getsockname(fd, (struct sockaddr *)&ss, &len)) {
 		int e = errno;
 
 		if (fd >= 0)
 			close(fd);
-		assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "cannot find a free port on %s: %s",
-			      cfg->address, strerror(e));
+		if (want)
+			assay_err_set(err, ASSAY_EIO, NULL, 0, 0,
+				      "adapter.port %u on %s cannot be had: %s", want,
+				      cfg->address, strerror(e));
+		else
+			assay_err_set(err, ASSAY_EIO, NULL, 0, 0,
+				      "cannot find a free port on %s: %s", cfg->address,
+				      strerror(e));
 		return 0;
 	}
 	close(fd);
@@ -361,6 +375,7 @@ static int begin(struct api_server *s, assay_err *err)
 {
 	const assay_run_ctx *ctx = s->ctx;
 	const struct api_config *cfg = s->cfg;
+	assay_err e = ASSAY_ERR_INIT;
 	int rc;
 
 	if (!ctx->command->nr)
@@ -369,8 +384,16 @@ static int begin(struct api_server *s, assay_err *err)
 				     "pass --entry");
 	if (!(s->multi = assay_api__multi_new(&s->socks)))
 		return assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "libcurl cannot start");
-	if (!(s->port = cfg->port ? cfg->port : free_port(cfg, err)))
+	if (!(s->port = free_port(cfg, cfg->port, &e))) {
+		/* a fixed port another program holds: its answers would pass for the server's */
+		if (cfg->port) {
+			s->failure = assay_xstrdup(e.msg);
+			return 0;
+		}
+		if (err)
+			*err = e;
 		return ASSAY_EIO;
+	}
 	s->base_url = cfg->ipv6 ? assay_xasprintf("http://[%s]:%u", cfg->address, s->port)
 				: assay_xasprintf("http://%s:%u", cfg->address, s->port);
 	if (ctx->group->isolated && ctx->submission &&

@@ -8,7 +8,8 @@
  *   asked for with a zero timeout itself, since the adapter interface hands no revents down.
  * - Only plain HTTP/1.1 to the server: no proxy (the environment's http_proxy is ignored), no
  *   redirect followed (a 3xx is the answer), no other protocol, no "Expect: 100-continue"
- *   wait. libcurl's timeouts are off signals (CURLOPT_NOSIGNAL).
+ *   wait. libcurl's timeouts are off signals (CURLOPT_NOSIGNAL). `.` and `..` segments of a
+ *   path are resolved before sending, as requests (urllib3) and libcurl both do.
  * - A fresh connection per request, closed after it: every attempt is one the case asked for
  *   (libcurl sends a request again by itself on a kept connection the server closed).
  * - Each attempt has the case's timeout. Connection errors and timeouts are retried after
@@ -140,7 +141,11 @@ int assay_api__request_start(struct api_request *r, const char *url, const char 
 		r->slist = curl_slist_append(r->slist, *headers);
 	r->slist = curl_slist_append(r->slist, "Expect:");
 	curl_easy_setopt(r->easy, CURLOPT_URL, r->url);
+#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85 */
 	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS_STR, "http");
+#else
+	curl_easy_setopt(r->easy, CURLOPT_PROTOCOLS, (long)CURLPROTO_HTTP);
+#endif
 	curl_easy_setopt(r->easy, CURLOPT_PROXY, "");
 	curl_easy_setopt(r->easy, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->easy, CURLOPT_FOLLOWLOCATION, 0L);

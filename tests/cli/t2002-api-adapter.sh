@@ -94,6 +94,14 @@ test_case 'network off: a server binds its own port but cannot connect to anothe
 	jq -e ".results.output.actual.connect == \"connected\"" res/reports.jsonl
 	kill $listener; wait $listener || true
 	expect_grep connected portfile.log'
+test_case 'the server runs in <group>/.server with the submission, writes nowhere else, gets the adapter env' '
+	extra
+	sed -i "s/  timeout: 5/  timeout: 5\n  env: {FROM_ADAPTER: hello}/" extra/suite.yaml
+	printf "path: /env\nenv: {CASE_ONLY: x}\nexpected: {output: {cwd: .server, home_is_cwd: true, has_app: true, wrote_outside: false, case_env: null, group_env: hello}}\n" > extra/checkpoint_1/extra/env.yaml
+	run_assay run extra -o res --group extra --sandbox required; expect_exit 0
+	# without the sandbox the same write works: the check can fail
+	run_assay run extra -o res --group extra --sandbox off; expect_exit 1
+	jq -e ".results.output.actual.wrote_outside == true" res/reports.jsonl'
 test_case 'a fixed adapter.port another program holds fails the group, never asks that program' '
 	"$ASSAY_TEST_TOOL" listen portfile2 60 & listener=$!
 	for i in $(seq 50); do [ -s portfile2 ] && break; sleep 0.1; done

@@ -101,6 +101,7 @@ struct api_server {
 	const assay_run_ctx *ctx;
 	const struct api_config *cfg;
 	assay_proc p;
+	char *dir;               /* where it runs: <group folder>/.server */
 	char *tmp;               /* the server's private temporary folder */
 	char *base_url;          /* "http://127.0.0.1:PORT" */
 	unsigned port;

@@ -15,8 +15,9 @@
  *   TMPDIR = a private folder, --pass-env, then the adapter's and checkpoint's env; a case's
  *   env cannot reach a server started before it), and no timeout of its own. With the network
  *   off it may still bind and listen on its port (assay_sandbox.tcp_port), and connects nowhere.
- * - In an isolated group the submission is copied into the group's folder for the server (the
- *   runner copies it there only for a shared folder).
+ * - It runs in `<group folder>/.server`, a fresh copy of the submission (case ids never start
+ *   with a dot, so no case's working folder can be it or be removed from under it); that folder
+ *   and its private TMPDIR are all it may write.
  * - Ready means any HTTP answer on health_path (a 404 too), within startup_timeout seconds,
  *   trying again after 20 ms, doubling up to 500 ms. group_begin only starts the server; the
  *   waiting is done without blocking by the first case (assay_api__server_step from its pump),
@@ -48,6 +49,7 @@
 #include "util/banned.h"
 
 #define LOG_TAIL (16 * 1024)
+#define SERVER_DIR ".server"
 #define PROBE_FIRST 0.02
 #define PROBE_MAX 0.5
 #define PROBE_TIMEOUT 2.0
@@ -178,7 +180,7 @@ static void server_env(struct api_server *s)
 	s->p.clear_env = true;
 	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
 	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
-	assay_strvec_pushf(env, "HOME=%s", s->ctx->group_dir);
+	assay_strvec_pushf(env, "HOME=%s", s->dir);
 	assay_strvec_pushf(env, "TMPDIR=%s", s->tmp);
 	for (char **e = environ; s->ctx->pass_env && e && *e; e++)
 		if (passed(s->ctx->pass_env, *e))
@@ -396,14 +398,15 @@ static int begin(struct api_server *s, assay_err *err)
 	}
 	s->base_url = cfg->ipv6 ? assay_xasprintf("http://[%s]:%u", cfg->address, s->port)
 				: assay_xasprintf("http://%s:%u", cfg->address, s->port);
-	if (ctx->group->isolated && ctx->submission &&
-	    (rc = assay_fs_copy_tree(ctx->submission, ctx->group_dir, err)))
+	s->dir = assay_path_join(ctx->group_dir, SERVER_DIR);
+	if ((rc = assay_fs_mkdirs_beneath(ctx->group_dir, SERVER_DIR, err)) ||
+	    (ctx->submission && (rc = assay_fs_copy_tree(ctx->submission, s->dir, err))))
 		return rc;
 	if ((rc = assay_fs_mkdtemp(&s->tmp, ctx->tmp_root, "server-", err)))
 		return rc;
 	server_argv(s);
 	server_env(s);
-	s->p.cwd = assay_xstrdup(ctx->group_dir);
+	s->p.cwd = assay_xstrdup(s->dir);
 	if (ctx->sandbox)
 		s->p.sandbox = *ctx->sandbox;
 	s->p.sandbox.tmp_dir = s->tmp;
@@ -449,6 +452,7 @@ void assay_api__group_end(void *state)
 	if (s->tmp)
 		assay_fs_remove_tree(s->tmp, NULL);
 	free(s->tmp);
+	free(s->dir);
 	free(s->base_url);
 	free(s->failure);
 	free(s);

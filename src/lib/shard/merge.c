@@ -86,11 +86,13 @@ static int open_shard(struct merge *m, struct shard_in *in)
 	if ((rc = assay_store_open(&in->s, in->dir, 0, err)))
 		return rc;
 	in->a = assay_arena_new(0);
-	if ((rc = assay_store_run_info(in->s, &in->info, in->a, err)))
-		return rc == ASSAY_ENOTFOUND
-			       ? assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
-					       "holds no run: not a shard's results")
-			       : rc;
+	if ((rc = assay_store_run_info(in->s, &in->info, in->a, err))) {
+		if (rc != ASSAY_ENOTFOUND)
+			return rc;
+		assay_err_clear(err);
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "holds no run: not a shard's results");
+	}
 	shard = assay_object_get(&in->info, "shard");
 	if (!shard || !count_of(assay_object_get(shard, "index"), &in->index) ||
 	    !count_of(assay_object_get(shard, "count"), &in->count) ||

@@ -178,6 +178,14 @@ test_case 'merge refuses a missing, duplicated or foreign shard, and changes not
 	expect_grep "not a results folder" err
 	run_assay merge s1 s2 s3 -q; expect_exit 2
 	run_assay merge s1 s2 s3 -o s2 -q; expect_exit 2
+	# the same folder by another name: refused, the shard untouched
+	before=$(sha256sum s2/summary.json)
+	run_assay merge s1 s2 s3 -o ./s2/ -q; expect_exit 2
+	expect_grep "is the shard s2" err
+	ln -s s2 s2-link
+	run_assay merge s1 s2-link s3 -o s2 -q; expect_exit 2
+	[ "$(sha256sum s2/summary.json)" = "$before" ]
+	[ "$(wc -l < s2/reports.jsonl)" -ge 8 ]
 	[ ! -e m ]'
 
 test_case 'merge refuses an unfinished shard and a shard store that lies' '
@@ -186,9 +194,14 @@ test_case 'merge refuses an unfinished shard and a shard store that lies' '
 	expect_grep "shard 1/3 did not finish" err
 	# a case copied into a second shard
 	cp -r s1 dup1
-	sqlite3 dup1/assay.db "INSERT INTO cases (position, checkpoint, grp, id, passed, score, line) SELECT position, checkpoint, grp, id || \"x\", passed, score, line FROM cases WHERE position = (SELECT min(position) FROM cases)"
+	sqlite3 dup1/assay.db "ATTACH \"s2/assay.db\" AS o; INSERT INTO cases (position, checkpoint, grp, id, passed, score, line) SELECT position, checkpoint, grp, id, passed, score, line FROM o.cases LIMIT 1"
 	run_assay merge dup1 s2 s3 -o m -q; expect_exit 2
-	expect_grep "is in two shards" err
+	expect_grep "is in two shards: dup1 and s2" err
+	# two cases at one place
+	cp -r s1 twice1
+	sqlite3 twice1/assay.db "INSERT INTO cases (position, checkpoint, grp, id, passed, score, line) SELECT position, checkpoint, grp, id || \"x\", passed, score, line FROM cases WHERE position = (SELECT min(position) FROM cases)"
+	run_assay merge twice1 s2 s3 -o m -q; expect_exit 2
+	expect_grep "two cases have one place in the run" err
 	# a case taken out
 	cp -r s3 hole3 && sqlite3 hole3/assay.db "DELETE FROM cases WHERE seq = (SELECT max(seq) FROM cases)"
 	run_assay merge s1 s2 hole3 -o m -q; expect_exit 2

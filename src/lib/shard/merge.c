@@ -181,6 +181,10 @@ static int take_position(void *payload, size_t pos, const char *cp, const char *
 				     "was it run with --shard?", cp ? cp : "?", g ? g : "?",
 				     id ? id : "?", pos, m->total);
 	struct slot *s = &m->slots[pos - 1];
+	if (s->shard == c->shard)
+		return assay_err_set(err, ASSAY_EINVALID, dir, 0, 0,
+				     "two cases have one place in the run (%zu): was the store "
+				     "changed by hand?", pos);
 	if (s->shard)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "case %s/%s/%s is in two shards: %s and %s", cp, g, id,
@@ -453,16 +457,26 @@ static int put_in_place(const char *tmp, const char *output, assay_err *err)
 	return rc;
 }
 
-/* An existing output must be a results folder (then locked until replaced) or empty. */
-static int check_output(const char *output, assay_store **lock, assay_err *err)
+/*
+ * An existing output must be a results folder (then locked until replaced) or empty, and none
+ * of the shards (whatever the path says: the same folder by inode).
+ */
+static int check_output(const struct merge *m, const char *output, assay_store **lock,
+			assay_err *err)
 {
 	char *db = assay_path_join(output, ASSAY_STORE_FILE);
 	bool results = assay_fs_exists(db);
+	struct stat so, si;
 	int rc = 0;
 
 	free(db);
-	if (!assay_fs_exists(output))
-		return 0;
+	if (stat(output, &so))
+		return 0; /* (a link to nowhere: rename replaces the link) */
+	for (size_t i = 0; i < m->nin; i++)
+		if (!stat(m->in[i].dir, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return assay_err_set(err, ASSAY_EINVALID, output, 0, 0,
+					     "is the shard %s: merge into another folder",
+					     m->in[i].dir);
 	if (!assay_fs_is_dir(output))
 		return assay_err_set(err, ASSAY_EINVALID, output, 0, 0,
 				     "exists and is not a folder: not replaced");
@@ -500,7 +514,7 @@ int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assa
 		goto out;
 	m.total = m.in[0].total;
 	if ((rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
-	    (rc = check_output(o->output, &lock, err)))
+	    (rc = check_output(&m, o->output, &lock, err)))
 		goto out;
 	/* a temporary folder beside the output: the rename stays on one file system */
 	char *abs = assay_path_absolute(o->output);

@@ -125,9 +125,10 @@ ASSAY_EXTERN assay_value assay_shard_plan_value(const assay_shard_plan *plan, as
 
 /**
  * A sink passing everything to `inner` (the results store's, store.h) as the shard's place in
- * the whole run: each case's `index` becomes its position in the unsharded run order and
+ * the whole run: each case's `index` becomes its position in the unsharded run order (found by
+ * its group and id in the suite given to `on_begin`, so cases may finish in any order) and
  * `total` the unsharded count, and the summary gets the `shard` object
- * (assay_shard_plan_value). `inner` and `plan` are borrowed and must outlive the sink; freeing
+ * (assay_shard_plan_value) in a copy (the caller's summary is not changed). `inner` and `plan` are borrowed and must outlive the sink; freeing
  * the sink does not free `inner`.
  * @return 0
  */

@@ -395,3 +395,76 @@ Test(shard, suite_split_refuses_a_bad_shard)
 	cr_assert_eq(s->ncases, 28); /* untouched */
 	assay_suite_free(s);
 }
+
+/* ---- the shard's sink -------------------------------------------------------------------- */
+
+struct capture {
+	size_t index[64], total[64], n;
+	bool shard_in_summary;
+};
+
+static int cap_case(void *payload, const assay_case_report *r, assay_err *err)
+{
+	struct capture *c = payload;
+
+	(void)err;
+	c->index[c->n] = r->index;
+	c->total[c->n++] = r->total;
+	return 0;
+}
+
+static int cap_end(void *payload, const assay_run_summary *sum, assay_err *err)
+{
+	struct capture *c = payload;
+	const assay_value *sh = assay_object_get(sum->json, "shard");
+
+	(void)err;
+	c->shard_in_summary = sh && assay_value_number(assay_object_get(sh, "index")) == 2 &&
+			      assay_value_number(assay_object_get(sh, "count")) == 3 &&
+			      assay_value_number(assay_object_get(sh, "cases")) == 28;
+	return 0;
+}
+
+Test(shard, sink_places_cases_by_name_whatever_their_order)
+{
+	assay_suite *s = load();
+	assay_shard sh = { 2, 3 };
+	assay_shard_plan plan = ASSAY_SHARD_PLAN_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	struct capture cap = { .n = 0 };
+	assay_sink inner = { &cap, NULL, cap_case, cap_end, NULL, NULL }, k;
+	const assay_case_report *reports[64];
+	size_t n = 0;
+
+	cr_assert_eq(assay_suite_shard(s, &sh, NULL, &plan, &err), 0);
+	cr_assert_eq(assay_sink_shard_new(&k, &inner, &plan), 0);
+	cr_assert_eq(k.on_begin(k.payload, s, s->ncases, &err), 0);
+	/* every kept case, reported last first, each with a wrong index (as a pool might) */
+	assay_case_report *all = calloc(plan.npositions, sizeof(*all));
+	for (size_t i = 0; i < s->ncheckpoints; i++)
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++)
+			for (size_t c = 0; c < s->checkpoints[i].groups[j].ncases; c++) {
+				all[n] = (assay_case_report){ .checkpoint = &s->checkpoints[i],
+					.group = &s->checkpoints[i].groups[j],
+					.id = s->checkpoints[i].groups[j].cases[c].id,
+					.index = 1, .total = s->ncases };
+				reports[n] = &all[n];
+				n++;
+			}
+	cr_assert_eq(n, plan.npositions);
+	for (size_t i = n; i-- > 0;)
+		cr_assert_eq(k.on_case(k.payload, reports[i], &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(cap.index[i], plan.positions[n - 1 - i]);
+		cr_assert_eq(cap.total[i], 28);
+	}
+	assay_value summary = assay_value_object();
+	assay_run_summary sum = { s, &summary, { 0 }, n, 0, false };
+	cr_assert_eq(k.on_end(k.payload, &sum, &err), 0);
+	cr_assert(cap.shard_in_summary);
+	cr_assert_eq(summary.len, 0, "the runner's summary is not changed");
+	k.free(k.payload);
+	free(all);
+	assay_shard_plan_release(&plan);
+	assay_suite_free(s);
+}

@@ -16,6 +16,18 @@ strip() {
 		   .execution.max_rss)' "$1"
 }
 
+# A results folder's report lines in run order (as its store keeps them: with several cases
+# at once, reports.jsonl is in the order cases finished).
+in_order() {
+	sqlite3 "$1/assay.db" "SELECT line FROM cases ORDER BY position" > "$1.ordered"
+	strip "$1.ordered"
+}
+
+# The checkpoint/group/id of a results folder's cases, sorted.
+names() {
+	jq -r '[.checkpoint, .group, .id] | join("/")' "$1/reports.jsonl" | sort
+}
+
 # One unsharded run and three shards, made once for the tests below (a small value cap, so
 # that report lines cut values into the store's blobs).
 "$ASSAY" run "$SUITE" -o single -q --value-cap 200 >/dev/null 2>&1
@@ -28,7 +40,8 @@ test_case 'three shards, merged, are the unsharded run (reports, summary, store)
 	run_assay merge s1 s2 s3 -o merged --value-cap 200; expect_exit 1
 	expect_grep "^merged 3 shards: merged" out
 	expect_grep "^25 of 28 cases passed" out
-	test_cmp <(strip single/reports.jsonl) <(strip merged/reports.jsonl)
+	test_cmp <(in_order single) <(strip merged/reports.jsonl)
+	test_cmp <(in_order merged) <(strip merged/reports.jsonl)
 	test_cmp <(jq "del(.duration)" single/summary.json) <(jq "del(.duration)" merged/summary.json)
 	# the store: the same cases, positions, attributes, blobs and case-file hashes
 	q="SELECT position, checkpoint, grp, id, type, passed, score, error, case_hash FROM cases ORDER BY position"
@@ -69,18 +82,18 @@ test_case 'every case runs in exactly one shard; the group sharing a folder stay
 	jq -e ".shard.index == 2" <(sqlite3 s2/assay.db "SELECT meta FROM run")
 	# the same split on every run (and machine): the same cases again
 	run_assay run "$SUITE" -o again2 --shard 2/3 -q; [ "$code" != 2 ]
-	test_cmp <(jq -r .id s2/reports.jsonl) <(jq -r .id again2/reports.jsonl)
+	test_cmp <(names s2) <(names again2)
 	jq -e --slurpfile a s2/summary.json ".shard == \$a[0].shard" again2/summary.json'
 
 test_case 'one shard, and more shards than cases, still merge' '
 	run_assay run "$SUITE" -o one --shard 1/1 -q; expect_exit 1
 	run_assay merge one -o one-merged -q --value-cap 200; expect_exit 1
-	test_cmp <(strip single/reports.jsonl) <(strip one-merged/reports.jsonl)
+	test_cmp <(in_order single) <(strip one-merged/reports.jsonl)
 	for i in $(seq 1 30); do "$ASSAY" run "$SUITE" -o many$i --shard $i/30 -q >/dev/null 2>&1 || true; done
 	[ "$(cat many*/reports.jsonl | wc -l)" = 28 ]
 	[ "$(jq -s "map(select(.totals.total == 0)) | length" many*/summary.json)" -ge 2 ]
 	run_assay merge many* -o many-merged -q --value-cap 200; expect_exit 1
-	test_cmp <(strip single/reports.jsonl) <(strip many-merged/reports.jsonl)'
+	test_cmp <(in_order single) <(strip many-merged/reports.jsonl)'
 
 test_case '--shard-durations balances by an earlier run: the slow case gets a shard of its own' '
 	# m3 took 100 s, every other case 1 s
@@ -98,9 +111,9 @@ test_case '--shard-durations balances by an earlier run: the slow case gets a sh
 	# a results folder works as well as its reports.jsonl
 	mkdir prev && cp durations.jsonl prev/reports.jsonl
 	run_assay run "$SUITE" -o d1b --shard 1/2 --shard-durations prev -q
-	test_cmp <(jq -r .id d1/reports.jsonl) <(jq -r .id d1b/reports.jsonl)
+	test_cmp <(names d1) <(names d1b)
 	run_assay merge d1 d2 -o d-merged -q --value-cap 200; expect_exit 1
-	test_cmp <(strip single/reports.jsonl) <(strip d-merged/reports.jsonl)
+	test_cmp <(in_order single) <(strip d-merged/reports.jsonl)
 	# a split with other durations is another split: not merged with this one
 	run_assay merge d1 c1 -o bad -q; expect_exit 2
 	expect_grep "were split differently" err
@@ -116,11 +129,11 @@ test_case '--shard auto: Slurm job arrays and Kubernetes Indexed Jobs' '
 	# --array=4-6: task 5 is the second of three
 	SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_MIN=4 SLURM_ARRAY_TASK_MAX=6 SLURM_ARRAY_TASK_COUNT=3 \
 		"$ASSAY" run "$SUITE" -o slurm2 --shard auto -q || true
-	test_cmp <(jq -r .id s2/reports.jsonl) <(jq -r .id slurm2/reports.jsonl)
+	test_cmp <(names s2) <(names slurm2)
 	# --array=0-4:2: task 4 is the third of three
 	SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=4 SLURM_ARRAY_TASK_STEP=2 \
 		SLURM_ARRAY_TASK_COUNT=3 "$ASSAY" run "$SUITE" -o slurm3 --shard auto -q || true
-	test_cmp <(jq -r .id s3/reports.jsonl) <(jq -r .id slurm3/reports.jsonl)
+	test_cmp <(names s3) <(names slurm3)
 	# --array=1,4,9 has no rank to compute
 	code=0; SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_TASK_COUNT=3 \
 		"$ASSAY" run "$SUITE" -o x --shard auto 2>err >/dev/null || code=$?
@@ -130,9 +143,9 @@ test_case '--shard auto: Slurm job arrays and Kubernetes Indexed Jobs' '
 	expect_exit 2; expect_grep "has 3 tasks" err
 	# Kubernetes: a 0-based index; the count from ASSAY_SHARD_COUNT or auto/N
 	JOB_COMPLETION_INDEX=0 ASSAY_SHARD_COUNT=3 "$ASSAY" run "$SUITE" -o k1 --shard auto -q || true
-	test_cmp <(jq -r .id s1/reports.jsonl) <(jq -r .id k1/reports.jsonl)
+	test_cmp <(names s1) <(names k1)
 	JOB_COMPLETION_INDEX=2 "$ASSAY" run "$SUITE" -o k3 --shard auto/3 -q || true
-	test_cmp <(jq -r .id s3/reports.jsonl) <(jq -r .id k3/reports.jsonl)
+	test_cmp <(names s3) <(names k3)
 	run_assay merge k1 s2 k3 -o k-merged -q; expect_exit 1
 	code=0; JOB_COMPLETION_INDEX=1 "$ASSAY" run "$SUITE" -o x --shard auto 2>err >/dev/null || code=$?
 	expect_exit 2; expect_grep "ASSAY_SHARD_COUNT" err
@@ -215,7 +228,7 @@ test_case 'merge refuses an unfinished shard and a shard store that lies' '
 test_case 'merge replaces an existing results folder whole, never anything else' '
 	run_assay merge s1 s2 s3 -o res -q --value-cap 200; expect_exit 1
 	run_assay merge s1 s2 s3 -o res -q --value-cap 200; expect_exit 1
-	test_cmp <(strip single/reports.jsonl) <(strip res/reports.jsonl)
+	test_cmp <(in_order single) <(strip res/reports.jsonl)
 	[ "$(ls -a | grep -c "merge-")" = 0 ]
 	mkdir keep && echo precious > keep/file
 	run_assay merge s1 s2 s3 -o keep -q; expect_exit 2
@@ -233,7 +246,7 @@ test_case '--resume continues the same shard only' '
 	cp -r s2 r2
 	run_assay run "$SUITE" -o r2 --shard 2/3 --resume -q
 	[ "$code" = 0 ] || [ "$code" = 1 ]
-	test_cmp <(jq -r .id s2/reports.jsonl) <(jq -r .id r2/reports.jsonl)
+	test_cmp <(names s2) <(names r2)
 	run_assay run "$SUITE" -o r2 --shard 1/3 --resume -q; expect_exit 2
 	expect_grep "another shard" err
 	run_assay run "$SUITE" -o r2 --resume -q; expect_exit 2

@@ -96,9 +96,10 @@ typedef struct assay_shard_plan {
 	char split[65];      /**< SHA-256 of the whole assignment and the suite's checkpoints and
 				  groups: shards made with another selection or other durations
 				  differ here */
+	char suite_hash[65]; /**< assay_suite_hash() of the suite split */
 } assay_shard_plan;
 
-#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "" }
+#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "" }
 
 /**
  * Splits the loaded (and already selected) `suite` and keeps only the cases of `shard`: the
@@ -108,7 +109,8 @@ typedef struct assay_shard_plan {
  * @param durations NULL (every case weighs one), or an earlier run's durations: a case without
  *                  one weighs the mean of those found (one second when none is)
  * @param plan      receives what was kept (release with assay_shard_plan_release)
- * @return 0, or ASSAY_EINVALID (shard.index not in 1..shard.count)
+ * @return 0; ASSAY_EINVALID (shard.index not in 1..shard.count); ASSAY_ENOTFOUND or
+ *         ASSAY_EIO (suite.yaml cannot be read for its hash); the suite is unchanged on error
  */
 ASSAY_EXTERN int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 				   const assay_shard_durations *durations, assay_shard_plan *plan,
@@ -119,7 +121,7 @@ ASSAY_EXTERN void assay_shard_plan_release(assay_shard_plan *plan);
 
 /**
  * The `shard` object a shard's results record (in the store's run description and in
- * summary.json): {index, count, cases (the unsharded total), split}. Made in `a`.
+ * summary.json): {index, count, cases (the unsharded total), split, suite_hash}. Made in `a`.
  */
 ASSAY_EXTERN assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a);
 

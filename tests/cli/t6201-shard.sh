@@ -78,7 +78,7 @@ test_case 'every case runs in exactly one shard; the group sharing a folder stay
 		expect_grep "^assay: shard $i/3: $n of 28 cases" s$i.err
 	done
 	# each shard says which it is
-	jq -e ".shard.index == 2 and .shard.count == 3 and .shard.cases == 28 and (.shard.split | length) == 64" s2/summary.json
+	jq -e ".shard.index == 2 and .shard.count == 3 and .shard.cases == 28 and (.shard.split | length) == 64 and (.shard.suite_hash | length) == 64" s2/summary.json
 	jq -e ".shard.index == 2" <(sqlite3 s2/assay.db "SELECT meta FROM run")
 	# the same split on every run (and machine): the same cases again
 	run_assay run "$SUITE" -o again2 --shard 2/3 -q; [ "$code" != 2 ]

@@ -152,6 +152,9 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "no such shard: %zu of %zu", shard ? shard->index : 0,
 				     shard ? shard->count : 0);
+	int rc = assay_suite_hash(suite, plan->suite_hash, err);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < suite->ncheckpoints; i++) {
 		const assay_checkpoint *cp = &suite->checkpoints[i];
 
@@ -187,6 +190,7 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 	/* the fingerprint: the suite's shape, the count and the whole assignment */
 	assay_sha256_begin(&h);
 	hash_str(&h, "assay shard split 1");
+	hash_str(&h, plan->suite_hash);
 	snprintf(num, sizeof(num), "%zu", shard->count);
 	hash_str(&h, num);
 	for (size_t i = 0; i < suite->ncheckpoints; i++) {
@@ -260,5 +264,6 @@ assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a)
 	assay_object_set(a, &o, "count", assay_value_int((int64_t)plan->shard.count));
 	assay_object_set(a, &o, "cases", assay_value_int((int64_t)plan->total));
 	assay_object_set(a, &o, "split", assay_value_strz(a, plan->split));
+	assay_object_set(a, &o, "suite_hash", assay_value_strz(a, plan->suite_hash));
 	return o;
 }

@@ -3,12 +3,14 @@
  * and appends it to DIR/reports.jsonl, writes DIR/summary.json at the end, shows progress on a
  * terminal and a summary table. --resume continues the run kept in DIR.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "assay/render.h"
 #include "assay/report.h"
 #include "assay/shard.h"
 #include "assay/store.h"
@@ -73,6 +75,43 @@ static int same_shard(const assay_value *info, const assay_shard_plan *plan, ass
 }
 
 /*
+ * A new run replaces the folder's run: the report files an earlier run left in it under their
+ * default names (junit.xml, ...) describe that run, not this one, so they go; the formats this
+ * run writes come back. reports.jsonl is the store sink's, rewritten anyway.
+ */
+static void remove_stale_reports(const char *dir)
+{
+	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+		const char *name = assay_format_file((assay_format)f);
+
+		if (f == ASSAY_FORMAT_JSONL || !name)
+			continue;
+		char *path = assay_path_join(dir, name);
+
+		if (unlink(path) && errno != ENOENT)
+			fprintf(stderr, "assay: warning: cannot remove %s, left by an earlier run: %s\n",
+				path, strerror(errno));
+		free(path);
+	}
+}
+
+/* --resume must run the program the run began with: the same --entry and --submission. */
+static int same_program(const assay_value *info, const char *key, const char *now,
+			const char *dir)
+{
+	const assay_value *then = assay_object_get(info, key);
+	const char *was = then && then->kind == ASSAY_V_STRING ? then->u.s : NULL;
+
+	if ((!was && !now) || (was && now && !strcmp(was, now)))
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run made %s%s%s%s, and this one %s%s%s%s: a resumed run "
+			 "must run the same program; run without --resume (or with another -o)",
+			 dir, was ? "with --" : "without --", key, was ? " " : "", was ? was : "",
+			 now ? "with --" : "without --", key, now ? " " : "", now ? now : "");
+}
+
+/*
  * Opens the results store of a.output for writing (refused while another run writes there)
  * and begins the run, or continues it with --resume when it ran this very suite and selection.
  * Returns 0 or an exit code (the message printed).
@@ -109,7 +148,9 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 				       "since: run without --resume (or with another -o)",
 				       a->output);
 			goto out;
-		} else if ((rc = same_shard(&info, plan, m, a->output))) {
+		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
+			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
+			   (rc = same_shard(&info, plan, m, a->output))) {
 			goto out;
 		}
 	}
@@ -329,6 +370,8 @@ int cmd_run(int argc, char **argv)
 		assay_sink_shard_new(&sinks[nsinks++], &store_sink, &sh.plan);
 	else
 		sinks[nsinks++] = store_sink;
+	if (!a.resume)
+		remove_stale_reports(a.output);
 	/* --format, --pass-policy, --repro (report_args.h) */
 	if ((rc = report_run_sinks(&ra, &a, store, sinks, &nsinks)))
 		goto out;

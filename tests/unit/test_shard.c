@@ -373,6 +373,21 @@ Test(shard, suite_split_by_durations)
 		}
 	}
 	assay_shard_durations_free(d);
+	/* durations no run could have taken (a report line written by hand, or forged) weigh
+	 * nothing: NaN, infinities, negative, absurdly long, not numbers */
+	const char *forged =
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"nan\", \"duration\": NaN}\n"
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"inf\", \"duration\": Infinity}\n"
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"big\", \"duration\": 1e300}\n"
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"neg\", \"duration\": -5}\n"
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"str\", \"duration\": \"9\"}\n"
+		"{\"checkpoint\": 1, \"group\": \"g\", \"id\": \"x\", \"duration\": 9}\n"
+		"[1, 2]\n"
+		"{\"checkpoint\": \"c\", \"group\": \"g\", \"id\": \"ok\", \"duration\": 2}\n";
+	cr_assert_eq(assay_fs_write(file, forged, strlen(forged), 0644, &err), 0);
+	cr_assert_eq(assay_shard_durations_read(&d, file, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_shard_durations_count(d), 1);
+	assay_shard_durations_free(d);
 	/* a line that is not JSON: named */
 	cr_assert_eq(assay_fs_write(file, "{}\nnope\n", 8, 0644, &err), 0);
 	cr_assert_eq(assay_shard_durations_read(&d, file, &err), ASSAY_EPARSE);

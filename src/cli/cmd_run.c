@@ -48,6 +48,12 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "submission",
 			 a->submission ? assay_value_strz(m, a->submission) : assay_value_null());
 	if (plan) {
+		/* what `assay merge` shows the reproduce lines with */
+		assay_value prefix = assay_value_array();
+
+		for (size_t i = 0; i < suite->command.nr; i++)
+			assay_array_push(m, &prefix, assay_value_strz(m, suite->command.v[i]));
+		assay_object_set(m, &meta, "command", prefix);
 		assay_object_set(m, &meta, "cases", assay_value_int((int64_t)plan->total));
 		assay_object_set(m, &meta, "shard", assay_shard_plan_value(plan, m));
 	}

@@ -40,6 +40,8 @@ test_case 'three shards, merged, are the unsharded run (reports, summary, store)
 	run_assay merge s1 s2 s3 -o merged --value-cap 200; expect_exit 1
 	expect_grep "^merged 3 shards: merged" out
 	expect_grep "^25 of 28 cases passed" out
+	expect_grep "^  FAIL checkpoint_1/core/h-fails" out
+	expect_grep "reproduce: env -i .* sh -c .echo wrong." out
 	test_cmp <(in_order single) <(strip merged/reports.jsonl)
 	test_cmp <(in_order merged) <(strip merged/reports.jsonl)
 	test_cmp <(jq "del(.duration)" single/summary.json) <(jq "del(.duration)" merged/summary.json)

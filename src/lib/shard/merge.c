@@ -227,8 +227,18 @@ static int skeleton(struct merge *m)
 	const assay_value *cps = assay_object_get(summary, "checkpoints");
 	assay_suite *s = &m->skel;
 
-	s->command = (assay_strvec)ASSAY_STRVEC_INIT;
 	const char *name = str(assay_object_get(summary, "suite"));
+	const char *entry = str(assay_object_get(&in->info, "entry"));
+	const assay_value *command = assay_object_get(&in->info, "command");
+
+	/* the program the cases ran, for the reproduce lines of a terminal sink */
+	s->command = (assay_strvec)ASSAY_STRVEC_INIT;
+	if (entry && assay_shell_split(&s->command, entry, NULL))
+		assay_strvec_clear(&s->command);
+	if (!s->command.nr)
+		for (uint32_t i = 0; command && command->kind == ASSAY_V_ARRAY && i < command->len; i++)
+			if (command->u.items[i].kind == ASSAY_V_STRING)
+				assay_strvec_push(&s->command, command->u.items[i].u.s);
 
 	s->name = assay_xstrdup(name ? name : "");
 	if (!cps || cps->kind != ASSAY_V_OBJECT)
@@ -261,6 +271,7 @@ static int skeleton(struct merge *m)
 
 static void skeleton_free(assay_suite *s)
 {
+	assay_strvec_clear(&s->command);
 	for (size_t i = 0; i < s->ncheckpoints; i++) {
 		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++)
 			free(s->checkpoints[i].groups[j].name);
@@ -296,8 +307,8 @@ static bool locate(const assay_suite *s, const char *cp, const char *g, size_t *
 /* The merged run's description: the first shard's, unsharded, with where it came from. */
 static assay_value merged_meta(struct merge *m, assay_arena *a)
 {
-	static const char *const drop[] = { "shard", "started", "finished", "interrupted",
-					    "resumes", "summary" };
+	static const char *const drop[] = { "shard", "command", "started", "finished",
+					    "interrupted", "resumes", "summary" };
 	assay_value meta = assay_value_copy(a, &m->in[0].info), from = assay_value_array();
 
 	for (size_t i = 0; i < sizeof(drop) / sizeof(*drop); i++)

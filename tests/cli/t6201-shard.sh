@@ -239,6 +239,9 @@ test_case 'merge replaces an existing results folder whole, never anything else'
 	mkdir empty
 	run_assay merge s1 s2 s3 -o empty -q; expect_exit 1
 	[ -s empty/summary.json ]
+	run_assay merge s1 s2 s3 -o res2/ -q; expect_exit 1
+	run_assay merge s1 s2 s3 -o res2// -q; expect_exit 1
+	[ -s res2/summary.json ] && [ "$(ls -a res2 | grep -c merge-)" = 0 ]
 	# a failed merge leaves the old results as they were
 	before=$(sha256sum res/summary.json)
 	run_assay merge s1 s2 -o res -q; expect_exit 2

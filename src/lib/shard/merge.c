@@ -446,8 +446,10 @@ static int put_in_place(const char *tmp, const char *output, assay_err *err)
 					     strerror(errno));
 		return 0;
 	}
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, output, RENAME_EXCHANGE) == 0)
-		return assay_fs_remove_tree(tmp, NULL), 0; /* tmp now holds the old results */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, output, RENAME_EXCHANGE) == 0) {
+		assay_fs_remove_tree(tmp, NULL); /* tmp now holds the old results */
+		return 0;
+	}
 	if (errno != EINVAL && errno != ENOSYS)
 		return assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
 				     strerror(errno));
@@ -458,12 +460,14 @@ static int put_in_place(const char *tmp, const char *output, assay_err *err)
 	if (rename(output, old))
 		rc = assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
 				   strerror(errno));
-	else if (rename(tmp, output))
+	else if (rename(tmp, output)) {
 		rc = assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
-				   strerror(errno)),
-		rename(old, output);
-	else
+				   strerror(errno));
+		if (rename(old, output)) /* the old results back where they were */
+			rc = assay_err_set(err, ASSAY_EIO, old, 0, 0, "the old results are here");
+	} else {
 		assay_fs_remove_tree(old, NULL);
+	}
 	free(old);
 	return rc;
 }
@@ -529,6 +533,10 @@ int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assa
 		goto out;
 	/* a temporary folder beside the output: the rename stays on one file system */
 	char *abs = assay_path_absolute(o->output);
+	size_t len = strlen(abs);
+
+	while (len > 1 && abs[len - 1] == '/') /* "OUT/" is OUT */
+		abs[--len] = '\0';
 	char *slash = strrchr(abs, '/');
 	parent = assay_xstrndup(abs, (size_t)(slash - abs) + (slash == abs));
 	base = assay_xasprintf(".%s.merge-", slash + 1);

@@ -353,12 +353,25 @@ static int blob_write(void *handle, const char *data, size_t len, assay_err *err
 	struct db_blob *b = handle;
 	int rc;
 
-	assay_buf_add(&b->pending, data, len);
-	while (b->pending.len >= CHUNK) {
-		if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
-			return rc;
-		memmove(b->pending.ptr, b->pending.ptr + CHUNK, b->pending.len - CHUNK);
-		assay_buf_setlen(&b->pending, b->pending.len - CHUNK);
+	/* whole chunks go straight from `data`: a big value is never copied whole */
+	while (len) {
+		if (!b->pending.len && len >= CHUNK) {
+			if ((rc = chunk_out(b, data, CHUNK, err)))
+				return rc;
+			data += CHUNK;
+			len -= CHUNK;
+			continue;
+		}
+		size_t take = CHUNK - b->pending.len < len ? CHUNK - b->pending.len : len;
+
+		assay_buf_add(&b->pending, data, take);
+		data += take;
+		len -= take;
+		if (b->pending.len == CHUNK) {
+			if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
+				return rc;
+			assay_buf_setlen(&b->pending, 0);
+		}
 	}
 	return 0;
 }

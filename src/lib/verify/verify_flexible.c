@@ -78,7 +78,7 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 	assay_buf_add(&e, want, wlen); /* scratch is reused for the actual text */
 	got = assay_verify__actual_text(call->actual, &scratch, &glen);
 	if (!got) {
-		assay_verify__fail(out, assay_value_strz(a, "file was not produced"));
+		assay_verify__fail(out, assay_value_strz(a, assay_verify__missing(call)));
 	} else if (glen == e.len && !memcmp(got, e.ptr, glen)) {
 		out->is_correct = true;
 		out->score = 1.0;

@@ -14,6 +14,8 @@
  *   that refusals found only when a verifier runs (a regex that does not compile, a delimiter
  *   of two characters, a JSON Schema keyword assay does not implement) are found now.
  *   Plug-ins (programs of the command verifier, shared objects) are not called.
+ * - Under strictness (--strict, `strict: true`) every warning is listed as an error, and each
+ *   problem once: the loader's "W (an error under strict)" repeats W and is dropped.
  *
  * With --mutate the suite runs once (through the run API, with the options `assay run` and
  * `assay run-case` share: selection, --entry, --submission, --strict, --keep, --work-dir, caps,

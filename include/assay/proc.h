@@ -120,6 +120,12 @@ typedef struct assay_sandbox {
 				  assay_proc_pump()), and the program does not run */
 	bool network;        /**< true: the network is open; false: no socket but AF_UNIX and no
 				  TCP (Landlock and seccomp) */
+	unsigned short tcp_port; /**< with `network` false: a TCP port the program may bind and
+				      listen on (an api server's; 0: none). It may then make TCP
+				      sockets (IPv4 and IPv6; still no UDP, raw or other family),
+				      bind only that port and connect nowhere, not even to it
+				      (Landlock ABI >= 4; on older kernels landlock-net is refused
+				      and TCP is open) */
 	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
 				  and TMPDIR in the program's environment unless `env` sets it */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
@@ -186,7 +192,10 @@ typedef struct assay_proc {
 	assay_sandbox sandbox;   /**< what the case may do (default: no sandbox) */
 	assay_limits limits;     /**< resource limits (default: none) */
 
-	/* Output: captured bytes (read them after finish; release frees them). */
+	/* Output: captured bytes (read them after finish; release frees them). A caller may also
+	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
+	 * server's output case by case: the cap then applies to what is read until the next
+	 * reset, and out_truncated/err_truncated stay set once set. */
 	assay_buf out;
 	assay_buf err;
 

@@ -13,7 +13,7 @@
  * sinks: at once to those marked `any_order`, and to the others in run order (finished reports
  * wait for the cases before them), so their output is the same whatever `jobs` is.
  * The cases of a group with `isolated: false` (one shared folder), and of every group of an
- * adapter with `group_begin` (a server per group), run one after another in run order, as one
+ * adapter with `serial_groups` (a server per group), run one after another in run order, as one
  * unit ("lane"); the cases of other groups run in any order across the slots.
  * The library changes no process-wide state: no signal dispositions, no subreaper; everything
  * a case starts is contained by the process layer (proc.h).

@@ -175,7 +175,7 @@ test_case 'status_code nonzero: a program that could not start is an error, neve
 	printf "name: nz\nadapter: {type: cli, command: [./nothere]}\ncheckpoints: {c: {groups: {e: {type: Error}}}}\n" > nz/suite.yaml
 	printf "expected: {status_code: nonzero}\n" > nz/c/e/a.yaml
 	run_assay run nz -o nzres; expect_exit 1
-	expect_grep "^0 of 1 cases passed" out
+	expect_grep "^0 of 1 case passed" out
 	jq -e "select(.id == \"a\") | .passed == false and (.error | test(\"cannot run\"))" nzres/reports.jsonl'
 
 test_case 'status_code nonzero and a timeout: a pass the terminal points out; --strict fails it' '

@@ -71,7 +71,9 @@ static int usage(void)
 	      "                       or assay.db open in any process; print forged/blocked\n"
 	      "  listen PORTFILE SECONDS\n"
 	      "                       accept TCP on 127.0.0.1 (port into PORTFILE, a line per\n"
-	      "                       connection into PORTFILE.log) for SECONDS\n",
+	      "                       connection into PORTFILE.log) for SECONDS\n"
+	      "  tcp-server OWN OTHER try to serve on port OWN, bind another, connect to OTHER,\n"
+	      "                       make a UDP socket, Fast Open to OTHER (exit: bit mask)\n",
 	      stderr);
 	return 2;
 }
@@ -434,5 +436,7 @@ int main(int argc, char **argv)
 		return cmd_forge_results(argv[2]);
 	if (strcmp(cmd, "listen") == 0 && nargs == 2)
 		return cmd_listen(argv[2], argv[3]);
+	if (strcmp(cmd, "tcp-server") == 0 && nargs == 2)
+		return cmd_tcp_server(argv[2], argv[3]);
 	return usage();
 }

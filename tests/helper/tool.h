@@ -26,5 +26,6 @@ int cmd_ptrace_parent(void);
 int cmd_whoami(void);
 int cmd_forge_results(const char *id);
 int cmd_listen(const char *portfile, const char *seconds);
+int cmd_tcp_server(const char *own, const char *other);
 
 #endif

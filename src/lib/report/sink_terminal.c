@@ -103,7 +103,22 @@ static void add_ending(assay_buf *out, const assay_value *execution, const struc
 	}
 }
 
-/* Why the case failed: its error, how it ended, each failed attribute. */
+/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
+ * already, is "ATTR: MSG". */
+static bool repeats_error(const char *error, const char *attr, const assay_value *result)
+{
+	static const char prefix[] = "verifier error: ";
+	const assay_value *diff = assay_object_get(result, "diff");
+	size_t n = strlen(attr);
+
+	return error && diff && diff->kind == ASSAY_V_STRING &&
+	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
+	       error[n] == ':' && error[n + 1] == ' ' &&
+	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
+}
+
+/* Why the case failed: its error, how it ended, each failed attribute (a verifier's error
+ * once). */
 static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
 			bool *stderr_shown)
 {
@@ -133,7 +148,7 @@ static void add_reasons(struct term *t, assay_buf *out, const assay_case_report 
 		const assay_value *ok = assay_object_get(v, "is_correct");
 		const char *attr = results->u.members[i].key.u.s;
 
-		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b)
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(r->error, attr, v))
 			continue;
 		assay_term__explain(out, attr, v, &t->st, DIFF_LINES);
 		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
@@ -309,14 +324,15 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 									     : t->st.red;
 
 	if (sum->interrupted) {
-		fprintf(f, "\n%s%s: %zu of %zu cases ran, %zu passed%s in %.2f s",
+		fprintf(f, "\n%s%s: %zu of %zu case%s ran, %zu passed%s in %.2f s",
 			color, t->o.exitfirst && t->nfailures
 				       ? "stopped at the first failure (--exitfirst)"
 				       : "interrupted",
-			tot->total, sum->planned, tot->passed, t->st.reset, sum->wall_s);
+			tot->total, sum->planned, sum->planned == 1 ? "" : "s", tot->passed,
+			t->st.reset, sum->wall_s);
 	} else {
-		fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", color, tot->passed,
-			tot->total, t->st.reset, sum->wall_s);
+		fprintf(f, "\n%s%zu of %zu case%s passed%s in %.2f s", color, tot->passed,
+			tot->total, tot->total == 1 ? "" : "s", t->st.reset, sum->wall_s);
 	}
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);

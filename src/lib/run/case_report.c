@@ -131,7 +131,8 @@ static void add_result(assay_arena *a, assay_value *results, const char *name, a
 static assay_value actual_value(const assay_actual *ac)
 {
 	switch (ac->kind) {
-	case ASSAY_ACTUAL_BYTES: return assay_value_string_ref(ac->bytes, ac->len);
+	case ASSAY_ACTUAL_BYTES:
+		return ac->value ? *ac->value : assay_value_string_ref(ac->bytes, ac->len);
 	case ASSAY_ACTUAL_INT: return assay_value_int(ac->integer);
 	case ASSAY_ACTUAL_REAL: return assay_value_real(ac->real);
 	case ASSAY_ACTUAL_MISSING: break;

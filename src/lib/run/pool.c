@@ -9,7 +9,7 @@
  * Key decisions:
  * - A "lane" is a group whose cases must run one after another: `isolated: false` (they share
  *   one working folder and read each other's files), or any group of an adapter with
- *   `group_begin` (the api adapter's server keeps state between requests). A lane holds one slot
+ *   `serial_groups` (the api adapter's server keeps state between requests). A lane holds one slot
  *   from its first case to its last; the cases of other groups fill the slots in run order.
  *   group_begin/group_end bracket each group's cases: a group is set up when its first case
  *   that must run starts, and ended when its last case is finished (or given up).
@@ -594,7 +594,7 @@ int assay_run__pool(struct assay_run__run *run)
 
 			gr->icp = i;
 			gr->ig = j;
-			gr->lane = !g->isolated || p.ad->group_begin;
+			gr->lane = !g->isolated || p.ad->serial_groups;
 			gr->unresolved = g->ncases;
 			gr->first_pos = pos;
 			pos += g->ncases;
@@ -629,7 +629,7 @@ int assay_run__pool(struct assay_run__run *run)
 		group_teardown(&p, gr);
 		for (size_t k = 0; k < g->ncases; k++, pos++)
 			if (!p.released[pos])
-				assay_strvec_pushf(&run->t.not_run, "%s/%s/%s", cp->name, g->name,
+				assay_strvec_pushf(&run->not_run, "%s/%s/%s", cp->name, g->name,
 						   g->cases[k].id);
 	}
 	for (size_t i = 1; i <= s->ncases; i++)

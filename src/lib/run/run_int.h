@@ -19,16 +19,6 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 			     const assay_run_opts *opts, const assay_strvec *command);
 void assay_run__sandbox_release(struct assay_run__sandbox *s);
 
-/* Counts of a run (runner.c). */
-struct assay_run__tallies {
-	/* per checkpoint: [type] and per group */
-	assay_tally (*types)[4];
-	assay_tally **groups;
-	assay_tally total;
-	assay_strvec failed;  /* checkpoint/group/id of each case that did not pass, in run order */
-	assay_strvec not_run; /* the same, of each case not run (an interrupted run) */
-};
-
 /* One run: what runner.c sets up and pool.c drives. */
 struct assay_run__run {
 	const assay_suite *suite;
@@ -37,7 +27,8 @@ struct assay_run__run {
 	char *root;
 	char *tmp_root;                   /* root/.tmp: the cases' private temporary folders */
 	struct assay_run__sandbox sandbox;
-	struct assay_run__tallies t;
+	struct assay_tallies *t;          /* summary.h: counted in run order */
+	assay_strvec not_run;             /* checkpoint/group/id of each case not run (interrupted) */
 	size_t released;                  /* cases handed to the in-order sinks */
 	assay_err *err;
 };
@@ -45,7 +36,7 @@ struct assay_run__run {
 /*
  * Runs every case of the run, up to opts->jobs at once (pool.c), handing each report to
  * assay_run__emit_any() as it finishes and to assay_run__emit_ordered() in run order; the cases
- * not run (interrupted) are pushed to run->t.not_run. Returns 0 or what stopped the run.
+ * not run (interrupted) are pushed to run->not_run. Returns 0 or what stopped the run.
  */
 int assay_run__pool(struct assay_run__run *run);
 

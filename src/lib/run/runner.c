@@ -17,85 +17,9 @@
 #include "assay/fs.h"
 #include "assay/render.h"
 #include "assay/run.h"
+#include "assay/summary.h"
 #include "run/run_int.h"
 #include "util/banned.h"
-
-static void tally_add(assay_tally *t, bool passed, bool error, double score)
-{
-	t->total++;
-	t->passed += passed;
-	t->errors += error;
-	t->score_sum += score;
-}
-
-static assay_value tally_value(assay_arena *a, const assay_tally *t)
-{
-	assay_value o = assay_value_object();
-
-	assay_object_set(a, &o, "passed", assay_value_int((int64_t)t->passed));
-	assay_object_set(a, &o, "total", assay_value_int((int64_t)t->total));
-	assay_object_set(a, &o, "pass_rate",
-			 assay_value_real(t->total ? (double)t->passed / (double)t->total : 0.0));
-	assay_object_set(a, &o, "errors", assay_value_int((int64_t)t->errors));
-	assay_object_set(a, &o, "mean_score",
-			 assay_value_real(t->total ? t->score_sum / (double)t->total : 0.0));
-	return o;
-}
-
-static assay_value summary_value(assay_arena *a, const assay_suite *s, const struct assay_run__tallies *t,
-				 double wall, bool interrupted, const char *workdir)
-{
-	assay_value o = assay_value_object(), cps = assay_value_object();
-
-	assay_object_set(a, &o, "suite", assay_value_strz(a, s->name));
-	assay_object_set(a, &o, "duration", assay_value_real(wall));
-	assay_object_set(a, &o, "interrupted", assay_value_bool(interrupted));
-	assay_object_set(a, &o, "totals", tally_value(a, &t->total));
-	for (size_t i = 0; i < s->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &s->checkpoints[i];
-		assay_value types = assay_value_object(), groups = assay_value_object();
-		assay_tally all = { 0 };
-
-		for (int k = 0; k < 4; k++) {
-			const assay_tally *tt = &t->types[i][k];
-
-			if (!tt->total)
-				continue;
-			assay_object_set(a, &types, assay_group_type_name((assay_group_type)k),
-					 tally_value(a, tt));
-			all.passed += tt->passed;
-			all.total += tt->total;
-			all.errors += tt->errors;
-			all.score_sum += tt->score_sum;
-		}
-		for (size_t j = 0; j < cp->ngroups; j++) {
-			assay_value g = tally_value(a, &t->groups[i][j]);
-
-			assay_object_set(a, &g, "type",
-					 assay_value_strz(a, assay_group_type_name(cp->groups[j].type)));
-			assay_object_set(a, &groups, cp->groups[j].name, g);
-		}
-		assay_value c = tally_value(a, &all);
-		assay_object_set(a, &c, "types", types);
-		assay_object_set(a, &c, "groups", groups);
-		assay_object_set(a, &cps, cp->name, c);
-	}
-	assay_object_set(a, &o, "checkpoints", cps);
-	assay_value failed = assay_value_array();
-	for (size_t i = 0; i < t->failed.nr; i++)
-		assay_array_push(a, &failed, assay_value_strz(a, t->failed.v[i]));
-	assay_object_set(a, &o, "failed", failed);
-	if (interrupted) {
-		assay_value not_run = assay_value_array();
-
-		for (size_t i = 0; i < t->not_run.nr; i++)
-			assay_array_push(a, &not_run, assay_value_strz(a, t->not_run.v[i]));
-		assay_object_set(a, &o, "not_run", not_run);
-	}
-	if (workdir)
-		assay_object_set(a, &o, "work_dir", assay_value_strz(a, workdir));
-	return o;
-}
 
 static const char *const limit_names[] = { "none", "cpu_time", "memory", "file_size",
 					   "open_files", "processes", "timeout" };
@@ -150,14 +74,7 @@ char *assay_report_key(const char *checkpoint, const char *group, const char *id
 int assay_run__emit_ordered(struct assay_run__run *run, assay_case_report *cr, size_t icp,
 			    size_t ig)
 {
-	const assay_group *g = cr->group;
-	bool error = cr->error != NULL;
-
-	tally_add(&run->t.types[icp][g->type], cr->passed, error, cr->score);
-	tally_add(&run->t.groups[icp][ig], cr->passed, error, cr->score);
-	tally_add(&run->t.total, cr->passed, error, cr->score);
-	if (!cr->passed)
-		assay_strvec_pushf(&run->t.failed, "%s/%s/%s", cr->checkpoint->name, g->name, cr->id);
+	assay_tallies_add(run->t, icp, ig, cr);
 	run->released++;
 	cr->total = run->suite->ncases;
 	for (size_t i = 0; i < run->opts->nsinks; i++) {
@@ -228,8 +145,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
 	struct assay_run__run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT,
-				      .err = err, .t.failed = ASSAY_STRVEC_INIT,
-				      .t.not_run = ASSAY_STRVEC_INIT };
+				      .err = err, .not_run = ASSAY_STRVEC_INIT };
 	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
@@ -247,11 +163,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	run.tmp_root = assay_path_join(run.root, ".tmp");
 	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
 
-	run.t.types = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.types));
-	run.t.groups = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.groups));
-	for (size_t i = 0; i < suite->ncheckpoints; i++)
-		run.t.groups[i] = assay_xcalloc(suite->checkpoints[i].ngroups + 1,
-						sizeof(**run.t.groups));
+	run.t = assay_tallies_new(suite);
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -263,11 +175,18 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	interrupted = run.released < suite->ncases;
 
 	assay_arena *a = assay_arena_new(0);
-	assay_value sv = summary_value(a, suite, &run.t, assay_now() - t0, interrupted,
-				       opts->keep ? run.root : NULL);
-	assay_summary_add_policies(a, &sv); /* SlopCodeBench's aggregates (render.h) */
-	assay_run_summary sum = { suite, &sv, run.t.total, suite->ncases, assay_now() - t0,
-				  interrupted };
+	assay_value sv = assay_tallies_summary(run.t, a, assay_now() - t0, interrupted,
+					       opts->keep ? run.root : NULL);
+	if (interrupted) {
+		/* what did not run, named as the failure listing names cases */
+		assay_value not_run = assay_value_array();
+
+		for (size_t i = 0; i < run.not_run.nr; i++)
+			assay_array_push(a, &not_run, assay_value_strz(a, run.not_run.v[i]));
+		assay_object_set(a, &sv, "not_run", not_run);
+	}
+	assay_run_summary sum = { suite, &sv, assay_tallies_total(run.t), suite->ncases,
+				  assay_now() - t0, interrupted };
 	for (size_t i = 0; i < opts->nsinks && !rc; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -276,19 +195,15 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	}
 	assay_arena_free(a);
 	if (summary_out)
-		*summary_out = run.t.total;
+		*summary_out = assay_tallies_total(run.t);
 out:
 	if (run.root && !opts->keep)
 		assay_fs_remove_tree(run.root, NULL);
 	free(run.root);
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);
-	for (size_t i = 0; run.t.groups && i < suite->ncheckpoints; i++)
-		free(run.t.groups[i]);
-	free(run.t.groups);
-	free(run.t.types);
-	assay_strvec_clear(&run.t.failed);
-	assay_strvec_clear(&run.t.not_run);
+	assay_tallies_free(run.t);
+	assay_strvec_clear(&run.not_run);
 	assay_strvec_clear(&run.command);
 	return rc;
 }

@@ -148,6 +148,15 @@ test_case '-x with -j4 starts nothing after the first failure and reports what r
 	[ "$total" -lt $N ] && [ "$(wc -l < rx/reports.jsonl)" = "$total" ]
 	jq -e ".totals.passed < .totals.total" rx/summary.json'
 
+test_case 'a case of a shared group that cannot be loaded fails alone; the group goes on' '
+	rm -rf sb && cp -r s sb
+	printf "arguments: [x]\nexpectd: {output: x}\n" > sb/c1/shared/b.yaml
+	run_assay run sb -o rsb -j4 --strict; expect_exit 1
+	jq -se "[.[] | select(.group == \"shared\") | {(.id): .passed}] | add == {a: true, b: false, c: false}" rsb/reports.jsonl
+	jq -e ".interrupted == false and .totals.total == $N" rsb/summary.json
+	# c ran (after a, in the same folder): its output has a but not b
+	jq -se "map(select(.id == \"c\"))[0].results.output.actual == \"a\\nc\\n\"" rsb/reports.jsonl'
+
 test_case 'a bad -j is a usage error' '
 	run_assay run s -o rb -j x; expect_exit 2
 	expect_grep "bad value .x. for option .--jobs." err'

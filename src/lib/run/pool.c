@@ -374,8 +374,10 @@ static int lane_next(struct pool *p, struct group_run *gr)
 
 		if (rc < 0)
 			return rc;
-		if (rc == 0)
-			return start_case(p, gr, k, pos);
+		if (rc == 0 && (rc = start_case(p, gr, k, pos)))
+			return rc;
+		if (gr->running)
+			return 0; /* it runs; a case that could not be loaded is resolved already */
 	}
 	return 0;
 }

@@ -325,9 +325,10 @@ int assay_api__server_step(struct api_server *s, assay_err *err)
 	if (now_s() >= s->ready_deadline) {
 		stop_probe(s);
 		s->failure = assay_xasprintf("the server did not answer GET %s on %s within %g "
-					     "seconds (adapter.startup_timeout)",
+					     "second%s (adapter.startup_timeout)",
 					     s->cfg->health_path, s->base_url,
-					     s->cfg->startup_timeout);
+					     s->cfg->startup_timeout,
+					     s->cfg->startup_timeout == 1 ? "" : "s");
 		return 0;
 	}
 	if (!s->probing && now_s() >= s->next_probe)

@@ -51,8 +51,9 @@ int assay_run__emit_ordered(struct assay_run__run *run, assay_case_report *cr, s
 void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint *cp,
 			     const assay_group *g, const char *id, size_t index);
 
-/* Completes `report` into the reports.jsonl line of `cr` (runner.c). */
+/* Completes `report` into the reports.jsonl line of `cr` (runner.c); `request`: the case is an
+ * api request, not a process (its execution has no process figures). */
 void assay_run__finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
-			    const assay_case_report *cr);
+			    const assay_case_report *cr, bool request);
 
 #endif

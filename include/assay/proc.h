@@ -131,6 +131,12 @@ typedef struct assay_sandbox {
 					     read_path (a suite under /opt, expected answers inside
 					     a readable suite); a read_path, write_path, tmp_dir or
 					     cwd inside one is still granted */
+	unsigned uid, gid;   /**< when assay runs as root: the unprivileged outer uid and gid the
+				  program runs as (0: 65534, nobody). assay_proc_start() then gives
+				  `cwd` and `tmp_dir` and everything in them to these ids (without
+				  following links, skipping files with more than one hard link);
+				  the folders above them must let these ids through, and
+				  write_paths must be writable by them. Ignored without root */
 } assay_sandbox;
 
 /**

@@ -26,6 +26,7 @@
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
+#include "run/run_int.h"
 #include "util/banned.h"
 
 struct cli_job {
@@ -106,6 +107,16 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
 		free_job(job);
 		return rc;
+	}
+	if (ctx->sandbox) { /* with root, the program runs as nobody: let it reach its folders */
+		char *top = assay_xstrdup(ctx->tmp_root), *slash = strrchr(top, '/');
+
+		if (slash && slash != top)
+			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
+
+		assay_run__sandbox_reach(ctx->sandbox, top, workdir);
+		assay_run__sandbox_reach(ctx->sandbox, top, job->tmp);
+		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
 	assay_strvec_pushv(&job->p.argv, cc->argv);

@@ -354,6 +354,8 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 	assay_strvec_push(argv, ASSAY_INIT_VERSION);
 	assay_strvec_push(argv, "-n"); /* ASSAY_PROC__ARGV_NS: assay_proc__spawn() fills it in */
 	assay_strvec_push(argv, "0");
+	assay_strvec_push(argv, "-u");
+	assay_strvec_push(argv, "-");
 	assay_strvec_push(argv, "-m");
 	assay_strvec_push(argv, mode);
 	assay_strvec_push(argv, "-f");

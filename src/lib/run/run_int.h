@@ -19,4 +19,13 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 			     const assay_run_opts *opts, const assay_strvec *command);
 void assay_run__sandbox_release(struct assay_run__sandbox *s);
 
+/*
+ * With root and the sandbox on (`sb` enabled), the program runs as an unprivileged uid
+ * (proc.h assay_sandbox.uid): lets it through the run's own folders on the way to `path`, by
+ * adding search permission for others (o+x) to every folder from `top` (the run's root) down to
+ * `path`'s parent that lacks it. Folders are opened without following links; one that is a
+ * link, not a folder or outside `top` is left alone. Does nothing without root.
+ */
+void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path);
+
 #endif

@@ -7,8 +7,10 @@
  * expected values) and the caller's hide_paths (the results folder). Each case's working
  * folder and its private temporary folder are the only places it writes (the cli adapter).
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
@@ -119,4 +121,31 @@ void assay_run__sandbox_release(struct assay_run__sandbox *s)
 {
 	assay_strvec_clear(&s->read);
 	assay_strvec_clear(&s->hide);
+}
+
+void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path)
+{
+	size_t n = strlen(top);
+	char *p;
+
+	if (!sb || !sb->enabled || geteuid() != 0 || !contains(top, path) || !path[n])
+		return;
+	p = assay_xstrdup(path);
+	/* `top`, then every folder below it on the way to `path`: cut at each '/' from `top`'s
+	 * end (path[n] is one) */
+	for (size_t i = n; p[i]; i++) {
+		struct stat st;
+		int fd;
+
+		if (p[i] != '/')
+			continue;
+		p[i] = '\0';
+		fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0 && !(st.st_mode & S_IXOTH))
+			fchmod(fd, (st.st_mode & 07777) | S_IXOTH);
+		if (fd >= 0)
+			close(fd);
+		p[i] = '/';
+	}
+	free(p);
 }

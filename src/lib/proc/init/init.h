@@ -25,6 +25,8 @@ struct cfg {
 	const char *cwd;     /* NULL: stay where started */
 	bool in_ns;          /* started as PID 1 of new user and PID namespaces */
 	int ns_errno;        /* else, with the sandbox on: why the library could not make them */
+	bool take_ids;       /* -u: take uid/gid (in_ns: the supervisor, else the program) */
+	uint32_t uid, gid;
 	const char *rule_path[MAX_RULES];
 	enum rule_kind rule_kind[MAX_RULES];
 	int nrules;

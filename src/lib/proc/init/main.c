@@ -70,6 +70,30 @@ static int parse_limit(struct cfg *c, const char *s)
 	return 0;
 }
 
+/* "UID:GID" or "-" (none). */
+static int parse_ids(struct cfg *c, const char *s)
+{
+	char buf[32];
+	size_t i = 0;
+	uint64_t uid, gid;
+
+	c->take_ids = false;
+	if (s_streq(s, "-"))
+		return 0;
+	while (s[i] && s[i] != ':' && i + 1 < sizeof(buf)) {
+		buf[i] = s[i];
+		i++;
+	}
+	buf[i] = '\0';
+	if (s[i] != ':' || s_parse_u64(buf, 10, &uid) || s_parse_u64(s + i + 1, 10, &gid) ||
+	    uid > 0xfffffffeu || gid > 0xfffffffeu)
+		return -1;
+	c->take_ids = true;
+	c->uid = (uint32_t)uid;
+	c->gid = (uint32_t)gid;
+	return 0;
+}
+
 static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 {
 	int i;
@@ -107,6 +131,10 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			if (s_parse_u64(val, 10, &v) || v > 4095)
 				return -1;
 			c->ns_errno = (int)v;
+			break;
+		case 'u':
+			if (parse_ids(c, val))
+				return -1;
 			break;
 		case 'r':
 		case 'w':
@@ -150,6 +178,41 @@ static void default_signals(void)
 			SYS(__NR_rt_sigaction, sig, &sa, 0, 8);
 }
 
+/* In the namespaces: waits until the library has written their maps (protocol.h, fd 5). On EOF
+ * the library gave up on them and starts another supervisor the plain way: exit without a
+ * word, so that nothing reaches the report pipe it will reuse. */
+static void wait_for_maps(void)
+{
+	char go;
+	long n;
+
+	while ((n = s_read(ASSAY_INIT_FD_GO, &go, 1)) == -S_EINTR)
+		;
+	if (n != 1)
+		s_exit(0);
+	s_close(ASSAY_INIT_FD_GO);
+}
+
+/*
+ * In the namespaces, when assay runs as root: becomes the namespace's uid and gid the library
+ * mapped to the unprivileged outer ids, without root's supplementary groups, then drops the
+ * CAP_SETUID and CAP_SETGID it was given for that (ambient, from the library's clone child) and
+ * every other capability. A failure is reported, and the program never runs as outer root.
+ */
+static void take_ids(const struct cfg *c)
+{
+	struct assay_init_report rep;
+	int r;
+
+	if ((r = s_setgroups()) < 0 || (r = s_setresgid(c->gid)) < 0 ||
+	    (r = s_setresuid(c->uid)) < 0 || (r = s_drop_caps()) < 0) {
+		report_init(&rep);
+		rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		rep.fail_errno = -r;
+		report_and_exit(&rep);
+	}
+}
+
 static int init(int argc, char **argv, char **envp)
 {
 	static struct cfg cfg;
@@ -162,6 +225,11 @@ static int init(int argc, char **argv, char **envp)
 	s_prctl(15 /* PR_SET_NAME */, (unsigned long)"assay-init", 0); /* not "4", for ps and top */
 	if (parse_args(&cfg, argc, argv, envp))
 		usage();
+	if (cfg.in_ns) {
+		wait_for_maps();
+		if (cfg.take_ids)
+			take_ids(&cfg);
+	}
 
 	s.cfg = &cfg;
 	s.ruleset = -1;

@@ -188,6 +188,19 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		}
 	}
 	set_limits(c, s->pidns);
+	if (c->take_ids && !c->in_ns) {
+		/* Without the namespaces, as root: the program becomes the unprivileged ids the
+		 * library chose, or does not run. */
+		int r;
+
+		if ((r = s_setgroups()) < 0 || (r = s_setresgid(c->gid)) < 0 ||
+		    (r = s_setresuid(c->uid)) < 0) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = -r;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
 	if (c->flags & ASSAY_INIT_F_SANDBOX) {
 		struct s_rlimit no_core = { 0, 0 };
 

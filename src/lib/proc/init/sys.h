@@ -276,6 +276,25 @@ static inline int s_prctl(int op, unsigned long a, unsigned long b)
 	return (int)SYS(__NR_prctl, op, a, b, 0, 0);
 }
 static inline int s_setsid(void) { return (int)SYS(__NR_setsid, 0); }
+static inline int s_setgroups(void) { return (int)SYS(__NR_setgroups, 0, 0); }
+static inline int s_setresuid(uint32_t id) { return (int)SYS(__NR_setresuid, id, id, id); }
+static inline int s_setresgid(uint32_t id) { return (int)SYS(__NR_setresgid, id, id, id); }
+/* Drops every capability: effective, permitted, inheritable (version 3 of the ABI), and the
+ * ambient set. */
+static inline int s_drop_caps(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };
+	uint32_t data[6] = { 0, 0, 0, 0, 0, 0 };
+	int r = (int)SYS(__NR_prctl, 47 /* PR_CAP_AMBIENT */, 4 /* PR_CAP_AMBIENT_CLEAR_ALL */, 0,
+			 0, 0);
+
+	if (r < 0 && r != -S_EINVAL) /* Linux < 4.3 has no ambient set */
+		return r;
+	return (int)SYS(__NR_capset, &hdr, data);
+}
 static inline int s_chdir(const char *path) { return (int)SYS(__NR_chdir, path); }
 static inline int s_prlimit(int res, const struct s_rlimit *rl)
 {

@@ -9,7 +9,9 @@
  *   fails, why; EOF on that pipe means exec succeeded.
  * - PATH is searched here, in the program's environment, after Landlock is in force, with
  *   execvp's rules (skip EACCES and keep looking, run a file the kernel cannot exec with
- *   /bin/sh), so the search sees exactly what the program may run.
+ *   /bin/sh), so the search sees exactly what the program may run. One difference: a PATH
+ *   folder the program may not search at all is not reported as EACCES (assay as root runs
+ *   the program as nobody, and root's PATH often holds /root/... folders).
  * - When the program's exit is seen (before it is reaped), everything else of the case is
  *   killed: in a PID namespace kill(-1, SIGKILL) from its PID 1 reaches every process in it;
  *   without one this supervisor is a child subreaper, kills the program's process group while
@@ -121,7 +123,22 @@ static int try_exec(const char *path, const struct cfg *c)
 	return -r;
 }
 
-/* execvp's search over the program's PATH. @return the errno to report. */
+/* Can the program reach `path` at all? A PATH folder it may not search (root's /root/bin, once
+ * the program runs as nobody) holds nothing for it: its EACCES is not worth reporting over a
+ * later ENOENT. O_PATH needs no right on the file itself, so a file Landlock hides, or one
+ * without the execute bit, is still reached (and its EACCES reported). */
+static bool path_reachable(const char *path)
+{
+	int fd = s_openat(S_AT_FDCWD, path, S_O_PATH | S_O_CLOEXEC);
+
+	if (fd < 0)
+		return fd != -S_EACCES;
+	s_close(fd);
+	return true;
+}
+
+/* execvp's search over the program's PATH (except that a PATH folder the program may not
+ * search is skipped as if it were empty). @return the errno to report. */
 static int exec_program(const struct cfg *c)
 {
 	const char *prog = c->argv[0], *path;
@@ -153,9 +170,10 @@ static int exec_program(const struct cfg *c)
 		*p++ = '/';
 		s_append(p, buf + sizeof(buf), prog);
 		e = try_exec(buf, c);
-		if (e == S_EACCES)
-			saved = S_EACCES;
-		else if (e != S_ENOENT && e != S_ENOTDIR && e != 116 /* ESTALE */ &&
+		if (e == S_EACCES) {
+			if (path_reachable(buf))
+				saved = S_EACCES;
+		} else if (e != S_ENOENT && e != S_ENOTDIR && e != 116 /* ESTALE */ &&
 			 e != 19 /* ENODEV */ && e != 110 /* ETIMEDOUT */)
 			return e;
 next:

@@ -3,8 +3,8 @@
  * limits and its environment; plus the layer names and the ASSAY_SANDBOX_REFUSE test hook.
  *
  * Key decisions:
- * - Readable: the system folders (/usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys, /dev) and
- *   the caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
+ * - Readable: the system folders (/usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys) and the
+ *   caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
  *   write_paths and /dev/null, /dev/zero, /dev/full. Nothing else, so the user's home, /tmp,
  *   the suite and the results folder are unreadable unless the caller lists them.
  * - Landlock can only allow, so a hidden folder below a system folder or a read_path (a suite
@@ -13,10 +13,18 @@
  *   hidden folder is still granted: the caller named it.
  *   Symbolic links met on the way are not allowed: Landlock checks the folder a link resolves
  *   to, so allowing a link would allow its target, which may be the hidden folder.
- * - The program file, and the interpreter named by its "#!" line, are readable and executable
- *   even outside those folders (a test tool in a build folder, a virtualenv's python). They are
- *   found with the PATH search the supervisor will do; the supervisor's own search decides what
- *   runs, this one only what may.
+ * - The program file is readable and executable even outside those folders (a test tool in a
+ *   build folder). It is found with the PATH search the supervisor will do; the supervisor's
+ *   own search decides what runs, this one only what may. Not when it lies in a folder the
+ *   case may write (the working folder): it may be a link the case (or an earlier one of a
+ *   shared folder) planted to a file outside, which would become readable.
+ * - No rule follows a script's "#!" line: the script's author chooses it, and a rule for it
+ *   would let a submission make any executable file readable (and run it). A script's
+ *   interpreter must lie in a readable folder (system folders, read_paths).
+ * - Devices: /dev/null, /dev/zero and /dev/full (read and write), /dev/random and /dev/urandom
+ *   (read), nothing else of /dev: no terminal (/dev/tty*, /dev/pts, /dev/ptmx), so a case
+ *   cannot read or type into the user's terminal. /dev/stdin, /dev/fd/N and the like are links
+ *   into /proc, which is readable.
  * - With tmp_dir set, TMPDIR points at it unless the caller's env sets TMPDIR: the inherited
  *   TMPDIR (often /tmp) would not be writable.
  *
@@ -43,15 +51,17 @@ extern char **environ;
 
 static const char *const layer_names[ASSAY_SANDBOX_NLAYERS] = {
 	"user-namespace", "pid-namespace", "landlock-fs",  "landlock-net",
-	"landlock-scope", "seccomp-net",   "no-new-privs",
+	"landlock-scope", "seccomp",       "no-new-privs",
 };
 
 static const char *const system_roots[] = {
 	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc", "/opt", "/proc", "/sys", "/dev", NULL,
+	"/etc", "/opt", "/proc", "/sys", NULL,
 };
 
-static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+/* The only devices: no terminal (/dev/tty*, /dev/pts, /dev/ptmx), no disk, no /dev/shm. */
+static const char *const devices_rw[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+static const char *const devices_ro[] = { "/dev/random", "/dev/urandom", NULL };
 
 #define NROOTS (sizeof(system_roots) / sizeof(system_roots[0]) - 1)
 
@@ -207,31 +217,6 @@ static void allow_read_except_hidden(struct rules *r, const char *dir, bool expl
 	closedir(d);
 }
 
-/* The interpreter of a "#!" script, or NULL. */
-static char *interpreter_of(const char *file)
-{
-	char line[256];
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	ssize_t n;
-	size_t end = 2;
-
-	if (fd < 0)
-		return NULL;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n < 3 || line[0] != '#' || line[1] != '!')
-		return NULL;
-	line[n] = '\0';
-	while (line[end] == ' ' || line[end] == '\t')
-		end++;
-	size_t start = end;
-	while (line[end] && !strchr(" \t\n", line[end]))
-		end++;
-	if (end == start || line[start] != '/')
-		return NULL;
-	return assay_xstrndup(line + start, end - start);
-}
-
 static bool is_executable_file(const char *path)
 {
 	struct stat st;
@@ -239,7 +224,41 @@ static bool is_executable_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
-/* The program file as the supervisor's PATH search will find it (resolved), or NULL. */
+/* `dir` (resolved) lies in `folder` (resolved here; NULL: no). */
+static bool within_real(const char *dir, const char *folder)
+{
+	char *real = folder ? realpath(folder, NULL) : NULL;
+	bool in = real && path_within(dir, real);
+
+	free(real);
+	return in;
+}
+
+/*
+ * Does `file` lie in a folder the case may write (cwd, tmp_dir, write_paths), or one an earlier
+ * case sharing the folder could have written? Such a file may be a link the case planted to a
+ * file it could not read, which must not become readable by being the program: it gets no rule
+ * (it needs none when it really is in the folder).
+ */
+static bool in_case_folder(const assay_proc *p, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir = slash == file ? assay_xstrdup("/") : assay_xstrndup(file, (size_t)(slash - file));
+	char *real = realpath(dir, NULL);
+	bool in = false;
+
+	free(dir);
+	if (!real)
+		return false;
+	in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
+	for (size_t i = 0; !in && p->sandbox.write_paths && p->sandbox.write_paths[i]; i++)
+		in = within_real(real, p->sandbox.write_paths[i]);
+	free(real);
+	return in;
+}
+
+/* The program file as the supervisor's PATH search will find it (resolved), or NULL when it
+ * lies in a folder the case may write. */
 static char *find_program(const assay_proc *p, char *const *envp)
 {
 	const char *prog = p->argv.v[0], *path;
@@ -275,6 +294,10 @@ static char *find_program(const assay_proc *p, char *const *envp)
 	}
 	if (!cand)
 		return NULL;
+	if (in_case_folder(p, cand)) {
+		free(cand);
+		return NULL;
+	}
 	real = realpath(cand, NULL);
 	free(cand);
 	return real;
@@ -300,7 +323,7 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 {
 	const assay_sandbox *sb = &p->sandbox;
 	struct rules r = { argv, { NULL }, 0 };
-	char *prog, *interp;
+	char *prog;
 
 	for (size_t i = 0; sb->hide_paths && sb->hide_paths[i] && r.nhide < 64; i++) {
 		char *real = realpath(sb->hide_paths[i], NULL);
@@ -312,8 +335,10 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	for (size_t i = 0; i < NROOTS; i++)
 		if (roots_resolved[i])
 			allow_read_except_hidden(&r, roots_resolved[i], false, 0);
-	for (size_t i = 0; devices[i]; i++)
-		add_rule(&r, true, devices[i]);
+	for (size_t i = 0; devices_rw[i]; i++)
+		add_rule(&r, true, devices_rw[i]);
+	for (size_t i = 0; devices_ro[i]; i++)
+		add_rule(&r, false, devices_ro[i]);
 	if (p->cwd)
 		add_rule(&r, true, p->cwd);
 	if (sb->tmp_dir)
@@ -329,10 +354,6 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	}
 	if ((prog = find_program(p, envp))) {
 		add_rule(&r, false, prog);
-		if ((interp = interpreter_of(prog))) {
-			add_rule(&r, false, interp);
-			free(interp);
-		}
 		free(prog);
 	}
 	for (size_t i = 0; i < r.nhide; i++)

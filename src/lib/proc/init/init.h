@@ -43,7 +43,7 @@ struct sup {
 	int sigfd;           /* signalfd for SIGCHLD and the control signals */
 	int ruleset;         /* Landlock ruleset to enforce in the program, or -1 */
 	unsigned ll_layers;  /* the layers that ruleset brings */
-	bool want_seccomp;   /* install the socket filter in the program */
+	bool want_seccomp;   /* install the seccomp filter in the program */
 	struct assay_init_report rep;
 	int prog;            /* pid of the program, 0 once reaped */
 	bool prog_exited;    /* its exit has been seen (it may still be a zombie) */
@@ -57,7 +57,7 @@ void layer_refuse(struct assay_init_report *rep, unsigned layer, int err);
 void layer_apply(struct assay_init_report *rep, unsigned layer);
 int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsigned *layers);
 void landlock_enforce(int ruleset, unsigned layers, struct assay_init_report *rep);
-void seccomp_enforce(struct assay_init_report *rep);
+void seccomp_enforce(struct assay_init_report *rep, bool no_net);
 void set_limits(const struct cfg *cfg, bool pidns);
 void drop_stdio(void);
 

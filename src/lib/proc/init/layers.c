@@ -9,21 +9,26 @@
  *   merely unknown. The ruleset struct is always passed at its full size with the fields of
  *   newer ABIs zero, which older kernels accept.
  * - Network off: TCP is denied by Landlock (ABI >= 4: bind and connect handled, no port
- *   allowed) and every socket family but AF_UNIX by seccomp. A network namespace would do it
- *   alone, but creating and tearing one down cost 650 us per case on the machine this was
+ *   allowed) and every socket(2) by seccomp, AF_UNIX included: Landlock does not confine the
+ *   connect of a path-named unix socket, so /run/dbus, a docker socket or one the user left in
+ *   /tmp would be reachable. socketpair(2) stays (pipelines, asyncio, subprocess need it), but
+ *   not SOCK_DGRAM, whose sendto(2) may name any path socket. A network namespace would do
+ *   part of it, but creating and tearing one down cost 650 us per case on the machine this was
  *   written on, most of the whole case.
- * - The seccomp filter allows socket(2) only for AF_UNIX and refuses io_uring_setup (io_uring
- *   creates sockets without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64,
- *   arm on aarch64) get the same rules, and socketcall(2) is refused outright because its
- *   arguments cannot be inspected. Unknown ABIs get ENOSYS for every call.
+ * - Keyrings are off whatever the network: the session keyring the program inherits is
+ *   assay's (and its user's), so seccomp fails keyctl, add_key and request_key with ENOSYS.
+ * - The seccomp filter refuses io_uring_setup with the network off (io_uring creates sockets
+ *   without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64, arm on aarch64)
+ *   get the same rules, and socketcall(2) is refused outright because its arguments cannot be
+ *   inspected. Unknown ABIs get ENOSYS for every call.
  * - RLIMIT_DATA, not RLIMIT_AS, is the memory limit: runtimes such as V8, the JVM and Go reserve
  *   gigabytes of address space they never touch (PROT_NONE), which RLIMIT_AS counts and
  *   RLIMIT_DATA does not. RLIMIT_CPU has whole seconds; the hard limit is one second above the
  *   soft one, so SIGXCPU comes first.
  * - RLIMIT_NPROC counts the processes of the program's uid in its user namespace, which only
  *   the case's processes and its supervisor use; outside one it counts every process of the
- *   user. It is not enforced at all when the outer uid is root: the library also caps the PID
- *   namespace's pid_max for that.
+ *   user. It is not enforced at all when the outer uid is root, one more reason why the
+ *   library runs a root-started program as an unprivileged outer uid.
  *
  * Refuses to: grant any right beneath a path that is not a folder beyond what a file can have;
  * raise a limit above the hard limit assay itself runs under (such a limit is clamped).
@@ -213,70 +218,152 @@ struct s_sock_fprog {
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS */
 #define BPF_JEQ 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
+#define BPF_ANDK 0x54   /* BPF_ALU | BPF_AND | BPF_K */
 #define BPF_RETK 0x06   /* BPF_RET | BPF_K */
 #define RET_ALLOW 0x7fff0000u
 #define RET_ERRNO(e) (0x00050000u | (e))
 #define OFF_NR 0
 #define OFF_ARCH 4
-#define OFF_ARG0 16 /* the low 32 bits on little-endian machines */
-#define AF_UNIX_ 1
-
-#define STMT(c, k) { (c), 0, 0, (k) }
-#define JEQ(k, t, f) { BPF_JEQ, (t), (f), (k) }
+#define OFF_ARG1 24 /* the low 32 bits on little-endian machines */
+#define SOCK_TYPE_MASK 0xf
+#define SOCK_DGRAM_ 2
 
 #if defined(__x86_64__)
 #define ARCH_NATIVE 0xc000003eu /* AUDIT_ARCH_X86_64 */
 #define ARCH_COMPAT 0x40000003u /* AUDIT_ARCH_I386 */
-#define NR_X32(n) (0x40000000u | (n))
+#define X32_BIT 0x40000000u     /* x32 shares the native numbers, with this bit */
+static const uint32_t compat_keys[] = { 286, 287, 288 }; /* add_key, request_key, keyctl */
 #define COMPAT_SOCKET 359
+#define COMPAT_SOCKETPAIR 360
 #define COMPAT_SOCKETCALL 102
 #define COMPAT_IO_URING_SETUP 425
 #elif defined(__aarch64__)
 #define ARCH_NATIVE 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
 #define ARCH_COMPAT 0x40000028u /* AUDIT_ARCH_ARM */
+static const uint32_t compat_keys[] = { 309, 310, 311 };
 #define COMPAT_SOCKET 281
-#define COMPAT_SOCKETCALL 0xffffffffu /* EABI has none */
-#define COMPAT_IO_URING_SETUP 425
+#define COMPAT_SOCKETPAIR 288
+#define COMPAT_IO_URING_SETUP 425 /* EABI has no socketcall */
 #endif
 
-void seccomp_enforce(struct assay_init_report *rep)
+#ifdef ARCH_NATIVE
+/* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
+enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_DENY, L_NOSYS, L_COUNT };
+
+struct bpf {
+	struct s_sock_filter f[64];
+	signed char jt[64], jf[64]; /* label, or L_NEXT */
+	int at[L_COUNT];
+	int n;
+};
+
+static void bpf_emit(struct bpf *b, uint16_t code, uint32_t k, int jt, int jf)
+{
+	if (b->n == 64)
+		return; /* cannot happen: the filter below is shorter */
+	b->f[b->n] = (struct s_sock_filter){ code, 0, 0, k };
+	b->jt[b->n] = (signed char)jt;
+	b->jf[b->n] = (signed char)jf;
+	b->n++;
+}
+
+static void bpf_jeq(struct bpf *b, uint32_t k, int label)
+{
+	bpf_emit(b, BPF_JEQ, k, label, L_NEXT);
+}
+
+/* Jump offsets count from the next instruction; every label lies ahead. */
+static void bpf_resolve(struct bpf *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (b->jt[i] != L_NEXT)
+			b->f[i].jt = (uint8_t)(b->at[(int)b->jt[i]] - i - 1);
+		if (b->jf[i] != L_NEXT)
+			b->f[i].jf = (uint8_t)(b->at[(int)b->jf[i]] - i - 1);
+	}
+}
+
+/* The rules of one ABI: keyrings always, sockets with the network off. */
+static void bpf_abi(struct bpf *b, const uint32_t keys[3], uint32_t socket, uint32_t pair,
+		    uint32_t socketcall, uint32_t uring, bool no_net)
+{
+	bpf_emit(b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
+	for (int i = 0; i < 3; i++)
+		bpf_jeq(b, keys[i], L_NOSYS);
+	if (no_net) {
+		bpf_jeq(b, socket, L_DENY);
+		bpf_jeq(b, pair, L_PAIR);
+		if (socketcall)
+			bpf_jeq(b, socketcall, L_DENY);
+		bpf_jeq(b, uring, L_NOSYS);
+	}
+#ifdef X32_BIT
+	if (socket == __NR_socket) { /* the native ABI: x32 too */
+		for (int i = 0; i < 3; i++)
+			bpf_jeq(b, X32_BIT | keys[i], L_NOSYS);
+		if (no_net) {
+			bpf_jeq(b, X32_BIT | socket, L_DENY);
+			bpf_jeq(b, X32_BIT | pair, L_PAIR);
+			bpf_jeq(b, X32_BIT | uring, L_NOSYS);
+		}
+	}
+#endif
+	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+}
+#endif
+
+/*
+ * In the program, after no_new_privs. Always: no keyring (keyctl, add_key, request_key fail with
+ * ENOSYS: the session keyring is assay's, and keys are per user). With `no_net`: socket(2) fails
+ * with EACCES whatever the family, AF_UNIX included (a path-named socket anywhere on the machine,
+ * /run/dbus, a docker socket, is reachable without any file right, and its connect is not
+ * confined by Landlock); socketpair(2) stays, but not SOCK_DGRAM (whose sendto(2) may name any
+ * path socket); io_uring_setup fails with ENOSYS (io_uring makes sockets without socket(2)).
+ * The other ABIs of the machine get the same rules, socketcall(2) refused outright; unknown
+ * ABIs get ENOSYS for every call.
+ */
+void seccomp_enforce(struct assay_init_report *rep, bool no_net)
 {
 #ifdef ARCH_NATIVE
-#ifndef NR_X32
-#define NR_X32(n) 0xffffffffu
-#endif
-	/* Jump offsets count from the next instruction: to reach T from i, T - i - 1. */
-	enum { COMPAT = 7, UNIX_CHECK = 12, DENY = 14, DENY_NOSYS = 15, ALLOW = 16 };
-	struct s_sock_filter f[] = {
-		/* 0 */ STMT(BPF_LD_ABS, OFF_ARCH),
-		/* 1 */ JEQ(ARCH_NATIVE, 0, COMPAT - 2),
-		/* 2 */ STMT(BPF_LD_ABS, OFF_NR),
-		/* 3 */ JEQ(__NR_socket, UNIX_CHECK - 4, 0),
-		/* 4 */ JEQ(NR_X32(41), UNIX_CHECK - 5, 0),
-		/* 5 */ JEQ(__NR_io_uring_setup, DENY_NOSYS - 6, 0),
-		/* 6 */ JEQ(NR_X32(425), DENY_NOSYS - 7, ALLOW - 7),
-		/* 7 COMPAT */ JEQ(ARCH_COMPAT, 0, DENY_NOSYS - 8),
-		/* 8 */ STMT(BPF_LD_ABS, OFF_NR),
-		/* 9 */ JEQ(COMPAT_SOCKET, UNIX_CHECK - 10, 0),
-		/* 10 */ JEQ(COMPAT_SOCKETCALL, DENY - 11, 0),
-		/* 11 */ JEQ(COMPAT_IO_URING_SETUP, DENY_NOSYS - 12, ALLOW - 12),
-		/* 12 UNIX_CHECK */ STMT(BPF_LD_ABS, OFF_ARG0),
-		/* 13 */ JEQ(AF_UNIX_, ALLOW - 14, DENY - 14),
-		/* 14 DENY */ STMT(BPF_RETK, RET_ERRNO(S_EACCES)),
-		/* 15 DENY_NOSYS */ STMT(BPF_RETK, RET_ERRNO(S_ENOSYS)),
-		/* 16 ALLOW */ STMT(BPF_RETK, RET_ALLOW),
-	};
-	struct s_sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	static const uint32_t native_keys[] = { __NR_add_key, __NR_request_key, __NR_keyctl };
+	static struct bpf b;
+	struct s_sock_fprog prog;
 	int r;
 
 	if (rep->refused & ASSAY_INIT_L_SECCOMP)
 		return;
+	memset(&b, 0, sizeof(b));
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARCH, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, ARCH_NATIVE, L_NEXT, L_COMPAT);
+	bpf_abi(&b, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup, no_net);
+	b.at[L_COMPAT] = b.n;
+	bpf_emit(&b, BPF_JEQ, ARCH_COMPAT, L_NEXT, L_NOSYS);
+#ifdef COMPAT_SOCKETCALL
+	bpf_abi(&b, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, COMPAT_SOCKETCALL,
+		COMPAT_IO_URING_SETUP, no_net);
+#else
+	bpf_abi(&b, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, 0, COMPAT_IO_URING_SETUP,
+		no_net);
+#endif
+	b.at[L_PAIR] = b.n; /* socketpair: any type but SOCK_DGRAM */
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG1, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_ANDK, SOCK_TYPE_MASK, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, SOCK_DGRAM_, L_DENY, L_NEXT);
+	bpf_emit(&b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	b.at[L_DENY] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EACCES), L_NEXT, L_NEXT);
+	b.at[L_NOSYS] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_ENOSYS), L_NEXT, L_NEXT);
+	bpf_resolve(&b);
+	prog.len = (unsigned short)b.n;
+	prog.filter = b.f;
 	r = s_seccomp(1 /* SECCOMP_SET_MODE_FILTER */, 0, &prog);
 	if (r < 0)
 		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, -r);
 	else
 		layer_apply(rep, ASSAY_INIT_L_SECCOMP);
 #else
+	(void)no_net;
 	layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EOPNOTSUPP);
 #endif
 }

@@ -238,7 +238,7 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		if (s->ruleset >= 0)
 			landlock_enforce(s->ruleset, s->ll_layers, &rep);
 		if (s->want_seccomp)
-			seccomp_enforce(&rep);
+			seccomp_enforce(&rep, c->flags & ASSAY_INIT_F_NO_NET);
 	}
 	m.applied = rep.applied;
 	m.refused = rep.refused;
@@ -580,12 +580,10 @@ static void prepare_layers(struct sup *s)
 
 	if (!(c->flags & ASSAY_INIT_F_SANDBOX))
 		return;
-	if (c->flags & ASSAY_INIT_F_NO_NET) {
-		if (c->refuse & ASSAY_INIT_L_SECCOMP)
-			layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EPERM);
-		else
-			s->want_seccomp = true;
-	}
+	if (c->refuse & ASSAY_INIT_L_SECCOMP)
+		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EPERM);
+	else
+		s->want_seccomp = true;
 	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
 }
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -348,15 +349,45 @@ Test(keys, the_session_keyring_is_out_of_reach)
 
 /* ---- terminals and devices ---- */
 
-Test(devices, no_terminal_is_reachable_and_none_is_controlling)
+/* The tty attack without Criterion's assertions (it runs in a forked child): 1 if the program
+ * exited with `want` and printed `expect`, else 0. */
+static int tty_attack_is(const struct box *b, const char *refuse, const char *slave, int want,
+			 const char *expect)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	int ok;
+
+	if (refuse)
+		setenv("ASSAY_SANDBOX_REFUSE", refuse, 1);
+	else
+		unsetenv("ASSAY_SANDBOX_REFUSE");
+	assay_strvec_push(&p.argv, ASSAY_TEST_TOOL);
+	assay_strvec_push(&p.argv, "tty");
+	assay_strvec_push(&p.argv, slave);
+	p.cwd = strdup(b->work);
+	p.sandbox.enabled = true;
+	p.sandbox.tmp_dir = b->tmp;
+	ok = assay_proc_run(&p, &r, &err) == 0 && r.status == ASSAY_PROC_EXITED &&
+	     r.exit_code == want && strstr(p.out.ptr, expect) != NULL;
+	if (!ok)
+		fprintf(stderr, "refuse %s: exit %d: %s\n", refuse ? refuse : "-", r.exit_code,
+			p.out.ptr);
+	assay_proc_release(&p);
+	return ok;
+}
+
+Test(devices, no_terminal_is_reachable_and_none_is_controlling, .timeout = 30)
 {
 	struct box b;
-	char *out = NULL;
 	const char *slave;
-	int master, fd;
+	int master, st;
+	pid_t pid;
 
 	box_make(&b);
-	/* This test's own terminal: a new session whose controlling terminal is a fresh pty. */
+	/* A terminal: a fresh pty, made the controlling terminal of a child in a new session,
+	 * which then runs the cases (the test process may lead a process group: no setsid). */
 	master = posix_openpt(O_RDWR | O_NOCTTY);
 	cr_assert(master >= 0);
 	cr_assert_eq(grantpt(master), 0);
@@ -364,17 +395,26 @@ Test(devices, no_terminal_is_reachable_and_none_is_controlling)
 	slave = ptsname(master);
 	cr_assert_not_null(slave);
 	cr_assert_eq(chmod(slave, 0666), 0); /* only the sandbox in the way */
-	if (setsid() >= 0) {
-		fd = open(slave, O_RDWR);
-		cr_assert(fd >= 0);
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		if (setsid() < 0)
+			_exit(10);
+		fd = open(slave, O_RDWR); /* without O_NOCTTY: the controlling terminal */
+		if (fd < 0 || tcgetpgrp(fd) != getpgrp())
+			_exit(11);
+		if (!tty_attack_is(&b, NULL, slave, 1, "Permission denied"))
+			_exit(12);
+		/* Without Landlock the program reaches the terminal (the test can fail), but it
+		 * is not its controlling one (the supervisor's setsid): /dev/tty gives ENXIO. */
+		if (!tty_attack_is(&b, "landlock-fs", slave, 0, "/dev/tty: No such device"))
+			_exit(13);
+		_exit(0);
 	}
-	cr_assert_eq(attack_without(&b, NULL, &out, "tty", slave), 1, "%s", out);
-	free(out);
-	/* Without Landlock the program reaches the terminal, but it is not its controlling one
-	 * (the supervisor's setsid): /dev/tty says ENXIO. */
-	cr_assert_eq(attack_without(&b, "landlock-fs", &out, "tty", slave), 0, "%s", out);
-	cr_assert(strstr(out, "/dev/tty: No such device or address"), "%s", out);
-	free(out);
+	cr_assert(pid > 0);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %x", st);
 	close(master);
 	box_free(&b);
 }

@@ -20,7 +20,10 @@
  *   found under. Killing and reaping repeat until nothing is left.
  * - CPU and peak RSS are RUSAGE_CHILDREN once every process of the case is reaped: the sum (CPU)
  *   and maximum (RSS) over all of them, orphans included, since orphans are re-parented to this
- *   process and reaped here. Processes reaped by a parent that ignores SIGCHLD are not counted.
+ *   process and reaped here. A process whose parent ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) is
+ *   reaped by the kernel without a wait, and its figures reach no one: not counted. Nothing
+ *   short of a cgroup (not writable here) or tracing every process would count it; the
+ *   limits (RLIMIT_CPU per process, the timeout) still bind it.
  * - The limit that ended the case is inferred (the kernel says nothing when a limit makes a call
  *   fail): SIGXCPU or a SIGKILL at the hard CPU limit is cpu, SIGXFSZ is file size; a process
  *   count at the limit when the program ended abnormally is processes; an abnormal end with a

@@ -324,7 +324,7 @@ int assay_proc_deadline_ms(const assay_proc *p)
  * Blocks SIGPIPE in this thread around one write (libpq's technique): a SIGPIPE already pending
  * before is left alone; one the write raised is consumed before the old mask returns.
  */
-static ssize_t write_nosigpipe(int fd, const void *buf, size_t len)
+ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len)
 {
 	sigset_t pipe_set, old, pending;
 	bool was_pending = false;
@@ -354,7 +354,7 @@ static int write_stdin(assay_proc *p, assay_err *err)
 {
 	while (p->stdin_off < p->stdin_len) {
 		size_t left = p->stdin_len - p->stdin_off;
-		ssize_t n = write_nosigpipe(p->fd_in, p->stdin_data + p->stdin_off, left);
+		ssize_t n = assay_proc__write_nosigpipe(p->fd_in, p->stdin_data + p->stdin_off, left);
 
 		if (n < 0) {
 			int e = errno;

@@ -39,6 +39,10 @@ struct assay_proc__spawn {
 int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_errno,
 		      assay_err *err);
 
+/* write(2) with SIGPIPE blocked in the calling thread, and a SIGPIPE it raised consumed (the
+ * caller's dispositions stay as they are). */
+ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len);
+
 /* Moves `*fd` above 5, the supervisor's last fixed descriptor (close-on-exec). @return 0 or -1
  * with errno. */
 int assay_proc__fd_high(int *fd);

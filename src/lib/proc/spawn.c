@@ -395,7 +395,7 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 		*ns_errno = e;
 		return 1;
 	}
-	while ((n = write(go[1], "g", 1)) < 0 && errno == EINTR)
+	while ((n = assay_proc__write_nosigpipe(go[1], "g", 1)) < 0 && errno == EINTR)
 		;
 	e = errno;
 	close(go[1]);

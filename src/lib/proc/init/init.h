@@ -61,6 +61,11 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net);
 void set_limits(const struct cfg *cfg, bool pidns);
 void drop_stdio(void);
 
+/* ids.c */
+void go_expect(void);
+void go_wait(void);
+void ids_take(const struct cfg *cfg);
+
 /* supervise.c */
 __attribute__((noreturn)) void supervise(struct sup *s);
 __attribute__((noreturn)) void report_and_exit(const struct assay_init_report *rep);

@@ -178,41 +178,6 @@ static void default_signals(void)
 			SYS(__NR_rt_sigaction, sig, &sa, 0, 8);
 }
 
-/* In the namespaces: waits until the library has written their maps (protocol.h, fd 5). On EOF
- * the library gave up on them and starts another supervisor the plain way: exit without a
- * word, so that nothing reaches the report pipe it will reuse. */
-static void wait_for_maps(void)
-{
-	char go;
-	long n;
-
-	while ((n = s_read(ASSAY_INIT_FD_GO, &go, 1)) == -S_EINTR)
-		;
-	if (n != 1)
-		s_exit(0);
-	s_close(ASSAY_INIT_FD_GO);
-}
-
-/*
- * In the namespaces, when assay runs as root: becomes the namespace's uid and gid the library
- * mapped to the unprivileged outer ids, without root's supplementary groups, then drops the
- * CAP_SETUID and CAP_SETGID it was given for that (ambient, from the library's clone child) and
- * every other capability. A failure is reported, and the program never runs as outer root.
- */
-static void take_ids(const struct cfg *c)
-{
-	struct assay_init_report rep;
-	int r;
-
-	if ((r = s_setgroups()) < 0 || (r = s_setresgid(c->gid)) < 0 ||
-	    (r = s_setresuid(c->uid)) < 0 || (r = s_drop_caps()) < 0) {
-		report_init(&rep);
-		rep.failure = ASSAY_INIT_FAIL_SYSTEM;
-		rep.fail_errno = -r;
-		report_and_exit(&rep);
-	}
-}
-
 static int init(int argc, char **argv, char **envp)
 {
 	static struct cfg cfg;
@@ -221,15 +186,12 @@ static int init(int argc, char **argv, char **envp)
 			sigbit(S_SIGPIPE) | sigbit(S_SIGINT) | sigbit(S_SIGHUP);
 
 	s_close(ASSAY_INIT_FD_SELF);
+	if (s_fcntl(ASSAY_INIT_FD_GO, S_F_GETFD, 0) >= 0)
+		go_expect(); /* started in the namespaces: nothing may be reported before the go */
 	s_fcntl(ASSAY_INIT_FD_REPORT, S_F_SETFD, S_FD_CLOEXEC);
 	s_prctl(15 /* PR_SET_NAME */, (unsigned long)"assay-init", 0); /* not "4", for ps and top */
 	if (parse_args(&cfg, argc, argv, envp))
 		usage();
-	if (cfg.in_ns) {
-		wait_for_maps();
-		if (cfg.take_ids)
-			take_ids(&cfg);
-	}
 
 	s.cfg = &cfg;
 	s.ruleset = -1;

@@ -62,6 +62,8 @@ void report_and_exit(const struct assay_init_report *rep)
 	const char *p = (const char *)rep;
 	size_t left = sizeof(*rep);
 
+	go_wait(); /* ids.c: in the namespaces, not a word before the library's go */
+
 	while (left) {
 		long n = s_write(ASSAY_INIT_FD_REPORT, p, left);
 
@@ -599,10 +601,15 @@ void supervise(struct sup *s)
 		s->rep.fail_errno = S_EINVAL;
 		report_and_exit(&s->rep);
 	}
+	prepare_layers(s);
+	/* In the namespaces: their maps are written by now (ids.c), and with root the supervisor
+	 * becomes nobody there. */
+	go_wait();
+	if (c->in_ns && c->take_ids)
+		ids_take(c);
 	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
 	 * which runs under the same uid. */
 	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
-	prepare_layers(s);
 	if ((c->flags & ASSAY_INIT_F_REQUIRED) && s->rep.refused) {
 		s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
 		report_and_exit(&s->rep);

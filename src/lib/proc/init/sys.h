@@ -81,6 +81,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_O_DIRECTORY 0200000
 #define S_O_CLOEXEC 02000000
 #define S_O_PATH 010000000
+#define S_F_GETFD 1
 #define S_F_SETFD 2
 #define S_FD_CLOEXEC 1
 #define S_S_IFMT 0170000

@@ -224,6 +224,22 @@ static bool is_executable_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
+static void resolve_roots(void)
+{
+	for (size_t i = 0; i < NROOTS; i++) {
+		char *real = realpath(system_roots[i], NULL);
+		bool dup = false;
+
+		for (size_t j = 0; j < i && real && !dup; j++)
+			dup = path_within(real, system_roots[j]);
+		if (dup) {
+			free(real);
+			real = NULL;
+		}
+		roots_resolved[i] = real; /* kept for the life of the process */
+	}
+}
+
 /* `dir` (resolved) lies in `folder` (resolved here; NULL: no). */
 static bool within_real(const char *dir, const char *folder)
 {
@@ -250,6 +266,16 @@ static bool in_case_folder(const assay_proc *p, const char *file)
 	free(dir);
 	if (!real)
 		return false;
+	/* A system folder holds no case folder (the common case, /usr/bin: no more lookups) */
+	pthread_once(&roots_once, resolve_roots);
+	for (size_t i = 0; i < NROOTS && !in; i++)
+		in = roots_resolved[i] && path_within(real, roots_resolved[i]);
+	if (in && !(p->cwd && path_within(p->cwd, real)) &&
+	    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, real)) &&
+	    !p->sandbox.write_paths) {
+		free(real);
+		return false;
+	}
 	in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
 	for (size_t i = 0; !in && p->sandbox.write_paths && p->sandbox.write_paths[i]; i++)
 		in = within_real(real, p->sandbox.write_paths[i]);
@@ -301,22 +327,6 @@ static char *find_program(const assay_proc *p, char *const *envp)
 	real = realpath(cand, NULL);
 	free(cand);
 	return real;
-}
-
-static void resolve_roots(void)
-{
-	for (size_t i = 0; i < NROOTS; i++) {
-		char *real = realpath(system_roots[i], NULL);
-		bool dup = false;
-
-		for (size_t j = 0; j < i && real && !dup; j++)
-			dup = path_within(real, system_roots[j]);
-		if (dup) {
-			free(real);
-			real = NULL;
-		}
-		roots_resolved[i] = real; /* kept for the life of the process */
-	}
 }
 
 static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *argv)

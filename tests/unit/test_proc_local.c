@@ -27,6 +27,20 @@
 #include "box.h"
 #include "util/banned.h"
 
+/* Criterion's runner leaks under LeakSanitizer (test_proc_sandbox.c says how): suppress it,
+ * with stacks taken by the slow unwinder so that the runner's loop shows in them. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "fast_unwind_on_malloc=0";
+}
+
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:criterion_run_all_tests\n";
+}
+
 /* The attack's exit code with the layers in `refuse` refused (NULL: none). */
 static int attack_without(const struct box *b, const char *refuse, char **out, const char *arg,
 			  const char *arg2)

@@ -550,3 +550,66 @@ Test(figures, cpu_of_a_child_the_kernel_reaps_is_not_counted, .timeout = 60)
 	}
 	box_free(&b);
 }
+
+/* ---- without root ---- */
+
+/* The attacks above again as an unprivileged user, not dumpable as the CLI makes itself: each
+ * is refused, and with every layer in force (attack() asserts that none was refused). */
+Test(local_nonroot, every_attack_fails_without_root_too, .timeout = 60)
+{
+	struct box b;
+	char *sock, *dgram, *hidden, *sym, *script, *text, *out = NULL, abstract[64], desc[64];
+	int fd1, fd2, fd3;
+	assay_proc_result r;
+
+	become_nobody_like_the_cli();
+	box_make(&b);
+	sock = assay_path_join(b.root, "sock");
+	dgram = assay_path_join(b.root, "dgram");
+	snprintf(abstract, sizeof(abstract), "@assay-test-nonroot-%ld", (long)getpid());
+	fd1 = listen_unix(sock, SOCK_STREAM);
+	fd2 = listen_unix(dgram, SOCK_DGRAM);
+	fd3 = listen_unix(abstract, SOCK_STREAM);
+	cr_assert_eq(attack(&b, true, NULL, "connect-unix", sock, NULL), 1);
+	cr_assert_eq(attack(&b, true, NULL, "connect-unix", abstract, NULL), 1);
+	cr_assert_eq(attack(&b, true, NULL, "dgram-pair-send", dgram, NULL), 1);
+	cr_assert_eq(attack(&b, true, NULL, "stream-pair", NULL), 0);
+	cr_assert_eq(attack(&b, false, NULL, "connect-unix", sock, NULL), 0); /* it can fail */
+
+	cr_assert(syscall(SYS_keyctl, 1 /* KEYCTL_JOIN_SESSION_KEYRING */, NULL) >= 0);
+	snprintf(desc, sizeof(desc), "assay-test-nonroot-%ld", (long)getpid());
+	cr_assert(syscall(SYS_add_key, "user", desc, "s3cret", 6, -3) >= 0, "%s", strerror(errno));
+	cr_assert_eq(attack(&b, true, &out, "read-key", desc, NULL), 1, "%s", out);
+	free(out);
+	cr_assert_eq(attack(&b, false, &out, "read-key", desc, NULL), 0, "%s", out);
+	free(out);
+
+	out = sh_in_box(&b, NULL, "ls /dev/pts >/dev/null 2>&1 || echo no-pts; "
+				  "head -c 3 /dev/urandom | wc -c");
+	cr_assert_str_eq(out, "no-pts\n3\n");
+	free(out);
+
+	hidden = hidden_executable(&b);
+	script = assay_path_join(b.work, "evil");
+	text = assay_xasprintf("#!%s\n", hidden);
+	cr_assert_eq(assay_fs_write(script, text, strlen(text), 0755, NULL), 0);
+	r = run_file(&b, script, true, &out);
+	cr_assert_eq(r.status, ASSAY_PROC_EXEC_FAILED, "%s", out);
+	free(out);
+	sym = assay_path_join(b.work, "run");
+	cr_assert_eq(symlink(hidden, sym), 0);
+	r = run_file(&b, sym, true, &out);
+	cr_assert_eq(r.status, ASSAY_PROC_EXEC_FAILED, "%s", out);
+	free(out);
+
+	close(fd1);
+	close(fd2);
+	close(fd3);
+	free(sym);
+	free(text);
+	free(script);
+	free(hidden);
+	free(sock);
+	free(dgram);
+	box_free(&b);
+}

@@ -524,6 +524,33 @@ Test(program_file, a_link_in_the_working_folder_grants_nothing)
 	box_free(&b);
 }
 
+Test(program_file, a_linked_folder_in_the_working_folder_grants_nothing)
+{
+	struct box b;
+	char *hidden, *bin, *prog, *out;
+	assay_proc_result r;
+
+	box_make(&b);
+	hidden = hidden_executable(&b);
+	bin = assay_path_join(b.work, "bin");
+	cr_assert_eq(symlink(b.suite, bin), 0); /* work/bin -> the hidden suite */
+	prog = assay_path_join(bin, "tool");
+	r = run_file(&b, prog, true, &out);
+	cr_assert_eq(r.status, ASSAY_PROC_EXEC_FAILED, "%s", out);
+	cr_assert_eq(r.exec_errno, EACCES);
+	free(out);
+	r = run_file(&b, "bin/tool", true, &out); /* relative to the working folder */
+	cr_assert_eq(r.status, ASSAY_PROC_EXEC_FAILED, "%s", out);
+	free(out);
+	r = run_file(&b, prog, false, &out);
+	cr_assert_str_eq(out, "hidden tool ran\n");
+	free(out);
+	free(prog);
+	free(bin);
+	free(hidden);
+	box_free(&b);
+}
+
 /* ---- figures ---- */
 
 /*

@@ -250,35 +250,57 @@ static bool within_real(const char *dir, const char *folder)
 	return in;
 }
 
+/* Does `file` lie in `folder`, as written or with `folder` resolved? */
+static bool lexically_within(const char *file, const char *folder)
+{
+	char *real;
+	bool in;
+
+	if (!folder)
+		return false;
+	if (path_within(file, folder))
+		return true;
+	real = realpath(folder, NULL);
+	in = real && path_within(file, real);
+	free(real);
+	return in;
+}
+
 /*
- * Does `file` lie in a folder the case may write (cwd, tmp_dir, write_paths), or one an earlier
- * case sharing the folder could have written? Such a file may be a link the case planted to a
- * file it could not read, which must not become readable by being the program: it gets no rule
- * (it needs none when it really is in the folder).
+ * Does `file` (absolute, unresolved) lie in a folder the case may write (cwd, tmp_dir,
+ * write_paths), or one an earlier case sharing the folder could have written? Such a file, or
+ * a folder on the way to it, may be a link the case planted to a file it could not read, which
+ * must not become readable by being the program: it gets no rule (it needs none when it really
+ * is in the folder). Checked on the path as written (a planted folder link), then resolved.
  */
 static bool in_case_folder(const assay_proc *p, const char *file)
 {
 	const char *slash = strrchr(file, '/');
-	char *dir = slash == file ? assay_xstrdup("/") : assay_xstrndup(file, (size_t)(slash - file));
-	char *real = realpath(dir, NULL);
-	bool in = false;
+	const char *const *w = p->sandbox.write_paths;
+	char *dir, *real;
+	bool in = false, fast = false;
 
+	if (lexically_within(file, p->cwd) || lexically_within(file, p->sandbox.tmp_dir))
+		return true;
+	for (size_t i = 0; w && w[i]; i++)
+		if (lexically_within(file, w[i]))
+			return true;
+	dir = slash == file ? assay_xstrdup("/") : assay_xstrndup(file, (size_t)(slash - file));
+	real = realpath(dir, NULL);
 	free(dir);
 	if (!real)
 		return false;
-	/* A system folder holds no case folder (the common case, /usr/bin: no more lookups) */
+	/* A system folder holds no case folder (the common case, /usr/bin): no more lookups */
 	pthread_once(&roots_once, resolve_roots);
-	for (size_t i = 0; i < NROOTS && !in; i++)
-		in = roots_resolved[i] && path_within(real, roots_resolved[i]);
-	if (in && !(p->cwd && path_within(p->cwd, real)) &&
-	    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, real)) &&
-	    !p->sandbox.write_paths) {
-		free(real);
-		return false;
+	for (size_t i = 0; i < NROOTS && !fast; i++)
+		fast = roots_resolved[i] && path_within(real, roots_resolved[i]) && !w &&
+		       !(p->cwd && path_within(p->cwd, roots_resolved[i])) &&
+		       !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, roots_resolved[i]));
+	if (!fast) {
+		in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
+		for (size_t i = 0; !in && w && w[i]; i++)
+			in = within_real(real, w[i]);
 	}
-	in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
-	for (size_t i = 0; !in && p->sandbox.write_paths && p->sandbox.write_paths[i]; i++)
-		in = within_real(real, p->sandbox.write_paths[i]);
 	free(real);
 	return in;
 }

@@ -277,26 +277,38 @@ static bool in_case_folder(const assay_proc *p, const char *file)
 {
 	const char *slash = strrchr(file, '/');
 	const char *const *w = p->sandbox.write_paths;
-	char *dir, *real;
-	bool in = false, fast = false;
+	char *dir, *real = NULL;
+	bool in = false;
 
-	if (lexically_within(file, p->cwd) || lexically_within(file, p->sandbox.tmp_dir))
-		return true;
-	for (size_t i = 0; w && w[i]; i++)
-		if (lexically_within(file, w[i]))
-			return true;
-	dir = slash == file ? assay_xstrdup("/") : assay_xstrndup(file, (size_t)(slash - file));
-	real = realpath(dir, NULL);
-	free(dir);
-	if (!real)
-		return false;
-	/* A system folder holds no case folder (the common case, /usr/bin): no more lookups */
+	if (slash) {
+		dir = slash == file ? assay_xstrdup("/")
+				    : assay_xstrndup(file, (size_t)(slash - file));
+		real = realpath(dir, NULL);
+		free(dir);
+	}
+	/* The common case, a program in a system folder, which holds no case folder: both the
+	 * path as written and the resolved one lie in system folders (no more lookups). */
 	pthread_once(&roots_once, resolve_roots);
-	for (size_t i = 0; i < NROOTS && !fast; i++)
-		fast = roots_resolved[i] && path_within(real, roots_resolved[i]) && !w &&
-		       !(p->cwd && path_within(p->cwd, roots_resolved[i])) &&
-		       !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, roots_resolved[i]));
-	if (!fast) {
+	for (size_t i = 0; real && !w && i < NROOTS; i++) {
+		const char *root = roots_resolved[i];
+
+		if (root && path_within(real, root) && !(p->cwd && path_within(p->cwd, root)) &&
+		    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, root))) {
+			for (size_t j = 0; j < NROOTS; j++)
+				if (path_within(file, system_roots[j]) &&
+				    !(p->cwd && path_within(p->cwd, system_roots[j])) &&
+				    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir,
+									system_roots[j]))) {
+					free(real);
+					return false;
+				}
+			break;
+		}
+	}
+	in = lexically_within(file, p->cwd) || lexically_within(file, p->sandbox.tmp_dir);
+	for (size_t i = 0; !in && w && w[i]; i++)
+		in = lexically_within(file, w[i]);
+	if (!in && real) {
 		in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
 		for (size_t i = 0; !in && w && w[i]; i++)
 			in = within_real(real, w[i]);

@@ -140,11 +140,14 @@ void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const ch
 		if (p[i] != '/')
 			continue;
 		p[i] = '\0';
-		fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && st.st_uid == 0 && !(st.st_mode & S_IXOTH))
-			fchmod(fd, (st.st_mode & 07777) | S_IXOTH);
-		if (fd >= 0)
+		/* one lookup per folder when it is passable already, as it is after the first case */
+		if (!fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+		    !(st.st_mode & S_IXOTH) &&
+		    (fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+			if (!fstat(fd, &st) && st.st_uid == 0 && !(st.st_mode & S_IXOTH))
+				fchmod(fd, (st.st_mode & 07777) | S_IXOTH);
 			close(fd);
+		}
 		p[i] = '/';
 	}
 	free(p);

@@ -218,6 +218,7 @@ struct s_sock_fprog {
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS */
 #define BPF_JEQ 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
+#define BPF_JGE 0x35    /* BPF_JMP | BPF_JGE | BPF_K */
 #define BPF_ANDK 0x54   /* BPF_ALU | BPF_AND | BPF_K */
 #define BPF_RETK 0x06   /* BPF_RET | BPF_K */
 #define RET_ALLOW 0x7fff0000u
@@ -248,7 +249,8 @@ static const uint32_t compat_keys[] = { 309, 310, 311 };
 
 #ifdef ARCH_NATIVE
 /* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
-enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_DENY, L_NOSYS, L_COUNT };
+enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_DENY, L_NOSYS, L_UP_NATIVE, L_UP_COMPAT,
+       L_X32, L_UP_X32, L_COUNT };
 
 struct bpf {
 	struct s_sock_filter f[64];
@@ -283,32 +285,60 @@ static void bpf_resolve(struct bpf *b)
 	}
 }
 
-/* The rules of one ABI: keyrings always, sockets with the network off. */
-static void bpf_abi(struct bpf *b, const uint32_t keys[3], uint32_t socket, uint32_t pair,
-		    uint32_t socketcall, uint32_t uring, bool no_net)
+/* One system call number and what it gets (a label: L_DENY, L_NOSYS or L_PAIR). */
+struct nr_rule {
+	uint32_t nr;
+	int label;
+};
+
+/*
+ * The rules of one ABI (`n` of them, sorted by number), then ALLOW. One comparison against the
+ * middle number first, so that a system call passes about half the tests: the kernel emulates
+ * the filter for every system call number when it is attached (its cache of calls always
+ * allowed), which costs every case, so shorter paths make a cheaper start.
+ */
+static void bpf_rules(struct bpf *b, const struct nr_rule *r, int n, int upper_label)
 {
+	int half = n / 2;
+
 	bpf_emit(b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
-	for (int i = 0; i < 3; i++)
-		bpf_jeq(b, keys[i], L_NOSYS);
-	if (no_net) {
-		bpf_jeq(b, socket, L_DENY);
-		bpf_jeq(b, pair, L_PAIR);
-		if (socketcall)
-			bpf_jeq(b, socketcall, L_DENY);
-		bpf_jeq(b, uring, L_NOSYS);
-	}
-#ifdef X32_BIT
-	if (socket == __NR_socket) { /* the native ABI: x32 too */
-		for (int i = 0; i < 3; i++)
-			bpf_jeq(b, X32_BIT | keys[i], L_NOSYS);
-		if (no_net) {
-			bpf_jeq(b, X32_BIT | socket, L_DENY);
-			bpf_jeq(b, X32_BIT | pair, L_PAIR);
-			bpf_jeq(b, X32_BIT | uring, L_NOSYS);
-		}
-	}
-#endif
+	if (n > 2)
+		bpf_emit(b, BPF_JGE, r[half].nr, upper_label, L_NEXT);
+	else
+		half = n;
+	for (int i = 0; i < half; i++)
+		bpf_jeq(b, r[i].nr, r[i].label);
 	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	b->at[upper_label] = b->n;
+	for (int i = half; i < n; i++)
+		bpf_jeq(b, r[i].nr, r[i].label);
+	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+}
+
+/* Keyrings always; sockets with the network off. `socketcall` 0: the ABI has none. @return
+ * how many rules, sorted by number. */
+static int abi_rules(struct nr_rule r[8], const uint32_t keys[3], uint32_t socket, uint32_t pair,
+		     uint32_t socketcall, uint32_t uring, uint32_t bit, bool no_net)
+{
+	int n = 0;
+
+	for (int i = 0; i < 3; i++)
+		r[n++] = (struct nr_rule){ bit | keys[i], L_NOSYS };
+	if (no_net) {
+		r[n++] = (struct nr_rule){ bit | socket, L_DENY };
+		r[n++] = (struct nr_rule){ bit | pair, L_PAIR };
+		r[n++] = (struct nr_rule){ bit | uring, L_NOSYS };
+		if (socketcall)
+			r[n++] = (struct nr_rule){ socketcall, L_DENY };
+	}
+	for (int i = 1; i < n; i++) /* insertion sort: a handful */
+		for (int j = i; j > 0 && r[j - 1].nr > r[j].nr; j--) {
+			struct nr_rule t = r[j];
+
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	return n;
 }
 #endif
 
@@ -328,23 +358,37 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net)
 	static const uint32_t native_keys[] = { __NR_add_key, __NR_request_key, __NR_keyctl };
 	static struct bpf b;
 	struct s_sock_fprog prog;
-	int r;
+	struct nr_rule r[8];
+	int n, rc;
 
 	if (rep->refused & ASSAY_INIT_L_SECCOMP)
 		return;
 	memset(&b, 0, sizeof(b));
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARCH, L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_JEQ, ARCH_NATIVE, L_NEXT, L_COMPAT);
-	bpf_abi(&b, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup, no_net);
+#ifdef X32_BIT
+	bpf_emit(&b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JGE, X32_BIT, L_X32, L_NEXT);
+#endif
+	n = abi_rules(r, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup, 0,
+		      no_net);
+	bpf_rules(&b, r, n, L_UP_NATIVE);
+#ifdef X32_BIT
+	b.at[L_X32] = b.n;
+	n = abi_rules(r, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup,
+		      X32_BIT, no_net);
+	bpf_rules(&b, r, n, L_UP_X32);
+#endif
 	b.at[L_COMPAT] = b.n;
 	bpf_emit(&b, BPF_JEQ, ARCH_COMPAT, L_NEXT, L_NOSYS);
 #ifdef COMPAT_SOCKETCALL
-	bpf_abi(&b, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, COMPAT_SOCKETCALL,
-		COMPAT_IO_URING_SETUP, no_net);
+	n = abi_rules(r, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, COMPAT_SOCKETCALL,
+		      COMPAT_IO_URING_SETUP, 0, no_net);
 #else
-	bpf_abi(&b, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, 0, COMPAT_IO_URING_SETUP,
-		no_net);
+	n = abi_rules(r, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, 0, COMPAT_IO_URING_SETUP,
+		      0, no_net);
 #endif
+	bpf_rules(&b, r, n, L_UP_COMPAT);
 	b.at[L_PAIR] = b.n; /* socketpair: any type but SOCK_DGRAM */
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARG1, L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_ANDK, SOCK_TYPE_MASK, L_NEXT, L_NEXT);
@@ -357,9 +401,9 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net)
 	bpf_resolve(&b);
 	prog.len = (unsigned short)b.n;
 	prog.filter = b.f;
-	r = s_seccomp(1 /* SECCOMP_SET_MODE_FILTER */, 0, &prog);
-	if (r < 0)
-		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, -r);
+	rc = s_seccomp(1 /* SECCOMP_SET_MODE_FILTER */, 0, &prog);
+	if (rc < 0)
+		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, -rc);
 	else
 		layer_apply(rep, ASSAY_INIT_L_SECCOMP);
 #else

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
@@ -297,8 +298,14 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		break;
 	case ASSAY_PROC_EXEC_FAILED:
 		status = 127;
-		out->error = assay_value_stringf(assay_case_result_arena(out), "cannot run '%s': %s",
-						 job->p.argv.v[0], strerror(pr->exec_errno)).u.s;
+		out->error = assay_value_stringf(
+			assay_case_result_arena(out), "cannot run '%s': %s%s", job->p.argv.v[0],
+			strerror(pr->exec_errno),
+			pr->exec_errno == EACCES && job->p.sandbox.enabled && geteuid() == 0
+				? " (assay runs as root, so the case runs as nobody: the command, "
+				  "its folders and the working folder must be reachable by nobody; "
+				  "docs/security.md)"
+				: "").u.s;
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}

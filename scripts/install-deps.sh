@@ -2,7 +2,8 @@
 # Installs the Debian packages assay needs: to build and run it (the compiler, CMake, the
 # libraries, and jq, the demo's program under test), and with --tests also what its tests need:
 # Criterion, the sqlite3 shell, clang's libFuzzer, xmllint (JUnit reports against their schema),
-# headless Chromium (the HTML report), PyYAML (TAP diagnostics), and node with npm when there is
+# headless Chromium (the HTML report), PyYAML (TAP diagnostics), python3 (the api adapter's test
+# servers, tests/cli/t2002, on its http.server), and node with npm when there is
 # no npm yet (tests/cli/t5102 reads assay's Parquet files back with DuckDB's npm package; a
 # machine whose node comes from elsewhere keeps it: Debian's npm would conflict with it).
 # Idempotent: installs only what is missing and runs apt-get update only then.
@@ -13,7 +14,7 @@ pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conver
 libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
 libtomlplusplus-dev"
 test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
-python3-yaml"
+python3 python3-yaml"
 tests=false
 case "${1:-}" in
 "") ;;

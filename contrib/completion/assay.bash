@@ -54,7 +54,8 @@ _assay()
 		*) case ${COMP_WORDS[i-1]} in
 			-e|--entry|-s|--submission|-c|--checkpoint|-g|--group|--case|--work-dir|\
 			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|\
-			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value) ;;
+			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value|\
+			--shard|--shard-durations) ;;
 			*) suite=${COMP_WORDS[i]}; break ;;
 			esac ;;
 		esac
@@ -65,6 +66,8 @@ _assay()
 	--network) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return ;;
 	--value) COMPREPLY=($(compgen -W "actual expected diff" -- "$cur")); return ;;
+	--shard) COMPREPLY=($(compgen -W "auto" -- "$cur")); return ;;
+	--shard-durations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-c|--checkpoint) COMPREPLY=($(compgen -W "$(_assay_checkpoints "$suite")" -- "$cur")); return ;;
 	-o|--output|-s|--submission|--work-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-e|--entry) COMPREPLY=($(compgen -c -- "$cur")); return ;;

@@ -5,6 +5,10 @@
  *
  *     cc -shared -fPIC -O2 -I /path/to/assay/include -o line_set.so line_set.c
  *
+ * or, against an installed assay (its headers and assay.pc: PKG_CONFIG_PATH=PREFIX/lib/pkgconfig),
+ *
+ *     cc -shared -fPIC -O2 $(pkg-config --cflags assay) -o line_set.so line_set.c
+ *
  * and name it in suite.yaml (`plugins: [line_set.so]`, relative to the suite) or on the command
  * line (`assay run --plugin ./line_set.so SUITE`). Then, in a case:
  *

@@ -117,13 +117,30 @@ typedef struct assay_adapter {
 	const char *const *attributes;    /**< NULL-terminated expected attributes it can produce,
 					       besides files-<path> (when `files` is true) */
 	bool files;                       /**< it collects files-<path> attributes */
+	bool serial_groups;               /**< the cases of a group must run one at a time, in
+					       order, whatever `isolated` says (the api adapter:
+					       one server per group, whose state a case may
+					       build on for the next) */
+	/**
+	 * Reads the adapter's own keys of suite.yaml's `adapter` mapping `config` into
+	 * `s->adapter_data` (in s->arena); may be NULL. Called by assay_suite_load() once the
+	 * common adapter keys are read. @return 0 or ASSAY_EINVALID located with
+	 * assay_suite_error_at()
+	 */
+	int (*load_suite)(assay_suite *s, const assay_value *config, assay_err *err);
 	/**
 	 * Reads the adapter's own keys of the merged case `def` into `c->adapter_data` (in
-	 * c->arena). @return 0 or ASSAY_EINVALID located with assay_case_error_at()
+	 * c->arena). It may also complete `c->verify` with the default entry of an attribute it
+	 * produces (the api adapter: headers and a JSON output are compared as JSON) and normalise
+	 * `c->expected` of its own attributes (header names in lower case).
+	 * @return 0 or ASSAY_EINVALID located with assay_case_error_at()
 	 */
 	int (*load_case)(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
 			 assay_err *err);
-	/** Before the first case of a group (may be NULL). `*state` is passed to the rest. */
+	/** Before the first case of a group (may be NULL). `*state` is passed to the rest. It
+	 *  should not wait long: the api adapter only starts its server here, and the group's
+	 *  first case waits for it to be ready through start/pump. On error it frees what it
+	 *  made (group_end is called only after a success). */
 	int (*group_begin)(void **state, const assay_run_ctx *ctx, assay_err *err);
 	/** Starts case `c` in `workdir` (which holds the submission and input files already). */
 	int (*start)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,

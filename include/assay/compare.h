@@ -57,6 +57,8 @@ typedef struct assay_comparison {
 	size_t passed_a, passed_b;      /**< of the paired cases */
 	assay_mcnemar mcnemar;          /**< b: newly failing, c: newly passing */
 	assay_compare_measure score, time, rss;
+	assay_compare_measure pass;     /**< passing as 1, failing as 0: the pass rates, B − A and
+					     its paired bootstrap interval */
 	double alpha, confidence;       /**< confidence = 1 − alpha, of every interval */
 	bool worse;                     /**< B is significantly worse: McNemar's p_b_worse < alpha,
 					     or the score interval lies below 0 */

@@ -45,6 +45,10 @@ typedef struct assay_diff_opts {
 	bool exact_integers;          /**< assay's: two integers compare exactly, whatever the
 					   tolerances (deepdiff compares them as doubles, so 2**53+1
 					   equals 2**53); an integer and a float still by tolerance */
+	bool strict_types;            /**< assay's: bool, integer and float are three types (1 vs
+					   1.0 and true vs 1 are type_changes, also inside lists
+					   and under ignore_order), and keys starting with "__" are
+					   compared (deepdiff ignores them) */
 	const char **exclude_paths;   /**< exact paths ("root['a'][0]", or a bare key "a") */
 	size_t nexclude_paths;
 	const char **exclude_regex_paths; /**< PCRE2 patterns searched in paths */

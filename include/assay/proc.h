@@ -127,6 +127,12 @@ typedef struct assay_sandbox {
 	bool network;        /**< true: the network is open (unix sockets included); false: no
 				  socket() of any family, no SOCK_DGRAM socketpair, no TCP
 				  (Landlock and seccomp) */
+	unsigned short tcp_port; /**< with `network` false: a TCP port the program may bind and
+				      listen on (an api server's; 0: none). It may then make TCP
+				      sockets (IPv4 and IPv6; still no unix, UDP, raw or other
+				      family), bind only that port and connect nowhere, not even
+				      to it (Landlock ABI >= 4; on older kernels landlock-net is
+				      refused and TCP is open) */
 	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
 				  and TMPDIR in the program's environment unless `env` sets it */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
@@ -200,7 +206,10 @@ typedef struct assay_proc {
 	assay_sandbox sandbox;   /**< what the case may do (default: no sandbox) */
 	assay_limits limits;     /**< resource limits (default: none) */
 
-	/* Output: captured bytes (read them after finish; release frees them). */
+	/* Output: captured bytes (read them after finish; release frees them). A caller may also
+	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
+	 * server's output case by case: the cap then applies to what is read until the next
+	 * reset, and out_truncated/err_truncated stay set once set. */
 	assay_buf out;
 	assay_buf err;
 
@@ -311,7 +320,7 @@ ASSAY_EXTERN int assay_sandbox_probe(assay_sandbox_report *out, assay_err *err);
 
 /**
  * A short fixed name for one layer bit ("user-namespace", "pid-namespace", "landlock-fs",
- * "landlock-net", "landlock-scope", "seccomp-net", "no-new-privs"), or "unknown". Never NULL,
+ * "landlock-net", "landlock-scope", "seccomp", "no-new-privs"), or "unknown". Never NULL,
  * never to be freed. The same names are accepted by the ASSAY_SANDBOX_REFUSE test hook: an
  * environment variable of assay's own process holding a comma-separated list of them (or "all")
  * makes the library treat those layers as refused by the kernel, so that the paths taken on

@@ -91,12 +91,15 @@ ASSAY_EXTERN int assay_skill_init(assay_skill_init_report *out, const char *skil
  * one config.json names, where the user edits) without evals/ to v<N+1>/skill, appends
  * {version, timestamp, description, git_hash, path, average_score: null} to history.json and
  * advances current_version; refreshes version N's own average_score.
+ * @param force       make the version even when the skill folder holds exactly what
+ *                    v<current>/skill holds
  * @param version_out NULL or receives N+1
  * @return 0; ASSAY_ENOTFOUND (no workspace); ASSAY_EPARSE/ASSAY_EINVALID (history.json or
  *         config.json malformed, `err` at path:line:col); ASSAY_EINVALID (v<N+1> exists);
- *         ASSAY_EIO
+ *         ASSAY_ENOMATCH (nothing changed since v<current>, and not `force`: nothing is
+ *         written); ASSAY_EIO
  */
-ASSAY_EXTERN int assay_skill_snapshot(const char *workspace, const char *description,
+ASSAY_EXTERN int assay_skill_snapshot(const char *workspace, const char *description, bool force,
 				      int *version_out, assay_err *err);
 
 /**
@@ -274,6 +277,8 @@ typedef struct assay_skill_item {
 	bool pass;                /**< overall == "pass" */
 	double overall_score;
 	int exit_code;            /**< the executor's (-1 timeout, -N signal, 127 not started) */
+	bool timed_out;           /**< the executor ran into its timeout (exit_code -1) */
+	double timeout_s;         /**< that timeout, seconds */
 	double seconds;           /**< executor wall seconds */
 	double judge_seconds;
 	double cost;              /**< executor (metrics.json cost_usd) + judge */
@@ -325,6 +330,9 @@ typedef struct assay_skill_compare_opts {
 
 #define ASSAY_SKILL_COMPARE_OPTS_INIT { NULL, 0, 1, false, 0, false, false }
 
+/** How many failed judgements' reasons a compare summary keeps. */
+#define ASSAY_SKILL_REASONS 3
+
 typedef struct assay_skill_compare_summary {
 	size_t pairs;             /**< (case, run) pairs with outputs of both versions */
 	size_t judged;            /**< pairs whose two judgements are both valid */
@@ -333,13 +341,19 @@ typedef struct assay_skill_compare_summary {
 	double consistency_rate;  /**< consistent / judged (NaN when none) */
 	double win_rate;          /**< vb's: (consistent wins + inconsistent / 2) / judged */
 	double ci_lo, ci_hi;      /**< Wilson 95% */
-	int winner, loser;        /**< versions, as analysis.json names them */
+	int winner, loser;        /**< versions, as analysis.json names them; -1 when no pair was
+				       judged (comparisons/vA_vs_vB.json's winner_version is then
+				       null, and no analysis is written) */
 	bool analysed;            /**< analysis.json written */
+	/** The first failed judgements' reasons ("case run R order K: why"), `errors` of them
+	 *  at most ASSAY_SKILL_REASONS. */
+	char reasons[ASSAY_SKILL_REASONS][512];
 } assay_skill_compare_summary;
 
 /**
  * Blind comparison of two versions, each pair in both orders, then the analyzer.
- * @return 0; ASSAY_ENOTFOUND when no pair has outputs of both; errors as assay_skill_run()
+ * @return 0; ASSAY_ENOTFOUND when no pair has outputs of both; ASSAY_ENOMATCH when vA or vB
+ *         is not a version of the workspace; errors as assay_skill_run()
  */
 ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
 				     const assay_skill_compare_opts *o, assay_err *err);

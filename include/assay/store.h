@@ -117,6 +117,36 @@ ASSAY_EXTERN int assay_store_each_case(assay_store *s,
 				       void *payload, assay_err *err);
 
 /**
+ * Calls `fn` with each finished case's place in the run (`position`, assay_case_report.index
+ * as kept) and names, in run order, without reading report lines (for merging shards).
+ * The strings are borrowed for the call. `fn` returns 0 to go on, or an error code that ends
+ * the walk and is returned.
+ * @return 0, `fn`'s code, or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_each_position(assay_store *s,
+					   int (*fn)(void *payload, size_t position,
+						     const char *checkpoint, const char *group,
+						     const char *id, assay_err *err),
+					   void *payload, assay_err *err);
+
+/**
+ * The SHA-256 of the case file a kept result was made from (what `--resume` checks), to copy
+ * a result into another store with it (assay merge).
+ * @param out receives 64 hex digits and a NUL, or "" when the result was kept without one
+ * @return 0, ASSAY_ENOTFOUND (no such case) or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_case_hash(assay_store *s, const char *checkpoint, const char *group,
+				       const char *id, char out[65], assay_err *err);
+
+/**
+ * Sets the case-file SHA-256 of a kept result (`sha256` "" or NULL: none).
+ * @return 0, ASSAY_ENOTFOUND (no such case) or ASSAY_ESTORE
+ */
+ASSAY_EXTERN int assay_store_set_case_hash(assay_store *s, const char *checkpoint,
+					   const char *group, const char *id, const char *sha256,
+					   assay_err *err);
+
+/**
  * The report line of one case (`checkpoint`/`group`/`id`), in `a`.
  * @return 0, ASSAY_ENOTFOUND or ASSAY_ESTORE
  */

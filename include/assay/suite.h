@@ -90,6 +90,8 @@ typedef struct assay_suite {
 	assay_adapter_type adapter_type;
 	const struct assay_adapter *adapter; /**< the adapter that runs its cases */
 	assay_value adapter_config;  /**< the `adapter` mapping of suite.yaml */
+	void *adapter_data;          /**< what the adapter read of that mapping (its load_suite),
+					  in `arena`, or NULL */
 	assay_strvec command;        /**< adapter.command (argv prefix) */
 	char *submission;            /**< absolute adapter.submission, or NULL */
 	double timeout;              /**< adapter.timeout, seconds */
@@ -154,6 +156,13 @@ ASSAY_EXTERN int assay_suite_load(assay_suite **out, const char *dir,
 				  const assay_suite_filter *filter, assay_warn_fn warn,
 				  void *payload, assay_err *err);
 
+/**
+ * Records, in `err`, ASSAY_EINVALID with the printf-formatted message located at `at` (a value
+ * of suite.yaml: "suite.yaml:LINE:COL: message") and returns ASSAY_EINVALID. For an adapter's
+ * load_suite (adapter.h).
+ */
+ASSAY_EXTERN int assay_suite_error_at(const assay_suite *s, const assay_value *at, assay_err *err,
+				      const char *fmt, ...) ASSAY_PRINTF(4, 5);
 /** Frees the suite and everything in it. NULL is allowed. */
 ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 

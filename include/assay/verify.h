@@ -30,6 +30,10 @@ typedef struct assay_actual {
 	bool truncated;     /**< BYTES: the capture hit its cap */
 	long long integer;
 	double real;
+	const struct assay_value *value; /**< BYTES: NULL, or what the bytes read as (an api
+					      response's headers as a mapping, its body parsed as
+					      JSON with response_is_json): reports show it instead
+					      of the text; verifiers read the bytes */
 } assay_actual;
 
 /** One verifier call: everything is borrowed from the caller. */

@@ -4,8 +4,9 @@
  * asked about, unless --yes.
  *
  * What is accepted: each failed attribute compared by value (exact, text: the text as the
- * program wrote it; json, jsonl: the parsed output; status_code; a file, or {absent: true} when
- * it was not produced). Not accepted, and said so: attributes checked against a pattern
+ * program wrote it; json, jsonl: the parsed output; yaml, toml, ini: the output's text, which
+ * they parse as they parse the output; status_code, except `nonzero`, a rule; a file, or
+ * {absent: true} when it was not produced). Not accepted, and said so: attributes checked against a pattern
  * (contains, regex, ...), limits (execution_time, ...), cases that timed out, hit a limit or
  * could not be loaded, cases replayed from an earlier run, and a case file whose copies
  * (regression groups) disagree on a value.
@@ -60,11 +61,22 @@ static bool new_expected(assay_value *out, assay_arena *a, const char *verifier,
 		assay_object_set(a, out, "absent", assay_value_bool(true));
 		return true;
 	}
+	if (actual && (actual->kind == ASSAY_V_OBJECT || actual->kind == ASSAY_V_ARRAY) &&
+	    !strcmp(verifier, "json")) {
+		*out = assay_value_copy(a, actual); /* an api body reports show parsed */
+		return true;
+	}
 	if (!actual || (actual->kind != ASSAY_V_STRING && actual->kind != ASSAY_V_INT)) {
 		*why = "no actual value";
 		return false;
 	}
 	if (!strcmp(verifier, "exact") || !strcmp(verifier, "text")) {
+		*out = assay_value_copy(a, actual);
+		return true;
+	}
+	/* these parse an expected string as they parse the output: the text itself is the value */
+	if (actual->kind == ASSAY_V_STRING &&
+	    (!strcmp(verifier, "yaml") || !strcmp(verifier, "toml") || !strcmp(verifier, "ini"))) {
 		*out = assay_value_copy(a, actual);
 		return true;
 	}
@@ -82,7 +94,7 @@ static bool new_expected(assay_value *out, assay_arena *a, const char *verifier,
 		}
 		return true;
 	}
-	*why = "its verifier compares with a pattern or a tolerance, not a value";
+	*why = "its verifier compares with a pattern or a rule, not a value";
 	return false;
 }
 
@@ -176,8 +188,17 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 
 		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b)
 			continue;
+		const assay_value *entry = assay_object_get(&r->kase->verify, attr);
+		const assay_value *extra = assay_object_get(entry, "ignore_extra_keys");
+
 		if (is_limit(attr))
 			skip(acc, file, name, attr, "a limit, not a value");
+		else if (extra && extra->kind == ASSAY_V_BOOL && extra->u.b)
+			skip(acc, file, name, attr, "its verifier ignores extra keys (api headers): "
+				     "only you know which of them matter");
+		else if (assay_value_is_str(assay_object_get(res, "expected"), "nonzero"))
+			skip(acc, file, name, attr, "`nonzero` is a rule (the program must fail), "
+			     "not a value: fix the program, or the case by hand");
 		else if (new_expected(&v, acc->arena, verifier_of(r->kase, attr), attr,
 				      assay_object_get(res, "actual"), &why))
 			add(acc, r->kase->file, name, attr, &v);

@@ -21,6 +21,7 @@ int cmd_check_suite(int argc, char **argv);
 int cmd_skill(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 /* Option tables: each command declares its options with their help text. */

@@ -14,8 +14,13 @@
  *   that refusals found only when a verifier runs (a regex that does not compile, a delimiter
  *   of two characters, a JSON Schema keyword assay does not implement) are found now.
  *   Plug-ins (programs of the command verifier, shared objects) are not called.
+ * - Under strictness (--strict, `strict: true`) every warning is listed as an error, and each
+ *   problem once: the loader's "W (an error under strict)" repeats W and is dropped.
  *
- * With --mutate the suite runs once (through the run API, with every option of `assay run`),
+ * With --mutate the suite runs once (through the run API, with the options `assay run` and
+ * `assay run-case` share: selection, --entry, --submission, --strict, --keep, --work-dir, caps,
+ * --kill-grace, --sandbox, --network, --plugin, --pass-env; it writes no results folder, so
+ * -o, --resume, --format and the other options of results and reports are refused by name),
  * and each case that passes is verified again against wrong results made from its own: for
  * each expected attribute, empty output, the last line dropped, a digit changed, another
  * status code, an expected file missing. A mutant that still passes means a check that cannot
@@ -237,7 +242,21 @@ static void try_verifiers(struct problems *p, const assay_suite *s, const assay_
 
 			if (!assay_case_locate(c, s, at ? at : opts, where, sizeof(where)))
 				assay_case_locate(c, s, &c->verify, where, sizeof(where));
-			msg = assay_xasprintf("%s: verify.%s: %s", where, m->key.u.s, err.msg);
+			if (strncmp(where, c->file, strlen(c->file))) {
+				/* an entry of `defaults` or `case_defaults`: name the case too, at
+				 * its expected value */
+				char mine[700];
+
+				if (!assay_case_locate(c, s, &m->value, mine, sizeof(mine)) ||
+				    strncmp(mine, c->file, strlen(c->file)))
+					snprintf(mine, sizeof(mine), "%s", c->file);
+				msg = assay_xasprintf("%s: verify.%s: %s (the verify entry is "
+						      "inherited from %s)", mine, m->key.u.s,
+						      err.msg, where);
+			} else {
+				msg = assay_xasprintf("%s: verify.%s: %s", where, m->key.u.s,
+						      err.msg);
+			}
 			add(&p->errors, msg);
 			free(msg);
 		}
@@ -269,19 +288,51 @@ static void check_cases(struct problems *p, const assay_suite *s)
 	}
 }
 
+/*
+ * Under strictness a warning is an error, and the loader's error for it ("W (an error under
+ * strict...)") repeats a warning already listed: each problem is printed once, as an error.
+ */
+static void strict_problems(struct problems *p)
+{
+	assay_strvec errors = ASSAY_STRVEC_INIT;
+	static const char mark[] = " (an error under strict";
+
+	for (size_t i = 0; i < p->errors.nr; i++) {
+		const char *e = p->errors.v[i], *at = strstr(e, mark);
+		bool repeat = false;
+
+		for (size_t j = 0; at && j < p->warnings.nr && !repeat; j++)
+			repeat = strlen(p->warnings.v[j]) == (size_t)(at - e) &&
+				 !strncmp(p->warnings.v[j], e, (size_t)(at - e));
+		if (!repeat)
+			add(&errors, e);
+	}
+	for (size_t i = 0; i < p->warnings.nr; i++)
+		add(&errors, p->warnings.v[i]);
+	assay_strvec_clear(&p->errors);
+	assay_strvec_clear(&p->warnings);
+	p->errors = errors;
+}
+
 static int check(const struct run_args *a)
 {
 	struct problems p = { ASSAY_STRVEC_INIT, ASSAY_STRVEC_INIT, 0 };
 	assay_suite *pieces[256];
+	bool strict = a->strict;
 	size_t n;
 
 	if (a->plugins && cli_load_plugins(a->plugins))
 		return CLI_EXIT_LOAD;
 	n = load_pieces(&p, a, pieces, sizeof(pieces) / sizeof(*pieces));
 	for (size_t i = 0; i < n; i++) {
+		strict |= pieces[i]->strict;
 		check_cases(&p, pieces[i]);
 		assay_suite_free(pieces[i]);
 	}
+	for (size_t i = 0; i < p.errors.nr; i++)
+		strict |= strstr(p.errors.v[i], " (an error under strict") != NULL;
+	if (strict)
+		strict_problems(&p);
 	for (size_t i = 0; i < p.errors.nr; i++)
 		printf("error: %s\n", p.errors.v[i]);
 	for (size_t i = 0; !a->quiet && i < p.warnings.nr; i++)
@@ -454,6 +505,31 @@ static int mutate(struct run_args *a)
 	return rc;
 }
 
+/*
+ * The options of `assay run` that check-suite does not take, because it writes no results
+ * folder and no report (its answer is its listing): said so, rather than "unknown option".
+ */
+static int run_only_option(int argc, char **argv)
+{
+	static const char *const only[] = { "-o", "--output", "--resume", "-r", "--last-failed",
+					    "--accept", "-y", "--yes", "--format", "-f", "--repro",
+					    "--pass-policy", "--text-cap", "--max-failures",
+					    "--value-cap", "--color", "-x", "--exitfirst", NULL };
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t n = strcspn(argv[i], "=");
+
+		for (size_t j = 0; only[j]; j++)
+			if (strlen(only[j]) == n && !strncmp(argv[i], only[j], n))
+				return cli_error(CLI_EXIT_USAGE,
+						 "check-suite writes no results folder or report: "
+						 "'%s' is an option of assay run only (check-suite "
+						 "takes the options that choose and run cases: see "
+						 "assay check-suite --help)", only[j]);
+	}
+	return 0;
+}
+
 int cmd_check_suite(int argc, char **argv)
 {
 	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
@@ -468,8 +544,11 @@ int cmd_check_suite(int argc, char **argv)
 	};
 	const char *words[1];
 	size_t nwords;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
+	int rc;
 
+	if ((rc = run_only_option(argc, argv)))
+		return rc;
+	rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 	if (rc || nwords != 1) {
 		if (!rc)
 			cli_usage(stderr, usage, opts);

@@ -108,6 +108,7 @@ static void print_json(struct listing *l, const assay_comparison *r, const char 
 	assay_object_set(a, &mc, "p_b_worse", assay_value_real(r->mcnemar.p_b_worse));
 	assay_object_set(a, &mc, "p_two_sided", assay_value_real(r->mcnemar.p_two_sided));
 	assay_object_set(a, &o, "mcnemar", mc);
+	measure_json(a, &o, "pass_rate", &r->pass);
 	measure_json(a, &o, "score", &r->score);
 	measure_json(a, &o, "time", &r->time);
 	measure_json(a, &o, "max_rss", &r->rss);
@@ -176,10 +177,11 @@ static void print_text(struct listing *l, const assay_comparison *r, const char 
 	printf("\n%-16s %12s %12s %12s  %g%% interval of B - A\n", "", "A", "B", "B - A",
 	       100 * r->confidence);
 	if (r->paired)
-		printf("%-16s %11.1f%% %11.1f%% %+11.1f%%\n", "pass rate",
+		printf("%-16s %11.1f%% %11.1f%% %+11.1f%%  [%+.1f%%, %+.1f%%]\n", "pass rate",
 		       100.0 * (double)r->passed_a / (double)r->paired,
 		       100.0 * (double)r->passed_b / (double)r->paired,
-		       100.0 * ((double)r->passed_b - (double)r->passed_a) / (double)r->paired);
+		       100.0 * ((double)r->passed_b - (double)r->passed_a) / (double)r->paired,
+		       100.0 * r->pass.diff.lo, 100.0 * r->pass.diff.hi);
 	measure_row("mean score", &r->score, 1, "", r->confidence);
 	measure_row("mean time (s)", &r->time, 1, "", r->confidence);
 	measure_row("mean RSS (MiB)", &r->rss, 1024.0 * 1024.0, "", r->confidence);

@@ -3,13 +3,16 @@
  * and appends it to DIR/reports.jsonl, writes DIR/summary.json at the end, shows progress on a
  * terminal and a summary table. --resume continues the run kept in DIR.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "assay/render.h"
 #include "assay/report.h"
+#include "assay/shard.h"
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
@@ -22,7 +25,8 @@ static const char usage[] = "assay run SUITE [options]";
 
 /* What the store records of this run. */
 static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
-			    const struct run_args *a, int argc, char **argv)
+			    const struct run_args *a, const assay_shard_plan *plan, int argc,
+			    char **argv)
 {
 	assay_value meta = assay_value_object(), cmd = assay_value_array();
 
@@ -43,7 +47,74 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 			 a->entry ? assay_value_strz(m, a->entry) : assay_value_null());
 	assay_object_set(m, &meta, "submission",
 			 a->submission ? assay_value_strz(m, a->submission) : assay_value_null());
+	if (plan) {
+		/* what `assay merge` shows the reproduce lines with */
+		assay_value prefix = assay_value_array();
+
+		for (size_t i = 0; i < suite->command.nr; i++)
+			assay_array_push(m, &prefix, assay_value_strz(m, suite->command.v[i]));
+		assay_object_set(m, &meta, "command", prefix);
+		assay_object_set(m, &meta, "cases", assay_value_int((int64_t)plan->total));
+		assay_object_set(m, &meta, "shard", assay_shard_plan_value(plan, m));
+	}
 	return meta;
+}
+
+/* --resume continues the same shard of the same split (or an unsharded run), nothing else. */
+static int same_shard(const assay_value *info, const assay_shard_plan *plan, assay_arena *m,
+		      const char *output)
+{
+	const assay_value *kept = assay_object_get(info, "shard");
+
+	if (!kept && !plan)
+		return 0;
+	if (kept && plan) {
+		assay_value now = assay_shard_plan_value(plan, m);
+
+		if (assay_value_equal(kept, &now))
+			return 0;
+	}
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds %s: --resume continues a run with the same --shard (and "
+			 "selection and --shard-durations)", output,
+			 plan ? "another shard, or an unsharded run" : "a shard's run");
+}
+
+/*
+ * A new run replaces the folder's run: the report files an earlier run left in it under their
+ * default names (junit.xml, ...) describe that run, not this one, so they go; the formats this
+ * run writes come back. reports.jsonl is the store sink's, rewritten anyway.
+ */
+static void remove_stale_reports(const char *dir)
+{
+	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+		const char *name = assay_format_file((assay_format)f);
+
+		if (f == ASSAY_FORMAT_JSONL || !name)
+			continue;
+		char *path = assay_path_join(dir, name);
+
+		if (unlink(path) && errno != ENOENT)
+			fprintf(stderr, "assay: warning: cannot remove %s, left by an earlier run: %s\n",
+				path, strerror(errno));
+		free(path);
+	}
+}
+
+/* --resume must run the program the run began with: the same --entry and --submission. */
+static int same_program(const assay_value *info, const char *key, const char *now,
+			const char *dir)
+{
+	const assay_value *then = assay_object_get(info, key);
+	const char *was = then && then->kind == ASSAY_V_STRING ? then->u.s : NULL;
+
+	if ((!was && !now) || (was && now && !strcmp(was, now)))
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run made %s%s%s%s, and this one %s%s%s%s: a resumed run "
+			 "must run the same program; run without --resume (or with another -o)",
+			 dir, was ? "with --" : "without --", key, was ? " " : "", was ? was : "",
+			 now ? "with --" : "without --", key, now ? " " : "", now ? now : "");
 }
 
 /*
@@ -52,7 +123,7 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
  * Returns 0 or an exit code (the message printed).
  */
 static int open_results(assay_store **out, const assay_suite *suite, struct run_args *a,
-			int argc, char **argv)
+			const assay_shard_plan *plan, int argc, char **argv)
 {
 	assay_err err = ASSAY_ERR_INIT;
 	assay_arena *m = assay_arena_new(0);
@@ -83,9 +154,13 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 				       "since: run without --resume (or with another -o)",
 				       a->output);
 			goto out;
+		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
+			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
+			   (rc = same_shard(&info, plan, m, a->output))) {
+			goto out;
 		}
 	}
-	meta = run_meta(m, suite, hash, a, argc, argv);
+	meta = run_meta(m, suite, hash, a, plan, argc, argv);
 	if ((rc = assay_store_begin_run(*out, &meta, a->resume, &err))) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
@@ -138,6 +213,56 @@ static int loop_options(struct run_args *a, const struct loop_args *l)
 	return 0;
 }
 
+/* --shard and --shard-durations (issue #10 part 3; docs/scale-out.md). */
+struct shard_args {
+	const char *spec;
+	const char *durations;
+	assay_shard shard;
+	assay_shard_plan plan;
+	bool on;
+};
+
+/* Reads --shard (before the suite is loaded: a mistake costs nothing). */
+static int shard_options(struct shard_args *sh)
+{
+	assay_err err = ASSAY_ERR_INIT;
+
+	if (!sh->spec) {
+		if (sh->durations)
+			return cli_error(CLI_EXIT_USAGE, "--shard-durations balances shards: "
+							 "give --shard too");
+		return 0;
+	}
+	if (assay_shard_parse(&sh->shard, sh->spec, NULL, &err))
+		return cli_report_err(CLI_EXIT_USAGE, &err);
+	sh->on = true;
+	return 0;
+}
+
+/* Keeps only this shard's cases of the loaded suite. */
+static int shard_suite(assay_suite *suite, struct shard_args *sh, bool quiet)
+{
+	assay_shard_durations *d = NULL;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc;
+
+	if (!sh->on)
+		return 0;
+	if (sh->durations && (rc = assay_shard_durations_read(&d, sh->durations, &err)))
+		return cli_report_err(rc == ASSAY_EIO ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE, &err);
+	if (d && !assay_shard_durations_count(d) && !quiet)
+		fprintf(stderr, "assay: warning: %s holds no case durations: shards are balanced "
+				"by case counts\n", sh->durations);
+	rc = assay_suite_shard(suite, &sh->shard, d, &sh->plan, &err);
+	assay_shard_durations_free(d);
+	if (rc)
+		return cli_report_err(CLI_EXIT_USAGE, &err);
+	if (!quiet)
+		fprintf(stderr, "assay: shard %zu/%zu: %zu of %zu cases\n", sh->shard.index,
+			sh->shard.count, sh->plan.npositions, sh->plan.total);
+	return 0;
+}
+
 /* Colour on a terminal, unless NO_COLOR is set and not empty (no-color.org). */
 static bool use_color(const char *when)
 {
@@ -174,6 +299,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { .output = "assay-results", .color = "auto", .max_failures = 10,
 			      .kill_grace = 1.0, RUN_ARGS_LISTS };
 	struct loop_args l = { 0 };
+	struct shard_args sh = { .plan = ASSAY_SHARD_PLAN_INIT };
 	struct accept *acc = NULL;
 	struct report_args ra = { .nformats = 0 };
 	const cli_opt opts[] = {
@@ -201,12 +327,20 @@ int cmd_run(int argc, char **argv)
 		{ "accept", 0, CLI_OPT_FLAG, &l.accept, NULL,
 		  "write the actual values of failing cases into their case files as expected" },
 		{ "yes", 'y', CLI_OPT_FLAG, &l.yes, NULL, "--accept without asking" },
+		/* scale-out (docs/scale-out.md) */
+		{ "shard", 0, CLI_OPT_STRING, &sh.spec, "I/N",
+		  "run only shard I of N (from 1) of the selected cases; auto: from Slurm's or "
+		  "Kubernetes' environment" },
+		{ "shard-durations", 0, CLI_OPT_STRING, &sh.durations, "FILE",
+		  "balance the shards by the durations in an earlier run's reports.jsonl (or "
+		  "results folder)" },
 		{ NULL },
 	};
 	const char *words[1];
 	size_t nwords;
 	assay_suite *suite = NULL;
 	assay_sink sinks[7]; /* store, report formats' (report_args.h), terminal, accept, -x */
+	assay_sink store_sink = { NULL };  /* the store's, behind the shard's sink with --shard */
 	size_t nsinks = 0;
 	assay_err err = ASSAY_ERR_INIT;
 	assay_store *store = NULL;
@@ -229,15 +363,21 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.suite_dir = words[0];
-	if ((rc = loop_options(&a, &l)) || (rc = run_common_load(&suite, &a)))
+	if ((rc = shard_options(&sh)) || (rc = loop_options(&a, &l)) ||
+	    (rc = run_common_load(&suite, &a)) || (rc = shard_suite(suite, &sh, a.quiet)))
 		goto out;
-	if ((rc = open_results(&store, suite, &a, argc, argv)))
+	if ((rc = open_results(&store, suite, &a, sh.on ? &sh.plan : NULL, argc, argv)))
 		goto out;
-	if (assay_sink_store_new(&sinks[nsinks], store, a.output, a.value_cap, a.resume, &err)) {
+	if (assay_sink_store_new(&store_sink, store, a.output, a.value_cap, a.resume, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 		goto out;
 	}
-	nsinks++;
+	if (sh.on)
+		assay_sink_shard_new(&sinks[nsinks++], &store_sink, &sh.plan);
+	else
+		sinks[nsinks++] = store_sink;
+	if (!a.resume)
+		remove_stale_reports(a.output);
 	/* --format, --pass-policy, --repro (report_args.h) */
 	if ((rc = report_run_sinks(&ra, &a, store, sinks, &nsinks)))
 		goto out;
@@ -262,6 +402,9 @@ int cmd_run(int argc, char **argv)
 out:
 	for (size_t i = 0; i < nsinks; i++)
 		sinks[i].free(sinks[i].payload);
+	if (sh.on && store_sink.free)
+		store_sink.free(store_sink.payload);
+	assay_shard_plan_release(&sh.plan);
 	assay_suite_free(suite);
 	assay_store_close(store);
 	run_args_release(&a);

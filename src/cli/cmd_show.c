@@ -2,7 +2,9 @@
  * assay show DIR CASE: one case's whole report from the results store, with every value that
  * the report lines cut (long outputs, big documents) put back whole. CASE is the listing's
  * checkpoint/group/id, an id, or a glob over either. --attribute and --value print one value
- * alone, a string as its raw bytes (what a program printed, byte for byte).
+ * alone, a string as its raw bytes (what a program printed, byte for byte). When CASE matches
+ * more than one case (an id that a regression group re-runs, a glob), each is preceded by a
+ * label line "==> checkpoint/group/id <==", as head(1) does for several files.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@ struct show {
 	const char *pattern;
 	const char *attribute;
 	const char *field;
+	size_t matched; /* counted by a first pass */
+	bool counting;
 	size_t shown;
 };
 
@@ -39,6 +43,11 @@ static bool matches(const char *pattern, const assay_value *line)
 		return false;
 	snprintf(full, sizeof(full), "%s/%s/%s", cp->u.s, g->u.s, id->u.s);
 	return !fnmatch(pattern, full, FNM_PATHNAME);
+}
+
+static const char *text_of(const assay_value *v)
+{
+	return v && v->kind == ASSAY_V_STRING ? v->u.s : "?";
 }
 
 static void print_value(const assay_value *v, bool raw)
@@ -65,6 +74,10 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 
 	if (!matches(sh->pattern, line))
 		return 0;
+	if (sh->counting) {
+		sh->matched++;
+		return 0;
+	}
 	a = assay_arena_new(0);
 	v = assay_value_copy(a, line);
 	if ((rc = assay_store_expand(sh->s, &v, a, err))) {
@@ -78,6 +91,11 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 			what = assay_object_get(what, sh->field);
 	}
 	if (what) {
+		if (sh->matched > 1)
+			printf("%s==> %s/%s/%s <==\n", sh->shown ? "\n" : "",
+			       text_of(assay_object_get(line, "checkpoint")),
+			       text_of(assay_object_get(line, "group")),
+			       text_of(assay_object_get(line, "id")));
 		print_value(what, sh->field != NULL);
 		sh->shown++;
 	}
@@ -116,7 +134,11 @@ int cmd_show(int argc, char **argv)
 					      ? CLI_EXIT_USAGE
 					      : CLI_EXIT_INTERNAL,
 				      &err);
+	sh.counting = true;
 	rc = assay_store_each_case(sh.s, show_one, &sh, &err);
+	sh.counting = false;
+	if (!rc)
+		rc = assay_store_each_case(sh.s, show_one, &sh, &err);
 	assay_store_close(sh.s);
 	if (rc)
 		return cli_report_err(CLI_EXIT_INTERNAL, &err);

@@ -4,7 +4,8 @@
  * cmd_skill_run.c `run`, `compare` and `report`.
  *
  * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
- * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage; 3 the
+ * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage (also a
+ * version the workspace does not have, a snapshot with nothing changed: ASSAY_ENOMATCH); 3 the
  * skill, workspace, config.json, history.json or evals.json could not be loaded; 4 I/O or
  * processes failed.
  */
@@ -22,6 +23,8 @@ int cli_skill_exit(int rc, const assay_err *err)
 	if (!rc)
 		return CLI_EXIT_OK;
 	cli_report_err(0, err);
+	if (rc == ASSAY_ENOMATCH) /* a version or name the workspace does not have */
+		return CLI_EXIT_USAGE;
 	return rc == ASSAY_ENOTFOUND || rc == ASSAY_EPARSE || rc == ASSAY_EINVALID
 		       ? CLI_EXIT_LOAD : CLI_EXIT_INTERNAL;
 }
@@ -69,10 +72,13 @@ static int cmd_init(int argc, char **argv)
 
 static int cmd_snapshot(int argc, char **argv)
 {
-	static const char usage[] = "assay skill snapshot WORKSPACE --description TEXT";
+	static const char usage[] = "assay skill snapshot WORKSPACE --description TEXT [--force]";
 	const char *desc = NULL, *words[1];
+	bool force = false;
 	const cli_opt opts[] = {
 		{ "description", 'd', CLI_OPT_STRING, &desc, "TEXT", "what the new version changes" },
+		{ "force", 'f', CLI_OPT_FLAG, &force, NULL,
+		  "make the version even when the skill did not change since the current one" },
 		{ NULL },
 	};
 	size_t n;
@@ -86,7 +92,7 @@ static int cmd_snapshot(int argc, char **argv)
 		cli_usage(stderr, usage, opts);
 		return CLI_EXIT_USAGE;
 	}
-	rc = assay_skill_snapshot(words[0], desc, &version, &err);
+	rc = assay_skill_snapshot(words[0], desc, force, &version, &err);
 	if (!rc)
 		printf("v%d/skill: snapshot made; current_version is %d\n", version, version);
 	return cli_skill_exit(rc, &err);

@@ -3,6 +3,7 @@
  * comparison's rates, and the report as a table (or JSON).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +19,20 @@ static void progress(void *payload, const assay_skill_item *it)
 	(void)payload;
 	switch (it->state) {
 	case ASSAY_SKILL_GRADED:
-		printf("%-24s v%d run%d  %-4s %4.1f  exit %-3d %7.2fs  judge %.2fs\n", it->case_id,
-		       it->version, it->run, it->pass ? "pass" : "FAIL", it->overall_score,
-		       it->exit_code, it->seconds, it->judge_seconds);
+		printf("%-24s v%d run%d  %-4s %4.1f  ", it->case_id, it->version, it->run,
+		       it->pass ? "pass" : "FAIL", it->overall_score);
+		if (it->timed_out)
+			printf("timed out after %g s", it->timeout_s);
+		else
+			printf("exit %-3d", it->exit_code);
+		printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
 		break;
 	case ASSAY_SKILL_GRADING_ERROR:
-		printf("%-24s v%d run%d  grading error: %s\n", it->case_id, it->version, it->run,
+		printf("%-24s v%d run%d  grading error: %s", it->case_id, it->version, it->run,
 		       it->error);
+		if (it->timed_out)
+			printf(" (the executor timed out after %g s)", it->timeout_s);
+		printf("\n");
 		break;
 	case ASSAY_SKILL_SKIPPED:
 		printf("%-24s v%d run%d  skipped (budget)\n", it->case_id, it->version, it->run);
@@ -38,7 +46,7 @@ int cli_skill_run(int argc, char **argv)
 	static const char usage[] = "assay skill run WORKSPACE [--mode eval|improve] [-j N] "
 				    "[options]";
 	const char *mode = "eval", *words[1], *version = NULL;
-	size_t jobs = 0, runs = 0;
+	size_t jobs = 0, runs = SIZE_MAX; /* SIZE_MAX: the mode's */
 	double bsec = -1, bcost = -1;
 	assay_skill_run_opts o = ASSAY_SKILL_RUN_OPTS_INIT;
 	const cli_opt opts[] = {
@@ -68,6 +76,12 @@ int cli_skill_run(int argc, char **argv)
 	}
 	if (strcmp(mode, "eval") && strcmp(mode, "improve"))
 		return cli_error(CLI_EXIT_USAGE, "--mode must be eval or improve");
+	if (runs == 0)
+		return cli_error(CLI_EXIT_USAGE, "--runs must be at least 1");
+	if (runs == SIZE_MAX)
+		runs = 0;
+	else if (runs > 1000)
+		return cli_error(CLI_EXIT_USAGE, "--runs must be at most 1000");
 	if (version) {
 		char *end;
 		long v = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
@@ -147,6 +161,13 @@ int cli_skill_compare(int argc, char **argv)
 		return cli_skill_exit(rc, &err);
 	printf("pairs: %zu (judged %zu, %zu failed judgement%s)\n", s.pairs, s.judged, s.errors,
 	       s.errors == 1 ? "" : "s");
+	for (size_t i = 0; i < s.errors && i < ASSAY_SKILL_REASONS; i++)
+		printf("  failed: %s\n", s.reasons[i]);
+	if (s.errors > ASSAY_SKILL_REASONS)
+		printf("  ... %zu more (comparisons/v%d_vs_v%d.json lists every one)\n",
+		       s.errors - ASSAY_SKILL_REASONS, o.va, o.vb);
+	if (!s.judged)
+		printf("winner: none (no pair was judged)\n");
 	if (s.judged) {
 		printf("order consistency: %.1f%% (%zu of %zu pairs)\n", 100 * s.consistency_rate,
 		       s.consistent, s.judged);
@@ -193,30 +214,37 @@ int cli_skill_report(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	const assay_value *vs = assay_object_get(&r, "versions");
-	printf("%-8s %-24s %5s %6s %5s %9s  %s\n", "VERSION", "CASE", "RUNS", "PASS", "MEAN",
-	       "RANGE", "FLAKY");
+	printf("%-8s %-24s %5s %6s %6s %5s %9s  %s\n", "VERSION", "CASE", "RUNS", "ERRORS",
+	       "PASS", "MEAN", "RANGE", "FLAKY");
 	for (uint32_t i = 0; i < vs->len; i++) {
 		const assay_value *v = &vs->u.items[i], *cs = assay_object_get(v, "cases");
 		const assay_value *pr = assay_object_get(v, "pass_rate");
 		for (uint32_t j = 0; j < cs->len; j++) {
 			const assay_value *c = &cs->u.items[j], *fl = assay_object_get(c, "flaky");
+			const assay_value *cpr = assay_object_get(c, "pass_rate");
 			char range[32];
-			snprintf(range, sizeof(range), "%.1f-%.1f",
-				 assay_value_number(assay_object_get(c, "min")),
-				 assay_value_number(assay_object_get(c, "max")));
-			printf("v%-7lld %-24s %5lld %5.0f%% %5.1f %9s  ",
+			printf("v%-7lld %-24s %5lld %6lld ",
 			       (long long)assay_object_get(v, "version")->u.i,
 			       assay_object_get(c, "case_id")->u.s,
 			       (long long)assay_object_get(c, "runs")->u.i,
-			       100 * assay_value_number(assay_object_get(c, "pass_rate")),
-			       assay_value_number(assay_object_get(c, "mean")), range);
+			       (long long)assay_object_get(c, "grading_errors")->u.i);
+			if (cpr->kind == ASSAY_V_NULL) { /* every run failed to be graded */
+				printf("%6s %5s %9s  ", "-", "-", "-");
+			} else {
+				snprintf(range, sizeof(range), "%.1f-%.1f",
+					 assay_value_number(assay_object_get(c, "min")),
+					 assay_value_number(assay_object_get(c, "max")));
+				printf("%5.0f%% %5.1f %9s  ", 100 * assay_value_number(cpr),
+				       assay_value_number(assay_object_get(c, "mean")), range);
+			}
 			for (uint32_t k = 0; k < fl->len; k++)
 				printf("%s%s", k ? ", " : "", fl->u.items[k].u.s);
 			printf("%s\n", fl->len ? "" : "-");
 		}
 		const assay_value *avg = assay_object_get(v, "average_score");
-		printf("v%-7lld %-24s %5lld ", (long long)assay_object_get(v, "version")->u.i,
-		       "(all cases)", (long long)assay_object_get(v, "runs")->u.i);
+		printf("v%-7lld %-24s %5lld %6lld ", (long long)assay_object_get(v, "version")->u.i,
+		       "(all cases)", (long long)assay_object_get(v, "runs")->u.i,
+		       (long long)assay_object_get(v, "grading_errors")->u.i);
 		if (pr->kind != ASSAY_V_NULL)
 			printf("%5.0f%%", 100 * assay_value_number(pr));
 		else

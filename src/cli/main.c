@@ -34,6 +34,7 @@ static const cli_cmd commands[] = {
 	{ "skill", cmd_skill, "Evaluate an agent skill: workspaces, runs, grades, comparisons" },
 	{ "report", cmd_report, "Render a results folder as JSON, JUnit, TAP, Markdown, HTML, Parquet" },
 	{ "compare", cmd_compare, "Compare two runs: flips, deltas, and whether B is worse" },
+	{ "merge", cmd_merge, "Merge the results of a sharded run's shards (run --shard I/N) into one" },
 	{ "version", cmd_version, "Print the version" },
 };
 

@@ -76,11 +76,41 @@ static bool seen_before(const char *msg)
 	}
 }
 
+/* payload: NULL, or a bool that is true when the suite is strict (each warning is an error). */
 static void print_warning(void *payload, const char *msg)
 {
-	(void)payload;
+	const bool *strict = payload;
+
 	if (!seen_before(msg))
-		fprintf(stderr, "assay: warning: %s\n", cli_short_path(msg));
+		fprintf(stderr, "assay: %s: %s\n", strict && *strict ? "error" : "warning",
+			cli_short_path(msg));
+}
+
+static void collect_warning(void *payload, const char *msg)
+{
+	assay_strvec_push(payload, msg);
+}
+
+/*
+ * The suite's warnings, printed after it loaded: as errors under strictness, and without the
+ * one that the load's error repeats ("W (an error under strict...)"), so each shows once.
+ */
+static void print_load_warnings(const assay_strvec *w, bool strict, const assay_err *err)
+{
+	const char *mark = err ? strstr(err->msg, " (an error under strict") : NULL;
+	char where[1200] = "";
+
+	strict = strict || mark;
+	if (mark) {
+		/* the error is located apart from its message: put them together as warned */
+		assay_err e = *err;
+
+		e.msg[mark - err->msg] = '\0';
+		assay_err_format(&e, where, sizeof(where));
+	}
+	for (size_t i = 0; i < w->nr; i++)
+		if (!mark || strcmp(w->v[i], where))
+			print_warning(&strict, w->v[i]);
 }
 
 void run_args_release(struct run_args *a)
@@ -98,6 +128,7 @@ void run_args_release(struct run_args *a)
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
+	assay_strvec warnings = ASSAY_STRVEC_INIT;
 	assay_err err = ASSAY_ERR_INIT;
 	int rc;
 
@@ -109,8 +140,10 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 		filter.case_names = (const char *const *)a->case_names.v;
 	if (a->plugins && cli_load_plugins(a->plugins))
 		return CLI_EXIT_LOAD;
-	rc = assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : print_warning, NULL,
-			      &err);
+	rc = assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : collect_warning,
+			      &warnings, &err);
+	print_load_warnings(&warnings, a->strict || (!rc && (*out)->strict), rc ? &err : NULL);
+	assay_strvec_clear(&warnings);
 	if (rc == ASSAY_ENOMATCH)
 		return cli_report_err(CLI_EXIT_USAGE, &err);
 	if (rc)
@@ -201,6 +234,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 		opts.previous_payload = a->store;
 	}
 	opts.warn = a->quiet ? NULL : print_warning;
+	opts.warn_payload = (void *)&suite->strict; /* --strict or strict: true in suite.yaml */
 	opts.pass_env = (const char *const *)a->pass_env.v;
 	/* what assay writes holds expected values: the results folder, --repro, --format paths */
 	if (a->output) {

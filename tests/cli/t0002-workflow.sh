@@ -128,6 +128,17 @@ test_case '--accept writes the actual values, keeping comments, and the suite th
 	sed -i "s/timeout: 0.2/timeout: 20/; s/\[slow\]/[greet, x]/" s/c2/core/slow.yaml
 	run_assay run s -o res; expect_exit 0
 	expect_grep "^11 of 11 cases passed" out'
+test_case '--accept keeps a nonzero rule, and takes yaml output as its text' '
+	make_suite
+	mkdir -p s/c1/err
+	sed -i "s/      core: {type: Core, case_defaults: {expected: {status_code: 0}}}/&\\n      err: {type: Error}/" s/suite.yaml
+	printf "arguments: [greet, x]\nexpected: {status_code: nonzero}\n" > s/c1/err/rule.yaml
+	printf "arguments: [greet, Ada]\nexpected: {output: \"x: 1\"}\nverify: {output: yaml}\n" > s/c1/core/f-yaml.yaml
+	run_assay run s -o res --accept --yes --case rule --case f-yaml; expect_exit 1
+	expect_grep "not accepted: c1/err/rule: status_code: .nonzero. is a rule" out
+	grep -q "status_code: nonzero" s/c1/err/rule.yaml
+	run_assay run s -o res --case f-yaml; expect_exit 0'
+
 test_case '--accept --yes asks nothing; --quiet is refused' '
 	make_suite
 	run_assay run s -o res --accept --yes --case b-count; expect_exit 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installing (issue #11): the CMake install target puts the program, its manual page and its
-# bash completion under a prefix; `assay --help`, `assay help CMD`, docs/cli.md and the manual
+# Installing (issue #11): the CMake install target puts the program, its manual page, its
+# bash completion and the public headers with assay.pc (for plug-ins) under a prefix; `assay --help`, `assay help CMD`, docs/cli.md and the manual
 # page name the same commands and options (git's t0450: every option is documented).
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +17,33 @@ test_case 'the install target installs the program, its manual page and its comp
 	"$TMP/prefix/bin/assay" version | grep -q "^assay "
 	[ -f "$TMP/prefix/share/man/man1/assay.1" ]
 	[ -f "$TMP/prefix/share/bash-completion/completions/assay" ]
-	[ "$(find "$TMP/prefix" -type f | wc -l)" = 3 ]'
+	[ -f "$TMP/prefix/include/assay/plugin.h" ]
+	for h in "$ASSAY_SRC"/include/assay/*.h; do cmp "$h" "$TMP/prefix/include/assay/${h##*/}"; done
+	[ "$(find "$TMP/prefix" -type f ! -path "*/include/assay/*" | sort | sed "s|$TMP/prefix/||" | tr "\n" " ")" = \
+	  "bin/assay lib/pkgconfig/assay.pc share/bash-completion/completions/assay share/man/man1/assay.1 " ]'
+test_case 'a plug-in builds against the installed headers and runs in the installed assay' '
+	[ -d "$TMP/prefix/include/assay" ] || cmake --install "$BUILD" --prefix "$TMP/prefix" > log
+	if command -v pkg-config > /dev/null; then
+		flags=$(echo $(PKG_CONFIG_PATH="$TMP/prefix/lib/pkgconfig" pkg-config --cflags assay))
+		[ "$flags" = "-I$TMP/prefix/include" ]
+	else
+		flags="-I$TMP/prefix/include"
+	fi
+	# only the installed headers: the source tree is not on the include path
+	cc -std=c17 -Wall -Wextra -Werror -shared -fPIC -O2 $flags \
+		-o line_set.so "$ASSAY_SRC/examples/plugin/line_set.c"
+	mkdir -p ps/c/g
+	cat > ps/suite.yaml <<-EOF
+	name: ps
+	adapter: {type: cli, command: [/usr/bin/printf, "b\\na\\n"], sandbox: off}
+	checkpoints:
+	  c: {groups: {g: {}}}
+	EOF
+	printf "expected: {output: \"a\\\\nb\\\\n\"}\nverify: {output: line_set}\n" > ps/c/g/x.yaml
+	run_assay run ps -o r0; expect_exit 1
+	expect_grep "unknown verifier .line_set..*--plugin PATH, or plugins: \[PATH\] in suite.yaml" out
+	"$TMP/prefix/bin/assay" run --plugin ./line_set.so ps -o r1 > out 2> err
+	expect_grep "1 of 1 case passed" out'
 test_case 'DESTDIR stages an install' '
 	DESTDIR="$TMP/stage" cmake --install "$BUILD" --prefix /usr > log
 	[ -x "$TMP/stage/usr/bin/assay" ]'

@@ -79,6 +79,27 @@ test_case '--resume refuses a folder that ran another suite' '
 	run_assay run s -o res --resume; expect_exit 2
 	expect_grep "holds a run of another suite" err'
 
+test_case '--resume refuses another program: another --entry or --submission' '
+	fresh
+	make_suite 2
+	run_assay run s -o res --entry "sh -c"; expect_exit 0
+	run_assay run s -o res --resume; expect_exit 2
+	expect_grep "must run the same program" err
+	run_assay run s -o res --resume --entry "bash -c"; expect_exit 2
+	mkdir sub
+	run_assay run s -o res --resume --entry "sh -c" --submission sub; expect_exit 2
+	expect_grep "without --submission, and this one with --submission sub" err
+	run_assay run s -o res --resume --entry "sh -c"; expect_exit 0'
+
+test_case 'a new run into a folder replaces the earlier run: no stale report files' '
+	fresh
+	make_suite 2
+	run_assay run s -o res -f junit -f tap; expect_exit 0
+	[ -f res/junit.xml ] && [ -f res/report.tap ]
+	run_assay run s -o res -f tap --case c001; expect_exit 0
+	[ ! -e res/junit.xml ] && [ -f res/report.tap ]
+	grep -q "^1\.\.1$" res/report.tap'
+
 test_case '--resume runs again a case whose file changed since' '
 	fresh
 	make_suite 2

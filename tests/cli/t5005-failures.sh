@@ -170,4 +170,21 @@ test_case 'run-case: text on request (readable diffs, checkpoints), json otherwi
 	jq -e ".[0].checkpoint == \"c1\" and .[0].group == \"core\"" out
 	run_assay run-case s --format yaml; expect_exit 2'
 
+test_case 'status_code nonzero: a program that could not start is an error, never a pass' '
+	mkdir -p nz/c/e
+	printf "name: nz\nadapter: {type: cli, command: [./nothere]}\ncheckpoints: {c: {groups: {e: {type: Error}}}}\n" > nz/suite.yaml
+	printf "expected: {status_code: nonzero}\n" > nz/c/e/a.yaml
+	run_assay run nz -o nzres; expect_exit 1
+	expect_grep "^0 of 1 case passed" out
+	jq -e "select(.id == \"a\") | .passed == false and (.error | test(\"cannot run\"))" nzres/reports.jsonl'
+
+test_case 'status_code nonzero and a timeout: a pass the terminal points out; --strict fails it' '
+	mkdir -p nt/c/e
+	printf "name: nt\nadapter: {type: cli, command: [sh, -c, \"sleep 5\"], timeout: 0.5}\ncheckpoints: {c: {groups: {e: {type: Error}}}}\n" > nt/suite.yaml
+	printf "expected: {status_code: nonzero}\n" > nt/c/e/slow.yaml
+	run_assay run nt -o ntres; expect_exit 0
+	expect_grep "^note: 1 passing case .c/e/slow. passed although the program timed out" out
+	run_assay run nt -o ntres2 --strict; expect_exit 1
+	jq -e ".passed == false and (.error | test(\"strict\"))" ntres2/reports.jsonl'
+
 test_done

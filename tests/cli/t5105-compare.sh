@@ -35,7 +35,8 @@ test_case 'B breaks 10 cases: listed as newly failing, McNemar p < alpha, exit 1
 	expect_grep "verdict: B is significantly worse than A \\(alpha 0.05\\)" out
 	run_assay compare run-good run-bad --json; expect_exit 1
 	jq -e ".worse and .mcnemar.pass_to_fail == 10 and (.newly_failing | length) == 10 and .score.diff_hi < 0" out
-	jq -e ".score.diff == (-10 / 30) and .paired == 30" out'
+	jq -e ".score.diff == (-10 / 30) and .paired == 30" out
+	jq -e ".pass_rate.diff == (-10 / 30) and .pass_rate.diff_lo <= .pass_rate.diff and .pass_rate.diff_hi < 0" out'
 
 test_case 'the other way round B is better: newly passing, exit 0' '
 	run_assay compare run-bad run-good; expect_exit 0

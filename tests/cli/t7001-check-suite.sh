@@ -15,7 +15,7 @@ test_case 'every problem at once, each once, located, exit 3' '
 	EOF
 	grep -v unknown-verifier out | grep ^error: > got
 	test_cmp expect got
-	expect_grep "^error: $S/checkpoint_1/core/unknown-verifier.yaml:3:22: verify.output: unknown verifier .jsonn. \\(known: exact, text, " out
+	expect_grep "^error: $S/checkpoint_1/core/unknown-verifier.yaml:3:22: verify.output: unknown verifier .jsonn. \\(did you mean .json.\\? known: exact, text, " out
 	expect_grep "^warning: $S/suite.yaml:8:1: unknown key .bogus_key. in suite.yaml \\(ignored\\)" out
 	expect_grep "^warning: $S/checkpoint_1/core/bad-option.yaml:1:1: unknown case key .colour." out
 	expect_grep "^5 cases checked: 6 errors, 2 warnings$" out'

@@ -29,7 +29,7 @@ test_case 'output that does not parse fails with the reader message and position
 
 test_case 'without the plug-in, its case names the unknown verifier and the known ones' '
 	run_assay run "$SUITE" -o res --case line-set; expect_exit 1
-	jq -e ".error | test(\"line-set.yaml:5:11: verify.output: unknown verifier .line_set. \\\\(known: exact, text, .*json_schema, file, flexible, command\\\\)\")" res/reports.jsonl'
+	jq -e ".error | test(\"line-set.yaml:5:11: verify.output: unknown verifier .line_set. \\\\(known: exact, text, .*json_schema, file, flexible, command; a plug-in.s verifier needs its shared object loaded: --plugin PATH, or plugins: .PATH. in suite.yaml\\\\)\")" res/reports.jsonl'
 
 test_case 'a bad option value is found by check-suite at its file, line and key' '
 	cp -r "$SUITE" s

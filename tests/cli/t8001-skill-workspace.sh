@@ -44,7 +44,7 @@ test_case 'snapshot records HEAD only when the skill is committed' '
 	make_workspace
 	git init -q demo-skill && git -C demo-skill add -A &&
 		git -C demo-skill -c user.name=t -c user.email=t@t commit -qm c
-	run_assay skill snapshot ws -d clean; expect_exit 0
+	run_assay skill snapshot ws -d clean --force; expect_exit 0
 	jq -e ".versions[1].git_hash == \"$(git -C demo-skill rev-parse HEAD)\"" ws/history.json
 	echo dirty >> demo-skill/SKILL.md
 	run_assay skill snapshot ws -d dirty; expect_exit 0

@@ -55,7 +55,7 @@ test_case 'a seed draws the same labels again; another seed others' '
 test_case 'a judge biased to position A is order-inconsistent on equal outputs' '
 	make_workspace
 	"$ASSAY" skill run ws --mode improve >/dev/null || true
-	"$ASSAY" skill snapshot ws -d "no change" >/dev/null
+	"$ASSAY" skill snapshot ws -d "no change" --force >/dev/null
 	"$ASSAY" skill run ws --mode improve >/dev/null || true
 	run_assay skill compare ws v0 v1; expect_exit 0
 	expect_grep "^order consistency: 0.0% \(0 of 6 pairs\)$" out
@@ -64,12 +64,16 @@ test_case 'a judge biased to position A is order-inconsistent on equal outputs' 
 test_case 'failed judgements are counted, not guessed' '
 	JUDGE_MODE=invalid run_assay skill compare ws v0 v1 --no-cache; expect_exit 1
 	expect_grep "^pairs: 6 \(judged 0, 12 failed judgements\)$" out
-	jq -e ".judged_pairs == 0 and .order_consistency_rate == null and .failed_judgements == 12" ws/comparisons/v0_vs_v1.json'
+	expect_grep "^  failed: case-01 run 1 order 1: comparator: no valid answer" out
+	test "$(grep -c "^  failed: " out)" = 3
+	expect_grep "^  \.\.\. 9 more \(comparisons/v0_vs_v1.json lists every one\)$" out
+	expect_grep "^winner: none \(no pair was judged\)$" out
+	jq -e ".judged_pairs == 0 and .order_consistency_rate == null and .failed_judgements == 12 and .winner_version == null" ws/comparisons/v0_vs_v1.json'
 test_case 'compare needs runs of both versions' '
 	make_workspace
-	run_assay skill compare ws v0 v1; expect_exit 3
+	run_assay skill compare ws v0 v1; expect_exit 2
 	expect_grep "no version v1: the workspace has v0 to v0" err
-	"$ASSAY" skill snapshot ws -d "a second version" >/dev/null
+	"$ASSAY" skill snapshot ws -d "a second version" --force >/dev/null
 	run_assay skill compare ws v0 v1; expect_exit 3
 	expect_grep "no case has runs of both v0 and v1" err
 	run_assay skill compare ws v0; expect_exit 2
@@ -78,9 +82,9 @@ test_case 'compare needs runs of both versions' '
 test_case 'the report: pass rate, mean and range per version and case' '
 	two_versions
 	run_assay skill report ws; expect_exit 0
-	expect_grep "^v0 +case-01 +3 +100% +3.0 +3.0-3.0  -$" out
-	expect_grep "^v0 +case-02 +3 +0% +3.0 +3.0-3.0  -$" out
-	expect_grep "^v1 +case-02 +3 +100% +4.0 +4.0-4.0  -$" out
+	expect_grep "^v0 +case-01 +3 +0 +100% +3.0 +3.0-3.0  -$" out
+	expect_grep "^v0 +case-02 +3 +0 +0% +3.0 +3.0-3.0  -$" out
+	expect_grep "^v1 +case-02 +3 +0 +100% +4.0 +4.0-4.0  -$" out
 	expect_grep "^  case-01: frontmatter$" out
 	run_assay skill report ws --json; expect_exit 0
 	jq -e ".versions[1].pass_rate == 1 and .versions[0].pass_rate == 0.5 and .versions[0].cases[1].mean == 3.0" out
@@ -97,7 +101,7 @@ test_case 'flaky criteria and evals too easy' '
 	expect_grep "^warning: evals too easy: the baseline v0 passes every case in every run" out
 	EXECUTOR_FLAKY=2 "$ASSAY" skill run ws --mode improve --no-cache >/dev/null || true
 	run_assay skill report ws; expect_exit 0
-	expect_grep "^v0 +case-01 +3 +67% +3.3 +2.0-4.0  frontmatter, token-efficiency$" out
+	expect_grep "^v0 +case-01 +3 +0 +67% +3.3 +2.0-4.0  frontmatter, token-efficiency$" out
 	! grep -q "evals too easy" out'
 
 test_done

@@ -451,3 +451,53 @@ int cmd_listen(const char *portfile, const char *seconds)
 	close(fd);
 	return 0;
 }
+
+/*
+ * What an api server confined to its own port (assay_sandbox.tcp_port) can do: bind and listen
+ * on `own`, bind any other port, connect to `other` (a port the test listens on), make a UDP
+ * socket, and connect to `other` through TCP Fast Open (sendto with MSG_FASTOPEN, where
+ * connect(2)'s checks are not made). Prints one line per try; the exit status has bit 0 set
+ * when its own port was bound, and bits 1-4 for each other thing that worked.
+ */
+int cmd_tcp_server(const char *own, const char *other)
+{
+	struct sockaddr_in me = loopback(own), them = loopback(other), any = loopback("0");
+	int code = 0, fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&me, sizeof(me)) && !listen(fd, 4)) {
+		puts("own port: bound");
+		code |= 1;
+	} else {
+		printf("own port: %s\n", strerror(errno));
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&any, sizeof(any))) {
+		puts("other port: bound");
+		code |= 2;
+	} else {
+		printf("other port: %s\n", strerror(errno));
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !connect(fd, (struct sockaddr *)&them, sizeof(them))) {
+		puts("connect: connected");
+		code |= 4;
+	} else {
+		printf("connect: %s\n", strerror(errno));
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		puts("udp: socket made");
+		code |= 8;
+	} else {
+		printf("udp: %s\n", strerror(errno));
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && sendto(fd, "x", 1, MSG_FASTOPEN, (struct sockaddr *)&them, sizeof(them)) >= 0) {
+		puts("fastopen: connected");
+		code |= 16;
+	} else {
+		printf("fastopen: %s\n", strerror(errno));
+	}
+	return code;
+}

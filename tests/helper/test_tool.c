@@ -72,6 +72,8 @@ static int usage(void)
 	      "  listen PORTFILE SECONDS\n"
 	      "                       accept TCP on 127.0.0.1 (port into PORTFILE, a line per\n"
 	      "                       connection into PORTFILE.log) for SECONDS\n"
+	      "  tcp-server OWN OTHER try to serve on port OWN, bind another, connect to OTHER,\n"
+	      "                       make a UDP socket, Fast Open to OTHER (exit: bit mask)\n"
 	      "  connect-unix NAME    connect to a unix stream socket (@NAME: abstract)\n"
 	      "  dgram-pair-send NAME send a datagram to NAME from a SOCK_DGRAM socketpair\n"
 	      "  stream-pair          pass a byte through a SOCK_STREAM socketpair\n"
@@ -441,6 +443,8 @@ int main(int argc, char **argv)
 		return cmd_forge_results(argv[2]);
 	if (strcmp(cmd, "listen") == 0 && nargs == 2)
 		return cmd_listen(argv[2], argv[3]);
+	if (strcmp(cmd, "tcp-server") == 0 && nargs == 2)
+		return cmd_tcp_server(argv[2], argv[3]);
 	if (strcmp(cmd, "connect-unix") == 0 && nargs == 1)
 		return cmd_connect_unix(argv[2]);
 	if (strcmp(cmd, "dgram-pair-send") == 0 && nargs == 1)

@@ -26,6 +26,7 @@ int cmd_ptrace_parent(void);
 int cmd_whoami(void);
 int cmd_forge_results(const char *id);
 int cmd_listen(const char *portfile, const char *seconds);
+int cmd_tcp_server(const char *own, const char *other);
 
 int cmd_connect_unix(const char *name);
 int cmd_dgram_pair_send(const char *name);

@@ -387,6 +387,25 @@ Test(diff, exact_integers_tells_big_integers_apart)
 		   "{\"exact_integers\": true, \"ignore_order\": true}", "{}");
 }
 
+Test(diff, strict_types_tells_bool_int_and_float_apart)
+{
+	/* without it, deepdiff's view: 1 == 1.0, [true] == [1], "__" keys do not exist */
+	check_diff("{\"__v\": 1, \"l\": [1, 2], \"p\": 8080}", "{\"__v\": 2, \"l\": [true, 2], \"p\": 8080.0}",
+		   NULL, "{}");
+	check_diff("{\"__v\": 1}", "{\"__v\": 2}", "{\"strict_types\": true}",
+		   "{\"values_changed\": {\"root['__v']\": {\"new_value\": 2, \"old_value\": 1}}}");
+	check_diff("8080", "8080.0", "{\"strict_types\": true}",
+		   "{\"type_changes\": {\"root\": {\"old_type\": \"int\", \"new_type\": \"float\", "
+		   "\"old_value\": 8080, \"new_value\": 8080.0}}}");
+	check_diff("[1, 2]", "[true, 2]", "{\"strict_types\": true}",
+		   "{\"type_changes\": {\"root[0]\": {\"old_type\": \"int\", \"new_type\": \"bool\", "
+		   "\"old_value\": 1, \"new_value\": true}}}");
+	check_diff("[1, 2.0]", "[2.0, 1]", "{\"strict_types\": true, \"ignore_order\": true}", "{}");
+	check_diff("[1]", "[1.0]", "{\"strict_types\": true, \"ignore_order\": true}",
+		   "{\"type_changes\": {\"root[0]\": {\"old_type\": \"int\", \"new_type\": "
+		   "\"float\", \"old_value\": 1, \"new_value\": 1.0}}}"); /* unmatched, paired */
+}
+
 Test(diff, bigints_by_value)
 {
 	check_diff("[123456789012345678901234567890]", "[123456789012345678901234567890]", NULL,

@@ -166,7 +166,8 @@ Test(command, whatever_goes_wrong_is_a_clear_refusal)
 		(const char *const[]){ "answered without is_correct (true or false)", NULL });
 	refused("#!/bin/sh\ncat >/dev/null\necho '{\"is_correct\": \"yes\"}'\n",
 		"{verifier: command, run: [%s]}",
-		(const char *const[]){ "answered without is_correct", NULL });
+		(const char *const[]){ "answered is_correct: \"yes\", which must be a JSON boolean "
+				       "(true or false)", NULL });
 	refused("#!/bin/sh\ncat >/dev/null\necho '{\"is_correct\": true, \"weight\": 0}'\n",
 		"{verifier: command, run: [%s]}",
 		(const char *const[]){ "a weight that is not a number > 0", NULL });

@@ -276,6 +276,79 @@ Test(sandbox, udp_is_refused)
 	box_free(&b);
 }
 
+/* A port nothing listens on (bound, then closed). */
+static void free_port(char port[16])
+{
+	int fd = listen_loopback(SOCK_STREAM, port);
+
+	close(fd);
+}
+
+/* Whether this kernel opens TCP Fast Open connections from sendto (client side on). */
+static bool fastopen_client(void)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_fastopen", "r");
+	int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v & 1;
+}
+
+/* tcp-server OWN OTHER under the sandbox with tcp_port OWN: its exit bit mask. */
+static int serve_attack(const struct box *b, bool sandbox, bool network, const char *refuse,
+			const char *own, const char *other, unsigned *refused)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	int code;
+
+	if (refuse)
+		cr_assert_eq(setenv("ASSAY_SANDBOX_REFUSE", refuse, 1), 0);
+	tool(&p, "tcp-server", own, other, NULL);
+	boxed(&p, b, sandbox);
+	p.sandbox.network = network;
+	p.sandbox.tcp_port = (unsigned short)strtoul(own, NULL, 10);
+	run_ok(&p, &r);
+	code = exit_code(&r);
+	if (refused)
+		*refused = r.sandbox_refused;
+	assay_proc_release(&p);
+	unsetenv("ASSAY_SANDBOX_REFUSE");
+	return code;
+}
+
+/* An api server (tcp_port, network off) serves on its own port and reaches nothing. */
+Test(sandbox, a_server_binds_its_port_and_connects_nowhere)
+{
+	struct box b;
+	char own[16], other[16];
+	int fd = listen_loopback(SOCK_STREAM, other);
+	unsigned refused = 0;
+
+	free_port(own);
+	box_make(&b);
+	cr_assert_eq(serve_attack(&b, true, false, NULL, own, other, &refused), 1,
+		     "only its own port may be bound");
+	cr_assert_eq(refused, 0);
+	/* Landlock alone: no other bind, no connect(). UDP is seccomp's to refuse, and so is TCP
+	 * Fast Open: on Linux 6.18 a sendto(MSG_FASTOPEN) connects past Landlock's connect rule
+	 * (bit 4 was set here), which is why seccomp refuses that flag (docs/security.md). */
+	cr_assert_eq(serve_attack(&b, true, false, "seccomp", own, other, NULL) & 7, 1);
+	/* seccomp alone: UDP and Fast Open refused; bind and connect are Landlock's. */
+	cr_assert_eq(serve_attack(&b, true, false, "landlock-net", own, other, NULL) & 25, 1);
+	/* Network on, or no sandbox: all of it works (Fast Open when the kernel's client side is
+	 * on, net.ipv4.tcp_fastopen bit 0: so the attack is real where it is asserted). */
+	int all = fastopen_client() ? 31 : 15;
+	cr_assert_eq(serve_attack(&b, true, true, NULL, own, other, NULL) & all, all);
+	cr_assert_eq(serve_attack(&b, false, false, NULL, own, other, NULL) & all, all);
+	close(fd);
+	box_free(&b);
+}
+
 /* ---- signals ---- */
 
 static volatile sig_atomic_t usr1_seen;

@@ -144,7 +144,7 @@ Test(workspace, snapshot_appends_a_version_and_refreshes_the_average)
 	put(ws, "grading/case-01_v1_run1.json", "{\"overall_score\": 1.0}");
 	put(ws, "grading/notes.json", "{\"overall_score\": 1.0}");
 	put(skill, "SKILL.md", "---\nname: my-skill\ndescription: Use when testing v1.\n---\n\nB.\n");
-	cr_assert_eq(assay_skill_snapshot(ws, "sharper description", &v, NULL), 0);
+	cr_assert_eq(assay_skill_snapshot(ws, "sharper description", false, &v, NULL), 0);
 	cr_assert_eq(v, 1);
 	assay_value h = load(a, ws, "history.json");
 	const assay_value *vs = assay_object_get(&h, "versions");
@@ -172,12 +172,22 @@ Test(workspace, snapshot_appends_a_version_and_refreshes_the_average)
 	cr_assert_eq(assay_value_number(assay_object_get(assay_array_get(
 			     assay_object_get(&h, "versions"), 1), "average_score")), 1.0);
 
+	/* Nothing changed since v1: no v2 unless forced. */
+	assay_err same = ASSAY_ERR_INIT;
+	cr_assert_eq(assay_skill_snapshot(ws, NULL, false, &v, &same), ASSAY_ENOMATCH);
+	cr_assert(strstr(same.msg, "nothing changed since v1"), "%s", same.msg);
+	p = assay_path_join(ws, "v2");
+	cr_assert_not(assay_fs_exists(p), "a refused snapshot leaves nothing");
+	free(p);
+	h = load(a, ws, "history.json");
+	cr_assert_eq(assay_object_get(&h, "current_version")->u.i, 1);
+
 	/* A v2 left over from elsewhere is never overwritten. */
 	p = assay_path_join(ws, "v2");
 	cr_assert_eq(assay_fs_mkdirs(p, NULL), 0);
 	free(p);
 	assay_err err = ASSAY_ERR_INIT;
-	cr_assert_eq(assay_skill_snapshot(ws, NULL, NULL, &err), ASSAY_EINVALID);
+	cr_assert_eq(assay_skill_snapshot(ws, NULL, true, NULL, &err), ASSAY_EINVALID);
 	cr_assert(strstr(err.msg, "already exists"), "%s", err.msg);
 
 	assay_arena_free(a);

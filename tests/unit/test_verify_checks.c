@@ -122,6 +122,11 @@ Test(checks, json_fields_by_dot_path)
 	       "{\"user.name\": \"user.name: expected 'Bob', got 'Ada'\", \"items.5.id\": "
 	       "\"items.5.id: expected 1, got nothing (absent)\", \"user.name.x\": \"user.name.x: "
 	       "expected 1, got nothing (absent)\"}");
+	/* values in the document's words: null and true, not None and True */
+	expect("{note: 0, user.id: null, items.0: [true]}", doc, "{verifier: json_fields}", false,
+	       0.0,
+	       "{\"note\": \"note: expected 0, got null\", \"user.id\": \"user.id: expected null, "
+	       "got 7\", \"items.0\": \"items.0: expected [true], got {\\\"id\\\": 1}\"}");
 	expect("{user.name: ada}", doc, "{verifier: json_fields, ignore_string_case: true}", true,
 	       1.0, NULL);
 	expect("{port: 8080}", "port: 8080\n", "{verifier: json_fields, format: yaml}", true, 1.0,

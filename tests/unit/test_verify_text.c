@@ -341,13 +341,20 @@ Test(verify, unknown_verifier_and_options_are_refused)
 	refused(ASSAY_ENOTFOUND,
 		"unknown verifier 'nope' (known: exact, text, contains, regex, json, jsonl, yaml, "
 		"toml, ini, csv, tsv, numeric, json_fields, json_keys, json_schema, file, flexible, "
-		"command)",
+		"command; a plug-in's verifier needs its shared object loaded: --plugin PATH, or "
+		"plugins: [PATH] in suite.yaml)",
 		"output", str_v("x"), bytes("x"), "{\"verifier\": \"nope\"}");
+	refused(ASSAY_ENOTFOUND,
+		"unknown verifier 'jsonn' (did you mean 'json'? known: exact, text, contains, "
+		"regex, json, jsonl, yaml, toml, ini, csv, tsv, numeric, json_fields, json_keys, "
+		"json_schema, file, flexible, command)",
+		"output", str_v("x"), bytes("x"), "{\"verifier\": \"jsonn\"}");
 	refused(ASSAY_EINVALID, "unknown option 'x' for verifier 'text'", "output", str_v("x"),
 		bytes("x"), "{\"verifier\": \"text\", \"x\": true}");
 	refused(ASSAY_EINVALID, "unknown option 'strip' for verifier 'exact'", "output",
 		str_v("x"), bytes("x"), "{\"strip\": true}");
-	refused(ASSAY_EINVALID, "unknown option 'ignore_cse' for verifier 'contains'", "output",
+	refused(ASSAY_EINVALID, "unknown option 'ignore_cse' for verifier 'contains' (did you mean "
+		"'ignore_case'?)", "output",
 		str_v("x"), bytes("x"), "{\"verifier\": \"contains\", \"ignore_cse\": true}");
 	refused(ASSAY_EINVALID, "option 'verifier' must be a string", "output", str_v("x"),
 		bytes("x"), "{\"verifier\": 3}");

@@ -1,35 +1,325 @@
 /*
- * The api adapter (suite-format.md, "A case (api adapter)"): a server started once per group,
- * one HTTP request per case. Reading its case keys is here; running is not built yet, so a run
- * of an api suite stops at its first group with that message.
+ * The api adapter (suite-format.md, "A case (api adapter)"): a server started once per group
+ * (api_server.c), one HTTP request per case (api_http.c), the case keys read at load
+ * (api_load.c). Here: the adapter interface made of them, and the attributes of a case.
+ *
+ * Key decisions:
+ * - The attributes: status_code (the HTTP status; -1 when the request timed out, as a timed out
+ *   cli case; null with no answer at all), output (the body as received; with
+ *   response_is_json, reports show it parsed when it parses), headers (the last response's,
+ *   names in lower case, repeated ones joined with ", "; a JSON mapping of at most 1,000 names,
+ *   from at most 256 KiB of header lines), execution_time (the
+ *   seconds of the attempt that answered, or of the last one).
+ * - The first case of a group waits, without blocking, until the server is ready (bounded by
+ *   startup_timeout); a server that never became ready or has ended fails every case of its
+ *   group still to run with that reason (execution.message), without a request. A request that fails while the
+ *   server is running waits up to 250 ms for the server's end to show, so a server that died
+ *   is reported as such rather than as "connection refused".
+ * - Each case's report gets the server's output since the previous case (execution.log).
+ * - execution describes the request, not a process: wall_time is execution_time, status
+ *   timed_out when it timed out; the server's own figures are not per case.
  */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "assay/adapter.h"
+#include "adapter/api_int.h"
+#include "assay/json.h"
 #include "util/banned.h"
+
+#define CONFIRM_S 0.25
 
 static const char *const api_case_keys[] = { "method", "path", "headers", "query",
 					     "body",   "retries", NULL };
 static const char *const api_attributes[] = { "status_code", "output", "headers", NULL };
 
-static int load_case(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
-		     assay_err *err)
-{
-	assay_value *copy = assay_arena_alloc(c->arena, sizeof(*copy));
+struct api_job {
+	struct api_server *srv;
+	const assay_run_ctx *ctx;
+	const assay_case *c;
+	struct api_request req;
+	bool requested;          /* req was started */
+	bool done;
+	double confirm_until;    /* a failed request: until when to look for the server's end */
+};
 
-	(void)ctx;
-	(void)err;
-	*copy = *def;
-	c->adapter_data = copy;
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void free_job(struct api_job *job)
+{
+	if (job->requested)
+		assay_api__request_release(&job->req);
+	free(job);
+}
+
+/* "before case 'x'" and the like, for a server that ended. */
+static void server_gone(struct api_job *job, const char *when)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "%s case '%s'", when, job->c->id);
+	assay_api__server_ended(job->srv, buf);
+	job->done = true;
+}
+
+/* Sends the case's request to the (ready) server. */
+static int send_request(struct api_job *job, assay_err *err)
+{
+	const struct api_case *ac = job->c->adapter_data;
+	char *url = assay_xasprintf("%s%s", job->srv->base_url, ac->target);
+	int rc;
+
+	job->req.multi = job->srv->multi;
+	job->req.socks = &job->srv->socks;
+	job->req.method = ac->method;
+	job->req.body = ac->body;
+	job->req.body_len = ac->body_len;
+	job->req.timeout_s = job->c->timeout;
+	job->req.retries_left = ac->retries;
+	job->requested = true;
+	rc = assay_api__request_start(&job->req, url, ac->headers, job->ctx->out_cap, err);
+	free(url);
+	return rc;
+}
+
+/* Before the request: the server must be ready (the first case of a group waits for it), alive
+ * and usable. */
+static int step_server(struct api_job *job, assay_err *err)
+{
+	struct api_server *srv = job->srv;
+	int rc;
+
+	if ((rc = assay_api__server_step(srv, err)))
+		return rc;
+	if (srv->failure) {
+		job->done = true;
+	} else if (srv->ended) {
+		server_gone(job, "before");
+	} else if (srv->ready) {
+		return send_request(job, err);
+	}
 	return 0;
 }
 
-static int group_begin(void **state, const assay_run_ctx *ctx, assay_err *err)
+static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		 const char *workdir, assay_err *err)
 {
-	(void)state;
-	(void)ctx;
-	return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-			     "the api adapter is not supported yet");
+	struct api_job *job = assay_xcalloc(1, sizeof(*job));
+	int rc;
+
+	(void)workdir; /* the server works in the group's folder */
+	job->srv = state;
+	job->ctx = ctx;
+	job->c = c;
+	if ((rc = step_server(job, err))) {
+		free_job(job);
+		job = NULL;
+	}
+	*jobp = job;
+	return rc;
+}
+
+static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
+{
+	struct api_job *job = jobp;
+	size_t n;
+
+	if (job->done)
+		return 0;
+	n = assay_api__server_pollfds(job->srv, fds, max);
+	if (job->requested && !job->confirm_until)
+		n += assay_api__request_pollfds(&job->req, fds + n, max - n);
+	return n;
+}
+
+static int min_ms(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+static int deadline_ms(void *jobp)
+{
+	struct api_job *job = jobp;
+	int ms;
+
+	if (job->done)
+		return 0;
+	ms = assay_api__server_deadline_ms(job->srv);
+	if (job->confirm_until) {
+		double d = job->confirm_until - now_s();
+
+		return min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
+	}
+	if (!job->requested)
+		return ms;
+	return min_ms(ms, assay_api__request_deadline_ms(&job->req));
+}
+
+static int pump(void *jobp, bool *done, assay_err *err)
+{
+	struct api_job *job = jobp;
+	int rc;
+
+	if (!job->done && !job->requested) {
+		if ((rc = step_server(job, err)))
+			return rc;
+	} else if (!job->done) {
+		if ((rc = assay_api__server_pump(job->srv, err)))
+			return rc;
+		if (job->confirm_until) {
+			if (job->srv->ended)
+				server_gone(job, "during");
+			else if (now_s() >= job->confirm_until)
+				job->done = true;
+		} else {
+			assay_api__request_pump(&job->req);
+			if (assay_api__request_answered(&job->req))
+				job->done = true;
+			else if (job->srv->ended)
+				server_gone(job, "during");
+			else if (job->req.done)
+				job->confirm_until = now_s() + CONFIRM_S;
+		}
+	}
+	*done = job->done;
+	return 0;
+}
+
+/* Header names kept of one response: a server sending thousands cannot make the (linear)
+ * mapping quadratic work for assay. */
+#define MAX_HEADERS 1000
+
+/* The header lines of a response as a mapping, names in lower case (the first MAX_HEADERS
+ * names; repeats of a kept name are still joined). */
+static assay_value header_map(assay_arena *a, const assay_buf *head)
+{
+	assay_value m = assay_value_object();
+	const char *p = head->ptr, *end = head->ptr + head->len;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *line_end = eol ? eol : end, *colon;
+
+		if (line_end > p && line_end[-1] == '\r')
+			line_end--;
+		colon = memchr(p, ':', (size_t)(line_end - p));
+		if (colon && colon > p && strncmp(p, "HTTP/", 5)) {
+			char *name = assay_arena_strndup(a, p, (size_t)(colon - p));
+			const char *v = colon + 1, *ve = line_end;
+
+			for (char *q = name; *q; q++)
+				*q = (char)tolower((unsigned char)*q);
+			while (v < ve && (*v == ' ' || *v == '\t'))
+				v++;
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+				ve--;
+			const assay_value *old = assay_object_get(&m, name);
+			if (!old && m.len >= MAX_HEADERS)
+				; /* past the limit: dropped */
+			else if (old)
+				assay_object_set(a, &m, name,
+						 assay_value_stringf(a, "%.*s, %.*s", (int)old->len,
+								     old->u.s, (int)(ve - v), v));
+			else
+				assay_object_set(a, &m, name,
+						 assay_value_string(a, v, (size_t)(ve - v)));
+		}
+		p = eol ? eol + 1 : end;
+	}
+	return m;
+}
+
+static void add_answer(struct api_job *job, assay_case_result *out)
+{
+	assay_arena *a = assay_case_result_arena(out);
+	struct api_request *r = &job->req;
+	assay_value *headers = assay_arena_alloc(a, sizeof(*headers));
+	assay_buf text = ASSAY_BUF_INIT;
+	size_t blen, hlen;
+	const char *body = assay_case_result_keep(out, &r->body_out, &blen);
+	const char *htext;
+	assay_actual output = { .kind = ASSAY_ACTUAL_BYTES, .bytes = body, .len = blen,
+				.truncated = r->body_truncated };
+
+	*headers = header_map(a, &r->head);
+	assay_json_write(&text, headers, 0);
+	htext = assay_case_result_keep(out, &text, &hlen);
+	if (assay_api__config(job->ctx->suite)->response_is_json && !r->body_truncated) {
+		assay_value *parsed = assay_arena_alloc(a, sizeof(*parsed));
+
+		if (!assay_json_parse(parsed, a, body, blen, NULL, NULL))
+			output.value = parsed;
+	}
+	assay_case_result_add(out, "status_code",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = r->status });
+	assay_case_result_add(out, "output", output);
+	assay_case_result_add(out, "headers",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_BYTES, .bytes = htext,
+					      .len = hlen, .value = headers });
+}
+
+static int finish(void *jobp, assay_case_result *out, assay_err *err)
+{
+	struct api_job *job = jobp;
+	struct api_request *r = &job->req;
+	assay_arena *a = assay_case_result_arena(out);
+	assay_actual none = { .kind = ASSAY_ACTUAL_MISSING };
+	bool timed_out = false;
+
+	(void)err;
+	out->proc = (assay_proc_result){ 0 };
+	if (job->requested && assay_api__request_answered(r) && !job->srv->failure) {
+		add_answer(job, out);
+	} else {
+		timed_out = job->requested && !job->srv->failure &&
+			    r->code == CURLE_OPERATION_TIMEDOUT;
+		assay_case_result_add(out, "status_code",
+				      timed_out ? (assay_actual){ .kind = ASSAY_ACTUAL_INT,
+								  .integer = -1 }
+						: none);
+		assay_case_result_add(out, "output", none);
+		assay_case_result_add(out, "headers", none);
+		if (job->srv->failure)
+			out->error = assay_arena_strndup(a, job->srv->failure,
+							 strlen(job->srv->failure));
+		else if (timed_out)
+			out->error = assay_value_stringf(a, "timed out after %g seconds%s",
+							 job->c->timeout,
+							 r->retries_done ? " (every attempt)" : "").u.s;
+		else
+			out->error = assay_value_stringf(
+				a, "no answer from the server at %s (%d attempt%s): %s",
+				job->srv->base_url, r->retries_done + 1,
+				r->retries_done ? "s" : "",
+				r->errbuf[0] ? r->errbuf : curl_easy_strerror(r->code)).u.s;
+	}
+	double elapsed = job->requested ? r->elapsed : 0;
+	assay_case_result_add(out, "execution_time",
+			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = elapsed });
+	out->proc.status = timed_out ? ASSAY_PROC_TIMED_OUT : ASSAY_PROC_EXITED;
+	out->proc.limit = timed_out ? ASSAY_LIMIT_WALL : ASSAY_LIMIT_NONE;
+	out->proc.wall_s = elapsed;
+	out->log = assay_api__server_log(job->srv, out);
+	free_job(job);
+	return 0;
+}
+
+static void abort_job(void *jobp)
+{
+	free_job(jobp);
 }
 
 const assay_adapter assay_adapter_api = {
@@ -37,6 +327,15 @@ const assay_adapter assay_adapter_api = {
 	.case_keys = api_case_keys,
 	.attributes = api_attributes,
 	.files = false,
-	.load_case = load_case,
-	.group_begin = group_begin,
+	.serial_groups = true,
+	.load_suite = assay_api__load_suite,
+	.load_case = assay_api__load_case,
+	.group_begin = assay_api__group_begin,
+	.start = start,
+	.pollfds = pollfds,
+	.deadline_ms = deadline_ms,
+	.pump = pump,
+	.finish = finish,
+	.abort = abort_job,
+	.group_end = assay_api__group_end,
 };

@@ -293,8 +293,9 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	case ASSAY_PROC_TIMED_OUT:
 		status = -1;
 		out->error = assay_value_stringf(assay_case_result_arena(out),
-						 "timed out after %g seconds",
-						 job->c->timeout).u.s;
+						 "timed out after %g second%s",
+						 job->c->timeout,
+						 job->c->timeout == 1 ? "" : "s").u.s;
 		break;
 	case ASSAY_PROC_EXEC_FAILED:
 		status = 127;

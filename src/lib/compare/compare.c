@@ -287,7 +287,14 @@ int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 		each(payload, &cc);
 	}
 	assay_mcnemar_pairs(&out->mcnemar, c.pa, c.pb, c.np);
-	if ((rc = measure(&out->score, c.sa, c.sb, c.np, &o, out->confidence, err)) ||
+	double *qa = assay_xmalloc((c.np + 1) * sizeof(*qa)), *qb = assay_xmalloc((c.np + 1) * sizeof(*qb));
+
+	for (size_t i = 0; i < c.np; i++)
+		qa[i] = c.pa[i] ? 1.0 : 0.0, qb[i] = c.pb[i] ? 1.0 : 0.0;
+	rc = measure(&out->pass, qa, qb, c.np, &o, out->confidence, err);
+	free(qa), free(qb);
+	if (rc ||
+	    (rc = measure(&out->score, c.sa, c.sb, c.np, &o, out->confidence, err)) ||
 	    (rc = measure(&out->time, c.ta, c.tb, c.nt, &o, out->confidence, err)) ||
 	    (rc = measure(&out->rss, c.ra, c.rb, c.nr, &o, out->confidence, err)))
 		goto out;

@@ -136,9 +136,9 @@ void assay_diff__hash(struct assay_diff__ctx *c, const assay_value *v,
 	c->depth--;
 }
 
-static bool private_key(const assay_value *k)
+static bool private_key(const struct assay_diff__ctx *c, const assay_value *k)
 {
-	return k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
+	return !c->o->strict_types && k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
 }
 
 static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_diff__hash *out)
@@ -158,6 +158,8 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 	case ASSAY_V_BIGINT:
 	case ASSAY_V_REAL:
 		assay_buf_adds(&b, "number:");
+		if (c->o->strict_types) /* 1 and 1.0 are different items */
+			assay_buf_adds(&b, v->kind == ASSAY_V_REAL ? "real:" : "integer:");
 		if (c->o->exact_integers && v->kind != ASSAY_V_REAL &&
 		    !assay_diff__exact_in_double(v)) {
 			/* its own digits: only an equal integer is the same item */
@@ -194,7 +196,7 @@ static void hash(struct assay_diff__ctx *c, const assay_value *v, struct assay_d
 
 		if (obj) {
 			out->count++; /* DeepHash counts every key */
-			if (private_key(&v->u.members[i].key))
+			if (private_key(c, &v->u.members[i].key))
 				continue;
 		}
 		if (excl) {

@@ -19,7 +19,7 @@
 
 const char *const assay_diff_option_names[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
-	"ignore_string_case", "ignore_extra_keys", "exact_integers", "exclude_paths", "exclude_regex_paths",
+	"ignore_string_case", "ignore_extra_keys", "exact_integers", "strict_types", "exclude_paths", "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
 	"number_format_notation", NULL,
 };
@@ -193,6 +193,7 @@ int assay_diff_opts_parse(assay_diff_opts *opts, assay_arena *a, const assay_val
 	if ((rc = opt_bool(options, "ignore_order", &opts->ignore_order, err)) ||
 	    (rc = opt_bool(options, "ignore_extra_keys", &opts->ignore_extra_keys, err)) ||
 	    (rc = opt_bool(options, "exact_integers", &opts->exact_integers, err)) ||
+	    (rc = opt_bool(options, "strict_types", &opts->strict_types, err)) ||
 	    (rc = opt_bool(options, "ignore_string_case", &opts->ignore_string_case, err)) ||
 	    (rc = opt_tol(options, "abs_tol", &opts->abs_tol, err)) ||
 	    (rc = opt_tol(options, "rel_tol", &opts->rel_tol, err)) ||

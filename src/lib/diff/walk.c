@@ -42,9 +42,10 @@
 #include "diff/diff_int.h"
 #include "util/banned.h"
 
-enum group { G_NONE, G_BOOL, G_NUM, G_STR, G_LIST, G_DICT, G_DT };
+/* G_REAL only under strict_types: floats apart from integers */
+enum group { G_NONE, G_BOOL, G_NUM, G_REAL, G_STR, G_LIST, G_DICT, G_DT };
 
-static enum group group_of(const assay_value *v)
+static enum group group_of(const struct assay_diff__ctx *c, const assay_value *v)
 {
 	switch ((assay_kind)v->kind) {
 	case ASSAY_V_NULL: return G_NONE;
@@ -53,7 +54,7 @@ static enum group group_of(const assay_value *v)
 	case ASSAY_V_OBJECT: return G_DICT;
 	case ASSAY_V_DATETIME: return G_DT;
 	case ASSAY_V_BOOL: return G_BOOL;
-	default: return G_NUM;
+	default: return c->o->strict_types && v->kind == ASSAY_V_REAL ? G_REAL : G_NUM;
 	}
 }
 
@@ -299,10 +300,11 @@ static const assay_value *keyidx_get(const struct keyidx *x, const assay_value *
 	return NULL;
 }
 
-/* ignore_private_variables (on by default): keys starting with "__" do not exist */
-static bool private_key(const assay_value *k)
+/* ignore_private_variables (on by default; off under strict_types): keys starting with "__"
+ * do not exist */
+static bool private_key(const struct assay_diff__ctx *c, const assay_value *k)
 {
-	return k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
+	return !c->o->strict_types && k->len >= 2 && k->u.s[0] == '_' && k->u.s[1] == '_';
 }
 
 static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const assay_value *a,
@@ -316,7 +318,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < a->len && !c->o->ignore_extra_keys; i++) {
 		const assay_member *m = &a->u.members[i];
 
-		if (private_key(&m->key) || keyidx_get(&ie, &m->key))
+		if (private_key(c, &m->key) || keyidx_get(&ie, &m->key))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -327,7 +329,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < e->len; i++) {
 		const assay_member *m = &e->u.members[i];
 
-		if (private_key(&m->key) || keyidx_get(&ia, &m->key))
+		if (private_key(c, &m->key) || keyidx_get(&ia, &m->key))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -337,7 +339,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	}
 	for (uint32_t i = 0; i < a->len; i++) {
 		const assay_member *m = &a->u.members[i];
-		const assay_value *ev = private_key(&m->key) ? NULL : keyidx_get(&ie, &m->key);
+		const assay_value *ev = private_key(c, &m->key) ? NULL : keyidx_get(&ie, &m->key);
 
 		if (!ev)
 			continue;
@@ -359,20 +361,23 @@ static bool is_scalar(const assay_value *v)
 	return v->kind != ASSAY_V_ARRAY && v->kind != ASSAY_V_OBJECT;
 }
 
-/* Python's == between two scalars (True == 1 == 1.0). */
-static bool scalar_eq(const assay_value *x, const assay_value *y)
+/* Python's == between two scalars (True == 1 == 1.0); under strict_types a bool equals only a
+ * bool, an integer only an integer. */
+static bool scalar_eq(const struct assay_diff__ctx *c, const assay_value *x, const assay_value *y)
 {
-	enum group gx = group_of(x), gy = group_of(y);
+	enum group gx = group_of(c, x), gy = group_of(c, y);
 
-	if (gx == G_BOOL)
+	if (gx == G_BOOL && !c->o->strict_types)
 		gx = G_NUM;
-	if (gy == G_BOOL)
+	if (gy == G_BOOL && !c->o->strict_types)
 		gy = G_NUM;
 	if (gx != gy)
 		return false;
 	switch (gx) {
 	case G_NONE: return true;
-	case G_NUM: return assay_diff__num_eq(x, y);
+	case G_BOOL:
+	case G_NUM:
+	case G_REAL: return assay_diff__num_eq(x, y);
 	default: return x->len == y->len && (!x->len || !memcmp(x->u.s, y->u.s, x->len));
 	}
 }
@@ -389,7 +394,7 @@ static void pairs(struct assay_diff__ctx *c, const assay_value *e, size_t i1, si
 		if (i < i2 && j < j2) {
 			const assay_value *x = &e->u.items[i], *y = &a->u.items[j];
 
-			if (i != j && is_scalar(x) && is_scalar(y) && scalar_eq(x, y)) {
+			if (i != j && is_scalar(x) && is_scalar(y) && scalar_eq(c, x, y)) {
 				struct assay_diff__entry en = { 0 };
 
 				old = assay_diff__push_index(c, i);
@@ -431,10 +436,15 @@ static uint32_t classify_scalars(struct assay_diff__ctx *c, const assay_value *e
 		const assay_value *v = k < e->len ? &e->u.items[k] : &a->u.items[k - e->len];
 
 		off[k] = keys->len;
-		switch (group_of(v)) {
+		switch (group_of(c, v)) {
 		case G_NONE: assay_buf_addch(keys, 'n'); break;
 		case G_BOOL:
 		case G_NUM:
+		case G_REAL:
+			if (c->o->strict_types) /* kinds apart: true, 1 and 1.0 are three items */
+				assay_buf_addch(keys, v->kind == ASSAY_V_BOOL	? 'b'
+						      : v->kind == ASSAY_V_REAL ? 'r'
+										: 'i');
 			if (!assay_diff__num_key(keys, v))
 				assay_buf_adds(keys, "nan");
 			break;
@@ -528,7 +538,7 @@ static void walk_ordered(struct assay_diff__ctx *c, const assay_value *e, const 
 		 * deepdiff still counts one comparison per item for them in neither pass */
 		uint32_t i = 0;
 
-		while (i < e->len && scalar_eq(&e->u.items[i], &a->u.items[i]) &&
+		while (i < e->len && scalar_eq(c, &e->u.items[i], &a->u.items[i]) &&
 		       (e->u.items[i].kind == ASSAY_V_BOOL) == (a->u.items[i].kind == ASSAY_V_BOOL))
 			i++;
 		if (i == e->len)
@@ -575,8 +585,8 @@ static void walk(struct assay_diff__ctx *c, const assay_value *e, const assay_va
 		return;
 	if (assay_diff__skip(c))
 		return;
-	ge = group_of(e);
-	ga = group_of(a);
+	ge = group_of(c, e);
+	ga = group_of(c, a);
 	if (ge != ga) {
 		assay_diff__report(c, r, CAT_TYPE_CHANGES, e, a);
 		return;
@@ -589,6 +599,7 @@ static void walk(struct assay_diff__ctx *c, const assay_value *e, const assay_va
 			assay_diff__report(c, r, CAT_VALUES_CHANGED, e, a);
 		return;
 	case G_NUM:
+	case G_REAL:
 		if (!assay_diff__num_close(c->o, e, a))
 			assay_diff__report(c, r, CAT_VALUES_CHANGED, e, a);
 		return;

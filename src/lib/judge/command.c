@@ -47,7 +47,8 @@ int assay_judge__command(const struct assay_judge *j, const char *in, size_t len
 		snprintf(why, whysize, "cannot run the judge '%s': %s", j->argv.v[0],
 			 strerror(r.exec_errno));
 	} else if (r.status == ASSAY_PROC_TIMED_OUT) {
-		snprintf(why, whysize, "the judge timed out after %g seconds", j->timeout_s);
+		snprintf(why, whysize, "the judge timed out after %g second%s", j->timeout_s,
+			 j->timeout_s == 1 ? "" : "s");
 	} else if (r.status == ASSAY_PROC_SIGNALED) {
 		snprintf(why, whysize, "the judge was killed by signal %d", r.term_signal);
 	} else if (r.exit_code) {

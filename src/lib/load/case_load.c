@@ -267,6 +267,115 @@ static int add_verify_entry(assay_case *c, const char *attr, const assay_member 
 	return 0;
 }
 
+/*
+ * A bad verify entry: located at the entry when the case file wrote it; an entry inherited from
+ * suite.yaml (`defaults`, `case_defaults`) is located at the case's expected value, naming
+ * where the entry was written, so that the message says which case it breaks.
+ */
+static int entry_error(const assay_case_load_ctx *ctx, const assay_value *at, const char *key,
+		       assay_err *err, int rc, const char *msg)
+{
+	struct locator loc = locator_of(ctx), own = loc;
+	const assay_value *exp = assay_object_get(&ctx->kase->expected, key);
+	char where[700];
+
+	own.n = 1; /* the case file only */
+	if (assay_load__locate(&loc, at, where, sizeof(where)) &&
+	    strcmp(loc.path[0], where) && strncmp(where, ctx->kase->file, strlen(ctx->kase->file))) {
+		char mine[700];
+
+		if (exp && assay_load__locate(&own, exp, mine, sizeof(mine)))
+			return assay_load__err_at(&own, exp, err, rc,
+						  "verify.%s: %s (the verify entry is inherited "
+						  "from %s)", key, msg, where);
+		return assay_err_set(err, rc, ctx->kase->file, 0, 0,
+				     "verify.%s: %s (the verify entry is inherited from %s)", key,
+				     msg, where);
+	}
+	return assay_load__err_at(&loc, at, err, rc, "verify.%s: %s", key, msg);
+}
+
+/* "verify.ouput is ignored: no expected value for it (did you mean 'output'?)" */
+static void unexpected_verify(const assay_case_load_ctx *ctx, const assay_case *c,
+			      const assay_value *key)
+{
+	const char **names = assay_xcalloc(c->expected.len + 1, sizeof(*names));
+	const char *meant;
+
+	for (uint32_t i = 0; i < c->expected.len; i++)
+		names[i] = c->expected.u.members[i].key.u.s;
+	meant = assay_load__closest(key->u.s, names);
+	assay_case_warn_at(ctx, key, "verify.%s is ignored: no expected value for it%s%s%s",
+			   key->u.s, meant ? " (did you mean '" : "", meant ? meant : "",
+			   meant ? "'?)" : "");
+	free(names);
+}
+
+/*
+ * The `run` of a command verifier (docs/verifiers.md): a relative program path with a '/'
+ * (`checks/ok.sh`) names the suite's file when there is one, wherever assay runs from; else it
+ * stays as written (relative to where assay runs). A bare name is looked for in PATH. A string
+ * `run` becomes its shell-split list. The entry is replaced in the case's own verify mapping.
+ */
+static void resolve_run(assay_case *c, const assay_suite *s, const char *key,
+			const assay_value *entry)
+{
+	const assay_value *run = assay_object_get(entry, "run");
+	assay_strvec argv = ASSAY_STRVEC_INIT;
+	char *abs = NULL;
+
+	if (run && run->kind == ASSAY_V_STRING) {
+		if (assay_shell_split(&argv, run->u.s, NULL))
+			goto out;
+	} else if (run && run->kind == ASSAY_V_ARRAY) {
+		for (uint32_t i = 0; i < run->len; i++) {
+			if (run->u.items[i].kind != ASSAY_V_STRING ||
+			    memchr(run->u.items[i].u.s, '\0', run->u.items[i].len))
+				goto out; /* the verifier says what is wrong */
+			assay_strvec_push(&argv, run->u.items[i].u.s);
+		}
+	}
+	if (!argv.nr || argv.v[0][0] == '/' || !strchr(argv.v[0], '/'))
+		goto out;
+	abs = assay_path_join(s->root, argv.v[0]);
+	if (!assay_fs_exists(abs))
+		goto out;
+	assay_value list = assay_value_array(), copy = assay_value_object();
+	assay_array_push(c->arena, &list, assay_value_strz(c->arena, abs));
+	for (size_t i = 1; i < argv.nr; i++)
+		assay_array_push(c->arena, &list, assay_value_strz(c->arena, argv.v[i]));
+	for (uint32_t i = 0; i < entry->len; i++)
+		if (!assay_value_is_str(&entry->u.members[i].key, "run"))
+			assay_object_append(c->arena, &copy, entry->u.members[i].key,
+					    entry->u.members[i].value);
+	assay_object_set(c->arena, &copy, "run", list);
+	assay_object_set(c->arena, &c->verify, key, copy);
+out:
+	free(abs);
+	assay_strvec_clear(&argv);
+}
+
+/*
+ * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
+ * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
+ * under strictness). (`flexible` with an empty expected accepts only a blank output.)
+ */
+static void warn_empty_expected(const assay_case_load_ctx *ctx, const assay_case *c,
+				const assay_member *entry, const assay_verifier *v)
+{
+	const char *key = entry->key.u.s;
+	const assay_member *m = assay_object_member(&c->expected, key);
+	const assay_value *match = assay_object_get(&entry->value, "match");
+
+	if (!m || m->value.kind != ASSAY_V_STRING || m->value.len)
+		return;
+	if (v != &assay_verifier_contains &&
+	    !(v == &assay_verifier_regex && match && !assay_value_is_str(match, "full")))
+		return;
+	assay_case_warn_at(ctx, &m->value, "expected.%s is empty: %s matches any output", key,
+			   v->name);
+}
+
 static int load_verify(assay_case *c, const assay_member *vm, const assay_case_load_ctx *ctx,
 		       assay_err *err)
 {
@@ -316,24 +425,24 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 	for (uint32_t i = 0; i < c->verify.len; i++) {
 		const assay_member *m = &c->verify.u.members[i];
 		const char *key = m->key.u.s;
+		const assay_verifier *vf = NULL;
 		assay_err e = ASSAY_ERR_INIT;
 
 		if (!assay_object_get(&c->expected, key)) {
 			const assay_member *mine = assay_object_member(own, key);
 
 			if (mine)
-				assay_case_warn_at(ctx, &mine->key,
-						   "verify.%s is ignored: no expected value for it",
-						   key);
+				unexpected_verify(ctx, c, &mine->key);
 			continue;
 		}
-		if ((rc = assay_verify_check(NULL, NULL, &m->value, key, &e))) {
+		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {
 			const assay_value *at = assay_object_get(&m->value, "verifier");
-			struct locator loc = locator_of(ctx);
 
-			return assay_load__err_at(&loc, at ? at : &m->value, err, rc,
-						  "verify.%s: %s", key, e.msg);
+			return entry_error(ctx, at ? at : &m->value, key, err, rc, e.msg);
 		}
+		warn_empty_expected(ctx, c, m, vf);
+		if (!strcmp(vf->name, "command"))
+			resolve_run(c, ctx->suite, key, &m->value);
 	}
 	return 0;
 }

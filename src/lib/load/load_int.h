@@ -73,6 +73,17 @@ int assay_load__argv(assay_strvec *out, const assay_member *m, const char *what,
 /* True if `s` is one of the NULL-terminated `list`. */
 bool assay_load__in_list(const char *const *list, const char *s);
 
+/* ---- undeclared folders (undeclared.c) ---- */
+
+/*
+ * Warns (`warn`) about each folder of case files suite.yaml does not declare: a folder of a
+ * loaded checkpoint's folder that is no group of it, and, when `whole` (no checkpoint was
+ * selected), a folder at the suite's top shaped like a checkpoint that is none. Each message
+ * names the folder, its number of case files and the closest declared name.
+ */
+void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void *, const char *),
+			    void *ctx);
+
 /* ---- selection (select.c) ---- */
 
 /* The edit distance of two strings (insert, delete, substitute, swap neighbours: 1 each). */

@@ -11,6 +11,7 @@
  * - Strictness (the filter's or suite.yaml's `strict: true`): every warning is still delivered,
  *   so a checker lists them all, then the load fails at the first one.
  * - Selection (select.c): an empty selection is an error naming the closest names.
+ * - Folders of case files that no checkpoint or group declares are warnings (undeclared.c).
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -114,6 +115,18 @@ static int bad(struct loader *ld, const assay_value *at, const char *what)
 	return assay_load__err_at(&ld->loc, at, ld->err, ASSAY_EINVALID, "%s", what);
 }
 
+int assay_suite_error_at(const assay_suite *s, const assay_value *at, assay_err *err,
+			 const char *fmt, ...)
+{
+	struct locator loc = { { s->arena }, { s->file }, 1 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	assay_load__verr_at(&loc, at, err, ASSAY_EINVALID, fmt, ap);
+	va_end(ap);
+	return ASSAY_EINVALID;
+}
+
 static int bad_member(struct loader *ld, const assay_member *m, const char *what)
 {
 	return bad(ld, assay_member_anchor(m), what);
@@ -185,7 +198,7 @@ static int load_sandbox(struct loader *ld, const assay_value *a)
 	} else if (v && v->kind != ASSAY_V_NULL) {
 		return bad_member(ld, m, "adapter.sandbox must be on, off or required");
 	}
-	s->network = s->adapter_type == ASSAY_ADAPTER_API; /* a server listens */
+	s->network = false; /* an api server still listens on its own port (docs/security.md) */
 	m = assay_object_member(a, "network");
 	if (m && m->value.kind != ASSAY_V_NULL) {
 		if (m->value.kind != ASSAY_V_BOOL)
@@ -254,6 +267,8 @@ static int load_adapter(struct loader *ld, const assay_member *am)
 		return rc;
 
 	if ((rc = load_sandbox(ld, a)))
+		return rc;
+	if (s->adapter->load_suite && (rc = s->adapter->load_suite(s, a, ld->err)))
 		return rc;
 
 	const assay_member *tm = assay_object_member(a, "tracked_files");
@@ -665,6 +680,12 @@ static const assay_value *original_settings(struct loader *ld, const assay_value
 	for (uint32_t i = 0; i < gnode->len; i++) {
 		const assay_value *k = &gnode->u.members[i].key;
 
+		const assay_value *v = &gnode->u.members[i].value;
+
+		/* `type: Regression` only says what the group is (suite-format.md) */
+		if (assay_value_is_str(k, "type") && v->kind == ASSAY_V_STRING &&
+		    !strcasecmp(v->u.s, "Regression"))
+			continue;
 		if (assay_load__in_list(group_keys, k->u.s) &&
 		    !assay_value_is_str(k, "original_checkpoint") &&
 		    !assay_value_is_str(k, "original_group"))
@@ -899,6 +920,7 @@ static int load(struct loader *ld, const char *dir)
 			s->checkpoints[j - 1] = t;
 		}
 	}
+	assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint), warn_plain, ld);
 	return finish(ld);
 }
 

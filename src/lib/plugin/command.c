@@ -24,6 +24,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "assay/buf.h"
@@ -130,6 +131,21 @@ static void stderr_tail(assay_buf *b, const assay_buf *err, size_t from)
 		assay_buf_addch(b, s[i] == '\n' ? '|' : s[i]);
 }
 
+/* A relative program that is not there: where it was looked for, and what to write. */
+static void hint(assay_buf *why, const assay_strvec *argv, int errnum)
+{
+	if (errnum != ENOENT || !argv->nr || argv->v[0][0] == '/')
+		return;
+	if (strchr(argv->v[0], '/'))
+		assay_buf_addf(why, " ('%s' is in neither the suite's folder nor the folder assay "
+				    "runs in: write it relative to the suite, or as {{static:NAME}} "
+				    "naming a static asset)", argv->v[0]);
+	else
+		assay_buf_addf(why, " ('%s' is not in PATH: a program kept with the suite is "
+				    "written with its path relative to the suite, like checks/%s, or "
+				    "as {{static:NAME}})", argv->v[0], argv->v[0]);
+}
+
 static int refuse(assay_err *err, const assay_strvec *argv, const assay_buf *stderr_buf,
 		  size_t from, const char *what)
 {
@@ -162,8 +178,17 @@ static const char *answer(assay_verification *out, const assay_verify_call *call
 	if (v.kind != ASSAY_V_OBJECT)
 		return "answered with something else than a JSON object";
 	ok = assay_object_get(&v, "is_correct");
-	if (!ok || ok->kind != ASSAY_V_BOOL)
+	if (!ok)
 		return "answered without is_correct (true or false)";
+	if (ok->kind != ASSAY_V_BOOL) {
+		assay_buf shown = ASSAY_BUF_INIT;
+
+		assay_json_write(&shown, ok, 0);
+		assay_buf_addf(why, "answered is_correct: %.60s%s, which must be a JSON boolean "
+				    "(true or false)", shown.ptr, shown.len > 60 ? "..." : "");
+		assay_buf_release(&shown);
+		return why->ptr;
+	}
 	w = assay_object_get(&v, "weight");
 	if (w && w->kind != ASSAY_V_NULL &&
 	    (!assay_value_is_number(w) || !(assay_value_number(w) > 0)))
@@ -201,9 +226,11 @@ static int one_shot(assay_verification *out, const assay_verify_call *call, assa
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_EXEC_FAILED) {
 		assay_buf_addf(&why, "could not be started: %s", strerror(res.exec_errno));
+		hint(&why, argv, res.exec_errno);
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_TIMED_OUT) {
-		assay_buf_addf(&why, "did not answer within %g seconds", timeout);
+		assay_buf_addf(&why, "did not answer within %g second%s", timeout,
+			       timeout == 1 ? "" : "s");
 		rc = refuse(err, argv, &p.err, 0, why.ptr);
 	} else {
 		const char *bad = answer(out, call, p.out.ptr, p.out.len, &why);
@@ -267,9 +294,10 @@ static void ended(assay_buf *why, struct persistent *ps)
 
 	if (assay_proc_finish(&ps->p, &res))
 		assay_buf_adds(why, "ended before answering");
-	else if (res.status == ASSAY_PROC_EXEC_FAILED)
+	else if (res.status == ASSAY_PROC_EXEC_FAILED) {
 		assay_buf_addf(why, "could not be started: %s", strerror(res.exec_errno));
-	else if (res.status == ASSAY_PROC_SIGNALED)
+		hint(why, &ps->p.argv, res.exec_errno);
+	} else if (res.status == ASSAY_PROC_SIGNALED)
 		assay_buf_addf(why, "was killed by signal %d before answering", res.term_signal);
 	else
 		assay_buf_addf(why, "exited with status %d before answering", res.exit_code);

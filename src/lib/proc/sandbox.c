@@ -453,6 +453,10 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 		assay_strvec_push(argv, "-l");
 		assay_strvec_pushf(argv, "p=%ld", l->processes);
 	}
+	if (p->sandbox.enabled && !p->sandbox.network && p->sandbox.tcp_port) {
+		assay_strvec_push(argv, "-p");
+		assay_strvec_pushf(argv, "%u", (unsigned)p->sandbox.tcp_port);
+	}
 	if (p->sandbox.enabled && p->argv.nr)
 		sandbox_rules(p, envp, argv);
 	assay_strvec_push(argv, "--");

@@ -53,6 +53,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc_int.h"
@@ -267,16 +268,40 @@ exec_failed:
 	return 127;
 }
 
-/* Writes `data` to /proc/PID/`file`. @return 0 or an errno. */
+#define DUMPABLE_WAIT_S 0.005 /* how long the exec may take to make the supervisor dumpable */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Writes `data` to /proc/PID/`file`. The vfork wait ends when the exec replaces the child's
+ * memory, a few microseconds before the kernel makes that new memory dumpable: until then the
+ * files are root's and an unprivileged owner gets EACCES. So EACCES is retried, briefly.
+ * @return 0 or an errno.
+ */
 static int proc_write(pid_t pid, const char *file, const char *data)
 {
 	char path[64];
 	size_t len = strlen(data);
+	double give_up = 0;
 	ssize_t n;
 	int fd, e = 0;
 
 	snprintf(path, sizeof(path), "/proc/%ld/%s", (long)pid, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	while ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0 && errno == EACCES) {
+		double now = mono_s();
+
+		if (!give_up)
+			give_up = now + DUMPABLE_WAIT_S;
+		else if (now > give_up)
+			break;
+		sched_yield();
+	}
 	if (fd < 0)
 		return errno;
 	n = write(fd, data, len);

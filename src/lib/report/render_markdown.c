@@ -188,10 +188,12 @@ static int md_end(struct assay_renderer *r, const assay_value *summary, assay_er
 	if (!t->all.total)
 		assay_buf_adds(&b, " — no case ran\n\n");
 	else if (t->all.passed == t->all.total)
-		assay_buf_addf(&b, " — all %zu cases passed\n\n", t->all.total);
+		assay_buf_addf(&b, t->all.total == 1 ? " — the one case passed\n\n"
+						      : " — all %zu cases passed\n\n", t->all.total);
 	else
-		assay_buf_addf(&b, " — %zu of %zu cases did not pass\n\n",
-			       t->all.total - t->all.passed, t->all.total);
+		assay_buf_addf(&b, " — %zu of %zu case%s did not pass\n\n",
+			       t->all.total - t->all.passed, t->all.total,
+			       t->all.total == 1 ? "" : "s");
 	if (!summary)
 		assay_buf_adds(&b, "> **The run did not end** (killed?): these are its finished "
 				   "cases.\n\n");

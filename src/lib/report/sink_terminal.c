@@ -53,6 +53,8 @@ struct term {
 	size_t nmore;         /* all of them */
 	size_t nfailures;
 	size_t total;
+	size_t unfinished_passes; /* passed, though the program timed out or was killed */
+	char first_unfinished[256];
 	assay_strvec command; /* the argv prefix cases ran with */
 	char cwd[4096];       /* the current folder ("" if unknown) */
 };
@@ -100,7 +102,22 @@ static void add_ending(assay_buf *out, const assay_value *execution, const struc
 	}
 }
 
-/* Why the case failed: its error, how it ended, each failed attribute. */
+/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
+ * already, is "ATTR: MSG". */
+static bool repeats_error(const char *error, const char *attr, const assay_value *result)
+{
+	static const char prefix[] = "verifier error: ";
+	const assay_value *diff = assay_object_get(result, "diff");
+	size_t n = strlen(attr);
+
+	return error && diff && diff->kind == ASSAY_V_STRING &&
+	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
+	       error[n] == ':' && error[n + 1] == ' ' &&
+	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
+}
+
+/* Why the case failed: its error, how it ended, each failed attribute (a verifier's error
+ * once). */
 static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
 			bool *stderr_shown)
 {
@@ -121,13 +138,16 @@ static void add_reasons(struct term *t, assay_buf *out, const assay_case_report 
 	}
 	if (!execution)
 		return; /* not run: every attribute carries the error again */
-	add_ending(out, execution, &t->st);
+	const assay_value *msg = assay_object_get(execution, "message");
+	if (!r->error || !msg || msg->kind != ASSAY_V_STRING ||
+	    strncmp(r->error, msg->u.s, msg->len)) /* else the error said it already */
+		add_ending(out, execution, &t->st);
 	for (uint32_t i = 0; results && i < results->len; i++) {
 		const assay_value *v = &results->u.members[i].value;
 		const assay_value *ok = assay_object_get(v, "is_correct");
 		const char *attr = results->u.members[i].key.u.s;
 
-		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b)
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(r->error, attr, v))
 			continue;
 		assay_term__explain(out, attr, v, &t->st, DIFF_LINES);
 		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
@@ -178,8 +198,15 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 		fprintf(t->o.summary, "%s %s/%s/%s (%.3fs)\n", r->passed ? "PASS" : "FAIL",
 			r->checkpoint->name, r->group->name, r->id,
 			assay_value_number(assay_object_get(r->json, "duration")));
-	if (r->passed)
+	if (r->passed) {
+		const char *status = str_of(assay_object_get(assay_object_get(r->json, "execution"),
+							     "status"), "exited");
+
+		if (strcmp(status, "exited") && !t->unfinished_passes++)
+			snprintf(t->first_unfinished, sizeof(t->first_unfinished), "%s/%s/%s",
+				 r->checkpoint->name, r->group->name, r->id);
 		return 0;
+	}
 	t->nfailures++;
 	name = assay_xasprintf("%s/%s/%s", r->checkpoint->name, r->group->name, r->id);
 	origin = assay_xasprintf("%s/%s/%s", str_of(ocp, r->checkpoint->name),
@@ -296,20 +323,26 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 									     : t->st.red;
 
 	if (sum->interrupted) {
-		fprintf(f, "\n%s%s: %zu of %zu cases ran, %zu passed%s in %.2f s",
+		fprintf(f, "\n%s%s: %zu of %zu case%s ran, %zu passed%s in %.2f s",
 			color, t->o.exitfirst && t->nfailures
 				       ? "stopped at the first failure (--exitfirst)"
 				       : "interrupted",
-			tot->total, sum->planned, tot->passed, t->st.reset, sum->wall_s);
+			tot->total, sum->planned, sum->planned == 1 ? "" : "s", tot->passed,
+			t->st.reset, sum->wall_s);
 	} else {
-		fprintf(f, "\n%s%zu of %zu cases passed%s in %.2f s", color, tot->passed,
-			tot->total, t->st.reset, sum->wall_s);
+		fprintf(f, "\n%s%zu of %zu case%s passed%s in %.2f s", color, tot->passed,
+			tot->total, tot->total == 1 ? "" : "s", t->st.reset, sum->wall_s);
 	}
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
 	fputc('\n', f);
 	if (sum->interrupted && !(t->o.exitfirst && t->nfailures))
 		fputs("(--resume runs the rest into the same results folder)\n", f);
+	if (t->unfinished_passes)
+		fprintf(f, "note: %zu passing case%s (%s%s) passed although the program timed out or "
+			"was killed: `status_code: nonzero` accepts that; --strict does not\n",
+			t->unfinished_passes, t->unfinished_passes == 1 ? "" : "s",
+			t->first_unfinished, t->unfinished_passes > 1 ? ", ..." : "");
 }
 
 static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)

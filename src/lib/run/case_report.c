@@ -21,6 +21,11 @@
  * - A verifier that refuses its options or expected value (a regex that does not compile) makes
  *   its attribute fail with the reason as diff, and the case is flagged as an error: that is a
  *   suite bug the user must see, not a silent zero.
+ * - A program that could not be started (no such command) never ran: the case is an error
+ *   whatever its expectations, so `status_code: nonzero` cannot pass on a missing submission.
+ *   A program that timed out or was killed by a signal has a status other than 0, which
+ *   `nonzero` accepts (suite-format.md); the terminal says so, and under strictness
+ *   (--strict, `strict: true`) such a case is an error instead.
  */
 #include <math.h>
 #include <stdio.h>
@@ -126,7 +131,8 @@ static void add_result(assay_arena *a, assay_value *results, const char *name, a
 static assay_value actual_value(const assay_actual *ac)
 {
 	switch (ac->kind) {
-	case ASSAY_ACTUAL_BYTES: return assay_value_string_ref(ac->bytes, ac->len);
+	case ASSAY_ACTUAL_BYTES:
+		return ac->value ? *ac->value : assay_value_string_ref(ac->bytes, ac->len);
 	case ASSAY_ACTUAL_INT: return assay_value_int(ac->integer);
 	case ASSAY_ACTUAL_REAL: return assay_value_real(ac->real);
 	case ASSAY_ACTUAL_MISSING: break;
@@ -227,7 +233,17 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 			   v.weight, v.score);
 	}
 	verdict->score = wsum > 0 ? csum / wsum : 0.0;
+	if (!verdict->error && r->proc.status == ASSAY_PROC_EXEC_FAILED)
+		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
+							  : "the program could not be started").u.s;
 	verdict->passed = passed && wsum > 0 && !verdict->error;
+	if (verdict->passed && s->strict && (r->proc.status == ASSAY_PROC_TIMED_OUT ||
+					     r->proc.status == ASSAY_PROC_SIGNALED)) {
+		verdict->error = assay_value_stringf(
+			a, "%s, and strict mode passes no case whose program did not exit",
+			r->error ? r->error : "the program was killed by a signal").u.s;
+		verdict->passed = false;
+	}
 	set_duration(&report, t0);
 	*out = report;
 	return 0;

@@ -20,16 +20,10 @@
 #include "assay/fs.h"
 #include "assay/render.h"
 #include "assay/run.h"
+#include "assay/summary.h"
 #include "run/run_int.h"
 #include "util/banned.h"
 
-struct tallies {
-	/* per checkpoint: [type] and per group */
-	assay_tally (*types)[4];
-	assay_tally **groups;
-	assay_tally total;
-	assay_strvec failed;  /* checkpoint/group/id of each case that did not pass, in run order */
-};
 
 struct run {
 	const assay_suite *suite;
@@ -38,80 +32,10 @@ struct run {
 	char *root;
 	char *tmp_root;                   /* root/.tmp: the cases' private temporary folders */
 	struct assay_run__sandbox sandbox;
-	struct tallies t;
+	assay_tallies *t;                 /* summary.h */
 	size_t index;
 	assay_err *err;
 };
-
-static void tally_add(assay_tally *t, bool passed, bool error, double score)
-{
-	t->total++;
-	t->passed += passed;
-	t->errors += error;
-	t->score_sum += score;
-}
-
-static assay_value tally_value(assay_arena *a, const assay_tally *t)
-{
-	assay_value o = assay_value_object();
-
-	assay_object_set(a, &o, "passed", assay_value_int((int64_t)t->passed));
-	assay_object_set(a, &o, "total", assay_value_int((int64_t)t->total));
-	assay_object_set(a, &o, "pass_rate",
-			 assay_value_real(t->total ? (double)t->passed / (double)t->total : 0.0));
-	assay_object_set(a, &o, "errors", assay_value_int((int64_t)t->errors));
-	assay_object_set(a, &o, "mean_score",
-			 assay_value_real(t->total ? t->score_sum / (double)t->total : 0.0));
-	return o;
-}
-
-static assay_value summary_value(assay_arena *a, const assay_suite *s, const struct tallies *t,
-				 double wall, bool interrupted, const char *workdir)
-{
-	assay_value o = assay_value_object(), cps = assay_value_object();
-
-	assay_object_set(a, &o, "suite", assay_value_strz(a, s->name));
-	assay_object_set(a, &o, "duration", assay_value_real(wall));
-	assay_object_set(a, &o, "interrupted", assay_value_bool(interrupted));
-	assay_object_set(a, &o, "totals", tally_value(a, &t->total));
-	for (size_t i = 0; i < s->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &s->checkpoints[i];
-		assay_value types = assay_value_object(), groups = assay_value_object();
-		assay_tally all = { 0 };
-
-		for (int k = 0; k < 4; k++) {
-			const assay_tally *tt = &t->types[i][k];
-
-			if (!tt->total)
-				continue;
-			assay_object_set(a, &types, assay_group_type_name((assay_group_type)k),
-					 tally_value(a, tt));
-			all.passed += tt->passed;
-			all.total += tt->total;
-			all.errors += tt->errors;
-			all.score_sum += tt->score_sum;
-		}
-		for (size_t j = 0; j < cp->ngroups; j++) {
-			assay_value g = tally_value(a, &t->groups[i][j]);
-
-			assay_object_set(a, &g, "type",
-					 assay_value_strz(a, assay_group_type_name(cp->groups[j].type)));
-			assay_object_set(a, &groups, cp->groups[j].name, g);
-		}
-		assay_value c = tally_value(a, &all);
-		assay_object_set(a, &c, "types", types);
-		assay_object_set(a, &c, "groups", groups);
-		assay_object_set(a, &cps, cp->name, c);
-	}
-	assay_object_set(a, &o, "checkpoints", cps);
-	assay_value failed = assay_value_array();
-	for (size_t i = 0; i < t->failed.nr; i++)
-		assay_array_push(a, &failed, assay_value_strz(a, t->failed.v[i]));
-	assay_object_set(a, &o, "failed", failed);
-	if (workdir)
-		assay_object_set(a, &o, "work_dir", assay_value_strz(a, workdir));
-	return o;
-}
 
 static const char *const limit_names[] = { "none", "cpu_time", "memory", "file_size",
 					   "open_files", "processes", "timeout" };
@@ -166,14 +90,7 @@ char *assay_report_key(const char *checkpoint, const char *group, const char *id
 /* Tallies a finished case and hands it to every sink. */
 static int emit(struct run *run, assay_case_report *cr, size_t icp, size_t ig)
 {
-	const assay_group *g = cr->group;
-	bool error = cr->error != NULL;
-
-	tally_add(&run->t.types[icp][g->type], cr->passed, error, cr->score);
-	tally_add(&run->t.groups[icp][ig], cr->passed, error, cr->score);
-	tally_add(&run->t.total, cr->passed, error, cr->score);
-	if (!cr->passed)
-		assay_strvec_pushf(&run->t.failed, "%s/%s/%s", cr->checkpoint->name, g->name, cr->id);
+	assay_tallies_add(run->t, icp, ig, cr);
 	cr->index = ++run->index;
 	cr->total = run->suite->ncases;
 	for (size_t i = 0; i < run->opts->nsinks; i++) {
@@ -399,8 +316,7 @@ static int resolve_command(struct run *run, assay_err *err)
 int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
-	struct run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT, .err = err,
-			   .t.failed = ASSAY_STRVEC_INIT };
+	struct run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT, .err = err };
 	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
@@ -418,11 +334,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	run.tmp_root = assay_path_join(run.root, ".tmp");
 	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
 
-	run.t.types = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.types));
-	run.t.groups = assay_xcalloc(suite->ncheckpoints + 1, sizeof(*run.t.groups));
-	for (size_t i = 0; i < suite->ncheckpoints; i++)
-		run.t.groups[i] = assay_xcalloc(suite->checkpoints[i].ngroups + 1,
-						sizeof(**run.t.groups));
+	run.t = assay_tallies_new(suite);
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -441,11 +353,10 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	interrupted = opts->stop && *opts->stop && run.index < suite->ncases;
 
 	assay_arena *a = assay_arena_new(0);
-	assay_value sv = summary_value(a, suite, &run.t, assay_now() - t0, interrupted,
-				       opts->keep ? run.root : NULL);
-	assay_summary_add_policies(a, &sv); /* SlopCodeBench's aggregates (render.h) */
-	assay_run_summary sum = { suite, &sv, run.t.total, suite->ncases, assay_now() - t0,
-				  interrupted };
+	assay_value sv = assay_tallies_summary(run.t, a, assay_now() - t0, interrupted,
+					       opts->keep ? run.root : NULL);
+	assay_run_summary sum = { suite, &sv, assay_tallies_total(run.t), suite->ncases,
+				  assay_now() - t0, interrupted };
 	for (size_t i = 0; i < opts->nsinks && !rc; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -454,18 +365,14 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	}
 	assay_arena_free(a);
 	if (summary_out)
-		*summary_out = run.t.total;
+		*summary_out = assay_tallies_total(run.t);
 out:
 	if (run.root && !opts->keep)
 		assay_fs_remove_tree(run.root, NULL);
 	free(run.root);
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);
-	for (size_t i = 0; run.t.groups && i < suite->ncheckpoints; i++)
-		free(run.t.groups[i]);
-	free(run.t.groups);
-	free(run.t.types);
-	assay_strvec_clear(&run.t.failed);
+	assay_tallies_free(run.t);
 	assay_strvec_clear(&run.command);
 	return rc;
 }

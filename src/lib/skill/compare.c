@@ -99,7 +99,7 @@ int assay_skill_compare(assay_skill_compare_summary *out, const assay_skill_comp
 		int nv = vs && vs->kind == ASSAY_V_ARRAY ? (int)vs->len : 0;
 
 		if (va >= nv || vb >= nv) {
-			rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+			rc = assay_err_set(err, ASSAY_ENOMATCH, NULL, 0, 0,
 					   "no version v%d: the workspace has v0 to v%d (history.json)",
 					   va >= nv ? va : vb, nv - 1);
 			goto out;
@@ -165,6 +165,18 @@ int assay_skill_compare(assay_skill_compare_summary *out, const assay_skill_comp
 				int jrc = assay_judge_ask(cmp, ASSAY_JUDGE_COMPARATOR, &req, &ans, a,
 							  &st, &je);
 				if (jrc == ASSAY_EINVALID) {
+					if (out->errors < ASSAY_SKILL_REASONS) {
+						char *why = assay_xasprintf("%s run %d order %d: %s",
+									    id, run, k + 1, je.msg);
+						size_t n = strlen(why);
+						char *r = out->reasons[out->errors];
+
+						if (n >= sizeof(out->reasons[0]))
+							n = sizeof(out->reasons[0]) - 1;
+						memcpy(r, why, n);
+						r[n] = '\0';
+						free(why);
+					}
 					out->errors++;
 					assay_value e = assay_value_object();
 					assay_object_set(a, &e, "case_id", assay_value_strz(a, id));
@@ -244,16 +256,19 @@ int assay_skill_compare(assay_skill_compare_summary *out, const assay_skill_comp
 		assay_skill_wilson(wins_b, (double)out->judged, 1.959963984540054, &out->ci_lo,
 				   &out->ci_hi);
 	}
-	if (out->win_rate > 0.5)
+	if (!out->judged) {
+		/* nothing judged: no winner (the summary's winner_version is null) */
+		out->winner = out->loser = -1;
+	} else if (out->win_rate > 0.5) {
 		out->winner = vb;
-	else if (out->win_rate < 0.5)
+	} else if (out->win_rate < 0.5) {
 		out->winner = va;
-	else
-	{
+	} else {
 		double aa = average(&history, va), ab = average(&history, vb);
 		out->winner = aa > ab ? va : ab > aa ? vb : va > vb ? va : vb;
 	}
-	out->loser = out->winner == va ? vb : va;
+	if (out->judged)
+		out->loser = out->winner == va ? vb : va;
 
 	assay_value sum = assay_value_object();
 	assay_object_set(a, &sum, "versions", assay_value_array());
@@ -276,7 +291,8 @@ int assay_skill_compare(assay_skill_compare_summary *out, const assay_skill_comp
 	assay_object_set(a, &wr, "method", assay_value_strz(a, "Wilson score interval; an "
 							       "order-inconsistent pair counts 1/2"));
 	assay_object_set(a, &sum, "win_rate", wr);
-	assay_object_set(a, &sum, "winner_version", label(a, out->winner));
+	assay_object_set(a, &sum, "winner_version", out->judged ? label(a, out->winner)
+								 : assay_value_null());
 	assay_object_set(a, &sum, "pair_results", pairs);
 	assay_object_set(a, &sum, "judgements", judgements);
 	free(path);

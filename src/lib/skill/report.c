@@ -8,7 +8,9 @@
  * run of every version (at least two runs in all); the evals are too easy when the baseline
  * (the lowest version graded) passes every case in every run, or every criterion of it scored
  * 5. Only grading files named <case>_v<N>_run<R>.json are read; an unreadable one is listed
- * under `unreadable`.
+ * under `unreadable`. A run whose grading failed has no grading file: it is counted apart, as
+ * `grading_errors` (from runs/<case>/vN/runR/grading_error.json), never in the pass rate, so
+ * that the table shows it rather than a pass rate that silently lost a run.
  */
 #include <dirent.h>
 #include <math.h>
@@ -34,6 +36,29 @@ static int by_name(const void *x, const void *y)
 	if (!c)
 		c = strcmp(a->case_id, b->case_id);
 	return c ? c : a->run - b->run;
+}
+
+/* Runs of (case, version) whose grading failed: run folders holding grading_error.json (a
+ * new run removes its folder, so only the latest attempt of each run counts). */
+static size_t grading_errors(const char *ws, const char *id, int64_t ver)
+{
+	char *dir = assay_skill__path(ws, "runs/%s/v%lld", id, (long long)ver);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "run", 3))
+			continue;
+		char *p = assay_skill__path(ws, "runs/%s/v%lld/%s/grading_error.json", id,
+					    (long long)ver, e->d_name);
+		n += assay_fs_exists(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return n;
 }
 
 static const assay_value *result(const assay_value *g, const char *crit)
@@ -98,7 +123,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 		if (!assay_skill__int(&hv->u.items[vi], "version", &ver))
 			continue;
 		assay_value ve = assay_value_object(), vcases = assay_value_array();
-		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0;
+		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0, verrors = 0;
 		bool all_five = true, any = false;
 
 		assay_object_set(a, &ve, "version", assay_value_int(ver));
@@ -130,8 +155,24 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 					all_five &= assay_value_number(assay_object_get(
 							    &rs->u.items[k], "score")) == 5;
 			}
-			if (!runs)
+			size_t gerr = grading_errors(c.workspace, id, ver);
+			verrors += gerr;
+			if (!runs && !gerr)
 				continue;
+			if (!runs) {
+				/* only failed gradings: listed, with no pass rate */
+				assay_value ce = assay_value_object();
+				assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
+				assay_object_set(a, &ce, "runs", assay_value_int(0));
+				assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
+				assay_object_set(a, &ce, "pass_rate", assay_value_null());
+				assay_object_set(a, &ce, "mean", assay_value_null());
+				assay_object_set(a, &ce, "min", assay_value_null());
+				assay_object_set(a, &ce, "max", assay_value_null());
+				assay_object_set(a, &ce, "flaky", assay_value_array());
+				assay_array_push(a, &vcases, ce);
+				continue;
+			}
 			any = true;
 			const assay_value *exps = assay_object_get(&cases->u.items[ci],
 								    "expectations");
@@ -157,6 +198,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			assay_value ce = assay_value_object();
 			assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
 			assay_object_set(a, &ce, "runs", assay_value_int((int64_t)runs));
+			assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
 			assay_object_set(a, &ce, "pass_rate",
 					 assay_value_real((double)pass / (double)runs));
 			assay_object_set(a, &ce, "mean",
@@ -171,6 +213,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			passed_cases += pass == runs;
 		}
 		assay_object_set(a, &ve, "runs", assay_value_int((int64_t)vruns));
+		assay_object_set(a, &ve, "grading_errors", assay_value_int((int64_t)verrors));
 		assay_object_set(a, &ve, "pass_rate", vruns ? assay_value_real((double)vpass /
 									  (double)vruns)
 							    : assay_value_null());

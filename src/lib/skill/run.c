@@ -246,6 +246,8 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	job->item.exit_code = pr.status == ASSAY_PROC_EXITED ? pr.exit_code
 			      : pr.status == ASSAY_PROC_TIMED_OUT ? -1
 			      : pr.status == ASSAY_PROC_SIGNALED ? -pr.term_signal : 127;
+	job->item.timed_out = pr.status == ASSAY_PROC_TIMED_OUT;
+	job->item.timeout_s = c->exec_timeout;
 
 	/* What the executor left (it and everything it started have ended). */
 	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
@@ -420,7 +422,7 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 	out->version = r.version;
 	r.skill_dir = assay_skill__path(c.workspace, "v%d/skill", r.version);
 	if (!assay_fs_is_dir(r.skill_dir)) {
-		rc = assay_err_set(err, ASSAY_ENOTFOUND, r.skill_dir, 0, 0,
+		rc = assay_err_set(err, ASSAY_ENOMATCH, r.skill_dir, 0, 0,
 				   "version %d has no snapshot", r.version);
 		goto out;
 	}

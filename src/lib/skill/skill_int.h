@@ -24,6 +24,8 @@ char *assay_skill__path(const char *ws, const char *fmt, ...) ASSAY_PRINTF(2, 3)
 char *assay_skill__basename(const char *path);
 bool assay_skill__is_kebab(const char *s);
 int assay_skill__copy_skill(const char *src, const char *dst, assay_err *err);
+/* Whether folders `a` and `b` hold the same names, kinds, bytes and link targets. */
+bool assay_skill__same_tree(const char *a, const char *b);
 /* Mean overall_score of grading/<*>_v<version>_run<*>.json, NaN when none. */
 double assay_skill__version_average(const char *ws, int version, size_t *count);
 

@@ -230,7 +230,7 @@ int assay_skill_refresh_average(const char *ws, int version, assay_err *err)
 	return rc;
 }
 
-int assay_skill_snapshot(const char *ws, const char *description, int *version_out,
+int assay_skill_snapshot(const char *ws, const char *description, bool force, int *version_out,
 			 assay_err *err)
 {
 	struct skill_config c;
@@ -269,6 +269,20 @@ int assay_skill_snapshot(const char *ws, const char *description, int *version_o
 	}
 	if ((rc = assay_fs_mkdirs(dst, err)) || (rc = assay_skill__copy_skill(c.skill, dst, err)))
 		goto out;
+	/* a version identical to the current one measures nothing new */
+	char *cur_dir = assay_skill__path(c.workspace, "v%d/skill", (int)cur);
+	bool same = !force && assay_fs_is_dir(cur_dir) && assay_skill__same_tree(dst, cur_dir);
+	free(cur_dir);
+	if (same) {
+		char *vdir = assay_skill__path(c.workspace, "v%d", next);
+		assay_fs_remove_tree(vdir, NULL);
+		free(vdir);
+		rc = assay_err_set(err, ASSAY_ENOMATCH, c.skill, 0, 0,
+				   "nothing changed since v%d: the skill folder holds what "
+				   "v%d/skill holds (edit the skill first, or --force to make v%d "
+				   "anyway)", (int)cur, (int)cur, next);
+		goto out;
+	}
 	set_average(a, &h, c.workspace, (int)cur);
 	desc = description ? assay_xstrdup(description) : assay_xasprintf("version %d", next);
 	assay_array_push(a, vs, version_entry(a, next, desc, c.skill));

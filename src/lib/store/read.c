@@ -102,3 +102,81 @@ int assay_store_run_info(assay_store *s, assay_value *out, assay_arena *a, assay
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int assay_store_each_position(assay_store *s,
+			      int (*fn)(void *payload, size_t position, const char *checkpoint,
+					const char *group, const char *id, assay_err *err),
+			      void *payload, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT position, checkpoint, grp, id FROM cases"
+						   " ORDER BY position, seq", err);
+	int rc = 0, step;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 pos = sqlite3_column_int64(st, 0);
+
+		rc = fn(payload, pos > 0 ? (size_t)pos : 0, (const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2),
+			(const char *)sqlite3_column_text(st, 3), err);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "read the cases");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int assay_store_case_hash(assay_store *s, const char *checkpoint, const char *group,
+			  const char *id, char out[65], assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT case_hash FROM cases WHERE"
+						   " checkpoint = ? AND grp = ? AND id = ?", err);
+	int rc = 0, step;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	out[0] = '\0';
+	sqlite3_bind_text(st, 1, checkpoint, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, group, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(st, 0);
+
+		if (h && strlen(h) == 64)
+			memcpy(out, h, 65);
+	} else if (step == SQLITE_DONE) {
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, s->dir, 0, 0, "no case %s/%s/%s",
+				   checkpoint, group, id);
+	} else {
+		rc = assay_store__fail(s, err, "find a case");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int assay_store_set_case_hash(assay_store *s, const char *checkpoint, const char *group,
+			      const char *id, const char *sha256, assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "UPDATE cases SET case_hash = ? WHERE"
+						   " checkpoint = ? AND grp = ? AND id = ?", err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	if (sha256 && *sha256)
+		sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_text(st, 2, checkpoint, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "set a case's hash");
+	else if (!sqlite3_changes(s->db))
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, s->dir, 0, 0, "no case %s/%s/%s",
+				   checkpoint, group, id);
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -10,6 +10,8 @@
  *   pid), taken before anything is written: a second writer is refused and told whose it is.
  * - Blobs are rows of 1 MiB chunks, written under a temporary name as they stream in and
  *   renamed to their SHA-256 at the end (or dropped when that blob is already kept).
+ * - Readers create nothing in the results folder: the writer leaves the store in rollback
+ *   mode when it closes, and a store still in WAL mode without its log is opened immutable.
  * - The schema carries its version; a store of a newer version is refused untouched.
  * - A case's attributes are stored beside its line, their values as the line holds them (cut),
  *   so the store can be queried without parsing lines.
@@ -164,6 +166,39 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	return 0;
 }
 
+/*
+ * A reader creates nothing in the results folder. A store whose writer has closed is in
+ * rollback mode (assay_store_close) and is read as it is. One still in WAL mode with no
+ * write-ahead log (a store of an older assay, closed cleanly) would make SQLite create
+ * assay.db-wal and -shm that a read-only connection cannot remove: it is opened immutable,
+ * which is safe while nobody writes, and a writer keeps its log file while it writes. With a
+ * log present (a run going on, or killed), the reader shares it.
+ */
+static int open_db(assay_store *s, bool write)
+{
+	char *wal, *uri;
+	int rc;
+
+	if (write)
+		return sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+				       NULL);
+	wal = assay_xasprintf("%s-wal", s->path);
+	if (assay_fs_exists(wal)) {
+		free(wal);
+		return sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+	}
+	free(wal);
+	uri = sqlite3_mprintf("file:%s?mode=ro&immutable=1", s->path);
+	if (!uri)
+		return SQLITE_NOMEM;
+	/* '?' and '#' in the path would cut the URI: such a folder is read the plain way */
+	rc = strpbrk(s->path, "?#") ? sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL)
+				    : sqlite3_open_v2(uri, &s->db,
+						      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	sqlite3_free(uri);
+	return rc;
+}
+
 int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *err)
 {
 	bool write = flags & ASSAY_STORE_WRITE;
@@ -181,9 +216,7 @@ int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *e
 	}
 	if (write && ((rc = assay_fs_mkdirs(dir, err)) || (rc = take_lock(s, dir, err))))
 		goto fail;
-	if (sqlite3_open_v2(s->path, &s->db,
-			    write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY,
-			    NULL) != SQLITE_OK) {
+	if (open_db(s, write) != SQLITE_OK) {
 		rc = assay_err_set(err, ASSAY_ESTORE, s->path, 0, 0, "cannot open: %s",
 				   s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
@@ -203,6 +236,10 @@ void assay_store_close(assay_store *s)
 {
 	if (!s)
 		return;
+	/* the writer leaves the store in rollback mode, its log checkpointed and removed, so
+	 * that readers find nothing to create (open_db); a reader still open keeps WAL mode */
+	if (s->db && s->lock_fd >= 0)
+		sqlite3_exec(s->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
@@ -316,12 +353,25 @@ static int blob_write(void *handle, const char *data, size_t len, assay_err *err
 	struct db_blob *b = handle;
 	int rc;
 
-	assay_buf_add(&b->pending, data, len);
-	while (b->pending.len >= CHUNK) {
-		if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
-			return rc;
-		memmove(b->pending.ptr, b->pending.ptr + CHUNK, b->pending.len - CHUNK);
-		assay_buf_setlen(&b->pending, b->pending.len - CHUNK);
+	/* whole chunks go straight from `data`: a big value is never copied whole */
+	while (len) {
+		if (!b->pending.len && len >= CHUNK) {
+			if ((rc = chunk_out(b, data, CHUNK, err)))
+				return rc;
+			data += CHUNK;
+			len -= CHUNK;
+			continue;
+		}
+		size_t take = CHUNK - b->pending.len < len ? CHUNK - b->pending.len : len;
+
+		assay_buf_add(&b->pending, data, take);
+		data += take;
+		len -= take;
+		if (b->pending.len == CHUNK) {
+			if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
+				return rc;
+			assay_buf_setlen(&b->pending, 0);
+		}
 	}
 	return 0;
 }

@@ -22,7 +22,9 @@
  *   true/false, datetimes as their text. null, lists and mappings are refused.
  * - The verifier's diff lives in the call's arena; a verifier that refuses (returns an error)
  *   leaves no diff behind, whatever it had made.
- * - An unknown verifier's message lists every known name, built in and registered.
+ * - An unknown verifier's message lists every known name, built in and registered, names the
+ *   closest one, or else says how a plug-in's verifier is loaded; an unknown option names the
+ *   closest option.
  * - `diff` is an option of every verifier (verify_diffs.c): how a failed attribute's diff is
  *   shown (simple, lines, unified, visual, structural; verification.md "Diff Generation
  *   Strategies"); its value is checked with the entry.
@@ -38,6 +40,7 @@
 
 #include "assay/buf.h"
 #include "assay/verify.h"
+#include "load/load_int.h" /* assay_load__closest: the name meant */
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -112,8 +115,24 @@ static int unknown_verifier(const char *name, assay_err *err)
 		if (!dup)
 			assay_buf_addf(&known, ", %s", registered[i]->name);
 	}
-	rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown verifier '%s' (known: %s)",
-			   name, known.ptr);
+	/* the names again, as a list, for the closest one */
+	size_t n = sizeof(builtins) / sizeof(builtins[0]);
+	const char **names = assay_xcalloc(n + nregistered + 1, sizeof(*names));
+	for (size_t i = 0; i < n; i++)
+		names[i] = builtins[i]->name;
+	for (size_t i = 0; i < nregistered; i++)
+		names[n + i] = registered[i]->name;
+	const char *meant = assay_load__closest(name, names);
+	if (meant)
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0,
+				   "unknown verifier '%s' (did you mean '%s'? known: %s)", name, meant,
+				   known.ptr);
+	else
+		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0,
+				   "unknown verifier '%s' (known: %s; a plug-in's verifier needs its "
+				   "shared object loaded: --plugin PATH, or plugins: [PATH] in "
+				   "suite.yaml)", name, known.ptr);
+	free(names);
 	assay_buf_release(&known);
 	return rc;
 }
@@ -133,6 +152,32 @@ static bool accepts(const assay_verifier *v, const assay_value *key)
 		if (key_is(key, *o))
 			return true;
 	return false;
+}
+
+/* "unknown option 'ignore_ordr' for verifier 'json' (did you mean 'ignore_order'?)" */
+static int unknown_option(const assay_verifier *v, const assay_value *key, assay_err *err)
+{
+	size_t n = 0;
+	const char **names;
+	const char *meant = NULL;
+	int rc;
+
+	for (const char *const *o = v->options; o && *o; o++)
+		n++;
+	names = assay_xcalloc(n + 4, sizeof(*names));
+	for (size_t i = 0; i < n; i++)
+		names[i] = v->options[i];
+	names[n] = "verifier";
+	names[n + 1] = "weight";
+	names[n + 2] = "diff";
+	if (key->len && !memchr(key->u.s, '\0', key->len))
+		meant = assay_load__closest(key->u.s, names);
+	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+			   "unknown option '%.*s' for verifier '%s'%s%s%s", (int)key->len,
+			   key->len ? key->u.s : "", v->name, meant ? " (did you mean '" : "",
+			   meant ? meant : "", meant ? "'?)" : "");
+	free(names);
+	return rc;
 }
 
 /* A number as a message shows it: an integer's digits, a real as Python's repr. */
@@ -191,9 +236,7 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 	for (uint32_t i = 0; i < options->len; i++) {
 		const assay_value *key = &options->u.members[i].key;
 		if (!accepts(v, key))
-			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-					     "unknown option '%.*s' for verifier '%s'",
-					     (int)key->len, key->len ? key->u.s : "", v->name);
+			return unknown_option(v, key, err);
 	}
 	if ((rc = read_weight(&weight, options, err)) ||
 	    (rc = assay_verify__diff_strategy(NULL, options, err)))

@@ -10,7 +10,7 @@
  *   indexes a mapping by key, or a list by a decimal index (`items.0.id`), a step the example's
  *   _get_nested cannot take but a suite needs. A path that leads nowhere gives None, as in the
  *   example, so an expected null also passes when the field is absent; the message says
- *   "absent". Values compare as the json verifier compares them (abs_tol, rel_tol,
+ *   "absent". Values in messages are written as the document writes them (null, not None). Values compare as the json verifier compares them (abs_tol, rel_tol,
  *   ignore_order, ignore_string_case, significant_digits), so 1 equals 1.0 as in Python.
  *   Each field is one of the example's results (weight 1): the attribute is correct when all
  *   are, and its score is the share that are.
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/json.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -70,11 +71,21 @@ static const assay_value *follow(const assay_value *v, const char *path, size_t 
 	return NULL;
 }
 
+/* A value in a message: a string or number as Python's repr ('Bob', 1.5), anything else as
+ * JSON (null, true, [1, 2]): the document's words, not Python's None and True. */
 static assay_value repr_value(assay_arena *a, const assay_value *v)
 {
 	assay_buf b = ASSAY_BUF_INIT;
 
-	assay_verify__repr(&b, v, REPR_CAP);
+	if (v->kind == ASSAY_V_STRING || assay_value_is_number(v)) {
+		assay_verify__repr(&b, v, REPR_CAP);
+	} else {
+		assay_json_write(&b, v, 0);
+		if (b.len > REPR_CAP) {
+			b.len = REPR_CAP;
+			assay_buf_adds(&b, "...");
+		}
+	}
 	assay_value s = assay_verify__text(a, b.ptr, b.len, 0);
 	assay_buf_release(&b);
 	return s;

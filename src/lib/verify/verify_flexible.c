@@ -13,6 +13,8 @@
  * - Normalising is Python's str.strip() (`strip`, default true) then str.casefold()
  *   (`ignore_case`, default true), as the text verifier does them; containment (`contains`,
  *   default true) is tested on the normalised texts, expected in actual.
+ * - An empty expected text (after normalising) earns no containment credit: every text
+ *   contains it. The loader warns about such a case (case_load.c).
  * - The diff says which level matched ("✓ Match after normalising", "✓ Contains expected");
  *   null for an exact match; on failure, the unified diff of the normalised texts.
  */
@@ -76,7 +78,7 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 	assay_buf_add(&e, want, wlen); /* scratch is reused for the actual text */
 	got = assay_verify__actual_text(call->actual, &scratch, &glen);
 	if (!got) {
-		assay_verify__fail(out, assay_value_strz(a, "file was not produced"));
+		assay_verify__fail(out, assay_value_strz(a, assay_verify__missing(call)));
 	} else if (glen == e.len && !memcmp(got, e.ptr, glen)) {
 		out->is_correct = true;
 		out->score = 1.0;
@@ -89,7 +91,8 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 			out->is_correct = true;
 			out->score = ncredit;
 			out->diff = assay_value_strz(a, "✓ Match after normalising (strip, case)");
-		} else if (contains && memmem(t.ptr, t.len, tw.ptr, tw.len)) {
+		} else if (contains && tw.len && memmem(t.ptr, t.len, tw.ptr, tw.len)) {
+			/* (every text contains the empty one: no credit for that) */
 			out->is_correct = true;
 			out->score = ccredit;
 			out->diff = assay_value_strz(a, "✓ Contains expected");

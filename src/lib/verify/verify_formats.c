@@ -139,7 +139,7 @@ bool assay_verify__parse_actual(assay_value *v, assay_verification *out,
 	*rc = 0;
 	switch (ac ? ac->kind : ASSAY_ACTUAL_MISSING) {
 	case ASSAY_ACTUAL_MISSING:
-		assay_verify__fail(out, assay_value_strz(a, "file was not produced"));
+		assay_verify__fail(out, assay_value_strz(a, assay_verify__missing(call)));
 		return false;
 	case ASSAY_ACTUAL_INT:
 		*v = assay_value_int(ac->integer);

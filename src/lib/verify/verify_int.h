@@ -12,7 +12,8 @@
  * assay_diff_opts_parse), to open a verifier's NULL-terminated list with. */
 #define ASSAY_VERIFY__STRUCTURAL_OPTIONS                                                       \
 	"ignore_order", "abs_tol", "rel_tol", "significant_digits", "ignore_string_case",     \
-		"ignore_extra_keys", "exclude_paths", "exclude_regex_paths", "sort_by",        \
+		"ignore_extra_keys", "exact_integers", "strict_types", "exclude_paths",        \
+		"exclude_regex_paths", "sort_by",                                              \
 		"regex_paths", "weights", "max_diffs", "number_format_notation"
 
 /*
@@ -66,6 +67,9 @@ int assay_verify__parse_expected(assay_value *v, const assay_verify_call *call,
 
 /* The attribute's name for messages ("output" when unnamed). */
 const char *assay_verify__attr(const assay_verify_call *call);
+/* What a missing actual value means: "file was not produced" (a file attribute, or none named),
+ * else "no answer was received" (an api request without an answer). */
+const char *assay_verify__missing(const assay_verify_call *call);
 
 /* Marks `out` failed with diff `msg`. */
 void assay_verify__fail(assay_verification *out, assay_value msg);

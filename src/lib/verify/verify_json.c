@@ -39,13 +39,15 @@
 
 static const char *const json_options[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
-	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
+	"ignore_string_case", "ignore_extra_keys", "exact_integers", "strict_types",
+	"exclude_paths",      "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
 	"number_format_notation", NULL,
 };
 static const char *const jsonl_options[] = {
 	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
-	"ignore_string_case", "ignore_extra_keys", "exclude_paths", "exclude_regex_paths",
+	"ignore_string_case", "ignore_extra_keys", "exact_integers", "strict_types",
+	"exclude_paths",      "exclude_regex_paths",
 	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
 	"number_format_notation", "skip_invalid", NULL,
 };
@@ -110,7 +112,7 @@ static bool load_actual(assay_value *v, assay_verification *out, const assay_ver
 
 	switch (a ? a->kind : ASSAY_ACTUAL_MISSING) {
 	case ASSAY_ACTUAL_MISSING:
-		fail(out, assay_value_strz(ar, "file was not produced"));
+		fail(out, assay_value_strz(ar, assay_verify__missing(call)));
 		return false;
 	case ASSAY_ACTUAL_INT:
 		*v = assay_value_int(a->integer);

@@ -167,7 +167,7 @@ static int verify_numeric(assay_verification *out, const assay_verify_call *call
 	if (!text) {
 		free(exp);
 		assay_buf_release(&scratch);
-		assay_verify__fail(out, assay_value_strz(ar, "file was not produced"));
+		assay_verify__fail(out, assay_value_strz(ar, assay_verify__missing(call)));
 		return 0;
 	}
 	find_numbers(&act, &na, &alloc, text, tlen);

@@ -63,6 +63,7 @@
 #include "assay/udiff.h"
 #include "assay/verify.h"
 #include "verify/pytext_int.h"
+#include "verify/verify_int.h"
 #include "util/utf8.h"
 #include "util/banned.h"
 
@@ -145,7 +146,7 @@ static void failf(assay_verification *out, const assay_verify_call *call, const 
 
 static void fail_missing(assay_verification *out, const assay_verify_call *call)
 {
-	failf(out, call, "file was not produced");
+	failf(out, call, "%s", assay_verify__missing(call));
 }
 
 /* Fails with the unified diff of `e` (expected) and `a` (actual), capped at DIFF_CAP. */

@@ -15,12 +15,20 @@
 #include <unistr.h>
 
 #include "assay/buf.h"
+#include "assay/suite.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
 const char *assay_verify__attr(const assay_verify_call *call)
 {
 	return call->attribute ? call->attribute : "output";
+}
+
+const char *assay_verify__missing(const assay_verify_call *call)
+{
+	if (!call->attribute || assay_file_attribute_path(call->attribute))
+		return "file was not produced";
+	return "no answer was received";
 }
 
 void assay_verify__fail(assay_verification *out, assay_value msg)

@@ -31,6 +31,7 @@ struct cfg {
 	enum rule_kind rule_kind[MAX_RULES];
 	int nrules;
 	uint64_t cpu_s, data_bytes, fsize_bytes, nofile, nproc; /* 0: no limit */
+	uint64_t tcp_port;   /* with ASSAY_INIT_F_NO_NET: the one TCP port it may bind (0: none) */
 	char **argv;         /* the program's argv (NULL-terminated); argv[-2..-1] are ours to
 				overwrite (the /bin/sh fallback uses them) */
 	char **envp;
@@ -57,7 +58,7 @@ void layer_refuse(struct assay_init_report *rep, unsigned layer, int err);
 void layer_apply(struct assay_init_report *rep, unsigned layer);
 int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsigned *layers);
 void landlock_enforce(int ruleset, unsigned layers, struct assay_init_report *rep);
-void seccomp_enforce(struct assay_init_report *rep, bool no_net);
+void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server);
 void set_limits(const struct cfg *cfg, bool pidns);
 void drop_stdio(void);
 

@@ -12,9 +12,11 @@
  *   allowed) and every socket(2) by seccomp, AF_UNIX included: Landlock does not confine the
  *   connect of a path-named unix socket, so /run/dbus, a docker socket or one the user left in
  *   /tmp would be reachable. socketpair(2) stays (pipelines, asyncio, subprocess need it), but
- *   not SOCK_DGRAM, whose sendto(2) may name any path socket. A network namespace would do
- *   part of it, but creating and tearing one down cost 650 us per case on the machine this was
- *   written on, most of the whole case.
+ *   not SOCK_DGRAM, whose sendto(2) may name any path socket. An api server (-p PORT) may also
+ *   make TCP sockets (IPv4, IPv6) and bind that one port (Landlock), never send with
+ *   MSG_FASTOPEN (a connect Landlock does not see), and still connects nowhere. A network
+ *   namespace would do part of it, but creating and tearing one down cost 650 us per case on
+ *   the machine this was written on, most of the whole case.
  * - Keyrings are off whatever the network: the session keyring the program inherits is
  *   assay's (and its user's), so seccomp fails keyctl, add_key and request_key with ENOSYS.
  * - The seccomp filter refuses io_uring_setup with the network off (io_uring creates sockets
@@ -67,6 +69,7 @@ void layer_refuse(struct assay_init_report *rep, unsigned layer, int err)
 
 #define LL_CREATE_RULESET_VERSION (1u << 0)
 #define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
 
 #define LL_FS_EXECUTE (1ull << 0)
 #define LL_FS_WRITE_FILE (1ull << 1)
@@ -96,6 +99,11 @@ struct ll_path_beneath_attr {
 	uint64_t allowed_access;
 	int32_t parent_fd;
 } __attribute__((packed));
+
+struct ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
 
 /* Every filesystem right of each ABI: 13 rights in ABI 1, REFER in 2, TRUNCATE in 3,
  * IOCTL_DEV in 5. */
@@ -178,6 +186,12 @@ int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsig
 		s_landlock_add_rule(fd, LL_RULE_PATH_BENEATH, &rule);
 		s_close(pfd);
 	}
+	if (attr.handled_access_net && cfg->tcp_port) {
+		/* an api server: its own port to bind, nothing to connect to */
+		struct ll_net_port_attr rule = { LL_NET_BIND_TCP, cfg->tcp_port };
+
+		s_landlock_add_rule(fd, LL_RULE_NET_PORT, &rule);
+	}
 	*layers = (attr.handled_access_fs ? ASSAY_INIT_L_LANDLOCK_FS : 0) |
 		  (attr.handled_access_net ? ASSAY_INIT_L_LANDLOCK_NET : 0) |
 		  (attr.scoped ? ASSAY_INIT_L_LANDLOCK_SCOPE : 0);
@@ -219,49 +233,61 @@ struct s_sock_fprog {
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS */
 #define BPF_JEQ 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
 #define BPF_JGE 0x35    /* BPF_JMP | BPF_JGE | BPF_K */
+#define BPF_JSET 0x45   /* BPF_JMP | BPF_JSET | BPF_K */
 #define BPF_ANDK 0x54   /* BPF_ALU | BPF_AND | BPF_K */
 #define BPF_RETK 0x06   /* BPF_RET | BPF_K */
 #define RET_ALLOW 0x7fff0000u
 #define RET_ERRNO(e) (0x00050000u | (e))
 #define OFF_NR 0
 #define OFF_ARCH 4
-#define OFF_ARG1 24 /* the low 32 bits on little-endian machines */
-#define SOCK_TYPE_MASK 0xf
+#define OFF_ARG(i) (16 + 8 * (i)) /* the low 32 bits on little-endian machines */
+#define AF_INET_ 2
+#define AF_INET6_ 10
+#define SOCK_STREAM_ 1
 #define SOCK_DGRAM_ 2
+#define SOCK_TYPE_MASK 0xf
+#define SOCK_FLAGS_ 0x80800u /* SOCK_NONBLOCK | SOCK_CLOEXEC */
+#define IPPROTO_TCP_ 6
+#define MSG_FASTOPEN_ 0x20000000u
+
+/* The numbers of the calls the filter looks at, per ABI (0: the ABI has no such call). */
+struct abi_nrs {
+	uint32_t keys[3]; /* add_key, request_key, keyctl */
+	uint32_t socket, socketpair, socketcall, io_uring_setup;
+	uint32_t sends[3]; /* sendto, sendmsg, sendmmsg */
+};
 
 #if defined(__x86_64__)
 #define ARCH_NATIVE 0xc000003eu /* AUDIT_ARCH_X86_64 */
 #define ARCH_COMPAT 0x40000003u /* AUDIT_ARCH_I386 */
-#define X32_BIT 0x40000000u     /* x32 shares the native numbers, with this bit */
-static const uint32_t compat_keys[] = { 286, 287, 288 }; /* add_key, request_key, keyctl */
-#define COMPAT_SOCKET 359
-#define COMPAT_SOCKETPAIR 360
-#define COMPAT_SOCKETCALL 102
-#define COMPAT_IO_URING_SETUP 425
+#define X32_BIT 0x40000000u     /* x32: the native numbers with this bit, and a few of its own */
+#define X(n) (X32_BIT | (n))
+static const struct abi_nrs x32_nrs = { { X(248), X(249), X(250) }, X(41), X(53), 0, X(425),
+					{ X(44), X(518), X(538) } };
+static const struct abi_nrs compat_nrs = { { 286, 287, 288 }, 359, 360, 102, 425,
+					   { 369, 370, 345 } };
 #elif defined(__aarch64__)
 #define ARCH_NATIVE 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
 #define ARCH_COMPAT 0x40000028u /* AUDIT_ARCH_ARM */
-static const uint32_t compat_keys[] = { 309, 310, 311 };
-#define COMPAT_SOCKET 281
-#define COMPAT_SOCKETPAIR 288
-#define COMPAT_IO_URING_SETUP 425 /* EABI has no socketcall */
+static const struct abi_nrs compat_nrs = { { 309, 310, 311 }, 281, 288, 0 /* EABI: none */, 425,
+					   { 290, 296, 374 } };
 #endif
 
 #ifdef ARCH_NATIVE
 /* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
-enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_DENY, L_NOSYS, L_UP_NATIVE, L_UP_COMPAT,
-       L_X32, L_UP_X32, L_COUNT };
+enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_DENY, L_NOSYS,
+       L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32, L_COUNT };
 
 struct bpf {
-	struct s_sock_filter f[64];
-	signed char jt[64], jf[64]; /* label, or L_NEXT */
+	struct s_sock_filter f[96];
+	signed char jt[96], jf[96]; /* label, or L_NEXT */
 	int at[L_COUNT];
 	int n;
 };
 
 static void bpf_emit(struct bpf *b, uint16_t code, uint32_t k, int jt, int jf)
 {
-	if (b->n == 64)
+	if (b->n == 96)
 		return; /* cannot happen: the filter below is shorter */
 	b->f[b->n] = (struct s_sock_filter){ code, 0, 0, k };
 	b->jt[b->n] = (signed char)jt;
@@ -285,7 +311,7 @@ static void bpf_resolve(struct bpf *b)
 	}
 }
 
-/* One system call number and what it gets (a label: L_DENY, L_NOSYS or L_PAIR). */
+/* One system call number and what it gets (a label). */
 struct nr_rule {
 	uint32_t nr;
 	int label;
@@ -315,21 +341,25 @@ static void bpf_rules(struct bpf *b, const struct nr_rule *r, int n, int upper_l
 	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
 }
 
-/* Keyrings always; sockets with the network off. `socketcall` 0: the ABI has none. @return
- * how many rules, sorted by number. */
-static int abi_rules(struct nr_rule r[8], const uint32_t keys[3], uint32_t socket, uint32_t pair,
-		     uint32_t socketcall, uint32_t uring, uint32_t bit, bool no_net)
+/* Keyrings always; with the network off, sockets (and for a TCP server, the sends that could
+ * open a connection). @return how many rules, sorted by number. */
+static int abi_rules(struct nr_rule r[12], const struct abi_nrs *a, bool no_net, bool tcp_server)
 {
 	int n = 0;
 
 	for (int i = 0; i < 3; i++)
-		r[n++] = (struct nr_rule){ bit | keys[i], L_NOSYS };
+		r[n++] = (struct nr_rule){ a->keys[i], L_NOSYS };
 	if (no_net) {
-		r[n++] = (struct nr_rule){ bit | socket, L_DENY };
-		r[n++] = (struct nr_rule){ bit | pair, L_PAIR };
-		r[n++] = (struct nr_rule){ bit | uring, L_NOSYS };
-		if (socketcall)
-			r[n++] = (struct nr_rule){ socketcall, L_DENY };
+		r[n++] = (struct nr_rule){ a->socket, tcp_server ? L_SOCKET : L_DENY };
+		r[n++] = (struct nr_rule){ a->socketpair, L_PAIR };
+		r[n++] = (struct nr_rule){ a->io_uring_setup, L_NOSYS };
+		if (a->socketcall)
+			r[n++] = (struct nr_rule){ a->socketcall, L_DENY };
+		if (tcp_server) {
+			r[n++] = (struct nr_rule){ a->sends[0], L_FLAGS3 }; /* sendto(.., flags) */
+			r[n++] = (struct nr_rule){ a->sends[1], L_FLAGS2 }; /* sendmsg(.., flags) */
+			r[n++] = (struct nr_rule){ a->sends[2], L_FLAGS3 }; /* sendmmsg(.., flags) */
+		}
 	}
 	for (int i = 1; i < n; i++) /* insertion sort: a handful */
 		for (int j = i; j > 0 && r[j - 1].nr > r[j].nr; j--) {
@@ -349,20 +379,31 @@ static int abi_rules(struct nr_rule r[8], const uint32_t keys[3], uint32_t socke
  * /run/dbus, a docker socket, is reachable without any file right, and its connect is not
  * confined by Landlock); socketpair(2) stays, but not SOCK_DGRAM (whose sendto(2) may name any
  * path socket); io_uring_setup fails with ENOSYS (io_uring makes sockets without socket(2)).
- * The other ABIs of the machine get the same rules, socketcall(2) refused outright; unknown
- * ABIs get ENOSYS for every call.
+ * With `tcp_server` (an api server that must listen) socket(2) also makes TCP sockets over IPv4
+ * and IPv6 (no UDP, raw, SCTP or MPTCP: Landlock rules only TCP), and no send may carry
+ * MSG_FASTOPEN (TCP Fast Open connects from sendto/sendmsg, where Landlock's connect rule does
+ * not look). The other ABIs of the machine get the same rules, socketcall(2) refused outright;
+ * unknown ABIs get ENOSYS for every call.
  */
-void seccomp_enforce(struct assay_init_report *rep, bool no_net)
+void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server)
 {
 #ifdef ARCH_NATIVE
-	static const uint32_t native_keys[] = { __NR_add_key, __NR_request_key, __NR_keyctl };
+	static const struct abi_nrs native_nrs = {
+		{ __NR_add_key, __NR_request_key, __NR_keyctl },
+		__NR_socket,
+		__NR_socketpair,
+		0,
+		__NR_io_uring_setup,
+		{ __NR_sendto, __NR_sendmsg, __NR_sendmmsg },
+	};
 	static struct bpf b;
 	struct s_sock_fprog prog;
-	struct nr_rule r[8];
+	struct nr_rule r[12];
 	int n, rc;
 
 	if (rep->refused & ASSAY_INIT_L_SECCOMP)
 		return;
+	tcp_server = tcp_server && no_net;
 	memset(&b, 0, sizeof(b));
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARCH, L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_JEQ, ARCH_NATIVE, L_NEXT, L_COMPAT);
@@ -370,34 +411,47 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net)
 	bpf_emit(&b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_JGE, X32_BIT, L_X32, L_NEXT);
 #endif
-	n = abi_rules(r, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup, 0,
-		      no_net);
+	n = abi_rules(r, &native_nrs, no_net, tcp_server);
 	bpf_rules(&b, r, n, L_UP_NATIVE);
 #ifdef X32_BIT
 	b.at[L_X32] = b.n;
-	n = abi_rules(r, native_keys, __NR_socket, __NR_socketpair, 0, __NR_io_uring_setup,
-		      X32_BIT, no_net);
+	n = abi_rules(r, &x32_nrs, no_net, tcp_server);
 	bpf_rules(&b, r, n, L_UP_X32);
 #endif
 	b.at[L_COMPAT] = b.n;
 	bpf_emit(&b, BPF_JEQ, ARCH_COMPAT, L_NEXT, L_NOSYS);
-#ifdef COMPAT_SOCKETCALL
-	n = abi_rules(r, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, COMPAT_SOCKETCALL,
-		      COMPAT_IO_URING_SETUP, 0, no_net);
-#else
-	n = abi_rules(r, compat_keys, COMPAT_SOCKET, COMPAT_SOCKETPAIR, 0, COMPAT_IO_URING_SETUP,
-		      0, no_net);
-#endif
+	n = abi_rules(r, &compat_nrs, no_net, tcp_server);
 	bpf_rules(&b, r, n, L_UP_COMPAT);
+
 	b.at[L_PAIR] = b.n; /* socketpair: any type but SOCK_DGRAM */
-	bpf_emit(&b, BPF_LD_ABS, OFF_ARG1, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(1), L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_ANDK, SOCK_TYPE_MASK, L_NEXT, L_NEXT);
-	bpf_emit(&b, BPF_JEQ, SOCK_DGRAM_, L_DENY, L_NEXT);
-	bpf_emit(&b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, SOCK_DGRAM_, L_DENY, L_ALLOW);
+	if (tcp_server) {
+		b.at[L_SOCKET] = b.n; /* socket: TCP over IPv4 or IPv6 only */
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+		bpf_jeq(&b, AF_INET_, L_INET);
+		bpf_emit(&b, BPF_JEQ, AF_INET6_, L_INET, L_DENY);
+		b.at[L_INET] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(1), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_ANDK, ~SOCK_FLAGS_, L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JEQ, SOCK_STREAM_, L_NEXT, L_DENY);
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2), L_NEXT, L_NEXT);
+		bpf_jeq(&b, 0, L_ALLOW);
+		bpf_emit(&b, BPF_JEQ, IPPROTO_TCP_, L_ALLOW, L_DENY);
+		b.at[L_FLAGS2] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
+		b.at[L_FLAGS3] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(3), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
+	}
 	b.at[L_DENY] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EACCES), L_NEXT, L_NEXT);
 	b.at[L_NOSYS] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_ENOSYS), L_NEXT, L_NEXT);
+	b.at[L_ALLOW] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
 	bpf_resolve(&b);
 	prog.len = (unsigned short)b.n;
 	prog.filter = b.f;
@@ -408,6 +462,7 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net)
 		layer_apply(rep, ASSAY_INIT_L_SECCOMP);
 #else
 	(void)no_net;
+	(void)tcp_server;
 	layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EOPNOTSUPP);
 #endif
 }

@@ -147,6 +147,11 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			if (parse_limit(c, val))
 				return -1;
 			break;
+		case 'p':
+			if (s_parse_u64(val, 10, &v) || !v || v > 65535)
+				return -1;
+			c->tcp_port = v;
+			break;
 		default:
 			return -1;
 		}

@@ -31,6 +31,8 @@
  *   -w PATH          Landlock: also write, create and remove beneath PATH (folder or file)
  *   -l R=N           resource limit: c (CPU s), d (data bytes), f (file bytes), n (open files),
  *                    p (processes)
+ *   -p PORT          network off, but the program may serve TCP on PORT (an api server): TCP
+ *                    sockets are allowed, Landlock lets it bind PORT only and connect nowhere
  * Control: SIGTERM from the library means "terminate the case" (SIGTERM + SIGCONT to the
  * program's process group, or to every process of the PID namespace); SIGUSR1 means "kill the
  * case now". Both are honoured only when sent by the parent.

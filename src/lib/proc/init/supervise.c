@@ -243,7 +243,7 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		if (s->ruleset >= 0)
 			landlock_enforce(s->ruleset, s->ll_layers, &rep);
 		if (s->want_seccomp)
-			seccomp_enforce(&rep, c->flags & ASSAY_INIT_F_NO_NET);
+			seccomp_enforce(&rep, c->flags & ASSAY_INIT_F_NO_NET, c->tcp_port != 0);
 	}
 	m.applied = rep.applied;
 	m.refused = rep.refused;

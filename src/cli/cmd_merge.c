@@ -1,0 +1,91 @@
+/*
+ * assay merge DIR... -o OUT: the results folders of a sharded run's shards (`assay run --shard
+ * I/N`) made into one results folder, as the unsharded run would have written it; then the
+ * failures and the summary table, as `assay run` shows them. Exit status as `assay run`'s: 0
+ * every case passed, 1 some did not; 2 for a wrong set of shards (one missing or given twice,
+ * another suite, count or split, an unfinished shard), 4 when assay failed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/report.h"
+#include "assay/shard.h"
+#include "cmd.h"
+#include "exit.h"
+#include "util/banned.h"
+
+static const char usage[] = "assay merge DIR... -o OUT [options]";
+
+#define MAX_SHARDS 4096
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *output = NULL, *color = "auto";
+	size_t value_cap = 0, max_failures = 10;
+	bool quiet = false;
+	const cli_opt opts[] = {
+		{ "output", 'o', CLI_OPT_STRING, &output, "OUT",
+		  "the merged results folder (made whole, then put in place; an existing results "
+		  "folder is replaced)" },
+		{ "value-cap", 0, CLI_OPT_SIZE, &value_cap, "BYTES",
+		  "report lines carry values up to BYTES; longer ones are kept whole in "
+		  "OUT/assay.db (default 64K)" },
+		{ "quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print no failures or summary" },
+		{ "color", 0, CLI_OPT_STRING, &color, "WHEN",
+		  "auto (on a terminal, unless NO_COLOR is set), always or never" },
+		{ "max-failures", 0, CLI_OPT_COUNT, &max_failures, "N",
+		  "show at most N failing cases in detail (default 10); the others are named" },
+		{ NULL },
+	};
+	static const char *words[MAX_SHARDS];
+	size_t nwords;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_arena *a = NULL;
+	assay_value args = assay_value_array();
+	assay_sink term;
+	assay_tally total = { 0 };
+	int rc = cli_parse(argc, argv, opts, usage, words, MAX_SHARDS, &nwords);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (!nwords || !output) {
+		if (nwords)
+			fputs("assay: error: name the merged results folder with -o OUT\n\n", stderr);
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never"))
+		return cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
+	for (size_t i = 0; i < nwords; i++)
+		if (!strcmp(words[i], output))
+			return cli_error(CLI_EXIT_USAGE, "-o %s is one of the shards: merge into "
+							 "another folder", output);
+	a = assay_arena_new(0);
+	assay_array_push(a, &args, assay_value_strz(a, "assay"));
+	for (int i = 0; i < argc; i++)
+		assay_array_push(a, &args, assay_value_strz(a, argv[i]));
+	if (!quiet) {
+		const char *no = getenv("NO_COLOR");
+		bool colour = !strcmp(color, "always") ||
+			      (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(no && *no));
+		assay_term_opts t = { NULL, false, stdout, colour, max_failures, 0, NULL, false };
+
+		assay_sink_terminal_new(&term, &t);
+	}
+	assay_merge_opts mo = { words, nwords, output, value_cap, &args,
+				quiet ? NULL : &term, quiet ? 0 : 1 };
+	rc = assay_merge_shards(&mo, &total, &err);
+	if (!quiet)
+		term.free(term.payload);
+	assay_arena_free(a);
+	if (rc)
+		return cli_report_err(rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND ||
+					      rc == ASSAY_EBUSY
+				      ? CLI_EXIT_USAGE : CLI_EXIT_INTERNAL, &err);
+	if (!quiet)
+		printf("merged %zu shard%s: %s (reports.jsonl, summary.json, assay.db)\n", nwords,
+		       nwords == 1 ? "" : "s", output);
+	return total.passed == total.total ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}

@@ -1,0 +1,571 @@
+/*
+ * `assay merge` (shard.h): the results folders of a sharded run's shards made into the one an
+ * unsharded run would have written: its store, reports.jsonl in run order and summary.json.
+ *
+ * Key decisions:
+ * - The shards' stores are the truth (as for `assay report`): each one's run description says
+ *   which shard of which split of which suite it holds, and each case's `position` is its
+ *   place in the unsharded run (assay_sink_shard_new). Every check is done before anything is
+ *   written: a shard missing or given twice, another suite, count or split, an unfinished
+ *   shard, a case in no shard or in two.
+ * - The merged run is fed, case by case in run order, to the results folder's own sink
+ *   (store.h), whole values expanded from the shard's blobs so they are cut again at the value
+ *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and
+ *   the aggregates of summary.json are those of an unsharded run, timings apart.
+ * - The summary's structure (checkpoints, groups, their types, in order) comes from a shard's
+ *   summary: every shard keeps every group, even one left without cases.
+ * - The output is made in a temporary folder beside it and renamed into place (an existing
+ *   results folder is swapped out with RENAME_EXCHANGE, under its lock, then removed): a
+ *   failed merge leaves the output as it was.
+ * Memory: the cases' names (to order them); one case's report at a time.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assay/fs.h"
+#include "assay/report.h"
+#include "assay/store.h"
+#include "assay/summary.h"
+#include "shard/shard_int.h"
+#include "util/banned.h"
+
+struct shard_in {
+	const char *dir;
+	assay_store *s;
+	assay_arena *a;
+	assay_value info;      /* the run's description (assay_store_run_info) */
+	size_t index, count, total;
+	const char *split, *suite_hash;
+	double duration;
+};
+
+/* A case of the merged run: which shard holds it, and its names ("cp\0group\0id"). */
+struct slot {
+	size_t shard;          /* 1-based index into the shards given; 0: none yet */
+	char *names;
+	size_t group_at, id_at;
+};
+
+struct merge {
+	const assay_merge_opts *o;
+	struct shard_in *in;
+	size_t nin;
+	struct slot *slots;
+	size_t total;
+	assay_suite skel;      /* checkpoints and groups, from a shard's summary */
+	assay_err *err;
+};
+
+static const char *str(const assay_value *v)
+{
+	return v && v->kind == ASSAY_V_STRING ? v->u.s : NULL;
+}
+
+static bool count_of(const assay_value *v, size_t *out)
+{
+	if (!v || v->kind != ASSAY_V_INT || v->u.i < 0)
+		return false;
+	*out = (size_t)v->u.i;
+	return true;
+}
+
+/* Opens one shard's store and reads what it says it is. */
+static int open_shard(struct merge *m, struct shard_in *in)
+{
+	assay_err *err = m->err;
+	const assay_value *shard, *fin, *intr;
+	int rc;
+
+	if ((rc = assay_store_open(&in->s, in->dir, 0, err)))
+		return rc;
+	in->a = assay_arena_new(0);
+	if ((rc = assay_store_run_info(in->s, &in->info, in->a, err))) {
+		if (rc != ASSAY_ENOTFOUND)
+			return rc;
+		assay_err_clear(err);
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "holds no run: not a shard's results");
+	}
+	shard = assay_object_get(&in->info, "shard");
+	if (!shard || !count_of(assay_object_get(shard, "index"), &in->index) ||
+	    !count_of(assay_object_get(shard, "count"), &in->count) ||
+	    !count_of(assay_object_get(shard, "cases"), &in->total) ||
+	    !(in->split = str(assay_object_get(shard, "split"))) || !in->index ||
+	    in->index > in->count)
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "holds a run that was not sharded (assay run --shard I/N "
+				     "makes a shard)");
+	in->suite_hash = str(assay_object_get(&in->info, "suite_hash"));
+	fin = assay_object_get(&in->info, "finished");
+	intr = assay_object_get(&in->info, "interrupted");
+	if (!str(fin) || (intr && intr->kind == ASSAY_V_BOOL && intr->u.b))
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "shard %zu/%zu did not finish (interrupted or still running): "
+				     "complete it with assay run --resume -o %s", in->index,
+				     in->count, in->dir);
+	in->duration = assay_value_number(assay_object_get(
+		assay_object_get(&in->info, "summary"), "duration"));
+	if (!(in->duration >= 0))
+		in->duration = 0;
+	return 0;
+}
+
+/* Every shard of one split of one suite, each once. */
+static int check_set(struct merge *m)
+{
+	const struct shard_in *first = &m->in[0];
+	size_t n = first->count, *seen = assay_xcalloc(n + 1, sizeof(*seen));
+	assay_buf missing = ASSAY_BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < m->nin && !rc; i++) {
+		const struct shard_in *in = &m->in[i];
+
+		if (!in->suite_hash || !first->suite_hash || strcmp(in->suite_hash, first->suite_hash))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s and %s hold runs of different suites (or versions of "
+					   "suite.yaml): shards of one run only", first->dir,
+					   in->dir);
+		else if (in->count != n)
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s is shard %zu/%zu but %s is shard %zu/%zu: shards of "
+					   "one split only", first->dir, first->index, first->count,
+					   in->dir, in->index, in->count);
+		else if (strcmp(in->split, first->split) || in->total != first->total)
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s and %s were split differently (another selection of "
+					   "cases, or other --shard-durations): run every shard with "
+					   "the same options", first->dir, in->dir);
+		else if (seen[in->index])
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "shard %zu/%zu is given twice: %s and %s", in->index, n,
+					   m->in[seen[in->index] - 1].dir, in->dir);
+		else
+			seen[in->index] = i + 1;
+	}
+	for (size_t k = 1; !rc && k <= n; k++)
+		if (!seen[k])
+			assay_buf_addf(&missing, "%s%zu/%zu", missing.len ? ", " : "", k, n);
+	if (!rc && missing.len)
+		rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				   "shard%s %s %s missing: merge every shard of the run (%zu given)",
+				   strchr(missing.ptr, ',') ? "s" : "", missing.ptr,
+				   strchr(missing.ptr, ',') ? "are" : "is", m->nin);
+	assay_buf_release(&missing);
+	free(seen);
+	return rc;
+}
+
+struct collect {
+	struct merge *m;
+	size_t shard; /* 1-based */
+};
+
+static int take_position(void *payload, size_t pos, const char *cp, const char *g,
+			 const char *id, assay_err *err)
+{
+	struct collect *c = payload;
+	struct merge *m = c->m;
+	const char *dir = m->in[c->shard - 1].dir;
+
+	if (!cp || !g || !id || pos < 1 || pos > m->total)
+		return assay_err_set(err, ASSAY_EINVALID, dir, 0, 0,
+				     "case %s/%s/%s has no place in the run (position %zu of %zu): "
+				     "was it run with --shard?", cp ? cp : "?", g ? g : "?",
+				     id ? id : "?", pos, m->total);
+	struct slot *s = &m->slots[pos - 1];
+	if (s->shard == c->shard)
+		return assay_err_set(err, ASSAY_EINVALID, dir, 0, 0,
+				     "two cases have one place in the run (%zu): was the store "
+				     "changed by hand?", pos);
+	if (s->shard)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "case %s/%s/%s is in two shards: %s and %s", cp, g, id,
+				     m->in[s->shard - 1].dir, dir);
+	size_t lc = strlen(cp), lg = strlen(g), li = strlen(id);
+	s->shard = c->shard;
+	s->names = assay_xmalloc(lc + lg + li + 3);
+	memcpy(s->names, cp, lc + 1);
+	memcpy(s->names + lc + 1, g, lg + 1);
+	memcpy(s->names + lc + lg + 2, id, li + 1);
+	s->group_at = lc + 1;
+	s->id_at = lc + lg + 2;
+	return 0;
+}
+
+static int collect_cases(struct merge *m)
+{
+	int rc = 0;
+
+	m->slots = assay_xcalloc(m->total + 1, sizeof(*m->slots));
+	for (size_t i = 0; i < m->nin && !rc; i++) {
+		struct collect c = { m, i + 1 };
+
+		rc = assay_store_each_position(m->in[i].s, take_position, &c, m->err);
+	}
+	for (size_t p = 0; !rc && p < m->total; p++)
+		if (!m->slots[p].shard)
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "case %zu of the run's %zu is in no shard: a shard's "
+					   "results are incomplete", p + 1, m->total);
+	return rc;
+}
+
+/* ---- the skeleton suite: checkpoints and groups, from a shard's summary ---------------- */
+
+static int skeleton(struct merge *m)
+{
+	const struct shard_in *in = &m->in[0];
+	const assay_value *summary = assay_object_get(&in->info, "summary");
+	const assay_value *cps = assay_object_get(summary, "checkpoints");
+	assay_suite *s = &m->skel;
+
+	const char *name = str(assay_object_get(summary, "suite"));
+	const char *entry = str(assay_object_get(&in->info, "entry"));
+	const assay_value *command = assay_object_get(&in->info, "command");
+
+	/* the program the cases ran, for the reproduce lines of a terminal sink */
+	s->command = (assay_strvec)ASSAY_STRVEC_INIT;
+	if (entry && assay_shell_split(&s->command, entry, NULL))
+		assay_strvec_clear(&s->command);
+	if (!s->command.nr)
+		for (uint32_t i = 0; command && command->kind == ASSAY_V_ARRAY && i < command->len; i++)
+			if (command->u.items[i].kind == ASSAY_V_STRING)
+				assay_strvec_push(&s->command, command->u.items[i].u.s);
+
+	s->name = assay_xstrdup(name ? name : "");
+	if (!cps || cps->kind != ASSAY_V_OBJECT)
+		return assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "its summary has no checkpoints: was the store changed by hand?");
+	s->checkpoints = assay_xcalloc(cps->len + 1, sizeof(*s->checkpoints));
+	for (uint32_t i = 0; i < cps->len; i++) {
+		assay_checkpoint *cp = &s->checkpoints[s->ncheckpoints++];
+		const assay_value *groups = assay_object_get(&cps->u.members[i].value, "groups");
+
+		cp->name = assay_xstrdup(cps->u.members[i].key.u.s);
+		if (!groups || groups->kind != ASSAY_V_OBJECT)
+			continue;
+		cp->groups = assay_xcalloc(groups->len + 1, sizeof(*cp->groups));
+		for (uint32_t j = 0; j < groups->len; j++) {
+			assay_group *g = &cp->groups[cp->ngroups++];
+			const char *type = str(assay_object_get(&groups->u.members[j].value, "type"));
+
+			g->name = assay_xstrdup(groups->u.members[j].key.u.s);
+			g->env = (assay_strvec)ASSAY_STRVEC_INIT;
+			g->type = ASSAY_GROUP_FUNCTIONALITY;
+			for (int k = 0; type && k < 4; k++)
+				if (!strcmp(type, assay_group_type_name((assay_group_type)k)))
+					g->type = (assay_group_type)k;
+		}
+	}
+	s->ncases = m->total;
+	return 0;
+}
+
+static void skeleton_free(assay_suite *s)
+{
+	assay_strvec_clear(&s->command);
+	for (size_t i = 0; i < s->ncheckpoints; i++) {
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++)
+			free(s->checkpoints[i].groups[j].name);
+		free(s->checkpoints[i].groups);
+		free(s->checkpoints[i].name);
+	}
+	free(s->checkpoints);
+	free(s->name);
+}
+
+/* The indices of checkpoint `cp`, group `g` (the last ones found first: cases come in runs). */
+static bool locate(const assay_suite *s, const char *cp, const char *g, size_t *icp, size_t *ig)
+{
+	if (*icp < s->ncheckpoints && !strcmp(s->checkpoints[*icp].name, cp) &&
+	    *ig < s->checkpoints[*icp].ngroups && !strcmp(s->checkpoints[*icp].groups[*ig].name, g))
+		return true;
+	for (size_t i = 0; i < s->ncheckpoints; i++) {
+		if (strcmp(s->checkpoints[i].name, cp))
+			continue;
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++) {
+			if (!strcmp(s->checkpoints[i].groups[j].name, g)) {
+				*icp = i;
+				*ig = j;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+/* The merged run's description: the first shard's, unsharded, with where it came from. */
+static assay_value merged_meta(struct merge *m, assay_arena *a)
+{
+	static const char *const drop[] = { "shard", "command", "started", "finished",
+					    "interrupted", "resumes", "summary" };
+	assay_value meta = assay_value_copy(a, &m->in[0].info), from = assay_value_array();
+
+	for (size_t i = 0; i < sizeof(drop) / sizeof(*drop); i++)
+		assay_object_deln(&meta, drop[i], strlen(drop[i]));
+	assay_object_set(a, &meta, "cases", assay_value_int((int64_t)m->total));
+	if (m->o->arguments)
+		assay_object_set(a, &meta, "arguments", assay_value_copy(a, m->o->arguments));
+	for (size_t k = 1; k <= m->in[0].count; k++) {
+		for (size_t i = 0; i < m->nin; i++) {
+			const struct shard_in *in = &m->in[i];
+
+			if (in->index != k)
+				continue;
+			assay_value o = assay_value_object();
+			char *abs = assay_path_absolute(in->dir);
+
+			assay_object_set(a, &o, "index", assay_value_int((int64_t)in->index));
+			assay_object_set(a, &o, "folder", assay_value_strz(a, abs));
+			assay_object_set(a, &o, "host",
+					 assay_value_copy(a, assay_object_get(&in->info, "host")));
+			assay_object_set(a, &o, "started",
+					 assay_value_copy(a, assay_object_get(&in->info, "started")));
+			assay_object_set(a, &o, "finished",
+					 assay_value_copy(a, assay_object_get(&in->info, "finished")));
+			assay_object_set(a, &o, "duration", assay_value_real(in->duration));
+			assay_array_push(a, &from, o);
+			free(abs);
+		}
+	}
+	assay_value shards = assay_value_object();
+	assay_object_set(a, &shards, "count", assay_value_int((int64_t)m->in[0].count));
+	assay_object_set(a, &shards, "split", assay_value_strz(a, m->in[0].split));
+	assay_object_set(a, &shards, "from", from);
+	assay_object_set(a, &meta, "merged", shards);
+	return meta;
+}
+
+/* Hands case `p` (0-based) to every sink and counts it. */
+static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsinks,
+		      assay_tallies *t, assay_store *out, size_t *icp, size_t *ig)
+{
+	const struct slot *sl = &m->slots[p];
+	struct shard_in *in = &m->in[sl->shard - 1];
+	const char *cp = sl->names, *g = sl->names + sl->group_at, *id = sl->names + sl->id_at;
+	assay_arena *a = assay_arena_new(0);
+	assay_value line;
+	char hash[65];
+	int rc;
+
+	if (!locate(&m->skel, cp, g, icp, ig)) {
+		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+				   "case %s/%s/%s is of a group the run's summary does not have", cp,
+				   g, id);
+		goto out;
+	}
+	if ((rc = assay_store_get_case(in->s, cp, g, id, &line, a, m->err)) ||
+	    (rc = assay_store_expand(in->s, &line, a, m->err)))
+		goto out;
+	const assay_value *passed = assay_object_get(&line, "passed");
+	assay_case_report cr = {
+		.checkpoint = &m->skel.checkpoints[*icp],
+		.group = &m->skel.checkpoints[*icp].groups[*ig],
+		.id = id,
+		.json = &line,
+		.score = assay_value_number(assay_object_get(&line, "score")),
+		.passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
+		.error = str(assay_object_get(&line, "error")),
+		.index = p + 1,
+		.total = m->total,
+	};
+	if (!(cr.score >= 0 && cr.score <= 1))
+		cr.score = 0;
+	assay_tallies_add(t, *icp, *ig, &cr);
+	for (size_t i = 0; i < nsinks && !rc; i++)
+		if (sinks[i].on_case)
+			rc = sinks[i].on_case(sinks[i].payload, &cr, m->err);
+	if (!rc && !(rc = assay_store_case_hash(in->s, cp, g, id, hash, m->err)) && hash[0])
+		rc = assay_store_set_case_hash(out, cp, g, id, hash, m->err);
+out:
+	assay_arena_free(a);
+	return rc;
+}
+
+/* Writes the merged run into folder `dir` (a new, empty one). */
+static int write_run(struct merge *m, const char *dir, assay_tally *total_out)
+{
+	assay_store *out = NULL;
+	assay_sink *sinks = assay_xcalloc(m->o->nsinks + 1, sizeof(*sinks));
+	size_t nsinks = 0, icp = 0, ig = 0;
+	assay_arena *a = assay_arena_new(0);
+	assay_tallies *t = assay_tallies_new(&m->skel);
+	assay_value meta = merged_meta(m, a);
+	double wall = 0;
+	int rc;
+
+	if ((rc = assay_store_open(&out, dir, ASSAY_STORE_WRITE, m->err)) ||
+	    (rc = assay_store_begin_run(out, &meta, false, m->err)) ||
+	    (rc = assay_sink_store_new(&sinks[0], out, dir, m->o->value_cap, false, m->err)))
+		goto out;
+	nsinks = 1;
+	for (size_t i = 0; i < m->o->nsinks; i++)
+		sinks[nsinks++] = m->o->sinks[i];
+	for (size_t i = 0; i < nsinks && !rc; i++)
+		if (sinks[i].on_begin)
+			rc = sinks[i].on_begin(sinks[i].payload, &m->skel, m->total, m->err);
+	for (size_t p = 0; p < m->total && !rc; p++)
+		rc = merge_case(m, p, sinks, nsinks, t, out, &icp, &ig);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < m->nin; i++)
+		wall += m->in[i].duration;
+	assay_value sv = assay_tallies_summary(t, a, wall, false, NULL);
+	assay_run_summary sum = { &m->skel, &sv, assay_tallies_total(t), m->total, wall, false };
+	for (size_t i = 0; i < nsinks && !rc; i++)
+		if (sinks[i].on_end)
+			rc = sinks[i].on_end(sinks[i].payload, &sum, m->err);
+	if (!rc && total_out)
+		*total_out = assay_tallies_total(t);
+out:
+	if (nsinks)
+		sinks[0].free(sinks[0].payload); /* the others are the caller's */
+	free(sinks);
+	assay_store_close(out);
+	assay_tallies_free(t);
+	assay_arena_free(a);
+	return rc;
+}
+
+/* Puts the finished folder `tmp` in place of `output` (see the key decisions). */
+static int put_in_place(const char *tmp, const char *output, assay_err *err)
+{
+	if (!assay_fs_exists(output)) {
+		if (rename(tmp, output))
+			return assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot make: %s",
+					     strerror(errno));
+		return 0;
+	}
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, output, RENAME_EXCHANGE) == 0) {
+		assay_fs_remove_tree(tmp, NULL); /* tmp now holds the old results */
+		return 0;
+	}
+	if (errno != EINVAL && errno != ENOSYS)
+		return assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
+				     strerror(errno));
+	/* a file system without the exchange: the old folder aside, the new one in */
+	char *old = assay_xasprintf("%s.old", tmp);
+	int rc = 0;
+
+	if (rename(output, old))
+		rc = assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
+				   strerror(errno));
+	else if (rename(tmp, output)) {
+		rc = assay_err_set(err, ASSAY_EIO, output, 0, 0, "cannot replace: %s",
+				   strerror(errno));
+		if (rename(old, output)) /* the old results back where they were */
+			rc = assay_err_set(err, ASSAY_EIO, old, 0, 0, "the old results are here");
+	} else {
+		assay_fs_remove_tree(old, NULL);
+	}
+	free(old);
+	return rc;
+}
+
+/*
+ * An existing output must be a results folder (then locked until replaced) or empty, and none
+ * of the shards (whatever the path says: the same folder by inode).
+ */
+static int check_output(const struct merge *m, const char *output, assay_store **lock,
+			assay_err *err)
+{
+	char *db = assay_path_join(output, ASSAY_STORE_FILE);
+	bool results = assay_fs_exists(db);
+	struct stat so, si;
+	int rc = 0;
+
+	free(db);
+	if (stat(output, &so))
+		return 0; /* (a link to nowhere: rename replaces the link) */
+	for (size_t i = 0; i < m->nin; i++)
+		if (!stat(m->in[i].dir, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			return assay_err_set(err, ASSAY_EINVALID, output, 0, 0,
+					     "is the shard %s: merge into another folder",
+					     m->in[i].dir);
+	if (!assay_fs_is_dir(output))
+		return assay_err_set(err, ASSAY_EINVALID, output, 0, 0,
+				     "exists and is not a folder: not replaced");
+	if (results)
+		return assay_store_open(lock, output, ASSAY_STORE_WRITE, err);
+	DIR *d = opendir(output);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			rc = assay_err_set(err, ASSAY_EINVALID, output, 0, 0,
+					   "exists and is not a results folder: not replaced");
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assay_err *err)
+{
+	struct merge m = { .o = o, .err = err };
+	assay_store *lock = NULL;
+	char *tmp = NULL, *parent = NULL, *base = NULL;
+	int rc = 0;
+
+	if (!o->ndirs || !o->output)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "give the shards' results folders and an output folder");
+	m.in = assay_xcalloc(o->ndirs, sizeof(*m.in));
+	m.nin = o->ndirs;
+	for (size_t i = 0; i < m.nin && !rc; i++) {
+		m.in[i].dir = o->dirs[i];
+		rc = open_shard(&m, &m.in[i]);
+	}
+	if (rc || (rc = check_set(&m)))
+		goto out;
+	m.total = m.in[0].total;
+	if ((rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
+	    (rc = check_output(&m, o->output, &lock, err)))
+		goto out;
+	/* a temporary folder beside the output: the rename stays on one file system */
+	char *abs = assay_path_absolute(o->output);
+	size_t len = strlen(abs);
+
+	while (len > 1 && abs[len - 1] == '/') /* "OUT/" is OUT */
+		abs[--len] = '\0';
+	char *slash = strrchr(abs, '/');
+	parent = assay_xstrndup(abs, (size_t)(slash - abs) + (slash == abs));
+	base = assay_xasprintf(".%s.merge-", slash + 1);
+	free(abs);
+	if ((rc = assay_fs_mkdirs(parent, err)) || (rc = assay_fs_mkdtemp(&tmp, parent, base, err)))
+		goto out;
+	if ((rc = write_run(&m, tmp, summary_out)))
+		goto out;
+	chmod(tmp, 0755); /* mkdtemp's 0700 would make the results private */
+	rc = put_in_place(tmp, o->output, err);
+	if (!rc) {
+		free(tmp);
+		tmp = NULL;
+	}
+out:
+	if (tmp)
+		assay_fs_remove_tree(tmp, NULL);
+	assay_store_close(lock);
+	for (size_t i = 0; i < m.nin; i++) {
+		assay_store_close(m.in[i].s);
+		assay_arena_free(m.in[i].a);
+	}
+	for (size_t p = 0; m.slots && p < m.total; p++)
+		free(m.slots[p].names);
+	free(m.slots);
+	free(m.in);
+	skeleton_free(&m.skel);
+	free(tmp);
+	free(parent);
+	free(base);
+	return rc;
+}

@@ -1,0 +1,269 @@
+/*
+ * The split of a suite into shards (shard.h): units (a case, or a group kept whole because its
+ * cases share a working folder), weighed by an earlier run's durations or by their number of
+ * cases, placed heaviest first on the least loaded shard (greedy longest-processing-time
+ * first: within 4/3 of the best possible makespan).
+ *
+ * Key decisions:
+ * - Every shard computes the whole assignment from the same inputs, so shards need no
+ *   coordination; ties are broken by a hash of the unit's name, then the name, never by
+ *   anything of the machine. Without durations all units weigh one per case, and the hash
+ *   order deals them round robin: shard sizes differ by at most one unit, and which shard a
+ *   case lands in looks random (a slow checkpoint or group is spread over every shard).
+ * - The plan's `split` fingerprint hashes the suite's checkpoints and groups and the whole
+ *   assignment: `assay merge` refuses shards whose fingerprints differ (another selection,
+ *   other durations) instead of merging a run with holes or doubles.
+ * - The least loaded shard is found with a binary heap: n log N for n units on N shards.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shard/shard_int.h"
+#include "util/banned.h"
+#include "util/sha256.h"
+
+struct order {
+	const assay_shard_unit *u;
+	uint64_t hash;
+};
+
+static int cmp_order(const void *pa, const void *pb)
+{
+	const struct order *a = pa, *b = pb;
+
+	if (a->u->weight != b->u->weight)
+		return a->u->weight > b->u->weight ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return strcmp(a->u->name, b->u->name);
+}
+
+/* A min-heap of shards by (load, number). */
+struct heap {
+	size_t *h;     /* 0-based shard numbers */
+	double *load;
+	size_t n;
+};
+
+static bool less(const struct heap *hp, size_t a, size_t b)
+{
+	return hp->load[a] < hp->load[b] || (hp->load[a] == hp->load[b] && a < b);
+}
+
+static void sift_down(struct heap *hp, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < hp->n && less(hp, hp->h[l], hp->h[m]))
+			m = l;
+		if (r < hp->n && less(hp, hp->h[r], hp->h[m]))
+			m = r;
+		if (m == i)
+			return;
+		size_t t = hp->h[i];
+		hp->h[i] = hp->h[m];
+		hp->h[m] = t;
+		i = m;
+	}
+}
+
+void assay_shard_assign(const assay_shard_unit *units, size_t n, size_t count, size_t *out)
+{
+	struct order *ord;
+	struct heap hp;
+
+	if (!n)
+		return;
+	if (count <= 1) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = 1;
+		return;
+	}
+	ord = assay_xcalloc(n, sizeof(*ord));
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct order){ &units[i], assay_shard__hash(units[i].name) };
+	qsort(ord, n, sizeof(*ord), cmp_order);
+	hp.h = assay_xcalloc(count, sizeof(*hp.h));
+	hp.load = assay_xcalloc(count, sizeof(*hp.load));
+	hp.n = count;
+	for (size_t i = 0; i < count; i++)
+		hp.h[i] = i; /* all loads 0: already a heap in number order */
+	for (size_t i = 0; i < n; i++) {
+		size_t s = hp.h[0];
+
+		out[ord[i].u - units] = s + 1;
+		hp.load[s] += ord[i].u->weight;
+		sift_down(&hp, 0);
+	}
+	free(hp.h);
+	free(hp.load);
+	free(ord);
+}
+
+/* ---- splitting a loaded suite ---------------------------------------------------------- */
+
+/* A unit and the cases it covers: group `g` of checkpoint `cp`, cases [first, first + n). */
+struct span {
+	size_t cp, g, first, n;
+};
+
+static double case_weight(const assay_shard_durations *d, double fallback, const char *cp,
+			  const char *g, const char *id)
+{
+	if (!d)
+		return 1;
+	char *name = assay_xasprintf("%s/%s/%s", cp, g, id);
+	double s = assay_shard__duration(d, name);
+
+	free(name);
+	return s >= 0 ? s : fallback;
+}
+
+static void hash_str(assay_sha256_ctx *h, const char *s)
+{
+	assay_sha256_add(h, s, strlen(s) + 1); /* with its NUL: names cannot run together */
+}
+
+static void free_ref(assay_case_ref *r)
+{
+	free(r->id);
+	free(r->file);
+	free(r->files_dir);
+	free(r->problem);
+}
+
+int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
+		      const assay_shard_durations *durations, assay_shard_plan *plan,
+		      assay_err *err)
+{
+	double fallback = assay_shard_durations_count(durations)
+				  ? assay_shard__duration_mean(durations) : 1;
+	assay_shard_unit *units = NULL;
+	struct span *spans = NULL;
+	size_t nunits = 0, alloc = 0, *where, pos = 0, kept = 0;
+	assay_sha256_ctx h;
+	char num[64];
+
+	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
+	if (!shard || shard->count < 1 || shard->count > ASSAY_SHARD_MAX || shard->index < 1 ||
+	    shard->index > shard->count)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "no such shard: %zu of %zu", shard ? shard->index : 0,
+				     shard ? shard->count : 0);
+	int rc = assay_suite_hash(suite, plan->suite_hash, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			const assay_group *g = &cp->groups[j];
+
+			for (size_t k = 0; k < g->ncases; k++) {
+				double w = case_weight(durations, fallback, cp->name, g->name,
+						       g->cases[k].id);
+
+				if (!g->isolated && k > 0) { /* the group is one unit */
+					units[nunits - 1].weight += w;
+					spans[nunits - 1].n++;
+					continue;
+				}
+				if (nunits == alloc) {
+					alloc = alloc ? 2 * alloc : 64;
+					units = assay_xrealloc(units, alloc * sizeof(*units));
+					spans = assay_xrealloc(spans, alloc * sizeof(*spans));
+				}
+				units[nunits].name =
+					g->isolated ? assay_xasprintf("%s/%s/%s", cp->name, g->name,
+								      g->cases[k].id)
+						    : assay_xasprintf("%s/%s", cp->name, g->name);
+				units[nunits].weight = w;
+				spans[nunits++] = (struct span){ i, j, k, 1 };
+			}
+		}
+	}
+	where = assay_xcalloc(nunits + 1, sizeof(*where));
+	assay_shard_assign(units, nunits, shard->count, where);
+
+	/* the fingerprint: the suite's shape, the count and the whole assignment */
+	assay_sha256_begin(&h);
+	hash_str(&h, "assay shard split 1");
+	hash_str(&h, plan->suite_hash);
+	snprintf(num, sizeof(num), "%zu", shard->count);
+	hash_str(&h, num);
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		hash_str(&h, cp->name);
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			hash_str(&h, cp->groups[j].name);
+			hash_str(&h, assay_group_type_name(cp->groups[j].type));
+		}
+	}
+	plan->shard = *shard;
+	plan->total = suite->ncases;
+	for (size_t u = 0; u < nunits; u++) {
+		snprintf(num, sizeof(num), "%zu", where[u]);
+		hash_str(&h, units[u].name);
+		hash_str(&h, num);
+		plan->weight_all += units[u].weight;
+		if (where[u] == shard->index) {
+			plan->weight += units[u].weight;
+			kept += spans[u].n;
+		}
+	}
+	assay_sha256_end(&h, plan->split);
+
+	/* keep this shard's cases, in run order, with their places in the whole run */
+	plan->positions = assay_xcalloc(kept + 1, sizeof(*plan->positions));
+	size_t u = 0;
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		assay_checkpoint *cp = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			assay_group *g = &cp->groups[j];
+			size_t w = 0;
+
+			for (size_t k = 0; k < g->ncases; k++) {
+				while (u + 1 < nunits && (spans[u].cp != i || spans[u].g != j ||
+							  k >= spans[u].first + spans[u].n))
+					u++;
+				pos++;
+				if (where[u] == shard->index) {
+					plan->positions[plan->npositions++] = pos;
+					g->cases[w++] = g->cases[k];
+				} else {
+					free_ref(&g->cases[k]);
+				}
+			}
+			g->ncases = w;
+		}
+	}
+	suite->ncases = plan->npositions;
+	for (size_t i = 0; i < nunits; i++)
+		free((char *)units[i].name);
+	free(units);
+	free(spans);
+	free(where);
+	return 0;
+}
+
+void assay_shard_plan_release(assay_shard_plan *plan)
+{
+	free(plan->positions);
+	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
+}
+
+assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a)
+{
+	assay_value o = assay_value_object();
+
+	assay_object_set(a, &o, "index", assay_value_int((int64_t)plan->shard.index));
+	assay_object_set(a, &o, "count", assay_value_int((int64_t)plan->shard.count));
+	assay_object_set(a, &o, "cases", assay_value_int((int64_t)plan->total));
+	assay_object_set(a, &o, "split", assay_value_strz(a, plan->split));
+	assay_object_set(a, &o, "suite_hash", assay_value_strz(a, plan->suite_hash));
+	return o;
+}

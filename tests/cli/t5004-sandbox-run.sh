@@ -71,4 +71,29 @@ test_case 'a repro folder and report files in a readable folder stay hidden from
 	[ -s proj/repro/c/g/a/expected/output ]
 	jq -se "map(select(.passed)) | map(.id) == [\"b\", \"c\"]" res/reports.jsonl'
 
+if [ "$(id -u)" = 0 ]; then
+test_case 'with root, a case runs as nobody: its folders are handed to it, the results never' '
+	mk_suite "[sh, -c]"
+	mkdir -p res
+	printf "arguments: [\"echo made > made; mkdir -p sub && echo x > sub/f; cat /proc/self/uid_map; echo x > $PWD/res/forged || echo no-results\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	# without Landlock, only the uid keeps the case out of the results folder
+	ASSAY_SANDBOX_REFUSE=landlock-fs run_assay run s -o res --keep; expect_exit 0
+	out=$(jq -r .results.output.actual res/reports.jsonl)
+	echo "$out" | grep -q "no-results"
+	echo "$out" | grep -Eq "^ *1000 +65534 +1$"
+	[ ! -e res/forged ]
+	w=$(jq -r .work_dir res/summary.json)
+	[ "$(stat -c %u:%g "$w/c/g/a/made" "$w/c/g/a/sub/f")" = "$(printf "65534:65534\n65534:65534")" ]
+	[ "$(stat -c %u res/assay.db res/reports.jsonl | sort -u)" = 0 ]
+	rm -rf "$w"'
+
+test_case 'with root, a working folder nobody cannot reach fails the case with a message that says why' '
+	mk_suite "[sh, -c]"
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	mkdir -m 700 private
+	run_assay run s -o res --work-dir "$PWD/private"; expect_exit 1
+	jq -e ".execution.message | test(\"the case runs as nobody\")" res/reports.jsonl
+	run_assay run s -o res --work-dir "$PWD/private" --sandbox off; expect_exit 0'
+fi
+
 test_done

@@ -23,9 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
+#include "run/run_int.h"
 #include "util/banned.h"
 
 struct cli_job {
@@ -106,6 +108,16 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
 		free_job(job);
 		return rc;
+	}
+	if (ctx->sandbox) { /* with root, the program runs as nobody: let it reach its folders */
+		char *top = assay_xstrdup(ctx->tmp_root), *slash = strrchr(top, '/');
+
+		if (slash && slash != top)
+			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
+
+		assay_run__sandbox_reach(ctx->sandbox, top, workdir);
+		assay_run__sandbox_reach(ctx->sandbox, top, job->tmp);
+		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
 	assay_strvec_pushv(&job->p.argv, cc->argv);
@@ -287,8 +299,14 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		break;
 	case ASSAY_PROC_EXEC_FAILED:
 		status = 127;
-		out->error = assay_value_stringf(assay_case_result_arena(out), "cannot run '%s': %s",
-						 job->p.argv.v[0], strerror(pr->exec_errno)).u.s;
+		out->error = assay_value_stringf(
+			assay_case_result_arena(out), "cannot run '%s': %s%s", job->p.argv.v[0],
+			strerror(pr->exec_errno),
+			pr->exec_errno == EACCES && job->p.sandbox.enabled && geteuid() == 0
+				? " (assay runs as root, so the case runs as nobody: the command, "
+				  "its folders and the working folder must be reachable by nobody; "
+				  "docs/security.md)"
+				: "").u.s;
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}

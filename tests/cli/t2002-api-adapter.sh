@@ -135,11 +135,15 @@ test_case 'a hostile answer cannot exhaust assay: thousands of headers, a body p
 	extra
 	printf "path: /many-headers\nquery: {n: 20000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/headers.yaml
 	printf "path: /big\nquery: {n: 3000000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/big.yaml
+	printf "path: /same-header\nquery: {n: 40000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/same.yaml
 	start=$(date +%s)
 	run_assay run extra -o res --group extra --stdout-cap 1000; expect_exit 0
 	[ $(( $(date +%s) - start )) -lt 10 ]
 	jq -se "map(select(.id == \"headers\"))[0].results.headers.actual | length == 1000" res/reports.jsonl
-	jq -se "map(select(.id == \"big\"))[0].results.output.actual | length == 1000" res/reports.jsonl'
+	jq -se "map(select(.id == \"big\"))[0].results.output.actual | length == 1000" res/reports.jsonl
+	# one header 40,000 times: joined once (it cost the square of the repeats, gigabytes)
+	run_assay show res same -a headers --value actual; expect_exit 0
+	jq -e ".a | startswith(\", , , \")" out'
 test_case '--accept writes a parsed JSON body into the case; headers it leaves to you' '
 	extra
 	run_assay run extra -o res --group failing --accept --yes; expect_exit 1

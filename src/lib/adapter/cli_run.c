@@ -36,6 +36,8 @@ struct cli_job {
 	const assay_case *c;
 	char *workdir;
 	char *tmp; /* the case's private temporary folder */
+	char *unstarted; /* why the program was not started (its input files could not be
+			    written: a link an earlier case of a shared folder planted), or NULL */
 };
 
 extern char **environ;
@@ -79,6 +81,7 @@ static void free_job(struct cli_job *job)
 		assay_fs_remove_tree(job->tmp, NULL);
 	free(job->tmp);
 	free(job->workdir);
+	free(job->unstarted);
 	free(job);
 }
 
@@ -94,16 +97,23 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 
 	(void)state;
 	*jobp = NULL;
-	for (size_t i = 0; i < cc->ninput_files; i++) {
-		const assay_input_file *f = &cc->input_files[i];
-
-		if ((rc = assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, err)))
-			return rc;
-	}
 	job = assay_xcalloc(1, sizeof(*job));
 	job->p = (assay_proc)ASSAY_PROC_INIT;
 	job->ctx = ctx;
 	job->c = c;
+	for (size_t i = 0; i < cc->ninput_files; i++) {
+		const assay_input_file *f = &cc->input_files[i];
+		assay_err we = ASSAY_ERR_INIT;
+		char msg[1200];
+
+		if (!assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, &we))
+			continue;
+		/* the case's data, not assay's failure: it ends at once with the reason */
+		job->unstarted = assay_xasprintf("cannot write its input file: %s",
+						 assay_err_format(&we, msg, sizeof(msg)));
+		*jobp = job;
+		return 0;
+	}
 	job->workdir = assay_xstrdup(workdir);
 	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
 		free_job(job);
@@ -145,20 +155,24 @@ static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
 {
 	struct cli_job *job = jobp;
 
-	return assay_proc_pollfds(&job->p, fds, max);
+	return job->unstarted ? 0 : assay_proc_pollfds(&job->p, fds, max);
 }
 
 static int deadline_ms(void *jobp)
 {
 	struct cli_job *job = jobp;
 
-	return assay_proc_deadline_ms(&job->p);
+	return job->unstarted ? 0 : assay_proc_deadline_ms(&job->p);
 }
 
 static int pump(void *jobp, bool *done, assay_err *err)
 {
 	struct cli_job *job = jobp;
 
+	if (job->unstarted) {
+		*done = true;
+		return 0;
+	}
 	return assay_proc_pump(&job->p, 0, done, err);
 }
 
@@ -272,6 +286,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	int status = 0, rc;
 
 	(void)err;
+	if (job->unstarted) { /* never ran: an error of the case (case_report.c) */
+		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED };
+		out->error = assay_value_strz(assay_case_result_arena(out), job->unstarted).u.s;
+		free_job(job);
+		return 0;
+	}
 	if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
@@ -342,7 +362,8 @@ static void extend(void *jobp, double seconds)
 {
 	struct cli_job *job = jobp;
 
-	assay_proc_extend(&job->p, seconds);
+	if (!job->unstarted)
+		assay_proc_extend(&job->p, seconds);
 }
 
 static void abort_job(void *jobp)

@@ -59,6 +59,16 @@ test_case 'tracked files bring in at most the output cap in all' '
 	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\")) | .value.actual | length] | add" out)" -le 2560000 ]
 	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\"))] | length" out)" = 5 ]'
 
+test_case 'tracked globs never pass through a link: a planted link cannot list a hidden folder' '
+	mk_suite "[sh, -c]"
+	sed -i "s/command: \[sh, -c\]}/command: [sh, -c], tracked_files: [\"*\/*\", \"*\"]}/" s/suite.yaml
+	mkdir -p hidden && echo secret > hidden/answers.txt
+	printf "arguments: [\"ln -s $PWD/hidden peek; ln -s $PWD/hidden/answers.txt f; mkdir d; echo mine > d/own\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	run_assay run s -o res; expect_exit 0
+	run_assay show res a; expect_exit 0
+	jq -e ".results | has(\"files-d/own\") and (has(\"files-peek/answers.txt\") | not)" out
+	! grep -q secret out'
+
 test_case 'a repro folder and report files in a readable folder stay hidden from cases' '
 	rm -rf proj && mkdir -p proj
 	printf "#!/bin/sh\neval \"\$1\"\n" > proj/solve.sh && chmod +x proj/solve.sh

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adapter/cli_int.h"
@@ -218,8 +219,33 @@ static size_t add_file(assay_case_result *r, const char *workdir, const char *re
  * at all. */
 #define MAX_TRACKED 1000
 
+/* Does `rel` (beneath `workdir`) pass through a symbolic link? glob() follows links to
+ * folders, so a case could have assay list a folder it may not read (the suite's cases, an
+ * earlier run's results) by planting a link to it. The case has ended: nothing moves now. */
+static bool through_link(const char *workdir, const char *rel)
+{
+	char *path = assay_path_join(workdir, rel);
+	size_t base = strlen(workdir) + 1;
+	bool link = false;
+	struct stat st;
+
+	for (size_t i = base; !link; i++) {
+		char ch = path[i];
+
+		if (ch != '/' && ch != '\0')
+			continue;
+		path[i] = '\0';
+		link = lstat(path, &st) != 0 || S_ISLNK(st.st_mode);
+		path[i] = ch;
+		if (!ch)
+			break;
+	}
+	free(path);
+	return link;
+}
+
 /* Collects every file named in `expected` (files-<path>), each up to the output cap, and every
- * tracked glob match, up to the output cap in all. */
+ * tracked glob match that passes through no link, up to the output cap in all. */
 static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const assay_case *c,
 			  const char *workdir)
 {
@@ -244,7 +270,8 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 		assay_buf_release(&quoted);
 		if (!glob(pattern, GLOB_NOSORT, NULL, &g)) {
 			for (size_t j = 0; j < g.gl_pathc && ntracked < MAX_TRACKED; j++) {
-				if (strlen(g.gl_pathv[j]) <= prefix)
+				if (strlen(g.gl_pathv[j]) <= prefix ||
+				    through_link(workdir, g.gl_pathv[j] + prefix))
 					continue;
 				ntracked++;
 				left -= add_file(r, workdir, g.gl_pathv[j] + prefix, left);

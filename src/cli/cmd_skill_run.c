@@ -107,6 +107,9 @@ int cli_skill_run(int argc, char **argv)
 	       s.grading_errors == 1 ? "" : "s", s.skipped, s.seconds);
 	if (s.cost > 0)
 		printf(", cost %.4f", s.cost);
+	if (s.cost_unknown)
+		printf(", cost unknown for %zu run%s (metrics.json cost is not a number >= 0)",
+		       s.cost_unknown, s.cost_unknown == 1 ? "" : "s");
 	if (!isnan(s.average_score))
 		printf("; average_score %.1f", s.average_score);
 	printf("\n");

@@ -114,8 +114,10 @@ int cli_skill_run(int argc, char **argv)
 		printf("; average_score %.1f", s.average_score);
 	printf("\n");
 	if (s.budget_hit)
-		fprintf(stderr, "assay: the budget ran out: %zu run%s not started\n", s.skipped,
-			s.skipped == 1 ? "" : "s");
+		fprintf(stderr, "assay: the budget ran out: %zu run%s not started%s\n", s.skipped,
+			s.skipped == 1 ? "" : "s",
+			s.cost_unknown ? " (a run's cost was unknown, so the cost budget could "
+					 "not be kept)" : "");
 	return s.passed == s.planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 

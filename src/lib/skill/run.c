@@ -15,7 +15,8 @@
  * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
  * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
  * a run is metrics.json's cost_usd (or total_cost_usd) plus what the grader cost; a cost that is
- * not a number >= 0 is unknown (counted apart, never lowering the total). The budget
+ * not a number >= 0 is unknown (counted apart, never lowering the total), and under a cost
+ * budget it ends the budget: what was spent can no longer be known. The budget
  * is checked before each run starts: runs under way finish, runs not started are skipped.
  * Threads (-j) share nothing but the job list and the counters, under one lock.
  */
@@ -435,7 +436,8 @@ static void *worker(void *arg)
 		struct job *job = &r->jobs[r->next++];
 		double used = now_s() - r->t0;
 		if ((r->budget_seconds > 0 && used >= r->budget_seconds) ||
-		    (r->budget_cost > 0 && r->sum->cost >= r->budget_cost)) {
+		    (r->budget_cost > 0 && (r->sum->cost >= r->budget_cost ||
+					     r->sum->cost_unknown))) {
 			r->sum->budget_hit = true;
 			job->item.state = ASSAY_SKILL_SKIPPED;
 			report(r, job);

@@ -29,6 +29,12 @@
  *   that consumes nothing is refused; validation descends at most 1000 levels into the
  *   document (deeper is a violation "depth"), so a hostile document cannot exhaust the stack.
  * - At most 1000 violations are listed ("assay_note" gives the count of the rest).
+ * - The verification budget (docs/verifiers.md): the deadline is checked every 1024 steps of
+ *   validation and of uniqueItems hashing, and before every pattern match; each match runs
+ *   under PCRE2 match and heap limits, and one that reaches a limit stops validation too. The
+ *   attribute then fails with the budget reason (`budget` set), never with a verdict.
+ *   uniqueItems is O(n log n): keyed hashes of a canonical form (numbers by the diff engine's
+ *   number key), sorted, with equal() confirming neighbours whose hashes are equal.
  */
 #include <math.h>
 #include <stdarg.h>

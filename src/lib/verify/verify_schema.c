@@ -94,6 +94,7 @@ struct sv {
 	bool have_key;
 	uint8_t key[16];   /* SipHash key of uniqueItems, random per call */
 	uint64_t nan_seq;  /* every NaN is its own value */
+	const char *why;   /* which budget stopped validation: NULL (time) or a PCRE2 limit */
 };
 
 /* True (with the budget reason) once the call's deadline has passed; checked every `every`
@@ -333,7 +334,11 @@ static bool search(struct sv *s, const assay_value *pat, const assay_value *str)
 			s->mctx);
 	pcre2_match_data_free(md);
 	if (r < 0 && r != PCRE2_ERROR_NOMATCH) {
-		s->rc = ASSAY_ETOOBIG; /* the match limit, the heap limit: the budget */
+		/* the match limit, the heap limit: the budget */
+		s->why = r == PCRE2_ERROR_MATCHLIMIT  ? "the pattern match limit"
+			 : r == PCRE2_ERROR_HEAPLIMIT ? "the pattern memory limit"
+						      : "a pattern match error";
+		s->rc = ASSAY_ETOOBIG;
 		return true;
 	}
 	return r >= 0;
@@ -1078,8 +1083,9 @@ static int verify_schema(assay_verification *out, const assay_verify_call *call,
 		out->budget = true;
 		assay_verify__fail(out, assay_value_stringf(call->arena,
 							    "%s could not be validated within the "
-							    "verification budget (time)",
-							    assay_verify__attr(call)));
+							    "verification budget (%s)",
+							    assay_verify__attr(call),
+							    s.why ? s.why : "time"));
 		return 0;
 	}
 	if (s.rc)

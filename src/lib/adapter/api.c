@@ -343,8 +343,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 				r->errbuf[0] ? r->errbuf : curl_easy_strerror(r->code)).u.s;
 	}
 	double elapsed = job->requested ? r->elapsed : 0;
+	/* no request sent (the server never became ready, or died): no time was measured, and
+	 * an execution_time limit must not pass on a zero */
 	assay_case_result_add(out, "execution_time",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = elapsed });
+			      job->requested ? (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
+							       .real = elapsed }
+					     : none);
 	out->proc.status = timed_out ? ASSAY_PROC_TIMED_OUT : ASSAY_PROC_EXITED;
 	out->proc.limit = timed_out ? ASSAY_LIMIT_WALL : ASSAY_LIMIT_NONE;
 	out->proc.wall_s = elapsed;

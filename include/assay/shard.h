@@ -97,9 +97,12 @@ typedef struct assay_shard_plan {
 				  groups: shards made with another selection or other durations
 				  differ here */
 	char suite_hash[65]; /**< assay_suite_hash() of the suite split */
+	assay_strvec whole;  /**< `checkpoint/group` of each group kept whole (`isolated: false`),
+				  in suite order: with the cases' places, what lets `assay merge`
+				  remake the fingerprint `split` */
 } assay_shard_plan;
 
-#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "" }
+#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "", ASSAY_STRVEC_INIT }
 
 /**
  * Splits the loaded (and already selected) `suite` and keeps only the cases of `shard`: the
@@ -121,7 +124,8 @@ ASSAY_EXTERN void assay_shard_plan_release(assay_shard_plan *plan);
 
 /**
  * The `shard` object a shard's results record (in the store's run description and in
- * summary.json): {index, count, cases (the unsharded total), split, suite_hash}. Made in `a`.
+ * summary.json): {index, count, cases (the unsharded total), split, suite_hash, whole (the
+ * groups kept whole, "checkpoint/group")}. Made in `a`.
  */
 ASSAY_EXTERN assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a);
 

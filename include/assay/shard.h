@@ -31,6 +31,8 @@ typedef struct assay_shard {
 
 /** The most shards a run may be split into. */
 #define ASSAY_SHARD_MAX 100000
+/** The most cases a run `assay merge` merges may have (what a shard's store says is bounded). */
+#define ASSAY_MERGE_MAX_CASES 100000000
 
 /**
  * Reads a shard from `text`: "I/N" (1 <= I <= N), "auto" or "auto/N". `auto` takes the shard

@@ -102,15 +102,19 @@ typedef struct assay_shard_plan {
 	assay_strvec whole;  /**< `checkpoint/group` of each group kept whole (`isolated: false`),
 				  in suite order: with the cases' places, what lets `assay merge`
 				  remake the fingerprint `split` */
+	char cases_hash[65]; /**< SHA-256 over every case of the selection (before the split), in
+				  run order, with the SHA-256 of its case file: shards run on
+				  copies of the suite whose case files differ differ here */
 } assay_shard_plan;
 
-#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "", ASSAY_STRVEC_INIT }
+#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "", ASSAY_STRVEC_INIT, "" }
 
 /**
  * Splits the loaded (and already selected) `suite` and keeps only the cases of `shard`: the
  * other case references are freed and the groups' and suite's counts updated; checkpoints and
  * groups stay, even when left without cases (summary.json keeps them). Groups with
- * `isolated: false` stay whole in one shard.
+ * `isolated: false` stay whole in one shard. Every case file of the selection is read once
+ * for the plan's `cases_hash`.
  * @param durations NULL (every case weighs one), or an earlier run's durations: a case without
  *                  one weighs the mean of those found (one second when none is)
  * @param plan      receives what was kept (release with assay_shard_plan_release)
@@ -127,7 +131,7 @@ ASSAY_EXTERN void assay_shard_plan_release(assay_shard_plan *plan);
 /**
  * The `shard` object a shard's results record (in the store's run description and in
  * summary.json): {index, count, cases (the unsharded total), split, suite_hash, whole (the
- * groups kept whole, "checkpoint/group")}. Made in `a`.
+ * groups kept whole, "checkpoint/group"), cases_hash}. Made in `a`.
  */
 ASSAY_EXTERN assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a);
 
@@ -156,6 +160,11 @@ typedef struct assay_merge_opts {
 					   NULL */
 	assay_sink *sinks;       /**< more sinks fed the merged run (a terminal report), or NULL */
 	size_t nsinks;
+	const char *suite;       /**< the suite folder the shards ran, to check each case's file
+				      against (it must be the suite.yaml they ran), or NULL: the
+				      `suite_path` the shards recorded, when it exists and holds
+				      that suite.yaml (else the case files are checked only against
+				      the shards' own record) */
 } assay_merge_opts;
 
 /**

@@ -33,6 +33,7 @@
 #include "assay/fs.h"
 #include "assay/report.h"
 #include "assay/store.h"
+#include "assay/suite.h"
 #include "assay/summary.h"
 #include "shard/shard_int.h"
 #include "util/banned.h"
@@ -43,7 +44,7 @@ struct shard_in {
 	assay_arena *a;
 	assay_value info;      /* the run's description (assay_store_run_info) */
 	size_t index, count, total;
-	const char *split, *suite_hash;
+	const char *split, *suite_hash, *cases_hash;
 	const assay_value *whole; /* the groups the split kept whole ("cp/group") */
 	double duration;
 };
@@ -62,6 +63,8 @@ struct merge {
 	struct slot *slots;
 	size_t total;
 	assay_suite skel;      /* checkpoints and groups, from a shard's summary */
+	assay_suite *suite;    /* the suite, when at hand (load_suite), or NULL */
+	const char *suite_dir;
 	assay_err *err;
 };
 
@@ -111,8 +114,9 @@ static int open_shard(struct merge *m, struct shard_in *in)
 				     "possible shard (at most %d shards of %d cases): was the store "
 				     "changed by hand?", in->index, in->count, in->total,
 				     ASSAY_SHARD_MAX, ASSAY_MERGE_MAX_CASES);
+	in->cases_hash = str(assay_object_get(shard, "cases_hash"));
 	in->whole = assay_object_get(shard, "whole");
-	if (!in->whole || in->whole->kind != ASSAY_V_ARRAY)
+	if (!in->whole || in->whole->kind != ASSAY_V_ARRAY || !in->cases_hash)
 		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
 				     "does not say which groups its split kept whole: made by an "
 				     "older assay (run the shard again) or changed by hand");
@@ -163,6 +167,11 @@ static int check_set(struct merge *m)
 					   "%s and %s were split differently (another selection of "
 					   "cases, or other --shard-durations): run every shard with "
 					   "the same options", first->dir, in->dir);
+		else if (strcmp(in->cases_hash, first->cases_hash))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s and %s found different case files (a copy of the suite "
+					   "whose cases were edited): run every shard on the same "
+					   "suite", first->dir, in->dir);
 		else if (seen[in->index])
 			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
 					   "shard %zu/%zu is given twice: %s and %s", in->index, n,
@@ -337,6 +346,101 @@ static int check_split(struct merge *m)
 				     "the cases the shards hold are not those their split placed "
 				     "there (a case renamed, moved to another place or shard, or "
 				     "added): was a store changed by hand?");
+	return 0;
+}
+
+/*
+ * The case files: the digest every shard made of the selection's case files (when it split
+ * the suite) must be the one remade from the file hash each shard kept with each case it ran;
+ * with the suite at hand (--suite, or the suite_path the shards recorded when its suite.yaml is
+ * the one they ran), each case's file must still hash as its shard kept.
+ */
+static int check_case_files(struct merge *m)
+{
+	const assay_suite *suite = m->suite;
+	size_t ci = 0, gi = 0, ki = 0;
+	assay_sha256_ctx h;
+	char hash[65], file[65], digest[65];
+	int rc = 0;
+
+	assay_shard__cases_begin(&h);
+	for (size_t p = 0; p < m->total && !rc; p++) {
+		const struct slot *s = &m->slots[p];
+		const struct shard_in *in = &m->in[s->shard - 1];
+		const char *cp = s->names, *g = s->names + s->group_at, *id = s->names + s->id_at;
+
+		if ((rc = assay_store_case_hash(in->s, cp, g, id, hash, m->err)))
+			break;
+		assay_shard__cases_add(&h, cp, g, id, hash);
+		if (!suite)
+			continue;
+		/* the run's cases are a subsequence of the suite's, in order */
+		const assay_case_ref *ref = NULL;
+		while (!ref && ci < suite->ncheckpoints) {
+			const assay_checkpoint *c = &suite->checkpoints[ci];
+
+			if (gi >= c->ngroups) {
+				ci++, gi = 0, ki = 0;
+				continue;
+			}
+			if (ki >= c->groups[gi].ncases) {
+				gi++, ki = 0;
+				continue;
+			}
+			if (!strcmp(c->name, cp) && !strcmp(c->groups[gi].name, g) &&
+			    !strcmp(c->groups[gi].cases[ki].id, id))
+				ref = &c->groups[gi].cases[ki];
+			ki++;
+		}
+		if (!ref)
+			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+					   "case %s/%s/%s is not in the suite %s (or not in its "
+					   "place): shards of another suite, or a store changed by hand",
+					   cp, g, id, m->suite_dir);
+		else if (!ref->file || assay_fs_sha256(ref->file, file, NULL) || strcmp(file, hash))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+					   "shard %zu ran case %s/%s/%s from another case file than "
+					   "the suite's %s (edited since, or a copy): run the shard "
+					   "again", in->index, cp, g, id,
+					   ref->file ? ref->file : "(none)");
+	}
+	assay_sha256_end(&h, digest);
+	if (!rc && strcmp(digest, m->in[0].cases_hash))
+		rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				   "the case files the shards ran are not those they found when "
+				   "they split the suite (a shard ran on a copy whose cases were "
+				   "edited, or a store changed by hand): merge with --suite DIR to "
+				   "name the case");
+	return rc;
+}
+
+/* The suite to check the case files against: --suite, else the recorded one when unchanged. */
+static int load_suite(struct merge *m)
+{
+	const char *dir = m->o->suite ? m->o->suite : str(assay_object_get(&m->in[0].info,
+									    "suite_path"));
+	assay_err e = ASSAY_ERR_INIT;
+	char hash[65];
+	int rc;
+
+	if (!dir || (!m->o->suite && !assay_fs_is_dir(dir)))
+		return 0;
+	rc = assay_suite_load(&m->suite, dir, NULL, NULL, NULL, &e);
+	if (!rc)
+		rc = assay_suite_hash(m->suite, hash, &e);
+	if (!rc && strcmp(hash, m->in[0].suite_hash))
+		rc = assay_err_set(&e, ASSAY_EINVALID, dir, 0, 0,
+				   "is another version of suite.yaml than the shards ran");
+	if (rc && !m->o->suite) { /* the recorded suite changed since: not at hand */
+		assay_suite_free(m->suite);
+		m->suite = NULL;
+		return 0;
+	}
+	if (rc)
+		return assay_err_set(m->err, rc == ASSAY_EIO || rc == ASSAY_ESTORE ? rc
+										     : ASSAY_EINVALID,
+				     NULL, 0, 0, "--suite %s: %s", dir, e.msg);
+	m->suite_dir = dir;
 	return 0;
 }
 
@@ -690,7 +794,7 @@ int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assa
 		goto out;
 	m.total = m.in[0].total;
 	if ((rc = count_rows(&m)) || (rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
-	    (rc = check_split(&m)) ||
+	    (rc = check_split(&m)) || (rc = load_suite(&m)) || (rc = check_case_files(&m)) ||
 	    (rc = check_output(&m, o->output, &lock, err)))
 		goto out;
 	/* a temporary folder beside the output: the rename stays on one file system */
@@ -726,6 +830,7 @@ out:
 	free(m.slots);
 	free(m.in);
 	skeleton_free(&m.skel);
+	assay_suite_free(m.suite);
 	free(tmp);
 	free(parent);
 	free(base);

@@ -34,5 +34,12 @@ void assay_shard__print_begin(assay_sha256_ctx *h, const char *suite_hash, size_
 			      const assay_suite *suite);
 void assay_shard__print_unit(assay_sha256_ctx *h, const char *name, size_t where);
 void assay_shard__print_case(assay_sha256_ctx *h, const char *id);
+/*
+ * The digest of the case files of a selection (assay_shard_plan.cases_hash): begun, then each
+ * case in run order with the SHA-256 of its file ("" when it has none or cannot be read).
+ */
+void assay_shard__cases_begin(assay_sha256_ctx *h);
+void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
+			    const char *file_hash);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "shard/shard_int.h"
+#include "assay/fs.h"
 #include "util/banned.h"
 #include "util/sha256.h"
 
@@ -157,6 +158,21 @@ void assay_shard__print_unit(assay_sha256_ctx *h, const char *name, size_t where
 	hash_str(h, num);
 }
 
+void assay_shard__cases_begin(assay_sha256_ctx *h)
+{
+	assay_sha256_begin(h);
+	hash_str(h, "assay shard cases 1");
+}
+
+void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
+			    const char *file_hash)
+{
+	hash_str(h, cp);
+	hash_str(h, g);
+	hash_str(h, id);
+	hash_str(h, file_hash);
+}
+
 void assay_shard__print_case(assay_sha256_ctx *h, const char *id)
 {
 	hash_str(h, "case");
@@ -246,6 +262,23 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 						   suite->checkpoints[i].groups[j].name);
 	assay_sha256_end(&h, plan->split);
 
+	/* every case file of the selection, as the shard found them (assay merge compares) */
+	assay_shard__cases_begin(&h);
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++) {
+			const assay_group *g = &suite->checkpoints[i].groups[j];
+
+			for (size_t k = 0; k < g->ncases; k++) {
+				char fh[65] = "";
+
+				if (!g->cases[k].file || assay_fs_sha256(g->cases[k].file, fh, NULL))
+					fh[0] = '\0';
+				assay_shard__cases_add(&h, suite->checkpoints[i].name, g->name,
+						       g->cases[k].id, fh);
+			}
+		}
+	assay_sha256_end(&h, plan->cases_hash);
+
 	/* keep this shard's cases, in run order, with their places in the whole run */
 	plan->positions = assay_xcalloc(kept + 1, sizeof(*plan->positions));
 	size_t u = 0;
@@ -300,5 +333,6 @@ assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a)
 	for (size_t i = 0; i < plan->whole.nr; i++)
 		assay_array_push(a, &whole, assay_value_strz(a, plan->whole.v[i]));
 	assay_object_set(a, &o, "whole", whole);
+	assay_object_set(a, &o, "cases_hash", assay_value_strz(a, plan->cases_hash));
 	return o;
 }

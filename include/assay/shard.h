@@ -176,10 +176,18 @@ typedef struct assay_merge_opts {
  * hash), split the same way (count, selection, durations) and together hold each shard
  * exactly once and each case exactly once.
  * @param summary_out NULL, or receives the merged counts
+ * A shard's word is checked, not trusted (docs/scale-out.md, "What a merge checks"): counts
+ * are bounded, no case may be held twice, the split's fingerprint is remade from the cases the
+ * shards hold, each case's verdict and score are remade from its attributes
+ * (assay_score_line), each blob must hash to its name, the case files' digest is remade from
+ * the stored case hashes and, with the suite at hand (`suite`, else the recorded suite_path),
+ * each case file is hashed again; every store must be a plain assay store (store.h).
  * @return 0; ASSAY_ENOTFOUND (a folder holds no results); ASSAY_EINVALID (a folder is not a
  *         shard, did not finish, or the set is wrong: a shard missing or given twice, shards of
  *         different suites, counts or splits, a case missing or in two shards; the message
- *         names the folders); ASSAY_EBUSY (`output` is being written by another assay);
+ *         names the folders; or a shard does not hold what it says: a case held twice or not
+ *         where the split placed it, a verdict its attributes do not make, a forged blob,
+ *         other case files, an absurd count, a store that is not a plain assay store); ASSAY_EBUSY (`output` is being written by another assay);
  *         ASSAY_ESTORE, ASSAY_EIO. On error `output` is left as it was.
  */
 ASSAY_EXTERN int assay_merge_shards(const assay_merge_opts *opts, assay_tally *summary_out,

@@ -8,6 +8,13 @@
  *   place in the unsharded run (assay_sink_shard_new). Every check is done before anything is
  *   written: a shard missing or given twice, another suite, count or split, an unfinished
  *   shard, a case in no shard or in two.
+ * - No shard is trusted beyond what can be checked (docs/scale-out.md, "What a merge checks"):
+ *   counts are bounded before anything is sized by them; a case held twice is refused; the
+ *   split's fingerprint is remade from the names, places and shards of the cases held (with
+ *   the groups the split kept whole); each verdict and score is remade from the case's
+ *   attributes (report.h, assay_score_line); blobs are checked against their SHA-256 as they are
+ *   read (store.h); the digest of the selection's case files is remade from the case hashes
+ *   kept, and with the suite at hand each case file is hashed again.
  * - The merged run is fed, case by case in run order, to the results folder's own sink
  *   (store.h), whole values expanded from the shard's blobs so they are cut again at the value
  *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and

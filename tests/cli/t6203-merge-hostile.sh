@@ -145,4 +145,29 @@ test_case 'absurd counts in a shard: refused, never allocated' '
 	done
 	merge_refused "in no shard" manys1 manys2'
 
+test_case 'a case file edited and its shard resumed: merged with the suite at hand' '
+	mkdir re && cd re
+	cp -r "$FIXTURES/suites/shard" suite
+	for i in 1 2; do "$ASSAY" run suite -o s$i --shard $i/2 -q >/dev/null 2>&1 || true; done
+	for i in 1 2; do
+		[ "$(sqlite3 s$i/assay.db "SELECT count(*) FROM cases WHERE checkpoint = '\''checkpoint_1'\'' AND grp = '\''core'\'' AND id = '\''a'\''")" = 1 ] && k=$i
+	done
+	printf "arguments: [\"echo a2\"]\nexpected: {output: \"a2\\\\n\", status_code: 0}\n" \
+		> suite/checkpoint_1/core/a.yaml
+	# not resumed: the case ran from the old file
+	merge_refused "ran case checkpoint_1/core/a from another case file" s1 s2
+	# resumed, shard by shard (the regression group checkpoint_2/checkpoint_1_core runs the
+	# same file, maybe in the other shard)
+	"$ASSAY" run suite -o s$k --shard $k/2 --resume -q >/dev/null 2>&1 || true
+	o=$((3 - k))
+	if [ "$(sqlite3 s$o/assay.db "SELECT count(*) FROM cases WHERE id = '\''a'\''")" != 0 ]; then
+		merge_refused "shard $o ran case checkpoint_2/checkpoint_1_core/a from another case file" s1 s2
+		"$ASSAY" run suite -o s$o --shard $o/2 --resume -q >/dev/null 2>&1 || true
+	fi
+	run_assay merge s1 s2 -o m -q; expect_exit 1
+	[ "$(sqlite3 m/assay.db "SELECT passed FROM cases WHERE checkpoint = '\''checkpoint_1'\'' AND grp = '\''core'\'' AND id = '\''a'\''")" = 1 ]
+	# without the suite, the digests the shards made when they split it no longer match
+	mv suite suite.away
+	merge_refused "the case files the shards ran are not those they found" s1 s2'
+
 test_done

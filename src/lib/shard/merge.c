@@ -320,6 +320,14 @@ static int check_split(struct merge *m)
 	char print[65];
 	bool whole = false;
 
+	size_t ngroups = 0;
+
+	for (size_t i = 0; i < m->skel.ncheckpoints; i++)
+		ngroups += m->skel.checkpoints[i].ngroups;
+	if (first->whole->len > ngroups) /* (each is looked up at every group's first case) */
+		return assay_err_set(m->err, ASSAY_EINVALID, first->dir, 0, 0,
+				     "says its split kept %u groups whole of %zu: was the store "
+				     "changed by hand?", first->whole->len, ngroups);
 	assay_shard__print_begin(&h, first->suite_hash, first->count, &m->skel);
 	for (size_t p = 0; p < m->total; p++) {
 		const struct slot *s = &m->slots[p], *prev = p ? &m->slots[p - 1] : NULL;

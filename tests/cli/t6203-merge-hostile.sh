@@ -114,10 +114,13 @@ test_case 'a store whose tables are endless views: refused at once by merge, rep
 	cp -r s1 v2
 	sqlite3 v2/assay.db "ALTER TABLE blob_chunks RENAME TO b0;
 		CREATE VIEW blob_chunks AS $endless SELECT b0.* FROM b0, r"
-	for v in v1 v2; do
+	cp -r s1 v3
+	sqlite3 v3/assay.db "ALTER TABLE meta RENAME TO m0;
+		CREATE VIEW META AS $endless SELECT m0.* FROM m0, r"
+	for v in v1 v2 v3; do
 		rm -rf m
 		code=0; timeout 30 "$ASSAY" merge $v s2 -o m -q >out 2>err || code=$?
-		[ $code = 2 ]; expect_grep "is not a plain table" err; [ ! -e m ]
+		[ $code = 2 ]; expect_grep "is not a plain table: not an assay results store" err; [ ! -e m ]
 	done
 	code=0; timeout 30 "$ASSAY" report v1 --format tap >out 2>err || code=$?
 	[ $code != 0 ] && [ $code != 124 ]; expect_grep "its cases is not a plain table" err

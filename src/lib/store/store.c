@@ -255,9 +255,24 @@ static int check_tables(assay_store *s, assay_err *err)
 
 static int check_schema(assay_store *s, bool write, assay_err *err)
 {
-	sqlite3_stmt *st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'",
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT name FROM sqlite_master WHERE lower(name) IN"
+						   " ('meta', 'run', 'cases', 'attributes', 'blobs',"
+						   " 'blob_chunks') AND type != 'table'",
 						NULL);
-	int version = 0;
+	int version = 0, step = st ? sqlite3_step(st) : SQLITE_ERROR;
+
+	/* before anything is read from them: no table of ours is a view (a runaway query) */
+	if (step != SQLITE_DONE) {
+		const char *name = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+
+		assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+			      "its %s is not a plain table: not an assay results store (was it "
+			      "changed by hand?)", name ? name : "schema");
+		sqlite3_finalize(st);
+		return ASSAY_EINVALID;
+	}
+	sqlite3_finalize(st);
+	st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'", NULL);
 
 	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		version = (int)strtol((const char *)sqlite3_column_text(st, 0), NULL, 10);

@@ -76,8 +76,8 @@ typedef struct assay_score {
 ASSAY_EXTERN void assay_score_add(assay_score *acc, bool is_correct, double weight, double score);
 
 /**
- * The case's score (0 when no weight was added) and did_pass (`errored`: the case has an
- * error, which never passes).
+ * The case's score (0 when no weight was added, or when `errored`: the case has an error,
+ * which earns nothing and never passes) and did_pass.
  */
 ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *passed_out);
 

@@ -20,7 +20,8 @@ double assay_score_end(const assay_score *acc, bool errored, bool *passed_out)
 {
 	if (passed_out)
 		*passed_out = acc->correct && acc->wsum > 0 && !errored;
-	return acc->wsum > 0 ? acc->csum / acc->wsum : 0.0;
+	/* a case with an error (it never ran, it could not be verified) earns nothing */
+	return acc->wsum > 0 && !errored ? acc->csum / acc->wsum : 0.0;
 }
 
 static bool number(const assay_value *v, double *out)

@@ -33,7 +33,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,6 +45,7 @@
 
 #include "adapter/api_int.h"
 #include "assay/fs.h"
+#include "adapter/adapter_int.h"
 #include "util/banned.h"
 
 #define LOG_TAIL (16 * 1024)
@@ -156,36 +156,11 @@ static void server_argv(struct api_server *s)
 	}
 }
 
-/* Does `entry` ("K=V") name a variable --pass-env passes? (as the cli adapter decides) */
-static bool passed(const char *const *patterns, const char *entry)
-{
-	const char *eq = strchr(entry, '=');
-	char name[256];
-
-	if (!eq || (size_t)(eq - entry) >= sizeof(name))
-		return false;
-	memcpy(name, entry, (size_t)(eq - entry));
-	name[eq - entry] = '\0';
-	for (; patterns && *patterns; patterns++)
-		if (!fnmatch(*patterns, name, 0))
-			return true;
-	return false;
-}
-
 static void server_env(struct api_server *s)
 {
-	const char *path = getenv("PATH"), *lang = getenv("LANG");
-	assay_strvec *env = &s->p.env;
-
 	s->p.clear_env = true;
-	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
-	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
-	assay_strvec_pushf(env, "HOME=%s", s->dir);
-	assay_strvec_pushf(env, "TMPDIR=%s", s->tmp);
-	for (char **e = environ; s->ctx->pass_env && e && *e; e++)
-		if (passed(s->ctx->pass_env, *e))
-			assay_strvec_push(env, *e);
-	assay_strvec_pushv(env, (const char *const *)s->ctx->group->env.v);
+	assay_adapter__clean_env(&s->p.env, s->dir, s->tmp, s->ctx->pass_env,
+				 &s->ctx->group->env);
 }
 
 int assay_api__server_pump(struct api_server *s, assay_err *err)

@@ -54,7 +54,6 @@
 #define PROBE_MAX 0.5
 #define PROBE_TIMEOUT 2.0
 
-extern char **environ;
 
 static double now_s(void)
 {

@@ -141,15 +141,6 @@ static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
 	return n;
 }
 
-static int min_ms(int a, int b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
 static int deadline_ms(void *jobp)
 {
 	struct api_job *job = jobp;
@@ -161,11 +152,11 @@ static int deadline_ms(void *jobp)
 	if (job->confirm_until) {
 		double d = job->confirm_until - now_s();
 
-		return min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
+		return assay_api__min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
 	}
 	if (!job->requested)
 		return ms;
-	return min_ms(ms, assay_api__request_deadline_ms(&job->req));
+	return assay_api__min_ms(ms, assay_api__request_deadline_ms(&job->req));
 }
 
 static int pump(void *jobp, bool *done, assay_err *err)

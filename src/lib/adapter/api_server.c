@@ -323,15 +323,6 @@ size_t assay_api__server_pollfds(const struct api_server *s, struct pollfd *fds,
 	return n;
 }
 
-static int min_ms(int a, int b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
 int assay_api__server_deadline_ms(const struct api_server *s)
 {
 	int ms;
@@ -341,10 +332,10 @@ int assay_api__server_deadline_ms(const struct api_server *s)
 	ms = assay_proc_deadline_ms(&s->p);
 	if (s->ready || s->failure)
 		return ms;
-	ms = min_ms(ms, ms_until(s->ready_deadline));
+	ms = assay_api__min_ms(ms, ms_until(s->ready_deadline));
 	if (s->probing)
-		return min_ms(ms, assay_api__request_deadline_ms(&s->probe));
-	return min_ms(ms, ms_until(s->next_probe));
+		return assay_api__min_ms(ms, assay_api__request_deadline_ms(&s->probe));
+	return assay_api__min_ms(ms, ms_until(s->next_probe));
 }
 
 /* Starts the server of `s` (its first case waits until it is ready). @return 0 or an error */

@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 		{ "on", true, true, NULL, NULL },
 		{ "on-no-ns", true, true, "user-namespace", NULL },
 		{ "on-no-ll", true, true, "landlock-fs,landlock-net,landlock-scope", NULL },
-		{ "on-no-seccomp", true, true, "seccomp-net", NULL },
+		{ "on-no-seccomp", true, true, "seccomp", NULL },
 	};
 	const int nmodes = sizeof(modes) / sizeof(modes[0]);
 	int n = argc > 1 ? atoi(argv[1]) : 2000;

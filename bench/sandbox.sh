@@ -9,5 +9,6 @@ N=${1:-2000}
 BUILD=${BUILD:-build}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+chmod 755 "$TMP" # run as root, a sandboxed case is nobody: it must reach its folders here
 
 "$BUILD/assay-bench-sandbox" "$N" "$TMP"

@@ -120,10 +120,29 @@ ASSAY_EXTERN const char *assay_judge_builtin_prompt(assay_judge_role role);
 
 /**
  * Renders `tmpl`: each `{{name}}` becomes request member `name` (a string as it is, another
- * value as JSON text, a missing member as ""). @param out receives the text (appended)
+ * value as JSON text, a missing member as ""), so that no inserted text can pass for the
+ * template's own structure (docs/skills.md, "What judges see"): a placeholder alone on its
+ * line becomes a fenced block (assay_judge_fence; other values as pretty JSON), one inside a
+ * line becomes one line (assay_judge_escape_line; other values as compact JSON).
+ * @param out receives the text (appended)
  */
 ASSAY_EXTERN void assay_judge_render(assay_buf *out, const char *tmpl,
 				     const assay_value *request);
+
+/**
+ * Appends `n` bytes of `s` (any bytes) as a CommonMark fenced code block with info string
+ * "text": the fence is backticks, one more than the longest run of backticks in `s` and at
+ * least 3, so nothing in `s` can close it; a newline is added before the closing fence when
+ * `s` does not end with one. No trailing newline after the closing fence.
+ */
+ASSAY_EXTERN void assay_judge_fence(assay_buf *out, const char *s, size_t n);
+
+/**
+ * Appends `n` bytes of `s` on one line: newline, carriage return, tab and backslash as \n,
+ * \r, \t, \\; other control bytes (below 0x20, and 0x7f) as \xNN; everything else as it
+ * is. For names and values shown inside the template's own text (file names, versions).
+ */
+ASSAY_EXTERN void assay_judge_escape_line(assay_buf *out, const char *s, size_t n);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,9 @@
  * the PID namespace by ending the namespace; without it by the supervisor, a child subreaper,
  * walking its descendants. Captures past their cap are read and dropped, so the program never
  * blocks on a full pipe. `cpu_user_s`, `cpu_sys_s` and `max_rss` cover every process of the
- * case that the supervisor or one of the case's processes reaped.
+ * case that the supervisor or one of the case's processes waited for (orphans included: the
+ * supervisor waits for them); not a child the kernel reaped unwaited because its parent ignored
+ * SIGCHLD (SIG_IGN or SA_NOCLDWAIT), whose figures no one receives.
  *
  * What the library does NOT do to its caller: it changes no signal disposition (SIGPIPE is
  * blocked in the calling thread only while it writes standard input), does not make the caller
@@ -62,12 +64,14 @@ typedef enum assay_proc_status {
  * of assay_sandbox_report. docs/security.md says what each blocks.
  */
 enum assay_sandbox_layer {
-	ASSAY_SANDBOX_USERNS = 1 << 0,         /**< user namespace: a non-zero uid, no capability */
+	ASSAY_SANDBOX_USERNS = 1 << 0,         /**< user namespace: no capability; with root, nobody
+						    outside */
 	ASSAY_SANDBOX_PIDNS = 1 << 1,          /**< PID namespace: sees and outlives nothing else */
 	ASSAY_SANDBOX_LANDLOCK_FS = 1 << 2,    /**< Landlock: files only where allowed */
 	ASSAY_SANDBOX_LANDLOCK_NET = 1 << 3,   /**< Landlock: no TCP bind or connect (network off) */
 	ASSAY_SANDBOX_LANDLOCK_SCOPE = 1 << 4, /**< Landlock: no signal or abstract socket outside */
-	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no socket but AF_UNIX (network off) */
+	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no keyring; network off: no socket(),
+						    no datagram socketpair */
 	ASSAY_SANDBOX_NO_NEW_PRIVS = 1 << 6,   /**< no setuid or file capability gains at exec */
 };
 #define ASSAY_SANDBOX_NLAYERS 7
@@ -91,8 +95,8 @@ typedef struct assay_proc_result {
 				  exited by itself after SIGTERM: SIGTERM) */
 	int exec_errno;      /**< EXEC_FAILED: errno of the failed chdir or exec */
 	double wall_s;       /**< seconds from the program's start to its exit (CLOCK_MONOTONIC) */
-	double cpu_user_s;   /**< user CPU seconds of every process of the case */
-	double cpu_sys_s;    /**< system CPU seconds of every process of the case */
+	double cpu_user_s;   /**< user CPU seconds of every waited-for process of the case */
+	double cpu_sys_s;    /**< system CPU seconds of every waited-for process of the case */
 	long long max_rss;   /**< the largest peak resident set size among the case's processes,
 				  bytes (not their sum) */
 	bool out_truncated;  /**< stdout was longer than its cap */
@@ -109,23 +113,26 @@ typedef struct assay_proc_result {
 /**
  * What a case may do when assay_proc.sandbox.enabled is set. Every pointer is borrowed and must
  * stay valid until assay_proc_start() returns. Paths may be relative to assay's working folder.
- * Always readable (and executable): /usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys, /dev, and
- * the program file itself. Always writable: `cwd` (when set), `tmp_dir`, /dev/null, /dev/zero
- * and /dev/full. Anything else (the user's home, /tmp, the suite, assay's results) is
- * unreadable unless listed here.
+ * Always readable (and executable): /usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys,
+ * /dev/random, /dev/urandom, and the program file itself (unless it lies in `cwd`, `tmp_dir` or
+ * a write_path, where it may be a planted link; a script's "#!" interpreter gets no rule).
+ * Always writable: `cwd` (when set), `tmp_dir`, /dev/null, /dev/zero and /dev/full. Anything
+ * else (the user's home, /tmp, the suite, assay's results, the rest of /dev and every
+ * terminal) is unreadable unless listed here.
  */
 typedef struct assay_sandbox {
 	bool enabled;        /**< false (ASSAY_PROC_INIT): no sandbox layer at all */
 	bool required;       /**< a layer the kernel refuses is an error (ASSAY_ESPAWN from
 				  assay_proc_pump()), and the program does not run */
-	bool network;        /**< true: the network is open; false: no socket but AF_UNIX and no
-				  TCP (Landlock and seccomp) */
+	bool network;        /**< true: the network is open (unix sockets included); false: no
+				  socket() of any family, no SOCK_DGRAM socketpair, no TCP
+				  (Landlock and seccomp) */
 	unsigned short tcp_port; /**< with `network` false: a TCP port the program may bind and
 				      listen on (an api server's; 0: none). It may then make TCP
-				      sockets (IPv4 and IPv6; still no UDP, raw or other family),
-				      bind only that port and connect nowhere, not even to it
-				      (Landlock ABI >= 4; on older kernels landlock-net is refused
-				      and TCP is open) */
+				      sockets (IPv4 and IPv6; still no unix, UDP, raw or other
+				      family), bind only that port and connect nowhere, not even
+				      to it (Landlock ABI >= 4; on older kernels landlock-net is
+				      refused and TCP is open) */
 	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
 				  and TMPDIR in the program's environment unless `env` sets it */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
@@ -137,6 +144,12 @@ typedef struct assay_sandbox {
 					     read_path (a suite under /opt, expected answers inside
 					     a readable suite); a read_path, write_path, tmp_dir or
 					     cwd inside one is still granted */
+	unsigned uid, gid;   /**< when assay runs as root: the unprivileged outer uid and gid the
+				  program runs as (0: 65534, nobody). assay_proc_start() then gives
+				  `cwd` and `tmp_dir` and everything in them to these ids (without
+				  following links, skipping files with more than one hard link);
+				  the folders above them must let these ids through, and
+				  write_paths must be writable by them. Ignored without root */
 } assay_sandbox;
 
 /**
@@ -155,10 +168,11 @@ typedef struct assay_limits {
 	long long file_size_bytes; /**< the largest file a process may write (RLIMIT_FSIZE) */
 	long open_files;           /**< descriptors per process (RLIMIT_NOFILE) */
 	long processes;            /**< processes of the case at once. Exact inside the sandbox's
-				        user namespace (RLIMIT_NPROC of its own uid) unless assay
-				        runs as root; then only the PID namespace's cap (at least
-				        299, Linux >= 6.14) holds. Without the namespaces,
-				        RLIMIT_NPROC counts every process of the user. Reported when
+				        user namespace (RLIMIT_NPROC of its own uid there; with root
+				        the program is nobody outside, whom it binds). Without the
+				        namespaces, RLIMIT_NPROC counts every process of the user
+				        (with root and the sandbox: of nobody). Not enforced for a
+				        root program (assay as root, sandbox off). Reported when
 				        the count was at the limit as the program ended abnormally */
 } assay_limits;
 
@@ -314,7 +328,7 @@ ASSAY_EXTERN int assay_sandbox_probe(assay_sandbox_report *out, assay_err *err);
 
 /**
  * A short fixed name for one layer bit ("user-namespace", "pid-namespace", "landlock-fs",
- * "landlock-net", "landlock-scope", "seccomp-net", "no-new-privs"), or "unknown". Never NULL,
+ * "landlock-net", "landlock-scope", "seccomp", "no-new-privs"), or "unknown". Never NULL,
  * never to be freed. The same names are accepted by the ASSAY_SANDBOX_REFUSE test hook: an
  * environment variable of assay's own process holding a comma-separated list of them (or "all")
  * makes the library treat those layers as refused by the kernel, so that the paths taken on

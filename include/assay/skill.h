@@ -282,6 +282,8 @@ typedef struct assay_skill_item {
 	double seconds;           /**< executor wall seconds */
 	double judge_seconds;
 	double cost;              /**< executor (metrics.json cost_usd) + judge */
+	bool cost_unknown;        /**< metrics.json gave a cost that is not a finite number >= 0
+				       (negative, NaN, text): it is not in `cost` */
 	const char *error;        /**< grading error or NULL */
 } assay_skill_item;
 
@@ -306,6 +308,7 @@ typedef struct assay_skill_run_summary {
 	int version;
 	size_t planned, graded, passed, grading_errors, skipped;
 	double seconds, cost;
+	size_t cost_unknown;      /**< runs whose executor cost was unknown (not in `cost`) */
 	bool budget_hit;
 	double average_score;     /**< NaN when none */
 } assay_skill_run_summary;

@@ -107,12 +107,17 @@ int cli_skill_run(int argc, char **argv)
 	       s.grading_errors == 1 ? "" : "s", s.skipped, s.seconds);
 	if (s.cost > 0)
 		printf(", cost %.4f", s.cost);
+	if (s.cost_unknown)
+		printf(", cost unknown for %zu run%s (metrics.json cost is not a number >= 0)",
+		       s.cost_unknown, s.cost_unknown == 1 ? "" : "s");
 	if (!isnan(s.average_score))
 		printf("; average_score %.1f", s.average_score);
 	printf("\n");
 	if (s.budget_hit)
-		fprintf(stderr, "assay: the budget ran out: %zu run%s not started\n", s.skipped,
-			s.skipped == 1 ? "" : "s");
+		fprintf(stderr, "assay: the budget ran out: %zu run%s not started%s\n", s.skipped,
+			s.skipped == 1 ? "" : "s",
+			s.cost_unknown ? " (a run's cost was unknown, so the cost budget could "
+					 "not be kept)" : "");
 	return s.passed == s.planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 

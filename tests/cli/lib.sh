@@ -10,6 +10,9 @@ unset NO_COLOR
 : "${ASSAY_SRC:?ASSAY_SRC must name the source tree}"
 FIXTURES="$ASSAY_SRC/tests/fixtures"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/assay-cli-test.XXXXXX")
+# Run as root, assay runs sandboxed cases as nobody (docs/security.md): they must be able to
+# reach the tools and folders a test makes here.
+chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
 

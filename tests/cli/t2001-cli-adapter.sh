@@ -104,4 +104,15 @@ test_case 'a case without arguments runs the command alone' '
 	printf "expected: {output: \"hi\\\\n\"}\n" > na/c/g/a.yaml
 	run_assay run na -o res-na; expect_exit 0'
 
+test_case 'a link planted in a shared folder: the next case cannot write its input file through it, is an error, and the run goes on' '
+	mkdir -p pl/c/g pl/c/h keep && echo precious > keep/file
+	printf "name: pl\nadapter: {type: cli, command: [sh, -c], network: on}\ncheckpoints: {c: {groups: {g: {isolated: false}, h: {}}}}\n" > pl/suite.yaml
+	printf "arguments: [\"ln -s $PWD/keep/file input.txt; echo planted\"]\nexpected: {output: \"planted\\\\n\"}\n" > pl/c/g/a.yaml
+	printf "arguments: [\"cat input.txt\"]\ninput_files: [{path: input.txt, content: pwned}]\nexpected: {output: pwned}\n" > pl/c/g/b.yaml
+	printf "arguments: [\"echo after\"]\nexpected: {output: \"after\\\\n\"}\n" > pl/c/h/z.yaml
+	run_assay run pl -o res-pl --sandbox off; expect_exit 1
+	[ "$(cat keep/file)" = precious ]
+	jq -se "map({(.id): .passed}) | add == {a: true, b: false, z: true}" res-pl/reports.jsonl
+	jq -se "map(select(.id == \"b\"))[0].error | test(\"cannot write its input file: input.txt\")" res-pl/reports.jsonl'
+
 test_done

@@ -25,7 +25,9 @@ test_case 'a passing and a failing api suite: status, JSON body and header verdi
 	expect_grep "headers: root\[.content-type.\]: expected \"application/json\", got \"text/plain\"" out
 	expect_grep "^4 of 7 cases passed" out
 	# what the server prints after an answer shows in that case'"'"'s log or the next one'"'"'s
-	jq -se "map(select(.group == \"core\"))[0:2] | map(.execution.log // \"\") | add | test(\"served POST /echo\")" res/reports.jsonl'
+	jq -se "map(select(.group == \"core\"))[0:2] | map(.execution.log // \"\") | add | test(\"served POST /echo\")" res/reports.jsonl
+	# a request has no process figures: no zeros pretending to be a program'"'"'s
+	jq -se "map(.execution | has(\"exit_code\") or has(\"max_rss\") or has(\"sandbox\")) | any | not" res/reports.jsonl'
 test_case 'the report of an api case: case.type, parsed output, lower-case headers, the server log' '
 	run_assay run "$SUITE" -o res --case echo-post; expect_exit 0
 	jq -e ".case.type == \"api\" and .type == \"Core\"" res/reports.jsonl
@@ -45,8 +47,12 @@ test_case 'a server that never answers fails its cases with the reason, in bound
 	run_assay run extra -o res --entry "$APP never-ready" --group core; expect_exit 1
 	[ $(( $(date +%s) - start )) -lt 8 ]
 	jq -se "length == 4 and all(.execution.message | test(\"did not answer GET / on http://127.0.0.1:[0-9]+ within 1 second\"))" res/reports.jsonl
-	jq -se "map(select(.id == \"echo-post\"))[0].results | [.status_code, .output, .headers] | all(.diff == \"no answer was received\" and .actual == null)" res/reports.jsonl
-	jq -se ".[0].execution.log | test(\"never listening\")" res/reports.jsonl'
+	jq -se "map(select(.id == \"echo-post\"))[0].results | [.status_code, .output, .headers] | all(.diff == \"no value: nothing ran, or no answer was received\" and .actual == null)" res/reports.jsonl
+	jq -se ".[0].execution.log | test(\"never listening\")" res/reports.jsonl
+	# a limit alone cannot pass when nothing was measured
+	printf "path: /\nexpected: {execution_time: {max: 5}}\n" > extra/checkpoint_1/core/zz-limit.yaml
+	run_assay run extra -o res2 --entry "$APP never-ready" --case zz-limit; expect_exit 1
+	jq -e ".passed == false and (.results.execution_time.diff | test(\"not measured\"))" res2/reports.jsonl'
 test_case 'a server that dies mid-group fails the rest of its group; the next group gets a new one' '
 	run_assay run "$SUITE" -o res --entry "$APP die-after 1"; expect_exit 1
 	jq -se "map(select(.group == \"core\")) | .[0].passed and (.[1:] | all(.passed | not))" res/reports.jsonl
@@ -133,11 +139,15 @@ test_case 'a hostile answer cannot exhaust assay: thousands of headers, a body p
 	extra
 	printf "path: /many-headers\nquery: {n: 20000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/headers.yaml
 	printf "path: /big\nquery: {n: 3000000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/big.yaml
+	printf "path: /same-header\nquery: {n: 40000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/same.yaml
 	start=$(date +%s)
 	run_assay run extra -o res --group extra --stdout-cap 1000; expect_exit 0
 	[ $(( $(date +%s) - start )) -lt 10 ]
 	jq -se "map(select(.id == \"headers\"))[0].results.headers.actual | length == 1000" res/reports.jsonl
-	jq -se "map(select(.id == \"big\"))[0].results.output.actual | length == 1000" res/reports.jsonl'
+	jq -se "map(select(.id == \"big\"))[0].results.output.actual | length == 1000" res/reports.jsonl
+	# one header 40,000 times: joined once (it cost the square of the repeats, gigabytes)
+	run_assay show res same -a headers --value actual; expect_exit 0
+	jq -e ".a | startswith(\", , , \")" out'
 test_case '--accept writes a parsed JSON body into the case; headers it leaves to you' '
 	extra
 	run_assay run extra -o res --group failing --accept --yes; expect_exit 1

@@ -61,9 +61,8 @@ report() { # ID: its report line
 	jq -c "select(.id == \"$1\")" res/reports.jsonl
 }
 
-test_case 'every attack fails, every canary is intact, every verdict is right' '
-	run_assay run "$S" -o res --stdout-cap 128M --sandbox required -j "${HOSTILE_JOBS:-1}"
-	expect_exit 1
+# Every check of a finished run, in the folder holding its results (res/).
+check_run() {
 	# canaries
 	[ "$(cat "$W/keep/file")" = precious ]
 	[ "$(ls "$W/keep")" = file ]
@@ -74,6 +73,8 @@ test_case 'every attack fails, every canary is intact, every verdict is right' '
 	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | sort -u | wc -l)" = $NCASES ]
 	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases")" = $NCASES ]
 	[ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
+	# every case had every layer, the namespaces included (with or without root)
+	[ "$(jq -c "select((.execution.sandbox | length) != 7 or .execution.sandbox_refused != null) | .id" res/reports.jsonl)" = "" ]
 	# the attacks that must fail their own case; every other case passed
 	report j-nul-flood | jq -e ".passed == false and .execution.stdout_truncated == true"
 	report k-big-json | jq -e ".passed == false"
@@ -83,11 +84,33 @@ test_case 'every attack fails, every canary is intact, every verdict is right' '
 	# nothing outlives the run
 	! pgrep -f "hostile-bomb-marker-$$"
 	# the summary agrees
-	jq -e ".totals.total == $NCASES and .totals.passed == $((NCASES - 3))" res/summary.json'
+	jq -e ".totals.total == $NCASES and .totals.passed == $((NCASES - 3))" res/summary.json
+}
+
+test_case 'every attack fails, every canary is intact, every verdict is right' '
+	run_assay run "$S" -o res --stdout-cap 128M --sandbox required -j "${HOSTILE_JOBS:-1}"
+	expect_exit 1
+	check_run'
 
 test_case 'the verification budget bounds a huge document: the case fails within the budget, the run goes on' '
 	report k-big-json | jq -e ".duration < 90" # the 60 s budget bounds it, even under ASan on a busy machine
 	report k-big-json | jq -e ".results.output.diff | tostring | test(\"verification budget\")"'
+
+# The same attacks on assay run by an unprivileged user (the CLI is not dumpable, and the
+# sandbox must still make its namespaces). Needs root to become nobody.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 1777 "$W/keep" # only the sandbox stands between a case and the canaries now
+	chmod 644 "$W/home/secret"
+	mkdir nobody && chown 65534:65534 nobody
+	test_case 'run by an unprivileged user: every attack fails, with every layer' '
+		cd nobody
+		code=0
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" \
+			"$ASSAY" run "$S" -o res --stdout-cap 128M --sandbox required \
+			-j "${HOSTILE_JOBS:-1}" >out 2>err || code=$?
+		expect_exit 1
+		check_run'
+fi
 
 kill "$listener" 2>/dev/null
 test_done

@@ -59,6 +59,16 @@ test_case 'tracked files bring in at most the output cap in all' '
 	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\")) | .value.actual | length] | add" out)" -le 2560000 ]
 	[ "$(jq "[.results | to_entries[] | select(.key | startswith(\"files-\"))] | length" out)" = 5 ]'
 
+test_case 'tracked globs never pass through a link: a planted link cannot list a hidden folder' '
+	mk_suite "[sh, -c]"
+	sed -i "s/command: \[sh, -c\]}/command: [sh, -c], tracked_files: [\"*\/*\", \"*\"]}/" s/suite.yaml
+	mkdir -p hidden && echo secret > hidden/answers.txt
+	printf "arguments: [\"ln -s $PWD/hidden peek; ln -s $PWD/hidden/answers.txt f; mkdir d; echo mine > d/own\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	run_assay run s -o res; expect_exit 0
+	run_assay show res a; expect_exit 0
+	jq -e ".results | has(\"files-d/own\") and (has(\"files-peek/answers.txt\") | not)" out
+	! grep -q secret out'
+
 test_case 'a repro folder and report files in a readable folder stay hidden from cases' '
 	rm -rf proj && mkdir -p proj
 	printf "#!/bin/sh\neval \"\$1\"\n" > proj/solve.sh && chmod +x proj/solve.sh
@@ -70,5 +80,30 @@ test_case 'a repro folder and report files in a readable folder stay hidden from
 	run_assay run s -o res --repro proj/repro --format tap:proj/old.tap; expect_exit 1
 	[ -s proj/repro/c/g/a/expected/output ]
 	jq -se "map(select(.passed)) | map(.id) == [\"b\", \"c\"]" res/reports.jsonl'
+
+if [ "$(id -u)" = 0 ]; then
+test_case 'with root, a case runs as nobody: its folders are handed to it, the results never' '
+	mk_suite "[sh, -c]"
+	mkdir -p res
+	printf "arguments: [\"echo made > made; mkdir -p sub && echo x > sub/f; cat /proc/self/uid_map; echo x > $PWD/res/forged || echo no-results\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	# without Landlock, only the uid keeps the case out of the results folder
+	ASSAY_SANDBOX_REFUSE=landlock-fs run_assay run s -o res --keep; expect_exit 0
+	out=$(jq -r .results.output.actual res/reports.jsonl)
+	echo "$out" | grep -q "no-results"
+	echo "$out" | grep -Eq "^ *1000 +65534 +1$"
+	[ ! -e res/forged ]
+	w=$(jq -r .work_dir res/summary.json)
+	[ "$(stat -c %u:%g "$w/c/g/a/made" "$w/c/g/a/sub/f")" = "$(printf "65534:65534\n65534:65534")" ]
+	[ "$(stat -c %u res/assay.db res/reports.jsonl | sort -u)" = 0 ]
+	rm -rf "$w"'
+
+test_case 'with root, a working folder nobody cannot reach fails the case with a message that says why' '
+	mk_suite "[sh, -c]"
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
+	mkdir -m 700 private
+	run_assay run s -o res --work-dir "$PWD/private"; expect_exit 1
+	jq -e ".execution.message | test(\"the case runs as nobody\")" res/reports.jsonl
+	run_assay run s -o res --work-dir "$PWD/private" --sandbox off; expect_exit 0'
+fi
 
 test_done

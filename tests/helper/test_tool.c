@@ -73,7 +73,14 @@ static int usage(void)
 	      "                       accept TCP on 127.0.0.1 (port into PORTFILE, a line per\n"
 	      "                       connection into PORTFILE.log) for SECONDS\n"
 	      "  tcp-server OWN OTHER try to serve on port OWN, bind another, connect to OTHER,\n"
-	      "                       make a UDP socket, Fast Open to OTHER (exit: bit mask)\n",
+	      "                       make a UDP socket, Fast Open to OTHER (exit: bit mask)\n"
+	      "  connect-unix NAME    connect to a unix stream socket (@NAME: abstract)\n"
+	      "  dgram-pair-send NAME send a datagram to NAME from a SOCK_DGRAM socketpair\n"
+	      "  stream-pair          pass a byte through a SOCK_STREAM socketpair\n"
+	      "  read-key DESC        print the user key DESC of the session keyring\n"
+	      "  tty PATH             open /dev/tty and PATH, write a line to PATH\n"
+	      "  burn-ignored-child SECONDS\n"
+	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n",
 	      stderr);
 	return 2;
 }
@@ -438,5 +445,17 @@ int main(int argc, char **argv)
 		return cmd_listen(argv[2], argv[3]);
 	if (strcmp(cmd, "tcp-server") == 0 && nargs == 2)
 		return cmd_tcp_server(argv[2], argv[3]);
+	if (strcmp(cmd, "connect-unix") == 0 && nargs == 1)
+		return cmd_connect_unix(argv[2]);
+	if (strcmp(cmd, "dgram-pair-send") == 0 && nargs == 1)
+		return cmd_dgram_pair_send(argv[2]);
+	if (strcmp(cmd, "stream-pair") == 0 && nargs == 0)
+		return cmd_stream_pair();
+	if (strcmp(cmd, "read-key") == 0 && nargs == 1)
+		return cmd_read_key(argv[2]);
+	if (strcmp(cmd, "tty") == 0 && nargs == 1)
+		return cmd_tty(argv[2]);
+	if (strcmp(cmd, "burn-ignored-child") == 0 && nargs == 1)
+		return cmd_burn_ignored_child(argv[2]);
 	return usage();
 }

@@ -28,4 +28,11 @@ int cmd_forge_results(const char *id);
 int cmd_listen(const char *portfile, const char *seconds);
 int cmd_tcp_server(const char *own, const char *other);
 
+int cmd_connect_unix(const char *name);
+int cmd_dgram_pair_send(const char *name);
+int cmd_stream_pair(void);
+int cmd_read_key(const char *desc);
+int cmd_tty(const char *path);
+int cmd_burn_ignored_child(const char *secs);
+
 #endif

@@ -276,7 +276,7 @@ Test(formats_verify, a_missing_file_and_a_status_code)
 
 	cr_assert_not(r.v.is_correct);
 	/* attribute "output": a missing output is an api request without an answer */
-	cr_assert_str_eq(r.diff, "\"no answer was received\"");
+	cr_assert_str_eq(r.diff, "\"no value: nothing ran, or no answer was received\"");
 	free(r.diff);
 }
 

@@ -231,7 +231,7 @@ Test(verify_json, missing_file_fails)
 	cr_expect_not(r.v.is_correct);
 	/* attribute "output": a missing output is an api request without an answer (a missing
 	 * files-<path> says "file was not produced": test_verify_text, test_score) */
-	cr_expect_str_eq(r.diff, "\"no answer was received\"");
+	cr_expect_str_eq(r.diff, "\"no value: nothing ran, or no answer was received\"");
 	done(&r);
 }
 

@@ -44,18 +44,24 @@ struct res {
 	char *diff;
 };
 
-static struct res check(const assay_value *schema, const char *actual, const char *options)
+static struct res check_until(const assay_value *schema, const char *actual,
+			      const char *options, double deadline)
 {
 	struct res r = { 0, ASSAY_VERIFICATION_INIT, ASSAY_ERR_INIT, NULL };
 	assay_value opts = js(options ? options : "{\"verifier\": \"json_schema\"}");
 	assay_actual ac = { ASSAY_ACTUAL_BYTES, actual, strlen(actual), false, 0, 0 };
-	assay_verify_call call = { "g", "c", "output", schema, &ac, &opts, A, 0 };
+	assay_verify_call call = { "g", "c", "output", schema, &ac, &opts, A, deadline };
 	assay_buf b = ASSAY_BUF_INIT;
 
 	r.rc = assay_verify_attribute(&r.v, &call, &r.err);
 	assay_json_write(&b, &r.v.diff, 0);
 	r.diff = assay_buf_detach(&b, NULL);
 	return r;
+}
+
+static struct res check(const assay_value *schema, const char *actual, const char *options)
+{
+	return check_until(schema, actual, options, 0);
 }
 
 /* The diff jsonschema's errors make: {path: "rule: message; rule: message"}, first seen first. */
@@ -200,4 +206,117 @@ Test(json_schema, the_schema_may_be_json_text)
 	cr_assert_not(r.v.is_correct);
 	cr_assert_str_eq(r.diff, "{\"$\": \"maxItems: [1, 2] is too long\"}");
 	free(r.diff);
+}
+
+/* "[[0],[1],...]" of n items, or with `dup` the last item repeating the first (written as a
+ * real, so equal by value only). */
+static char *pairs_doc(size_t n, bool dup)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	assay_buf_addch(&b, '[');
+	for (size_t i = 0; i < n; i++)
+		assay_buf_addf(&b, "%s[%zu]", i ? "," : "", i);
+	if (dup)
+		assay_buf_adds(&b, ",[0.0]");
+	assay_buf_addch(&b, ']');
+	return assay_buf_detach(&b, NULL);
+}
+
+/* uniqueItems was quadratic (185 s on 160k items): now hashed, and bounded by the deadline. */
+Test(json_schema, unique_items_is_not_quadratic)
+{
+	assay_value schema = js("{\"type\": \"array\", \"uniqueItems\": true}");
+	char *doc = pairs_doc(160000, false);
+	struct res r = check(&schema, doc, NULL);
+
+	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+	cr_assert(r.v.is_correct, "%.300s", r.diff);
+	free(r.diff);
+	free(doc);
+	doc = pairs_doc(160000, true);
+	r = check(&schema, doc, NULL);
+	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+	cr_assert_not(r.v.is_correct);
+	cr_assert(strstr(r.diff, "has non-unique elements"), "%.300s", r.diff);
+	free(r.diff);
+	/* past the deadline: the budget reason, not a verdict */
+	r = check_until(&schema, doc, NULL, 1e-9);
+	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+	cr_assert_not(r.v.is_correct);
+	cr_assert(r.v.budget);
+	cr_assert(strstr(r.diff, "verification budget"), "%.300s", r.diff);
+	free(r.diff);
+	free(doc);
+}
+
+/* Equal as jsonschema's equal(): numbers by value, objects unordered, booleans not numbers. */
+Test(json_schema, unique_items_equality)
+{
+	assay_value schema = js("{\"uniqueItems\": true}");
+	static const char *const dups[] = {
+		"[1, 1.0]",
+		"[{\"a\": 1, \"b\": [2]}, {\"b\": [2.0], \"a\": 1}]",
+		"[null, 3, null]",
+		"[\"x\", [\"x\"], \"x\"]",
+		"[100000000000000000000000000000, 100000000000000000000000000000]",
+		"[[], {}, []]",
+	};
+	static const char *const uniques[] = {
+		"[1, true]", "[0, false]", "[[1], [true]]", "[{\"a\": 1}, {\"a\": 1, \"b\": 1}]",
+		"[{\"a\": 1, \"b\": 2}, {\"a\": 2, \"b\": 1}]", "[\"1\", 1]", "[[], {}]",
+		"[[1, 2], [2, 1]]", "[null, \"null\"]", "[1.5, 1]",
+	};
+
+	for (size_t i = 0; i < sizeof(dups) / sizeof(*dups); i++) {
+		struct res r = check(&schema, dups[i], NULL);
+
+		cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+		cr_assert_not(r.v.is_correct, "%s should have duplicates", dups[i]);
+		free(r.diff);
+	}
+	for (size_t i = 0; i < sizeof(uniques) / sizeof(*uniques); i++) {
+		struct res r = check(&schema, uniques[i], NULL);
+
+		cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+		cr_assert(r.v.is_correct, "%s should be unique: %s", uniques[i], r.diff);
+		free(r.diff);
+	}
+}
+
+/* A catastrophic pattern against many strings: each match is bounded by the match limit, and
+ * the attribute fails with the budget reason (it took ~0.18 s a string, without end). */
+Test(json_schema, a_catastrophic_pattern_meets_the_budget)
+{
+	assay_value schema = js("{\"items\": {\"pattern\": \"^(a|aa)+$\"}}");
+	assay_buf b = ASSAY_BUF_INIT;
+
+	assay_buf_addch(&b, '[');
+	for (int i = 0; i < 2000; i++)
+		assay_buf_addf(&b, "%s\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\"", i ? "," : "");
+	assay_buf_addch(&b, ']');
+	struct res r = check(&schema, b.ptr, NULL);
+	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
+	cr_assert_not(r.v.is_correct);
+	cr_assert(r.v.budget);
+	cr_assert(strstr(r.diff, "within the verification budget (the pattern match limit)"),
+		  "%.300s", r.diff);
+	free(r.diff);
+	assay_buf_release(&b);
+
+	/* harmless matches, but many of them, past the deadline: the budget again */
+	schema = js("{\"items\": {\"pattern\": \"^a\"}}");
+	assay_buf_addch(&b, '[');
+	for (int i = 0; i < 3000; i++)
+		assay_buf_addf(&b, "%s\"ab\"", i ? "," : "");
+	assay_buf_addch(&b, ']');
+	r = check(&schema, b.ptr, NULL);
+	cr_assert(r.v.is_correct, "%.300s", r.diff);
+	free(r.diff);
+	r = check_until(&schema, b.ptr, NULL, 1e-9);
+	cr_assert(r.v.budget);
+	cr_assert_not(r.v.is_correct);
+	cr_assert(strstr(r.diff, "within the verification budget (time)"), "%.300s", r.diff);
+	free(r.diff);
+	assay_buf_release(&b);
 }

@@ -204,10 +204,26 @@ static int pump(void *jobp, bool *done, assay_err *err)
 
 /* The header lines of a response as a mapping, names in lower case (the first MAX_HEADERS
  * names; repeats of a kept name are still joined). */
+/*
+ * The response's headers as a mapping of lower-case names to values, a repeated header's
+ * values joined with ", " (as requests does). Each name's value is built once in a buffer of
+ * its own: joining in the arena at every repeat cost the square of the repeats (a server
+ * repeating one header 64,000 times within the header cap took gigabytes).
+ */
+/* The largest response body shown parsed in reports (bytes): a parse costs ~16x its text. */
+#define SHOWN_PARSED_MAX (4u << 20)
+
+struct header_acc {
+	char *name;
+	assay_buf value;
+};
+
 static assay_value header_map(assay_arena *a, const assay_buf *head)
 {
 	assay_value m = assay_value_object();
 	const char *p = head->ptr, *end = head->ptr + head->len;
+	struct header_acc *h = NULL;
+	size_t n = 0, last = 0;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -217,8 +233,9 @@ static assay_value header_map(assay_arena *a, const assay_buf *head)
 			line_end--;
 		colon = memchr(p, ':', (size_t)(line_end - p));
 		if (colon && colon > p && strncmp(p, "HTTP/", 5)) {
-			char *name = assay_arena_strndup(a, p, (size_t)(colon - p));
+			char *name = assay_xstrndup(p, (size_t)(colon - p));
 			const char *v = colon + 1, *ve = line_end;
+			size_t k = n;
 
 			for (char *q = name; *q; q++)
 				*q = (char)tolower((unsigned char)*q);
@@ -226,19 +243,35 @@ static assay_value header_map(assay_arena *a, const assay_buf *head)
 				v++;
 			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
 				ve--;
-			const assay_value *old = assay_object_get(&m, name);
-			if (!old && m.len >= MAX_HEADERS)
-				; /* past the limit: dropped */
-			else if (old)
-				assay_object_set(a, &m, name,
-						 assay_value_stringf(a, "%.*s, %.*s", (int)old->len,
-								     old->u.s, (int)(ve - v), v));
-			else
-				assay_object_set(a, &m, name,
-						 assay_value_string(a, v, (size_t)(ve - v)));
+			if (n && !strcmp(h[last].name, name)) /* the same header again: common */
+				k = last;
+			for (size_t i = 0; k == n && i < n; i++)
+				if (!strcmp(h[i].name, name))
+					k = i;
+			if (k < n) {
+				assay_buf_adds(&h[k].value, ", ");
+				assay_buf_add(&h[k].value, v, (size_t)(ve - v));
+				free(name);
+				last = k;
+			} else if (n < MAX_HEADERS) { /* past the limit: dropped */
+				h = assay_xrealloc(h, (n + 1) * sizeof(*h));
+				h[n].name = name;
+				h[n].value = (assay_buf)ASSAY_BUF_INIT;
+				assay_buf_add(&h[n].value, v, (size_t)(ve - v));
+				last = n++;
+			} else {
+				free(name);
+			}
 		}
 		p = eol ? eol + 1 : end;
 	}
+	for (size_t i = 0; i < n; i++) {
+		assay_object_set(a, &m, h[i].name,
+				 assay_value_string(a, h[i].value.ptr, h[i].value.len));
+		free(h[i].name);
+		assay_buf_release(&h[i].value);
+	}
+	free(h);
 	return m;
 }
 
@@ -257,7 +290,10 @@ static void add_answer(struct api_job *job, assay_case_result *out)
 	*headers = header_map(a, &r->head);
 	assay_json_write(&text, headers, 0);
 	htext = assay_case_result_keep(out, &text, &hlen);
-	if (assay_api__config(job->ctx->suite)->response_is_json && !r->body_truncated) {
+	/* shown parsed in reports: only a body small enough to parse outside any budget (the
+	 * verifiers parse the bytes themselves, within theirs) */
+	if (assay_api__config(job->ctx->suite)->response_is_json && !r->body_truncated &&
+	    blen <= SHOWN_PARSED_MAX) {
 		assay_value *parsed = assay_arena_alloc(a, sizeof(*parsed));
 
 		if (!assay_json_parse(parsed, a, body, blen, NULL, NULL))
@@ -307,8 +343,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 				r->errbuf[0] ? r->errbuf : curl_easy_strerror(r->code)).u.s;
 	}
 	double elapsed = job->requested ? r->elapsed : 0;
+	/* no request sent (the server never became ready, or died): no time was measured, and
+	 * an execution_time limit must not pass on a zero */
 	assay_case_result_add(out, "execution_time",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = elapsed });
+			      job->requested ? (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
+							       .real = elapsed }
+					     : none);
 	out->proc.status = timed_out ? ASSAY_PROC_TIMED_OUT : ASSAY_PROC_EXITED;
 	out->proc.limit = timed_out ? ASSAY_LIMIT_WALL : ASSAY_LIMIT_NONE;
 	out->proc.wall_s = elapsed;

@@ -23,9 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
+#include "run/run_int.h"
 #include "util/banned.h"
 
 struct cli_job {
@@ -34,6 +37,8 @@ struct cli_job {
 	const assay_case *c;
 	char *workdir;
 	char *tmp; /* the case's private temporary folder */
+	char *unstarted; /* why the program was not started (its input files could not be
+			    written: a link an earlier case of a shared folder planted), or NULL */
 };
 
 extern char **environ;
@@ -77,6 +82,7 @@ static void free_job(struct cli_job *job)
 		assay_fs_remove_tree(job->tmp, NULL);
 	free(job->tmp);
 	free(job->workdir);
+	free(job->unstarted);
 	free(job);
 }
 
@@ -92,20 +98,37 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 
 	(void)state;
 	*jobp = NULL;
-	for (size_t i = 0; i < cc->ninput_files; i++) {
-		const assay_input_file *f = &cc->input_files[i];
-
-		if ((rc = assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, err)))
-			return rc;
-	}
 	job = assay_xcalloc(1, sizeof(*job));
 	job->p = (assay_proc)ASSAY_PROC_INIT;
 	job->ctx = ctx;
 	job->c = c;
+	for (size_t i = 0; i < cc->ninput_files; i++) {
+		const assay_input_file *f = &cc->input_files[i];
+		assay_err we = ASSAY_ERR_INIT;
+		char msg[1200];
+
+		if (!assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, &we))
+			continue;
+		/* the case's data, not assay's failure: it ends at once with the reason */
+		job->unstarted = assay_xasprintf("cannot write its input file: %s",
+						 assay_err_format(&we, msg, sizeof(msg)));
+		*jobp = job;
+		return 0;
+	}
 	job->workdir = assay_xstrdup(workdir);
 	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
 		free_job(job);
 		return rc;
+	}
+	if (ctx->sandbox) { /* with root, the program runs as nobody: let it reach its folders */
+		char *top = assay_xstrdup(ctx->tmp_root), *slash = strrchr(top, '/');
+
+		if (slash && slash != top)
+			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
+
+		assay_run__sandbox_reach(ctx->sandbox, top, workdir);
+		assay_run__sandbox_reach(ctx->sandbox, top, job->tmp);
+		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
 	assay_strvec_pushv(&job->p.argv, cc->argv);
@@ -133,20 +156,24 @@ static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
 {
 	struct cli_job *job = jobp;
 
-	return assay_proc_pollfds(&job->p, fds, max);
+	return job->unstarted ? 0 : assay_proc_pollfds(&job->p, fds, max);
 }
 
 static int deadline_ms(void *jobp)
 {
 	struct cli_job *job = jobp;
 
-	return assay_proc_deadline_ms(&job->p);
+	return job->unstarted ? 0 : assay_proc_deadline_ms(&job->p);
 }
 
 static int pump(void *jobp, bool *done, assay_err *err)
 {
 	struct cli_job *job = jobp;
 
+	if (job->unstarted) {
+		*done = true;
+		return 0;
+	}
 	return assay_proc_pump(&job->p, 0, done, err);
 }
 
@@ -192,8 +219,33 @@ static size_t add_file(assay_case_result *r, const char *workdir, const char *re
  * at all. */
 #define MAX_TRACKED 1000
 
+/* Does `rel` (beneath `workdir`) pass through a symbolic link? glob() follows links to
+ * folders, so a case could have assay list a folder it may not read (the suite's cases, an
+ * earlier run's results) by planting a link to it. The case has ended: nothing moves now. */
+static bool through_link(const char *workdir, const char *rel)
+{
+	char *path = assay_path_join(workdir, rel);
+	size_t base = strlen(workdir) + 1;
+	bool link = false;
+	struct stat st;
+
+	for (size_t i = base; !link; i++) {
+		char ch = path[i];
+
+		if (ch != '/' && ch != '\0')
+			continue;
+		path[i] = '\0';
+		link = lstat(path, &st) != 0 || S_ISLNK(st.st_mode);
+		path[i] = ch;
+		if (!ch)
+			break;
+	}
+	free(path);
+	return link;
+}
+
 /* Collects every file named in `expected` (files-<path>), each up to the output cap, and every
- * tracked glob match, up to the output cap in all. */
+ * tracked glob match that passes through no link, up to the output cap in all. */
 static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const assay_case *c,
 			  const char *workdir)
 {
@@ -218,7 +270,8 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 		assay_buf_release(&quoted);
 		if (!glob(pattern, GLOB_NOSORT, NULL, &g)) {
 			for (size_t j = 0; j < g.gl_pathc && ntracked < MAX_TRACKED; j++) {
-				if (strlen(g.gl_pathv[j]) <= prefix)
+				if (strlen(g.gl_pathv[j]) <= prefix ||
+				    through_link(workdir, g.gl_pathv[j] + prefix))
 					continue;
 				ntracked++;
 				left -= add_file(r, workdir, g.gl_pathv[j] + prefix, left);
@@ -260,6 +313,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	int status = 0, rc;
 
 	(void)err;
+	if (job->unstarted) { /* never ran: an error of the case (case_report.c) */
+		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED };
+		out->error = assay_value_strz(assay_case_result_arena(out), job->unstarted).u.s;
+		free_job(job);
+		return 0;
+	}
 	if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
@@ -287,8 +346,14 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		break;
 	case ASSAY_PROC_EXEC_FAILED:
 		status = 127;
-		out->error = assay_value_stringf(assay_case_result_arena(out), "cannot run '%s': %s",
-						 job->p.argv.v[0], strerror(pr->exec_errno)).u.s;
+		out->error = assay_value_stringf(
+			assay_case_result_arena(out), "cannot run '%s': %s%s", job->p.argv.v[0],
+			strerror(pr->exec_errno),
+			pr->exec_errno == EACCES && job->p.sandbox.enabled && geteuid() == 0
+				? " (assay runs as root, so the case runs as nobody: the command, "
+				  "its folders and the working folder must be reachable by nobody; "
+				  "docs/security.md)"
+				: "").u.s;
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}
@@ -324,7 +389,8 @@ static void extend(void *jobp, double seconds)
 {
 	struct cli_job *job = jobp;
 
-	assay_proc_extend(&job->p, seconds);
+	if (!job->unstarted)
+		assay_proc_extend(&job->p, seconds);
 }
 
 static void abort_job(void *jobp)

@@ -45,6 +45,12 @@ assay_diff__opcode *assay_diff__opcodes(const assay_diff__block *blocks, size_t 
 void assay_diff__unified_lines(assay_buf *out, const assay_diff__line *a, size_t la,
 			       const assay_diff__line *b, size_t lb);
 
+/* ---- hash.c ------------------------------------------------------------------------- */
+
+/* SipHash-2-4 of `len` bytes at `data` with the 16-byte key `k` (also used by the json_schema
+ * verifier's uniqueItems, src/lib/verify/verify_schema.c). */
+uint64_t assay_diff__siphash(const uint8_t *k, const void *data, size_t len);
+
 /* ---- text.c ------------------------------------------------------------------------- */
 
 /* Python's str.splitlines() (keepends=False) of UTF-8 text: a malloc'd array. */

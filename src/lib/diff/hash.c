@@ -51,9 +51,9 @@ static uint64_t load64(const uint8_t *p)
 		v2 = ROTL(v2, 32);                                                             \
 	} while (0)
 
-/* SipHash-2-4 of `len` bytes with key `k` (16 bytes). */
-static uint64_t siphash(const uint8_t *k, const uint8_t *in, size_t len)
+uint64_t assay_diff__siphash(const uint8_t *k, const void *data, size_t len)
 {
+	const uint8_t *in = data;
 	uint64_t k0 = load64(k), k1 = load64(k + 8);
 	uint64_t v0 = 0x736f6d6570736575ull ^ k0, v1 = 0x646f72616e646f6dull ^ k1;
 	uint64_t v2 = 0x6c7967656e657261ull ^ k0, v3 = 0x7465646279746573ull ^ k1;
@@ -85,7 +85,7 @@ static uint64_t siphash(const uint8_t *k, const uint8_t *in, size_t len)
  * ones among the items of one comparison are far beyond reach (n^2 / 2^65). */
 static void digest(struct assay_diff__ctx *c, const void *in, size_t len, uint64_t out[2])
 {
-	out[0] = siphash(c->sip_key, in, len);
+	out[0] = assay_diff__siphash(c->sip_key, in, len);
 	out[1] = 0;
 }
 

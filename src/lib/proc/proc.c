@@ -53,7 +53,7 @@ enum { ST_NEW = 0, ST_RUNNING, ST_REPORTED, ST_REAPED, ST_DONE, ST_FAILED };
 #define RELEASE_WAIT_MS 2000 /* the same, when releasing a running case */
 #define READ_CHUNK 65536     /* one pipe's default capacity */
 #define READS_PER_PUMP 8     /* so one noisy stream cannot starve the others */
-#define PID_MAX_MIN 301      /* the least pid_max the kernel accepts */
+#define NOBODY 65534         /* the default outer ids of a sandboxed program when assay is root */
 
 _Static_assert(sizeof(struct assay_init_report) <= sizeof(((assay_proc *)0)->rep),
 	       "the report does not fit assay_proc.rep");
@@ -204,14 +204,16 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	sp.err = errp[1];
 	sp.rep = rep[1];
 	if (p->sandbox.enabled) {
-		if (refuse & (ASSAY_SANDBOX_USERNS | ASSAY_SANDBOX_PIDNS)) {
+		if (refuse & (ASSAY_SANDBOX_USERNS | ASSAY_SANDBOX_PIDNS))
 			sp.ns_errno = EPERM; /* the ASSAY_SANDBOX_REFUSE test hook */
-		} else {
+		else
 			sp.namespaces = true;
-			if (p->limits.processes > 0) {
-				long v = p->limits.processes + 2; /* pids 1 .. v-1; 1 is the supervisor */
-				sp.pid_max = v < PID_MAX_MIN ? PID_MAX_MIN : v;
-			}
+		if (geteuid() == 0) {
+			sp.drop_root = true;
+			sp.uid = p->sandbox.uid ? p->sandbox.uid : NOBODY;
+			sp.gid = p->sandbox.gid ? p->sandbox.gid : NOBODY;
+			if ((rc = assay_proc__hand_over(p, sp.uid, sp.gid, err)))
+				goto out;
 		}
 	}
 	p->t_start = now_s();
@@ -322,7 +324,7 @@ int assay_proc_deadline_ms(const assay_proc *p)
  * Blocks SIGPIPE in this thread around one write (libpq's technique): a SIGPIPE already pending
  * before is left alone; one the write raised is consumed before the old mask returns.
  */
-static ssize_t write_nosigpipe(int fd, const void *buf, size_t len)
+ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len)
 {
 	sigset_t pipe_set, old, pending;
 	bool was_pending = false;
@@ -352,7 +354,7 @@ static int write_stdin(assay_proc *p, assay_err *err)
 {
 	while (p->stdin_off < p->stdin_len) {
 		size_t left = p->stdin_len - p->stdin_off;
-		ssize_t n = write_nosigpipe(p->fd_in, p->stdin_data + p->stdin_off, left);
+		ssize_t n = assay_proc__write_nosigpipe(p->fd_in, p->stdin_data + p->stdin_off, left);
 
 		if (n < 0) {
 			int e = errno;

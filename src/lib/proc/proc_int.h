@@ -12,7 +12,8 @@
 #include "assay/proc.h"
 #include "proc/init/protocol.h"
 
-/* Where assay_proc__init_argv() leaves room for the namespace outcome ("-n 1" or "-e N"). */
+/* Where assay_proc__init_argv() leaves room for the namespace outcome ("-n 1" or "-e N") and
+ * the ids to take ("-u UID:GID" or "-u -"): four slots. */
 #define ASSAY_PROC__ARGV_NS 2
 
 /* How to start one supervisor. */
@@ -25,11 +26,12 @@ struct assay_proc__spawn {
 	int rep;       /* becomes ASSAY_INIT_FD_REPORT */
 	bool namespaces; /* try new user and PID namespaces */
 	int ns_errno;  /* !namespaces: nonzero if the sandbox wanted them (the refusal to report) */
-	long pid_max;  /* > 0: the PID namespace's pid_max */
+	bool drop_root; /* assay runs as root with the sandbox on: the program runs as uid/gid */
+	unsigned uid, gid; /* outer ids of the program when drop_root */
 };
 
 /*
- * Starts the supervisor. Every descriptor of `s` must be above 4 (so the moves onto 0-4 cannot
+ * Starts the supervisor. Every descriptor of `s` must be above 5 (so the moves onto 0-4 cannot
  * clobber one another). With s->namespaces, a kernel that refuses them is not an error: the
  * supervisor runs without and `*ns_errno` says why (0 when they were made).
  * @return 0 or ASSAY_ESPAWN (details in `err`)
@@ -37,8 +39,20 @@ struct assay_proc__spawn {
 int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_errno,
 		      assay_err *err);
 
-/* Moves `*fd` above 4 (close-on-exec). @return 0 or -1 with errno. */
+/* write(2) with SIGPIPE blocked in the calling thread, and a SIGPIPE it raised consumed (the
+ * caller's dispositions stay as they are). */
+ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len);
+
+/* Moves `*fd` above 5, the supervisor's last fixed descriptor (close-on-exec). @return 0 or -1
+ * with errno. */
 int assay_proc__fd_high(int *fd);
+
+/*
+ * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything in
+ * them, to uid:gid (owner.c: without following links, skipping files with other hard links).
+ * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link)
+ */
+int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err);
 
 /* The layers the ASSAY_SANDBOX_REFUSE test hook makes the library treat as refused. */
 unsigned assay_proc__refuse_hook(void);

@@ -3,8 +3,8 @@
  * limits and its environment; plus the layer names and the ASSAY_SANDBOX_REFUSE test hook.
  *
  * Key decisions:
- * - Readable: the system folders (/usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys, /dev) and
- *   the caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
+ * - Readable: the system folders (/usr, /bin, /sbin, /lib*, /etc, /opt, /proc, /sys) and the
+ *   caller's read_paths; writable: the working folder, the private tmp_dir, the caller's
  *   write_paths and /dev/null, /dev/zero, /dev/full. Nothing else, so the user's home, /tmp,
  *   the suite and the results folder are unreadable unless the caller lists them.
  * - Landlock can only allow, so a hidden folder below a system folder or a read_path (a suite
@@ -13,10 +13,18 @@
  *   hidden folder is still granted: the caller named it.
  *   Symbolic links met on the way are not allowed: Landlock checks the folder a link resolves
  *   to, so allowing a link would allow its target, which may be the hidden folder.
- * - The program file, and the interpreter named by its "#!" line, are readable and executable
- *   even outside those folders (a test tool in a build folder, a virtualenv's python). They are
- *   found with the PATH search the supervisor will do; the supervisor's own search decides what
- *   runs, this one only what may.
+ * - The program file is readable and executable even outside those folders (a test tool in a
+ *   build folder). It is found with the PATH search the supervisor will do; the supervisor's
+ *   own search decides what runs, this one only what may. Not when it lies in a folder the
+ *   case may write (the working folder): it may be a link the case (or an earlier one of a
+ *   shared folder) planted to a file outside, which would become readable.
+ * - No rule follows a script's "#!" line: the script's author chooses it, and a rule for it
+ *   would let a submission make any executable file readable (and run it). A script's
+ *   interpreter must lie in a readable folder (system folders, read_paths).
+ * - Devices: /dev/null, /dev/zero and /dev/full (read and write), /dev/random and /dev/urandom
+ *   (read), nothing else of /dev: no terminal (/dev/tty*, /dev/pts, /dev/ptmx), so a case
+ *   cannot read or type into the user's terminal. /dev/stdin, /dev/fd/N and the like are links
+ *   into /proc, which is readable.
  * - With tmp_dir set, TMPDIR points at it unless the caller's env sets TMPDIR: the inherited
  *   TMPDIR (often /tmp) would not be writable.
  *
@@ -43,15 +51,17 @@ extern char **environ;
 
 static const char *const layer_names[ASSAY_SANDBOX_NLAYERS] = {
 	"user-namespace", "pid-namespace", "landlock-fs",  "landlock-net",
-	"landlock-scope", "seccomp-net",   "no-new-privs",
+	"landlock-scope", "seccomp",       "no-new-privs",
 };
 
 static const char *const system_roots[] = {
 	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc", "/opt", "/proc", "/sys", "/dev", NULL,
+	"/etc", "/opt", "/proc", "/sys", NULL,
 };
 
-static const char *const devices[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+/* The only devices: no terminal (/dev/tty*, /dev/pts, /dev/ptmx), no disk, no /dev/shm. */
+static const char *const devices_rw[] = { "/dev/null", "/dev/zero", "/dev/full", NULL };
+static const char *const devices_ro[] = { "/dev/random", "/dev/urandom", NULL };
 
 #define NROOTS (sizeof(system_roots) / sizeof(system_roots[0]) - 1)
 
@@ -207,31 +217,6 @@ static void allow_read_except_hidden(struct rules *r, const char *dir, bool expl
 	closedir(d);
 }
 
-/* The interpreter of a "#!" script, or NULL. */
-static char *interpreter_of(const char *file)
-{
-	char line[256];
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	ssize_t n;
-	size_t end = 2;
-
-	if (fd < 0)
-		return NULL;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n < 3 || line[0] != '#' || line[1] != '!')
-		return NULL;
-	line[n] = '\0';
-	while (line[end] == ' ' || line[end] == '\t')
-		end++;
-	size_t start = end;
-	while (line[end] && !strchr(" \t\n", line[end]))
-		end++;
-	if (end == start || line[start] != '/')
-		return NULL;
-	return assay_xstrndup(line + start, end - start);
-}
-
 static bool is_executable_file(const char *path)
 {
 	struct stat st;
@@ -239,7 +224,101 @@ static bool is_executable_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
-/* The program file as the supervisor's PATH search will find it (resolved), or NULL. */
+static void resolve_roots(void)
+{
+	for (size_t i = 0; i < NROOTS; i++) {
+		char *real = realpath(system_roots[i], NULL);
+		bool dup = false;
+
+		for (size_t j = 0; j < i && real && !dup; j++)
+			dup = path_within(real, system_roots[j]);
+		if (dup) {
+			free(real);
+			real = NULL;
+		}
+		roots_resolved[i] = real; /* kept for the life of the process */
+	}
+}
+
+/* `dir` (resolved) lies in `folder` (resolved here; NULL: no). */
+static bool within_real(const char *dir, const char *folder)
+{
+	char *real = folder ? realpath(folder, NULL) : NULL;
+	bool in = real && path_within(dir, real);
+
+	free(real);
+	return in;
+}
+
+/* Does `file` lie in `folder`, as written or with `folder` resolved? */
+static bool lexically_within(const char *file, const char *folder)
+{
+	char *real;
+	bool in;
+
+	if (!folder)
+		return false;
+	if (path_within(file, folder))
+		return true;
+	real = realpath(folder, NULL);
+	in = real && path_within(file, real);
+	free(real);
+	return in;
+}
+
+/*
+ * Does `file` (absolute, unresolved) lie in a folder the case may write (cwd, tmp_dir,
+ * write_paths), or one an earlier case sharing the folder could have written? Such a file, or
+ * a folder on the way to it, may be a link the case planted to a file it could not read, which
+ * must not become readable by being the program: it gets no rule (it needs none when it really
+ * is in the folder). Checked on the path as written (a planted folder link), then resolved.
+ */
+static bool in_case_folder(const assay_proc *p, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	const char *const *w = p->sandbox.write_paths;
+	char *dir, *real = NULL;
+	bool in = false;
+
+	if (slash) {
+		dir = slash == file ? assay_xstrdup("/")
+				    : assay_xstrndup(file, (size_t)(slash - file));
+		real = realpath(dir, NULL);
+		free(dir);
+	}
+	/* The common case, a program in a system folder, which holds no case folder: both the
+	 * path as written and the resolved one lie in system folders (no more lookups). */
+	pthread_once(&roots_once, resolve_roots);
+	for (size_t i = 0; real && !w && i < NROOTS; i++) {
+		const char *root = roots_resolved[i];
+
+		if (root && path_within(real, root) && !(p->cwd && path_within(p->cwd, root)) &&
+		    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir, root))) {
+			for (size_t j = 0; j < NROOTS; j++)
+				if (path_within(file, system_roots[j]) &&
+				    !(p->cwd && path_within(p->cwd, system_roots[j])) &&
+				    !(p->sandbox.tmp_dir && path_within(p->sandbox.tmp_dir,
+									system_roots[j]))) {
+					free(real);
+					return false;
+				}
+			break;
+		}
+	}
+	in = lexically_within(file, p->cwd) || lexically_within(file, p->sandbox.tmp_dir);
+	for (size_t i = 0; !in && w && w[i]; i++)
+		in = lexically_within(file, w[i]);
+	if (!in && real) {
+		in = within_real(real, p->cwd) || within_real(real, p->sandbox.tmp_dir);
+		for (size_t i = 0; !in && w && w[i]; i++)
+			in = within_real(real, w[i]);
+	}
+	free(real);
+	return in;
+}
+
+/* The program file as the supervisor's PATH search will find it (resolved), or NULL when it
+ * lies in a folder the case may write. */
 static char *find_program(const assay_proc *p, char *const *envp)
 {
 	const char *prog = p->argv.v[0], *path;
@@ -275,32 +354,20 @@ static char *find_program(const assay_proc *p, char *const *envp)
 	}
 	if (!cand)
 		return NULL;
+	if (in_case_folder(p, cand)) {
+		free(cand);
+		return NULL;
+	}
 	real = realpath(cand, NULL);
 	free(cand);
 	return real;
-}
-
-static void resolve_roots(void)
-{
-	for (size_t i = 0; i < NROOTS; i++) {
-		char *real = realpath(system_roots[i], NULL);
-		bool dup = false;
-
-		for (size_t j = 0; j < i && real && !dup; j++)
-			dup = path_within(real, system_roots[j]);
-		if (dup) {
-			free(real);
-			real = NULL;
-		}
-		roots_resolved[i] = real; /* kept for the life of the process */
-	}
 }
 
 static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *argv)
 {
 	const assay_sandbox *sb = &p->sandbox;
 	struct rules r = { argv, { NULL }, 0 };
-	char *prog, *interp;
+	char *prog;
 
 	for (size_t i = 0; sb->hide_paths && sb->hide_paths[i] && r.nhide < 64; i++) {
 		char *real = realpath(sb->hide_paths[i], NULL);
@@ -312,8 +379,10 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	for (size_t i = 0; i < NROOTS; i++)
 		if (roots_resolved[i])
 			allow_read_except_hidden(&r, roots_resolved[i], false, 0);
-	for (size_t i = 0; devices[i]; i++)
-		add_rule(&r, true, devices[i]);
+	for (size_t i = 0; devices_rw[i]; i++)
+		add_rule(&r, true, devices_rw[i]);
+	for (size_t i = 0; devices_ro[i]; i++)
+		add_rule(&r, false, devices_ro[i]);
 	if (p->cwd)
 		add_rule(&r, true, p->cwd);
 	if (sb->tmp_dir)
@@ -329,10 +398,6 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	}
 	if ((prog = find_program(p, envp))) {
 		add_rule(&r, false, prog);
-		if ((interp = interpreter_of(prog))) {
-			add_rule(&r, false, interp);
-			free(interp);
-		}
 		free(prog);
 	}
 	for (size_t i = 0; i < r.nhide; i++)
@@ -354,6 +419,8 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 	assay_strvec_push(argv, ASSAY_INIT_VERSION);
 	assay_strvec_push(argv, "-n"); /* ASSAY_PROC__ARGV_NS: assay_proc__spawn() fills it in */
 	assay_strvec_push(argv, "0");
+	assay_strvec_push(argv, "-u");
+	assay_strvec_push(argv, "-");
 	assay_strvec_push(argv, "-m");
 	assay_strvec_push(argv, mode);
 	assay_strvec_push(argv, "-f");

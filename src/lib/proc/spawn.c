@@ -10,15 +10,30 @@
  *   /proc, but posix_spawn has no form of it.
  * - Without the sandbox, posix_spawn (glibc: CLONE_VM | CLONE_VFORK, so the cost does not grow
  *   with assay's size) with file actions for fds 0-4 and the control signals blocked.
- * - With it, a clone(CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | CLONE_NEWPID) child writes its own
- *   uid/gid maps (outer id -> the same id, or 1000 for root, never 0 inside), caps pid_max when
- *   a process limit is set (it holds every capability in the new namespaces until exec), and
- *   exec's the supervisor as PID 1 of the new PID namespace. That costs no extra process: a
+ * - With it, a clone(CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | CLONE_NEWPID) child exec's the
+ *   supervisor as PID 1 of the new PID namespace at once. That costs no extra process: a
  *   supervisor that made the namespaces itself would need a second one to be their PID 1
  *   (measured: 1167 us against 1065 us per /bin/echo case). The child shares assay's memory, so
  *   it runs with every signal blocked, calls nothing but syscall(2), and is not instrumented by
- *   sanitizers. If the kernel refuses the namespaces (clone fails, or the maps cannot be
- *   written), the supervisor is started the plain way and told why.
+ *   sanitizers.
+ * - The namespace's uid and gid maps are written by the library, from outside, once the
+ *   supervisor has been exec'd; the supervisor waits for a byte on its "go" pipe (fd 5) first.
+ *   Not by the clone child: it shares assay's memory, and a CLI that made itself non-dumpable
+ *   (so that a case cannot open /proc/<assay>/fd) makes the child's /proc files root's, so an
+ *   unprivileged child cannot write its own maps (and making it dumpable would make assay
+ *   dumpable: the flag belongs to the memory). The exec'd supervisor is a fresh, dumpable
+ *   process whose maps its owner may write. A child cannot map its namespace to an outer uid
+ *   other than its own either (that takes CAP_SETUID outside it): root, which can, writes them
+ *   from outside too.
+ * - Without root the maps are the user's own uid and gid (the same numbers inside). With root
+ *   the namespace's uid and gid 1000 are the unprivileged s->uid and s->gid outside (nobody by
+ *   default), so that a program escaping the namespace is nobody, not root: the clone child
+ *   makes CAP_SETUID and CAP_SETGID ambient, and the supervisor uses them after the maps to
+ *   drop root's supplementary groups and become 1000, then drops every capability. Without the
+ *   namespaces (refused), the supervisor stays root and the program takes s->uid and s->gid
+ *   before exec.
+ * - If the kernel refuses the namespaces (clone fails, or the maps cannot be written), the
+ *   supervisor is started the plain way and told why.
  *
  * Refuses to: change any signal disposition or mask of the caller beyond the calling thread's
  * mask for the duration of the clone; leave the caller's descriptors open in the supervisor.
@@ -34,9 +49,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc_int.h"
@@ -53,6 +70,8 @@ extern const size_t assay_proc__init_image_size;
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 #define SELF_PATH "/proc/self/fd/4"
 #define CHILD_STACK (64 * 1024)
+#define ASSAY_NS_ID 1000u       /* assay as root: the program's uid and gid in its namespace */
+#define ASSAY_NS_IDS "1000:1000" /* the same, as the supervisor's -u takes it */
 
 static pthread_mutex_t image_lock = PTHREAD_MUTEX_INITIALIZER;
 static int image_fd = -1;
@@ -63,9 +82,9 @@ int assay_proc__fd_high(int *fd)
 {
 	int moved;
 
-	if (*fd > 4)
+	if (*fd > ASSAY_INIT_FD_GO)
 		return 0;
-	moved = fcntl(*fd, F_DUPFD_CLOEXEC, 5);
+	moved = fcntl(*fd, F_DUPFD_CLOEXEC, ASSAY_INIT_FD_GO + 1);
 	if (moved < 0)
 		return -1;
 	close(*fd);
@@ -183,72 +202,150 @@ out:
 
 /* ---- the sandbox way: clone into new namespaces ---- */
 
-enum { STAGE_OK = 0, STAGE_MAPS, STAGE_EXEC };
+enum { STAGE_OK = 0, STAGE_CAPS, STAGE_EXEC };
 
 struct ns_child {
-	int src[5];   /* become 0, 1, 2, 3, 4 */
+	int src[6];   /* become 0, 1, 2, 3, 4, 5 */
 	char **argv, **envp;
-	char uid_map[48], gid_map[48], pid_max[24];
+	bool setid_caps; /* keep CAP_SETUID and CAP_SETGID across exec (ambient) */
 	volatile int stage, err; /* written by the child before it exits */
 };
 
-/* Writes `data` to `path` with raw system calls. @return 0 or an errno. */
-__attribute__((no_sanitize("address", "undefined"))) static int child_write(const char *path,
-									   const char *data)
+/*
+ * Makes CAP_SETUID and CAP_SETGID, which the child holds in its new user namespace, ambient, so
+ * that the supervisor still holds them after exec (its uid is not root in the namespace, so exec
+ * would drop them): it needs them to become the unprivileged ids once the maps are written.
+ * Raw system calls only. @return 0 or an errno.
+ */
+__attribute__((no_sanitize("address", "undefined"))) static int child_setid_caps(void)
 {
-	long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
-	size_t len = 0;
-	long n;
+	struct {
+		unsigned version;
+		int pid;
+	} hdr = { 0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0 };
+	struct {
+		unsigned effective, permitted, inheritable;
+	} data[2];
+	const unsigned setid = (1u << 6) | (1u << 7); /* CAP_SETGID, CAP_SETUID */
 
-	if (fd < 0)
+	if (syscall(SYS_capget, &hdr, data) < 0)
 		return errno;
-	while (data[len])
-		len++;
-	n = syscall(SYS_write, fd, data, len);
-	syscall(SYS_close, fd);
-	if (n < 0)
+	data[0].inheritable |= setid;
+	if (syscall(SYS_capset, &hdr, data) < 0 ||
+	    syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, 6, 0, 0) < 0 ||
+	    syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, 7, 0, 0) < 0)
 		return errno;
-	return (size_t)n == len ? 0 : EIO;
+	return 0;
 }
 
 /*
  * Runs in the clone child, on its own stack but in assay's memory, with every signal blocked:
- * only syscall(2), no sanitizer instrumentation, nothing that could touch assay's state.
+ * only syscall(2), no sanitizer instrumentation, nothing that could touch assay's state (its
+ * credentials are its own; nothing here changes them in a way that would touch the shared
+ * memory's dumpable flag).
  */
 __attribute__((no_sanitize("address", "undefined"))) static int ns_child_main(void *arg)
 {
 	struct ns_child *c = arg;
 	int e;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (syscall(SYS_dup3, c->src[i], i, 0) < 0)
 			goto exec_failed;
-	syscall(SYS_close_range, 5, ~0U, 0);
+	syscall(SYS_close_range, 6, ~0U, 0);
 	syscall(SYS_setpgid, 0, 0);
-	e = child_write("/proc/self/setgroups", "deny");
-	if (e && e != ENOENT) /* kernels before 3.19 have no setgroups file */
-		goto maps_failed;
-	if ((e = child_write("/proc/self/uid_map", c->uid_map)) ||
-	    (e = child_write("/proc/self/gid_map", c->gid_map)))
-		goto maps_failed;
-	if (c->pid_max[0]) /* Linux < 6.14 has one pid_max for all namespaces: best effort */
-		child_write("/proc/sys/kernel/pid_max", c->pid_max);
+	if (c->setid_caps && (e = child_setid_caps())) {
+		c->stage = STAGE_CAPS;
+		c->err = e;
+		syscall(SYS_exit, 127);
+		return 127;
+	}
 	syscall(SYS_execve, SELF_PATH, c->argv, c->envp);
 exec_failed:
 	c->stage = STAGE_EXEC;
 	c->err = errno;
 	syscall(SYS_exit, 127);
 	return 127;
-maps_failed:
-	c->stage = STAGE_MAPS;
-	c->err = e;
-	syscall(SYS_exit, 127);
-	return 127;
 }
 
-static void id_map(char *buf, size_t size, unsigned outer)
+#define DUMPABLE_WAIT_S 0.005 /* how long the exec may take to make the supervisor dumpable */
+
+static double mono_s(void)
 {
-	snprintf(buf, size, "%u %u 1\n", outer ? outer : 1000u, outer);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Writes `data` to /proc/PID/`file`. The vfork wait ends when the exec replaces the child's
+ * memory, a few microseconds before the kernel makes that new memory dumpable: until then the
+ * files are root's and an unprivileged owner gets EACCES. So EACCES is retried, briefly.
+ * @return 0 or an errno.
+ */
+static int proc_write(pid_t pid, const char *file, const char *data)
+{
+	char path[64];
+	size_t len = strlen(data);
+	double give_up = 0;
+	ssize_t n;
+	int fd, e = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/%s", (long)pid, file);
+	while ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0 && errno == EACCES) {
+		double now = mono_s();
+
+		if (!give_up)
+			give_up = now + DUMPABLE_WAIT_S;
+		else if (now > give_up)
+			break;
+		sched_yield();
+	}
+	if (fd < 0)
+		return errno;
+	n = write(fd, data, len);
+	if (n < 0)
+		e = errno;
+	else if ((size_t)n != len)
+		e = EIO;
+	close(fd);
+	return e;
+}
+
+/*
+ * The maps of the supervisor's new user namespace, written from outside (protocol.h, fd 5).
+ * Without root: the user's own uid and gid, the same numbers inside, setgroups denied (the
+ * only maps the kernel lets an unprivileged owner write). With root: the namespace's ASSAY_NS_ID
+ * is the unprivileged s->uid and s->gid outside; setgroups stays allowed so that the supervisor
+ * can drop root's supplementary groups. @return 0 or an errno.
+ */
+static int write_maps(const struct assay_proc__spawn *s, pid_t pid)
+{
+	char map[64];
+	int e;
+
+	if (!s->drop_root) {
+		e = proc_write(pid, "setgroups", "deny");
+		if (e && e != ENOENT) /* kernels before 3.19 have no setgroups file */
+			return e;
+		snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+		if ((e = proc_write(pid, "uid_map", map)))
+			return e;
+		snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+		return proc_write(pid, "gid_map", map);
+	}
+	snprintf(map, sizeof(map), "%u %u 1\n", ASSAY_NS_ID, s->uid);
+	if ((e = proc_write(pid, "uid_map", map)))
+		return e;
+	snprintf(map, sizeof(map), "%u %u 1\n", ASSAY_NS_ID, s->gid);
+	return proc_write(pid, "gid_map", map);
+}
+
+static void reap_child(pid_t pid)
+{
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
 }
 
 /* @return 0 with the supervisor started, ASSAY_ESPAWN (`err`), or 1: refused, see *ns_errno. */
@@ -259,27 +356,35 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	sigset_t all, old;
 	void *stack;
 	pid_t child;
-	int e;
+	int go[2], e;
+	ssize_t n;
 
+	if (pipe2(go, O_CLOEXEC) || assay_proc__fd_high(&go[0]) || assay_proc__fd_high(&go[1])) {
+		e = errno;
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot start the case supervisor: %s", strerror(e));
+	}
 	memset(&c, 0, sizeof(c));
 	c.src[0] = s->in;
 	c.src[1] = s->out;
 	c.src[2] = s->err;
 	c.src[3] = s->rep;
 	c.src[4] = image;
+	c.src[5] = go[0];
 	c.argv = s->argv;
 	c.envp = s->envp;
-	id_map(c.uid_map, sizeof(c.uid_map), (unsigned)geteuid());
-	id_map(c.gid_map, sizeof(c.gid_map), (unsigned)getegid());
-	if (s->pid_max > 0)
-		snprintf(c.pid_max, sizeof(c.pid_max), "%ld", s->pid_max);
+	c.setid_caps = s->drop_root;
 	s->argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"1";
 
 	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
+	if (stack == MAP_FAILED) {
+		e = errno;
+		close(go[0]);
+		close(go[1]);
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
-				     "cannot start the case supervisor: %s", strerror(errno));
+				     "cannot start the case supervisor: %s", strerror(e));
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	child = clone(ns_child_main, (char *)stack + CHILD_STACK,
@@ -287,8 +392,10 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	e = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, CHILD_STACK);
+	close(go[0]);
 
 	if (child < 0) {
+		close(go[1]);
 		if (e == ENOMEM || e == EAGAIN)
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 					     "cannot start the case supervisor: %s", strerror(e));
@@ -296,14 +403,32 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 		return 1;
 	}
 	if (c.stage != STAGE_OK) {
-		while (waitpid(child, NULL, __WALL) < 0 && errno == EINTR)
-			;
-		if (c.stage == STAGE_MAPS) {
+		close(go[1]);
+		reap_child(child);
+		if (c.stage == STAGE_CAPS) {
 			*ns_errno = c.err ? c.err : EPERM;
 			return 1;
 		}
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 				     "cannot exec the case supervisor: %s", strerror(c.err));
+	}
+	/* The supervisor has been exec'd and waits on fd 5 (protocol.h). */
+	if ((e = write_maps(s, child))) {
+		kill(child, SIGKILL);
+		close(go[1]);
+		reap_child(child);
+		*ns_errno = e;
+		return 1;
+	}
+	while ((n = assay_proc__write_nosigpipe(go[1], "g", 1)) < 0 && errno == EINTR)
+		;
+	e = errno;
+	close(go[1]);
+	if (n != 1) { /* it died already: cannot happen */
+		kill(child, SIGKILL);
+		reap_child(child);
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot start the case supervisor: %s", strerror(e));
 	}
 	*pid = child;
 	*ns_errno = 0;
@@ -314,7 +439,7 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 		      assay_err *err)
 {
 	struct assay_proc__spawn own = *s;
-	char num[16];
+	char num[16], ids[32];
 	size_t n = 0;
 	int image, rc;
 
@@ -328,7 +453,11 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 	memcpy(own.argv, s->argv, (n + 1) * sizeof(*own.argv));
 	own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-n";
 	own.argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"0";
+	own.argv[ASSAY_PROC__ARGV_NS + 2] = (char *)"-u";
+	own.argv[ASSAY_PROC__ARGV_NS + 3] = (char *)"-";
 	if (s->namespaces) {
+		if (s->drop_root)
+			own.argv[ASSAY_PROC__ARGV_NS + 3] = (char *)ASSAY_NS_IDS;
 		rc = spawn_ns(&own, image, pid, ns_errno, err);
 		if (rc <= 0)
 			goto out;
@@ -337,6 +466,12 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 		snprintf(num, sizeof(num), "%d", *ns_errno);
 		own.argv[ASSAY_PROC__ARGV_NS] = (char *)"-e";
 		own.argv[ASSAY_PROC__ARGV_NS + 1] = num;
+	}
+	if (s->drop_root) {
+		snprintf(ids, sizeof(ids), "%u:%u", s->uid, s->gid);
+		own.argv[ASSAY_PROC__ARGV_NS + 3] = ids;
+	} else {
+		own.argv[ASSAY_PROC__ARGV_NS + 3] = (char *)"-";
 	}
 	rc = spawn_plain(&own, image, pid, err);
 out:

@@ -154,6 +154,13 @@ static bool check_limit(assay_verification *v, assay_arena *a, const char *name,
 
 	if (!assay_value_is_number(max))
 		return false;
+	if (ac->kind != ASSAY_ACTUAL_INT && ac->kind != ASSAY_ACTUAL_REAL) {
+		/* nothing measured (the program never ran, or the adapter has no such figure):
+		 * a limit cannot hold of nothing */
+		v->is_correct = false;
+		v->diff = assay_value_stringf(a, "%s: not measured for this case", name);
+		return true;
+	}
 	v->is_correct = got <= limit;
 	if (v->is_correct)
 		return true;
@@ -237,6 +244,8 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
 							  : "the program could not be started").u.s;
 	verdict->passed = passed && wsum > 0 && !verdict->error;
+	if (r->proc.status == ASSAY_PROC_EXEC_FAILED)
+		verdict->score = 0.0; /* it never ran: nothing it did earns credit */
 	if (verdict->passed && s->strict && (r->proc.status == ASSAY_PROC_TIMED_OUT ||
 					     r->proc.status == ASSAY_PROC_SIGNALED)) {
 		verdict->error = assay_value_stringf(

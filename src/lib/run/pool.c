@@ -211,7 +211,8 @@ static int resolved(struct pool *p, struct task *t)
 
 	t->cr.index = t->pos;
 	if (!t->cr.replayed) {
-		assay_run__finish_line(t->a, &t->report, t->cr.checkpoint, &t->cr);
+		assay_run__finish_line(t->a, &t->report, t->cr.checkpoint, &t->cr,
+				       !strcmp(p->run->suite->adapter->name, "api"));
 		t->cr.json = &t->report;
 	}
 	rc = assay_run__emit_any(p->run, &t->cr);

@@ -36,13 +36,29 @@ static assay_value layers_value(assay_arena *a, unsigned bits)
 	return v;
 }
 
-static assay_value execution_value(assay_arena *a, const assay_case_result *r)
+/*
+ * How the case's run ended. A case of the api adapter is a request, not a process: its
+ * execution has no exit code, signal, CPU, memory or sandbox of its own (the server's are the
+ * group's), so those are left out rather than shown as zeros; "exited" means it was answered.
+ */
+static assay_value execution_value(assay_arena *a, const assay_case_result *r, bool request)
 {
 	static const char *const status[] = { "exited", "signaled", "timed_out", "exec_failed" };
 	const assay_proc_result *p = &r->proc;
 	assay_value o = assay_value_object();
 
 	assay_object_set(a, &o, "status", assay_value_strz(a, status[p->status]));
+	if (request) {
+		assay_object_set(a, &o, "wall_time", assay_value_real(p->wall_s));
+		assay_object_set(a, &o, "limit", p->limit == ASSAY_LIMIT_NONE
+							 ? assay_value_null()
+							 : assay_value_strz(a, limit_names[p->limit]));
+		if (r->error)
+			assay_object_set(a, &o, "message", assay_value_strz(a, r->error));
+		if (r->log)
+			assay_object_set(a, &o, "log", assay_value_strz(a, r->log));
+		return o;
+	}
 	assay_object_set(a, &o, "exit_code", p->status == ASSAY_PROC_EXITED
 						     ? assay_value_int(p->exit_code)
 						     : assay_value_null());
@@ -102,13 +118,13 @@ int assay_run__emit_any(struct assay_run__run *run, assay_case_report *cr)
 
 /* The reports.jsonl line: the VerifierReport plus checkpoint, score, passed (and more). */
 void assay_run__finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
-			    const assay_case_report *cr)
+			    const assay_case_report *cr, bool request)
 {
 	assay_object_set(a, report, "checkpoint", assay_value_strz(a, cp->name));
 	assay_object_set(a, report, "score", assay_value_real(cr->score));
 	assay_object_set(a, report, "passed", assay_value_bool(cr->passed));
 	if (cr->result)
-		assay_object_set(a, report, "execution", execution_value(a, cr->result));
+		assay_object_set(a, report, "execution", execution_value(a, cr->result, request));
 	if (cr->error)
 		assay_object_set(a, report, "error", assay_value_strz(a, cr->error));
 }
@@ -162,6 +178,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		goto out;
 	run.tmp_root = assay_path_join(run.root, ".tmp");
 	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
+	/* as root, cases run as nobody: the run's root must let them through */
+	assay_run__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
 
 	run.t = assay_tallies_new(suite);
 	for (size_t i = 0; i < opts->nsinks; i++) {

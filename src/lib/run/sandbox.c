@@ -7,8 +7,10 @@
  * expected values) and the caller's hide_paths (the results folder). Each case's working
  * folder and its private temporary folder are the only places it writes (the cli adapter).
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
@@ -119,4 +121,34 @@ void assay_run__sandbox_release(struct assay_run__sandbox *s)
 {
 	assay_strvec_clear(&s->read);
 	assay_strvec_clear(&s->hide);
+}
+
+void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path)
+{
+	size_t n = strlen(top);
+	char *p;
+
+	if (!sb || !sb->enabled || geteuid() != 0 || !contains(top, path) || !path[n])
+		return;
+	p = assay_xstrdup(path);
+	/* `top`, then every folder below it on the way to `path`: cut at each '/' from `top`'s
+	 * end (path[n] is one) */
+	for (size_t i = n; p[i]; i++) {
+		struct stat st;
+		int fd;
+
+		if (p[i] != '/')
+			continue;
+		p[i] = '\0';
+		/* one lookup per folder when it is passable already, as it is after the first case */
+		if (!fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+		    !(st.st_mode & S_IXOTH) &&
+		    (fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+			if (!fstat(fd, &st) && st.st_uid == 0 && !(st.st_mode & S_IXOTH))
+				fchmod(fd, (st.st_mode & 07777) | S_IXOTH);
+			close(fd);
+		}
+		p[i] = '/';
+	}
+	free(p);
 }

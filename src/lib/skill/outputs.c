@@ -3,6 +3,11 @@
  * sorted, each capped, binary files named but not shown) and its transcript, with the paths
  * that would tell a version (the run folder, the skill snapshot, the workspace) replaced by
  * neutral words, so that a blind comparator cannot read the version from a path.
+ *
+ * Nothing a run left can pass for this text's structure: each file's content is fenced by
+ * more backticks than its longest run (assay_judge_fence), and each name is shown on one line
+ * with control characters escaped (assay_judge_escape_line), so a file holding a fence or a
+ * name holding newlines cannot open a heading of its own.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -43,14 +48,20 @@ static void add_file(assay_buf *out, const char *root, const char *rel, const ch
 		assay_buf_release(&content);
 		return;
 	}
-	assay_buf_addf(out, "### %s\n\n", rel);
+	assay_buf_adds(out, "### ");
+	assay_judge_escape_line(out, rel, strlen(rel));
+	assay_buf_adds(out, "\n\n");
 	if (memchr(content.ptr, '\0', content.len)) {
 		assay_buf_addf(out, "(binary, %zu bytes shown)\n\n", content.len);
 	} else {
-		assay_buf_adds(out, "````\n");
-		add_redacted(out, content.ptr, content.len, redact);
-		assay_buf_adds(out, rc == ASSAY_ETOOBIG ? "\n[... cut at 64 KiB]\n````\n\n"
-							 : "\n````\n\n");
+		assay_buf shown = ASSAY_BUF_INIT;
+
+		add_redacted(&shown, content.ptr, content.len, redact);
+		if (rc == ASSAY_ETOOBIG)
+			assay_buf_adds(&shown, "\n[... cut at 64 KiB]\n");
+		assay_judge_fence(out, shown.ptr ? shown.ptr : "", shown.len);
+		assay_buf_adds(out, "\n\n");
+		assay_buf_release(&shown);
 	}
 	assay_buf_release(&content);
 }

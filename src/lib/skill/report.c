@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "assay/fs.h"
 #include "skill/skill_int.h"
@@ -39,7 +40,9 @@ static int by_name(const void *x, const void *y)
 }
 
 /* Runs of (case, version) whose grading failed: run folders holding grading_error.json (a
- * new run removes its folder, so only the latest attempt of each run counts). */
+ * new run removes its folder, so only the latest attempt of each run counts). Only a regular
+ * file counts (never a link), and only for a run without a grading file: a run is graded or
+ * failed to be, never both, so an error beside a grade is not assay's (skill check agrees). */
 static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 {
 	char *dir = assay_skill__path(ws, "runs/%s/v%lld", id, (long long)ver);
@@ -48,12 +51,22 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 	size_t n = 0;
 
 	while (d && (e = readdir(d))) {
+		char *end;
+		long run;
+		struct stat st;
+
 		if (strncmp(e->d_name, "run", 3))
+			continue;
+		run = strtol(e->d_name + 3, &end, 10);
+		if (end == e->d_name + 3 || *end || run < 1)
 			continue;
 		char *p = assay_skill__path(ws, "runs/%s/v%lld/%s/grading_error.json", id,
 					    (long long)ver, e->d_name);
-		n += assay_fs_exists(p);
+		char *g = assay_skill__path(ws, "grading/%s_v%lld_run%ld.json", id, (long long)ver,
+					    run);
+		n += !lstat(p, &st) && S_ISREG(st.st_mode) && !assay_fs_exists(g);
 		free(p);
+		free(g);
 	}
 	if (d)
 		closedir(d);

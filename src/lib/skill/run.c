@@ -8,11 +8,15 @@
  * executor.sandbox is set: it may then write only in its run folder and read only the
  * version's skill), with the run folder as its working folder. Its standard output becomes
  * transcript.md unless it wrote one; timing.json records its time and exit. Files it left are
- * read without following links.
+ * read without following links. The files assay writes there (timing.json, executor.stderr,
+ * grading_error.json) are assay's alone: whatever the executor left under those names is
+ * removed first, so it cannot forge a grading error or a timing.
  *
  * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
  * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
- * a run is metrics.json's cost_usd (or total_cost_usd) plus what the grader cost. The budget
+ * a run is metrics.json's cost_usd (or total_cost_usd) plus what the grader cost; a cost that is
+ * not a number >= 0 is unknown (counted apart, never lowering the total), and under a cost
+ * budget it ends the budget: what was spent can no longer be known. The budget
  * is checked before each run starts: runs under way finish, runs not started are skipped.
  * Threads (-j) share nothing but the job list and the counters, under one lock.
  */
@@ -175,17 +179,68 @@ static int copy_inputs(struct runner *r, const assay_value *files, const char *i
 	return rc;
 }
 
-static double metric_cost(const assay_value *m)
+/*
+ * The executor's cost from metrics.json: the first of cost_usd, total_cost_usd, cost that is
+ * present. A cost that is not a finite number >= 0 (negative, NaN, text, a container) is
+ * unknown: it adds nothing and the run is counted in the summary's cost_unknown, so a forged
+ * cost can never lower the total that the budget checks. No cost at all is 0 (an executor
+ * that does not report one).
+ */
+static double metric_cost(const assay_value *m, bool *unknown)
 {
 	static const char *const keys[] = { "cost_usd", "total_cost_usd", "cost", NULL };
 
+	*unknown = false;
 	for (int i = 0; keys[i]; i++) {
 		const assay_value *v = assay_object_get(m, keys[i]);
-		if (v && assay_value_is_number(v) && assay_value_number(v) > 0)
-			return assay_value_number(v);
+		double x;
+
+		if (!v)
+			continue;
+		if (v->kind == ASSAY_V_BOOL || !assay_value_is_number(v) ||
+		    !isfinite(x = assay_value_number(v)) || x < 0) {
+			*unknown = true;
+			return 0;
+		}
+		return x;
 	}
 	return 0;
 }
+
+/*
+ * The executor's metrics as execution_metrics may hold them: a member nested deeper than
+ * METRICS_DEPTH levels (which jq and Python's json could not read back) is not copied, nor is
+ * a member named "assay_errors"; each such member is listed, with why, under
+ * execution_metrics.assay_errors.
+ */
+#define METRICS_DEPTH 64
+
+static assay_value bounded_metrics(assay_arena *a, const assay_value *m)
+{
+	assay_value out = assay_value_object(), errors = assay_value_object();
+
+	for (uint32_t i = 0; i < m->len; i++) {
+		const assay_member *mb = &m->u.members[i];
+
+		if (assay_value_is_str(&mb->key, "assay_errors"))
+			assay_object_setn(a, &errors, mb->key.u.s, mb->key.len,
+					  assay_value_strz(a, "a name kept for assay: not copied"));
+		else if (assay_value_depth(&mb->value) >= METRICS_DEPTH)
+			assay_object_setn(a, &errors, mb->key.u.s, mb->key.len,
+					  assay_value_stringf(a, "nested deeper than %d levels: "
+								 "not copied", METRICS_DEPTH));
+		else
+			assay_object_setn(a, &out, mb->key.u.s, mb->key.len, mb->value);
+	}
+	if (errors.len)
+		assay_object_set(a, &out, "assay_errors", errors);
+	return out;
+}
+
+/* The files assay writes in a run folder: whatever the executor left under these names (a
+ * file, a link, a folder) is removed, never followed, before assay writes its own. */
+static const char *const assay_files[] = { "grading_error.json", "timing.json",
+					   "executor.stderr", NULL };
 
 static int do_job(struct runner *r, struct job *job, assay_err *err)
 {
@@ -250,6 +305,9 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	job->item.timeout_s = c->exec_timeout;
 
 	/* What the executor left (it and everything it started have ended). */
+	for (int i = 0; assay_files[i]; i++)
+		if ((rc = assay_fs_remove_beneath(run_dir, assay_files[i], err)))
+			goto out;
 	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
 		assay_fs_write_beneath(run_dir, "transcript.md", p.out.ptr, p.out.len, 0644, NULL);
 	if (p.err.len)
@@ -275,9 +333,9 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL)) {
 		assay_value m;
 		if (!assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT)
-			metrics = m;
+			metrics = bounded_metrics(a, &m);
 	}
-	job->item.cost = metric_cost(&metrics);
+	job->item.cost = metric_cost(&metrics, &job->item.cost_unknown);
 
 	/* The grader. */
 	const char *redact[] = { run_dir, "<run>", r->skill_dir, "<skill>", c->workspace,
@@ -306,7 +364,8 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	assay_err je = ASSAY_ERR_INIT;
 	int jrc = assay_judge_ask(r->grader, ASSAY_JUDGE_GRADER, &req, &answer, a, &st, &je);
 	job->item.judge_seconds = st.seconds;
-	job->item.cost += st.cost;
+	if (isfinite(st.cost) && st.cost > 0)
+		job->item.cost += st.cost;
 	if (jrc == ASSAY_EINVALID) {
 		assay_value e = assay_value_object();
 		char *epath = assay_path_join(run_dir, "grading_error.json");
@@ -351,6 +410,7 @@ static void report(struct runner *r, struct job *job)
 	assay_skill_run_summary *s = r->sum;
 
 	s->cost += job->item.cost;
+	s->cost_unknown += job->item.cost_unknown;
 	switch (job->item.state) {
 	case ASSAY_SKILL_GRADED:
 		s->graded++;
@@ -376,7 +436,8 @@ static void *worker(void *arg)
 		struct job *job = &r->jobs[r->next++];
 		double used = now_s() - r->t0;
 		if ((r->budget_seconds > 0 && used >= r->budget_seconds) ||
-		    (r->budget_cost > 0 && r->sum->cost >= r->budget_cost)) {
+		    (r->budget_cost > 0 && (r->sum->cost >= r->budget_cost ||
+					     r->sum->cost_unknown))) {
 			r->sum->budget_hit = true;
 			job->item.state = ASSAY_SKILL_SKIPPED;
 			report(r, job);

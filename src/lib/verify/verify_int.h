@@ -68,7 +68,7 @@ int assay_verify__parse_expected(assay_value *v, const assay_verify_call *call,
 /* The attribute's name for messages ("output" when unnamed). */
 const char *assay_verify__attr(const assay_verify_call *call);
 /* What a missing actual value means: "file was not produced" (a file attribute, or none named),
- * else "no answer was received" (an api request without an answer). */
+ * else "no value: nothing ran, or no answer was received" (an api request without an answer). */
 const char *assay_verify__missing(const assay_verify_call *call);
 
 /* Marks `out` failed with diff `msg`. */

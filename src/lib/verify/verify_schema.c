@@ -29,18 +29,27 @@
  *   that consumes nothing is refused; validation descends at most 1000 levels into the
  *   document (deeper is a violation "depth"), so a hostile document cannot exhaust the stack.
  * - At most 1000 violations are listed ("assay_note" gives the count of the rest).
+ * - The verification budget (docs/verifiers.md): the deadline is checked every 1024 steps of
+ *   validation and of uniqueItems hashing, and before every pattern match; each match runs
+ *   under PCRE2 match and heap limits, and one that reaches a limit stops validation too. The
+ *   attribute then fails with the budget reason (`budget` set), never with a verdict.
+ *   uniqueItems is O(n log n): keyed hashes of a canonical form (numbers by the diff engine's
+ *   number key), sorted, with equal() confirming neighbours whose hashes are equal.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
 #include "assay/buf.h"
 #include "assay/run.h"
+#include "diff/diff_int.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -48,6 +57,8 @@
 #define MAX_LISTED 1000
 #define MAX_REF_HOPS 64
 #define REPR_CAP 200
+#define MATCH_LIMIT 1000000  /* PCRE2 match() calls per search (its default is 10 million) */
+#define HEAP_LIMIT 20000     /* KiB of backtracking memory per search */
 
 static const char *const schema_options[] = { "format", "multi_document", "lower_keys", NULL };
 
@@ -79,7 +90,23 @@ struct sv {
 	assay_buf spath;   /* the schema's location, for refusals */
 	struct pattern *pats;
 	size_t npats, apats;
+	pcre2_match_context *mctx;
+	bool have_key;
+	uint8_t key[16];   /* SipHash key of uniqueItems, random per call */
+	uint64_t nan_seq;  /* every NaN is its own value */
+	const char *why;   /* which budget stopped validation: NULL (time) or a PCRE2 limit */
 };
+
+/* True (with the budget reason) once the call's deadline has passed; checked every `every`
+ * steps (1 = now). */
+static bool over_time(struct sv *s, size_t every)
+{
+	if (s->rc)
+		return true;
+	if (++s->steps % every == 0 && s->deadline > 0 && assay_now() > s->deadline)
+		s->rc = ASSAY_ETOOBIG;
+	return s->rc != 0;
+}
 
 static bool in_list(const char *const *list, const assay_value *k)
 {
@@ -277,17 +304,43 @@ static pcre2_code *pattern(struct sv *s, const assay_value *p)
 	return code;
 }
 
+/*
+ * pattern is a search. Each match is bounded by PCRE2's match and heap limits (MATCH_LIMIT,
+ * HEAP_LIMIT: about a tenth of a second at worst) and the deadline is checked before each, so
+ * a catastrophic pattern against many strings cannot hold the harness: a match that hits a
+ * limit, or a search past the deadline, stops validation with the budget reason.
+ */
 static bool search(struct sv *s, const assay_value *pat, const assay_value *str)
 {
-	pcre2_code *code = pattern(s, pat);
+	pcre2_code *code;
 	pcre2_match_data *md;
 	int r;
 
-	if (!code)
+	if (over_time(s, 1))
 		return true;
+	if (!(code = pattern(s, pat)))
+		return true;
+	if (!s->mctx) {
+		s->mctx = pcre2_match_context_create(NULL);
+		if (!s->mctx) {
+			s->rc = ASSAY_ETOOBIG; /* no memory: the budget */
+			return true;
+		}
+		pcre2_set_match_limit(s->mctx, MATCH_LIMIT);
+		pcre2_set_heap_limit(s->mctx, HEAP_LIMIT);
+	}
 	md = pcre2_match_data_create_from_pattern(code, NULL);
-	r = pcre2_match(code, (PCRE2_SPTR)(str->len ? str->u.s : ""), str->len, 0, 0, md, NULL);
+	r = pcre2_match(code, (PCRE2_SPTR)(str->len ? str->u.s : ""), str->len, 0, 0, md,
+			s->mctx);
 	pcre2_match_data_free(md);
+	if (r < 0 && r != PCRE2_ERROR_NOMATCH) {
+		/* the match limit, the heap limit: the budget */
+		s->why = r == PCRE2_ERROR_MATCHLIMIT  ? "the pattern match limit"
+			 : r == PCRE2_ERROR_HEAPLIMIT ? "the pattern memory limit"
+						      : "a pattern match error";
+		s->rc = ASSAY_ETOOBIG;
+		return true;
+	}
 	return r >= 0;
 }
 
@@ -585,6 +638,124 @@ static void object_keywords(struct sv *s, const assay_value *schema, const assay
 	}
 }
 
+/*
+ * uniqueItems in O(n log n): every item gets a keyed hash of a canonical form in which values
+ * equal() calls equal hash alike (numbers by value through the diff engine's number key, so
+ * 1 and 1.0 are one value; booleans apart from numbers; objects whatever their key order;
+ * every NaN distinct), the hashes are sorted, and only neighbours with equal hashes are
+ * compared with equal(). The key is random per call, so a document cannot aim at collisions.
+ */
+static uint64_t canon_hash(struct sv *s, const assay_value *v, size_t depth, assay_buf *tmp)
+{
+	uint64_t h;
+
+	if (over_time(s, 1024))
+		return 0;
+	if (depth > MAX_DEPTH) /* equal() calls nothing this deep equal */
+		return assay_diff__siphash(s->key, &(uint64_t[2]){ 0xdeeb, ++s->nan_seq }, 16);
+	switch ((assay_kind)v->kind) {
+	case ASSAY_V_NULL:
+		return assay_diff__siphash(s->key, "n", 1);
+	case ASSAY_V_BOOL:
+		return assay_diff__siphash(s->key, v->u.b ? "t" : "f", 1);
+	case ASSAY_V_INT:
+	case ASSAY_V_BIGINT:
+	case ASSAY_V_REAL:
+		assay_buf_reset(tmp);
+		assay_buf_addch(tmp, '#');
+		if (!assay_diff__num_key(tmp, v))
+			return assay_diff__siphash(s->key, &(uint64_t[2]){ 0x4e614e, ++s->nan_seq },
+						   16);
+		return assay_diff__siphash(s->key, tmp->ptr, tmp->len);
+	case ASSAY_V_STRING:
+	case ASSAY_V_DATETIME: {
+		assay_buf_reset(tmp);
+		assay_buf_addch(tmp, v->kind == ASSAY_V_STRING ? '"' : '@');
+		assay_buf_add(tmp, v->u.s, v->len);
+		return assay_diff__siphash(s->key, tmp->ptr, tmp->len);
+	}
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT:
+		break;
+	}
+	bool obj = v->kind == ASSAY_V_OBJECT;
+	uint64_t *parts = assay_xmalloc(((size_t)v->len + 3) * sizeof(uint64_t));
+
+	parts[0] = obj ? 0x7b : 0x5b;
+	if (obj)
+		parts[1] = 0;
+	for (uint32_t i = 0; i < v->len && !s->rc; i++) {
+		if (obj) {
+			const assay_member *m = &v->u.members[i];
+			uint64_t kv[2];
+
+			assay_buf_reset(tmp);
+			assay_buf_addch(tmp, 'k');
+			assay_buf_add(tmp, m->key.u.s, m->key.len);
+			kv[0] = assay_diff__siphash(s->key, tmp->ptr, tmp->len);
+			kv[1] = canon_hash(s, &m->value, depth + 1, tmp);
+			/* unordered: the members' hashes are summed (keys are distinct) */
+			parts[1] += assay_diff__siphash(s->key, kv, sizeof(kv));
+		} else {
+			parts[i + 1] = canon_hash(s, &v->u.items[i], depth + 1, tmp);
+		}
+	}
+	if (obj) {
+		parts[2] = v->len;
+		h = assay_diff__siphash(s->key, parts, 3 * sizeof(uint64_t));
+	} else {
+		h = assay_diff__siphash(s->key, parts, ((size_t)v->len + 1) * sizeof(uint64_t));
+	}
+	free(parts);
+	return h;
+}
+
+struct item_hash {
+	uint64_t h;
+	uint32_t i;
+};
+
+static int cmp_item_hash(const void *x, const void *y)
+{
+	const struct item_hash *a = x, *b = y;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Whether two items of the array are equal() (false once past the budget). */
+static bool has_duplicate(struct sv *s, const assay_value *arr)
+{
+	struct item_hash *hs;
+	assay_buf tmp = ASSAY_BUF_INIT;
+	bool dup = false;
+
+	if (arr->len < 2)
+		return false;
+	if (!s->have_key) {
+		if (getrandom(s->key, sizeof(s->key), GRND_NONBLOCK) != sizeof(s->key)) {
+			struct timespec t;
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			memcpy(s->key, &t, sizeof(t) < sizeof(s->key) ? sizeof(t) : sizeof(s->key));
+		}
+		s->have_key = true;
+	}
+	hs = assay_xmalloc((size_t)arr->len * sizeof(*hs));
+	for (uint32_t i = 0; i < arr->len && !s->rc; i++)
+		hs[i] = (struct item_hash){ canon_hash(s, &arr->u.items[i], 0, &tmp), i };
+	if (!s->rc) {
+		qsort(hs, arr->len, sizeof(*hs), cmp_item_hash);
+		for (uint32_t i = 1; i < arr->len && !dup && !over_time(s, 1024); i++)
+			dup = hs[i].h == hs[i - 1].h &&
+			      json_equal(&arr->u.items[hs[i].i], &arr->u.items[hs[i - 1].i], 0);
+	}
+	free(hs);
+	assay_buf_release(&tmp);
+	return dup && !s->rc;
+}
+
 static void array_keywords(struct sv *s, const assay_value *schema, const assay_value *inst,
 			   size_t depth, const assay_value *k, const assay_value *v,
 			   assay_buf *b)
@@ -628,13 +799,7 @@ static void array_keywords(struct sv *s, const assay_value *schema, const assay_
 			violation(s, min ? "minItems" : "maxItems",
 				  min ? "%s is too short" : "%s is too long", rep(b, inst));
 	} else if (assay_value_is_str(k, "uniqueItems")) {
-		bool dup = false;
-
-		for (uint32_t i = 0; v->kind == ASSAY_V_BOOL && v->u.b && i < inst->len && !dup;
-		     i++)
-			for (uint32_t j = i + 1; j < inst->len && !dup; j++)
-				dup = json_equal(&inst->u.items[i], &inst->u.items[j], 0);
-		if (dup)
+		if (v->kind == ASSAY_V_BOOL && v->u.b && has_duplicate(s, inst))
 			violation(s, "uniqueItems", "%s has non-unique elements", rep(b, inst));
 	}
 }
@@ -773,12 +938,8 @@ static void validate(struct sv *s, const assay_value *schema, const assay_value 
 {
 	assay_buf b = ASSAY_BUF_INIT, c = ASSAY_BUF_INIT;
 
-	if (s->rc)
+	if (over_time(s, 1024))
 		return;
-	if (++s->steps % 1024 == 0 && s->deadline > 0 && assay_now() > s->deadline) {
-		s->rc = ASSAY_ETOOBIG;
-		return;
-	}
 	if (depth > MAX_DEPTH) {
 		violation(s, "depth", "the document is nested deeper than %d levels", MAX_DEPTH);
 		return;
@@ -914,6 +1075,7 @@ static int verify_schema(assay_verification *out, const assay_verify_call *call,
 	validate(&s, &schema, &doc, 0, 0);
 	for (size_t i = 0; i < s.npats; i++)
 		pcre2_code_free(s.pats[i].code);
+	pcre2_match_context_free(s.mctx);
 	free(s.pats);
 	assay_buf_release(&s.path);
 	assay_buf_release(&s.spath);
@@ -921,8 +1083,9 @@ static int verify_schema(assay_verification *out, const assay_verify_call *call,
 		out->budget = true;
 		assay_verify__fail(out, assay_value_stringf(call->arena,
 							    "%s could not be validated within the "
-							    "verification budget (time)",
-							    assay_verify__attr(call)));
+							    "verification budget (%s)",
+							    assay_verify__attr(call),
+							    s.why ? s.why : "time"));
 		return 0;
 	}
 	if (s.rc)

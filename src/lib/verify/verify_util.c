@@ -28,7 +28,7 @@ const char *assay_verify__missing(const assay_verify_call *call)
 {
 	if (!call->attribute || assay_file_attribute_path(call->attribute))
 		return "file was not produced";
-	return "no answer was received";
+	return "no value: nothing ran, or no answer was received";
 }
 
 void assay_verify__fail(assay_verification *out, assay_value msg)

@@ -25,6 +25,8 @@ struct cfg {
 	const char *cwd;     /* NULL: stay where started */
 	bool in_ns;          /* started as PID 1 of new user and PID namespaces */
 	int ns_errno;        /* else, with the sandbox on: why the library could not make them */
+	bool take_ids;       /* -u: take uid/gid (in_ns: the supervisor, else the program) */
+	uint32_t uid, gid;
 	const char *rule_path[MAX_RULES];
 	enum rule_kind rule_kind[MAX_RULES];
 	int nrules;
@@ -42,7 +44,7 @@ struct sup {
 	int sigfd;           /* signalfd for SIGCHLD and the control signals */
 	int ruleset;         /* Landlock ruleset to enforce in the program, or -1 */
 	unsigned ll_layers;  /* the layers that ruleset brings */
-	bool want_seccomp;   /* install the socket filter in the program */
+	bool want_seccomp;   /* install the seccomp filter in the program */
 	struct assay_init_report rep;
 	int prog;            /* pid of the program, 0 once reaped */
 	bool prog_exited;    /* its exit has been seen (it may still be a zombie) */
@@ -56,9 +58,14 @@ void layer_refuse(struct assay_init_report *rep, unsigned layer, int err);
 void layer_apply(struct assay_init_report *rep, unsigned layer);
 int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsigned *layers);
 void landlock_enforce(int ruleset, unsigned layers, struct assay_init_report *rep);
-void seccomp_enforce(struct assay_init_report *rep, bool tcp_server);
+void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server);
 void set_limits(const struct cfg *cfg, bool pidns);
 void drop_stdio(void);
+
+/* ids.c */
+void go_expect(void);
+void go_wait(void);
+void ids_take(const struct cfg *cfg);
 
 /* supervise.c */
 __attribute__((noreturn)) void supervise(struct sup *s);

@@ -9,22 +9,28 @@
  *   merely unknown. The ruleset struct is always passed at its full size with the fields of
  *   newer ABIs zero, which older kernels accept.
  * - Network off: TCP is denied by Landlock (ABI >= 4: bind and connect handled, no port
- *   allowed) and every socket family but AF_UNIX by seccomp. An api server (-p PORT) may bind
- *   that one port (Landlock) and make TCP sockets (seccomp), and still connects nowhere. A network namespace would do it
- *   alone, but creating and tearing one down cost 650 us per case on the machine this was
- *   written on, most of the whole case.
- * - The seccomp filter allows socket(2) only for AF_UNIX and refuses io_uring_setup (io_uring
- *   creates sockets without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64,
- *   arm on aarch64) get the same rules, and socketcall(2) is refused outright because its
- *   arguments cannot be inspected. Unknown ABIs get ENOSYS for every call.
+ *   allowed) and every socket(2) by seccomp, AF_UNIX included: Landlock does not confine the
+ *   connect of a path-named unix socket, so /run/dbus, a docker socket or one the user left in
+ *   /tmp would be reachable. socketpair(2) stays (pipelines, asyncio, subprocess need it), but
+ *   not SOCK_DGRAM, whose sendto(2) may name any path socket. An api server (-p PORT) may also
+ *   make TCP sockets (IPv4, IPv6) and bind that one port (Landlock), never send with
+ *   MSG_FASTOPEN (a connect Landlock does not see), and still connects nowhere. A network
+ *   namespace would do part of it, but creating and tearing one down cost 650 us per case on
+ *   the machine this was written on, most of the whole case.
+ * - Keyrings are off whatever the network: the session keyring the program inherits is
+ *   assay's (and its user's), so seccomp fails keyctl, add_key and request_key with ENOSYS.
+ * - The seccomp filter refuses io_uring_setup with the network off (io_uring creates sockets
+ *   without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64, arm on aarch64)
+ *   get the same rules, and socketcall(2) is refused outright because its arguments cannot be
+ *   inspected. Unknown ABIs get ENOSYS for every call.
  * - RLIMIT_DATA, not RLIMIT_AS, is the memory limit: runtimes such as V8, the JVM and Go reserve
  *   gigabytes of address space they never touch (PROT_NONE), which RLIMIT_AS counts and
  *   RLIMIT_DATA does not. RLIMIT_CPU has whole seconds; the hard limit is one second above the
  *   soft one, so SIGXCPU comes first.
  * - RLIMIT_NPROC counts the processes of the program's uid in its user namespace, which only
  *   the case's processes and its supervisor use; outside one it counts every process of the
- *   user. It is not enforced at all when the outer uid is root: the library also caps the PID
- *   namespace's pid_max for that.
+ *   user. It is not enforced at all when the outer uid is root, one more reason why the
+ *   library runs a root-started program as an unprivileged outer uid.
  *
  * Refuses to: grant any right beneath a path that is not a folder beyond what a file can have;
  * raise a limit above the hard limit assay itself runs under (such a limit is clamped).
@@ -226,188 +232,236 @@ struct s_sock_fprog {
 
 #define BPF_LD_ABS 0x20 /* BPF_LD | BPF_W | BPF_ABS */
 #define BPF_JEQ 0x15    /* BPF_JMP | BPF_JEQ | BPF_K */
+#define BPF_JGE 0x35    /* BPF_JMP | BPF_JGE | BPF_K */
 #define BPF_JSET 0x45   /* BPF_JMP | BPF_JSET | BPF_K */
-#define BPF_JA 0x05     /* BPF_JMP | BPF_JA */
-#define BPF_AND 0x54    /* BPF_ALU | BPF_AND | BPF_K */
+#define BPF_ANDK 0x54   /* BPF_ALU | BPF_AND | BPF_K */
 #define BPF_RETK 0x06   /* BPF_RET | BPF_K */
 #define RET_ALLOW 0x7fff0000u
 #define RET_ERRNO(e) (0x00050000u | (e))
 #define OFF_NR 0
 #define OFF_ARCH 4
 #define OFF_ARG(i) (16 + 8 * (i)) /* the low 32 bits on little-endian machines */
-#define AF_UNIX_ 1
 #define AF_INET_ 2
 #define AF_INET6_ 10
 #define SOCK_STREAM_ 1
+#define SOCK_DGRAM_ 2
+#define SOCK_TYPE_MASK 0xf
 #define SOCK_FLAGS_ 0x80800u /* SOCK_NONBLOCK | SOCK_CLOEXEC */
 #define IPPROTO_TCP_ 6
 #define MSG_FASTOPEN_ 0x20000000u
 
+/* The numbers of the calls the filter looks at, per ABI (0: the ABI has no such call). */
+struct abi_nrs {
+	uint32_t keys[3]; /* add_key, request_key, keyctl */
+	uint32_t socket, socketpair, socketcall, io_uring_setup;
+	uint32_t sends[3]; /* sendto, sendmsg, sendmmsg */
+};
+
 #if defined(__x86_64__)
 #define ARCH_NATIVE 0xc000003eu /* AUDIT_ARCH_X86_64 */
 #define ARCH_COMPAT 0x40000003u /* AUDIT_ARCH_I386 */
-#define NR_X32(n) (0x40000000u | (n))
-#define X32_SOCKET NR_X32(41)
-#define X32_IO_URING_SETUP NR_X32(425)
-#define X32_SENDTO NR_X32(44)
-#define X32_SENDMSG NR_X32(518)
-#define X32_SENDMMSG NR_X32(538)
-#define COMPAT_SOCKET 359
-#define COMPAT_SOCKETCALL 102
-#define COMPAT_IO_URING_SETUP 425
-#define COMPAT_SENDTO 369
-#define COMPAT_SENDMSG 370
-#define COMPAT_SENDMMSG 345
+#define X32_BIT 0x40000000u     /* x32: the native numbers with this bit, and a few of its own */
+#define X(n) (X32_BIT | (n))
+static const struct abi_nrs x32_nrs = { { X(248), X(249), X(250) }, X(41), X(53), 0, X(425),
+					{ X(44), X(518), X(538) } };
+static const struct abi_nrs compat_nrs = { { 286, 287, 288 }, 359, 360, 102, 425,
+					   { 369, 370, 345 } };
 #elif defined(__aarch64__)
 #define ARCH_NATIVE 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
 #define ARCH_COMPAT 0x40000028u /* AUDIT_ARCH_ARM */
-#define NONE_ 0xffffffffu
-#define X32_SOCKET NONE_
-#define X32_IO_URING_SETUP NONE_
-#define X32_SENDTO NONE_
-#define X32_SENDMSG NONE_
-#define X32_SENDMMSG NONE_
-#define COMPAT_SOCKET 281
-#define COMPAT_SOCKETCALL NONE_ /* EABI has none */
-#define COMPAT_IO_URING_SETUP 425
-#define COMPAT_SENDTO 290
-#define COMPAT_SENDMSG 296
-#define COMPAT_SENDMMSG 374
+static const struct abi_nrs compat_nrs = { { 309, 310, 311 }, 281, 288, 0 /* EABI: none */, 425,
+					   { 290, 296, 374 } };
 #endif
 
 #ifdef ARCH_NATIVE
-/*
- * A tiny assembler: jumps name labels, resolved once the program is written (classic BPF jumps
- * are forward offsets counted from the next instruction).
- */
-enum label { L_NEXT = 0, L_COMPAT, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_DENY, L_NOSYS,
-	     L_ALLOW, NLABELS };
+/* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
+enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_DENY, L_NOSYS,
+       L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32, L_COUNT };
 
 struct bpf {
-	struct s_sock_filter f[64];
-	uint8_t jt[64], jf[64]; /* labels to resolve */
-	int at[NLABELS];
+	struct s_sock_filter f[96];
+	signed char jt[96], jf[96]; /* label, or L_NEXT */
+	int at[L_COUNT];
 	int n;
 };
 
-static void op(struct bpf *b, uint16_t code, uint32_t k, enum label t, enum label f)
+static void bpf_emit(struct bpf *b, uint16_t code, uint32_t k, int jt, int jf)
 {
+	if (b->n == 96)
+		return; /* cannot happen: the filter below is shorter */
 	b->f[b->n] = (struct s_sock_filter){ code, 0, 0, k };
-	b->jt[b->n] = (uint8_t)t;
-	b->jf[b->n] = (uint8_t)f;
+	b->jt[b->n] = (signed char)jt;
+	b->jf[b->n] = (signed char)jf;
 	b->n++;
 }
 
-static void label(struct bpf *b, enum label l) { b->at[l] = b->n; }
+static void bpf_jeq(struct bpf *b, uint32_t k, int label)
+{
+	bpf_emit(b, BPF_JEQ, k, label, L_NEXT);
+}
 
-static void ld(struct bpf *b, uint32_t off) { op(b, BPF_LD_ABS, off, L_NEXT, L_NEXT); }
-
-static void jeq(struct bpf *b, uint32_t k, enum label t) { op(b, BPF_JEQ, k, t, L_NEXT); }
-
-static void ja(struct bpf *b, enum label t) { op(b, BPF_JA, 0, t, L_NEXT); }
-
-static void ret(struct bpf *b, uint32_t k) { op(b, BPF_RETK, k, L_NEXT, L_NEXT); }
-
-static void resolve(struct bpf *b)
+/* Jump offsets count from the next instruction; every label lies ahead. */
+static void bpf_resolve(struct bpf *b)
 {
 	for (int i = 0; i < b->n; i++) {
-		int t = b->jt[i] ? b->at[b->jt[i]] - i - 1 : 0;
-		int f = b->jf[i] ? b->at[b->jf[i]] - i - 1 : 0;
-
-		if (b->f[i].code == BPF_JA)
-			b->f[i].k = (uint32_t)t;
-		else
-			b->f[i].jt = (uint8_t)t, b->f[i].jf = (uint8_t)f;
+		if (b->jt[i] != L_NEXT)
+			b->f[i].jt = (uint8_t)(b->at[(int)b->jt[i]] - i - 1);
+		if (b->jf[i] != L_NEXT)
+			b->f[i].jf = (uint8_t)(b->at[(int)b->jf[i]] - i - 1);
 	}
 }
 
-/* The calls of one ABI: socket() by family, io_uring refused, socketcall refused; for a TCP
- * server, the sends that could open a connection (MSG_FASTOPEN) are checked too. */
-static void abi_calls(struct bpf *b, uint32_t nr_socket, uint32_t nr_socketcall,
-		      uint32_t nr_io_uring, const uint32_t sends[3], bool tcp_server)
+/* One system call number and what it gets (a label). */
+struct nr_rule {
+	uint32_t nr;
+	int label;
+};
+
+/*
+ * The rules of one ABI (`n` of them, sorted by number), then ALLOW. One comparison against the
+ * middle number first, so that a system call passes about half the tests: the kernel emulates
+ * the filter for every system call number when it is attached (its cache of calls always
+ * allowed), which costs every case, so shorter paths make a cheaper start.
+ */
+static void bpf_rules(struct bpf *b, const struct nr_rule *r, int n, int upper_label)
 {
-	jeq(b, nr_socket, L_SOCKET);
-	jeq(b, nr_socketcall, L_DENY);
-	jeq(b, nr_io_uring, L_NOSYS);
-	if (tcp_server) {
-		jeq(b, sends[0], L_FLAGS3); /* sendto(fd, buf, len, flags, ...) */
-		jeq(b, sends[1], L_FLAGS2); /* sendmsg(fd, msg, flags) */
-		jeq(b, sends[2], L_FLAGS3); /* sendmmsg(fd, vec, n, flags) */
+	int half = n / 2;
+
+	bpf_emit(b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
+	if (n > 2)
+		bpf_emit(b, BPF_JGE, r[half].nr, upper_label, L_NEXT);
+	else
+		half = n;
+	for (int i = 0; i < half; i++)
+		bpf_jeq(b, r[i].nr, r[i].label);
+	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	b->at[upper_label] = b->n;
+	for (int i = half; i < n; i++)
+		bpf_jeq(b, r[i].nr, r[i].label);
+	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+}
+
+/* Keyrings always; with the network off, sockets (and for a TCP server, the sends that could
+ * open a connection). @return how many rules, sorted by number. */
+static int abi_rules(struct nr_rule r[12], const struct abi_nrs *a, bool no_net, bool tcp_server)
+{
+	int n = 0;
+
+	for (int i = 0; i < 3; i++)
+		r[n++] = (struct nr_rule){ a->keys[i], L_NOSYS };
+	if (no_net) {
+		r[n++] = (struct nr_rule){ a->socket, tcp_server ? L_SOCKET : L_DENY };
+		r[n++] = (struct nr_rule){ a->socketpair, L_PAIR };
+		r[n++] = (struct nr_rule){ a->io_uring_setup, L_NOSYS };
+		if (a->socketcall)
+			r[n++] = (struct nr_rule){ a->socketcall, L_DENY };
+		if (tcp_server) {
+			r[n++] = (struct nr_rule){ a->sends[0], L_FLAGS3 }; /* sendto(.., flags) */
+			r[n++] = (struct nr_rule){ a->sends[1], L_FLAGS2 }; /* sendmsg(.., flags) */
+			r[n++] = (struct nr_rule){ a->sends[2], L_FLAGS3 }; /* sendmmsg(.., flags) */
+		}
 	}
+	for (int i = 1; i < n; i++) /* insertion sort: a handful */
+		for (int j = i; j > 0 && r[j - 1].nr > r[j].nr; j--) {
+			struct nr_rule t = r[j];
+
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	return n;
 }
 #endif
 
 /*
- * Network off: socket(2) only for AF_UNIX. With `tcp_server` (an api server that must listen),
- * also TCP over IPv4 and IPv6 (no UDP, raw, SCTP or MPTCP: Landlock rules only TCP), and no
- * send with MSG_FASTOPEN (TCP Fast Open connects from sendto/sendmsg, where Landlock's connect
- * rule does not look).
+ * In the program, after no_new_privs. Always: no keyring (keyctl, add_key, request_key fail with
+ * ENOSYS: the session keyring is assay's, and keys are per user). With `no_net`: socket(2) fails
+ * with EACCES whatever the family, AF_UNIX included (a path-named socket anywhere on the machine,
+ * /run/dbus, a docker socket, is reachable without any file right, and its connect is not
+ * confined by Landlock); socketpair(2) stays, but not SOCK_DGRAM (whose sendto(2) may name any
+ * path socket); io_uring_setup fails with ENOSYS (io_uring makes sockets without socket(2)).
+ * With `tcp_server` (an api server that must listen) socket(2) also makes TCP sockets over IPv4
+ * and IPv6 (no UDP, raw, SCTP or MPTCP: Landlock rules only TCP), and no send may carry
+ * MSG_FASTOPEN (TCP Fast Open connects from sendto/sendmsg, where Landlock's connect rule does
+ * not look). The other ABIs of the machine get the same rules, socketcall(2) refused outright;
+ * unknown ABIs get ENOSYS for every call.
  */
-void seccomp_enforce(struct assay_init_report *rep, bool tcp_server)
+void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server)
 {
 #ifdef ARCH_NATIVE
-	static const uint32_t native_sends[3] = { __NR_sendto, __NR_sendmsg, __NR_sendmmsg };
-	static const uint32_t x32_sends[3] = { X32_SENDTO, X32_SENDMSG, X32_SENDMMSG };
-	static const uint32_t compat_sends[3] = { COMPAT_SENDTO, COMPAT_SENDMSG, COMPAT_SENDMMSG };
-	struct bpf b;
+	static const struct abi_nrs native_nrs = {
+		{ __NR_add_key, __NR_request_key, __NR_keyctl },
+		__NR_socket,
+		__NR_socketpair,
+		0,
+		__NR_io_uring_setup,
+		{ __NR_sendto, __NR_sendmsg, __NR_sendmmsg },
+	};
+	static struct bpf b;
 	struct s_sock_fprog prog;
-	int r;
-
-	memset(&b, 0, sizeof(b));
-	ld(&b, OFF_ARCH);
-	op(&b, BPF_JEQ, ARCH_NATIVE, L_NEXT, L_COMPAT);
-	ld(&b, OFF_NR);
-	abi_calls(&b, __NR_socket, 0xffffffffu, __NR_io_uring_setup, native_sends, tcp_server);
-	abi_calls(&b, X32_SOCKET, 0xffffffffu, X32_IO_URING_SETUP, x32_sends, tcp_server);
-	ja(&b, L_ALLOW);
-	label(&b, L_COMPAT);
-	op(&b, BPF_JEQ, ARCH_COMPAT, L_NEXT, L_NOSYS);
-	ld(&b, OFF_NR);
-	abi_calls(&b, COMPAT_SOCKET, COMPAT_SOCKETCALL, COMPAT_IO_URING_SETUP, compat_sends,
-		  tcp_server);
-	ja(&b, L_ALLOW);
-	label(&b, L_SOCKET);
-	ld(&b, OFF_ARG(0));
-	jeq(&b, AF_UNIX_, L_ALLOW);
-	if (tcp_server) {
-		jeq(&b, AF_INET_, L_INET);
-		jeq(&b, AF_INET6_, L_INET);
-	}
-	ja(&b, L_DENY);
-	if (tcp_server) {
-		label(&b, L_INET);
-		ld(&b, OFF_ARG(1));
-		op(&b, BPF_AND, ~SOCK_FLAGS_, L_NEXT, L_NEXT);
-		op(&b, BPF_JEQ, SOCK_STREAM_, L_NEXT, L_DENY);
-		ld(&b, OFF_ARG(2));
-		jeq(&b, 0, L_ALLOW);
-		jeq(&b, IPPROTO_TCP_, L_ALLOW);
-		ja(&b, L_DENY);
-		label(&b, L_FLAGS2);
-		ld(&b, OFF_ARG(2));
-		op(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
-		label(&b, L_FLAGS3);
-		ld(&b, OFF_ARG(3));
-		op(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
-	}
-	label(&b, L_DENY);
-	ret(&b, RET_ERRNO(S_EACCES));
-	label(&b, L_NOSYS);
-	ret(&b, RET_ERRNO(S_ENOSYS));
-	label(&b, L_ALLOW);
-	ret(&b, RET_ALLOW);
-	resolve(&b);
+	struct nr_rule r[12];
+	int n, rc;
 
 	if (rep->refused & ASSAY_INIT_L_SECCOMP)
 		return;
+	tcp_server = tcp_server && no_net;
+	memset(&b, 0, sizeof(b));
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARCH, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, ARCH_NATIVE, L_NEXT, L_COMPAT);
+#ifdef X32_BIT
+	bpf_emit(&b, BPF_LD_ABS, OFF_NR, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JGE, X32_BIT, L_X32, L_NEXT);
+#endif
+	n = abi_rules(r, &native_nrs, no_net, tcp_server);
+	bpf_rules(&b, r, n, L_UP_NATIVE);
+#ifdef X32_BIT
+	b.at[L_X32] = b.n;
+	n = abi_rules(r, &x32_nrs, no_net, tcp_server);
+	bpf_rules(&b, r, n, L_UP_X32);
+#endif
+	b.at[L_COMPAT] = b.n;
+	bpf_emit(&b, BPF_JEQ, ARCH_COMPAT, L_NEXT, L_NOSYS);
+	n = abi_rules(r, &compat_nrs, no_net, tcp_server);
+	bpf_rules(&b, r, n, L_UP_COMPAT);
+
+	b.at[L_PAIR] = b.n; /* socketpair: any type but SOCK_DGRAM */
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(1), L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_ANDK, SOCK_TYPE_MASK, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, SOCK_DGRAM_, L_DENY, L_ALLOW);
+	if (tcp_server) {
+		b.at[L_SOCKET] = b.n; /* socket: TCP over IPv4 or IPv6 only */
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+		bpf_jeq(&b, AF_INET_, L_INET);
+		bpf_emit(&b, BPF_JEQ, AF_INET6_, L_INET, L_DENY);
+		b.at[L_INET] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(1), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_ANDK, ~SOCK_FLAGS_, L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JEQ, SOCK_STREAM_, L_NEXT, L_DENY);
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2), L_NEXT, L_NEXT);
+		bpf_jeq(&b, 0, L_ALLOW);
+		bpf_emit(&b, BPF_JEQ, IPPROTO_TCP_, L_ALLOW, L_DENY);
+		b.at[L_FLAGS2] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
+		b.at[L_FLAGS3] = b.n;
+		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(3), L_NEXT, L_NEXT);
+		bpf_emit(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
+	}
+	b.at[L_DENY] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EACCES), L_NEXT, L_NEXT);
+	b.at[L_NOSYS] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_ENOSYS), L_NEXT, L_NEXT);
+	b.at[L_ALLOW] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	bpf_resolve(&b);
 	prog.len = (unsigned short)b.n;
 	prog.filter = b.f;
-	r = s_seccomp(1 /* SECCOMP_SET_MODE_FILTER */, 0, &prog);
-	if (r < 0)
-		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, -r);
+	rc = s_seccomp(1 /* SECCOMP_SET_MODE_FILTER */, 0, &prog);
+	if (rc < 0)
+		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, -rc);
 	else
 		layer_apply(rep, ASSAY_INIT_L_SECCOMP);
 #else
+	(void)no_net;
 	(void)tcp_server;
 	layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EOPNOTSUPP);
 #endif

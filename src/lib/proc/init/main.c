@@ -70,6 +70,30 @@ static int parse_limit(struct cfg *c, const char *s)
 	return 0;
 }
 
+/* "UID:GID" or "-" (none). */
+static int parse_ids(struct cfg *c, const char *s)
+{
+	char buf[32];
+	size_t i = 0;
+	uint64_t uid, gid;
+
+	c->take_ids = false;
+	if (s_streq(s, "-"))
+		return 0;
+	while (s[i] && s[i] != ':' && i + 1 < sizeof(buf)) {
+		buf[i] = s[i];
+		i++;
+	}
+	buf[i] = '\0';
+	if (s[i] != ':' || s_parse_u64(buf, 10, &uid) || s_parse_u64(s + i + 1, 10, &gid) ||
+	    uid > 0xfffffffeu || gid > 0xfffffffeu)
+		return -1;
+	c->take_ids = true;
+	c->uid = (uint32_t)uid;
+	c->gid = (uint32_t)gid;
+	return 0;
+}
+
 static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 {
 	int i;
@@ -107,6 +131,10 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			if (s_parse_u64(val, 10, &v) || v > 4095)
 				return -1;
 			c->ns_errno = (int)v;
+			break;
+		case 'u':
+			if (parse_ids(c, val))
+				return -1;
 			break;
 		case 'r':
 		case 'w':
@@ -163,6 +191,8 @@ static int init(int argc, char **argv, char **envp)
 			sigbit(S_SIGPIPE) | sigbit(S_SIGINT) | sigbit(S_SIGHUP);
 
 	s_close(ASSAY_INIT_FD_SELF);
+	if (s_fcntl(ASSAY_INIT_FD_GO, S_F_GETFD, 0) >= 0)
+		go_expect(); /* started in the namespaces: nothing may be reported before the go */
 	s_fcntl(ASSAY_INIT_FD_REPORT, S_F_SETFD, S_FD_CLOEXEC);
 	s_prctl(15 /* PR_SET_NAME */, (unsigned long)"assay-init", 0); /* not "4", for ps and top */
 	if (parse_args(&cfg, argc, argv, envp))

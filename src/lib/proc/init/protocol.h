@@ -3,11 +3,16 @@
  * folder): how the library starts it and what it reports back. Included by both sides; the
  * supervisor is freestanding, so this header uses nothing but <stdint.h>.
  *
- * Start: the library exec's the supervisor (with the sandbox on, in new user and PID
- * namespaces whose maps it has written) with
+ * Start: the library exec's the supervisor (with the sandbox on, as PID 1 of new user and PID
+ * namespaces) with
  *   fd 0, 1, 2   the program's standard input, output and error
  *   fd 3         the write end of the report pipe
  *   fd 4         the supervisor's own image (a memfd); the supervisor closes it first thing
+ *   fd 5         (-n 1 only) the read end of the "go" pipe: the library writes the namespace's
+ *                uid and gid maps from outside once the supervisor has been exec'd (a fresh,
+ *                dumpable process whose maps its owner may write, which the library, made
+ *                non-dumpable by its caller, is not), then writes one byte. EOF instead means
+ *                the maps could not be written: the supervisor exits at once, reporting nothing.
  *   argv         "assay-init", ASSAY_INIT_VERSION, then options, then "--" and the program's
  *                argv; the program's environment is the supervisor's environment.
  * Options (each a flag word followed by its value):
@@ -16,6 +21,11 @@
  *   -R HEX           layers to pretend the kernel refused (test hook, ASSAY_SANDBOX_REFUSE)
  *   -n 1             the library started us as PID 1 of new user and PID namespaces
  *   -e ERRNO         the library could not make those namespaces: why
+ *   -u UID:GID|-     the ids to take ("-": none). With -n 1: the supervisor takes them itself
+ *                    after the maps (ids of the namespace; it holds CAP_SETUID and CAP_SETGID
+ *                    there as ambient capabilities until then, drops its supplementary groups
+ *                    and every capability); without: the program takes them before exec (the
+ *                    supervisor runs as root)
  *   -c DIR           working folder of the program
  *   -r PATH          Landlock: read and execute beneath PATH (a folder or one file)
  *   -w PATH          Landlock: also write, create and remove beneath PATH (folder or file)
@@ -35,11 +45,12 @@
 
 #include <stdint.h>
 
-#define ASSAY_INIT_VERSION "assay-init-1"
+#define ASSAY_INIT_VERSION "assay-init-2"
 #define ASSAY_INIT_MAGIC 0x61737931u /* "asy1" */
 
 #define ASSAY_INIT_FD_REPORT 3
 #define ASSAY_INIT_FD_SELF 4
+#define ASSAY_INIT_FD_GO 5
 
 /* -f flags */
 #define ASSAY_INIT_F_SANDBOX (1u << 0)  /* apply the sandbox layers */

@@ -9,7 +9,9 @@
  *   fails, why; EOF on that pipe means exec succeeded.
  * - PATH is searched here, in the program's environment, after Landlock is in force, with
  *   execvp's rules (skip EACCES and keep looking, run a file the kernel cannot exec with
- *   /bin/sh), so the search sees exactly what the program may run.
+ *   /bin/sh), so the search sees exactly what the program may run. One difference: a PATH
+ *   folder the program may not search at all is not reported as EACCES (assay as root runs
+ *   the program as nobody, and root's PATH often holds /root/... folders).
  * - When the program's exit is seen (before it is reaped), everything else of the case is
  *   killed: in a PID namespace kill(-1, SIGKILL) from its PID 1 reaches every process in it;
  *   without one this supervisor is a child subreaper, kills the program's process group while
@@ -18,7 +20,10 @@
  *   found under. Killing and reaping repeat until nothing is left.
  * - CPU and peak RSS are RUSAGE_CHILDREN once every process of the case is reaped: the sum (CPU)
  *   and maximum (RSS) over all of them, orphans included, since orphans are re-parented to this
- *   process and reaped here. Processes reaped by a parent that ignores SIGCHLD are not counted.
+ *   process and reaped here. A process whose parent ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) is
+ *   reaped by the kernel without a wait, and its figures reach no one: not counted. Nothing
+ *   short of a cgroup (not writable here) or tracing every process would count it; the
+ *   limits (RLIMIT_CPU per process, the timeout) still bind it.
  * - The limit that ended the case is inferred (the kernel says nothing when a limit makes a call
  *   fail): SIGXCPU or a SIGKILL at the hard CPU limit is cpu, SIGXFSZ is file size; a process
  *   count at the limit when the program ended abnormally is processes; an abnormal end with a
@@ -56,6 +61,8 @@ void report_and_exit(const struct assay_init_report *rep)
 {
 	const char *p = (const char *)rep;
 	size_t left = sizeof(*rep);
+
+	go_wait(); /* ids.c: in the namespaces, not a word before the library's go */
 
 	while (left) {
 		long n = s_write(ASSAY_INIT_FD_REPORT, p, left);
@@ -121,7 +128,22 @@ static int try_exec(const char *path, const struct cfg *c)
 	return -r;
 }
 
-/* execvp's search over the program's PATH. @return the errno to report. */
+/* Can the program reach `path` at all? A PATH folder it may not search (root's /root/bin, once
+ * the program runs as nobody) holds nothing for it: its EACCES is not worth reporting over a
+ * later ENOENT. O_PATH needs no right on the file itself, so a file Landlock hides, or one
+ * without the execute bit, is still reached (and its EACCES reported). */
+static bool path_reachable(const char *path)
+{
+	int fd = s_openat(S_AT_FDCWD, path, S_O_PATH | S_O_CLOEXEC);
+
+	if (fd < 0)
+		return fd != -S_EACCES;
+	s_close(fd);
+	return true;
+}
+
+/* execvp's search over the program's PATH (except that a PATH folder the program may not
+ * search is skipped as if it were empty). @return the errno to report. */
 static int exec_program(const struct cfg *c)
 {
 	const char *prog = c->argv[0], *path;
@@ -153,9 +175,10 @@ static int exec_program(const struct cfg *c)
 		*p++ = '/';
 		s_append(p, buf + sizeof(buf), prog);
 		e = try_exec(buf, c);
-		if (e == S_EACCES)
-			saved = S_EACCES;
-		else if (e != S_ENOENT && e != S_ENOTDIR && e != 116 /* ESTALE */ &&
+		if (e == S_EACCES) {
+			if (path_reachable(buf))
+				saved = S_EACCES;
+		} else if (e != S_ENOENT && e != S_ENOTDIR && e != 116 /* ESTALE */ &&
 			 e != 19 /* ENODEV */ && e != 110 /* ETIMEDOUT */)
 			return e;
 next:
@@ -188,6 +211,19 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		}
 	}
 	set_limits(c, s->pidns);
+	if (c->take_ids && !c->in_ns) {
+		/* Without the namespaces, as root: the program becomes the unprivileged ids the
+		 * library chose, or does not run. */
+		int r;
+
+		if ((r = s_setgroups()) < 0 || (r = s_setresgid(c->gid)) < 0 ||
+		    (r = s_setresuid(c->uid)) < 0) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = -r;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
 	if (c->flags & ASSAY_INIT_F_SANDBOX) {
 		struct s_rlimit no_core = { 0, 0 };
 
@@ -207,7 +243,7 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		if (s->ruleset >= 0)
 			landlock_enforce(s->ruleset, s->ll_layers, &rep);
 		if (s->want_seccomp)
-			seccomp_enforce(&rep, s->cfg->tcp_port != 0);
+			seccomp_enforce(&rep, c->flags & ASSAY_INIT_F_NO_NET, c->tcp_port != 0);
 	}
 	m.applied = rep.applied;
 	m.refused = rep.refused;
@@ -549,12 +585,10 @@ static void prepare_layers(struct sup *s)
 
 	if (!(c->flags & ASSAY_INIT_F_SANDBOX))
 		return;
-	if (c->flags & ASSAY_INIT_F_NO_NET) {
-		if (c->refuse & ASSAY_INIT_L_SECCOMP)
-			layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EPERM);
-		else
-			s->want_seccomp = true;
-	}
+	if (c->refuse & ASSAY_INIT_L_SECCOMP)
+		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EPERM);
+	else
+		s->want_seccomp = true;
 	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
 }
 
@@ -567,10 +601,15 @@ void supervise(struct sup *s)
 		s->rep.fail_errno = S_EINVAL;
 		report_and_exit(&s->rep);
 	}
+	prepare_layers(s);
+	/* In the namespaces: their maps are written by now (ids.c), and with root the supervisor
+	 * becomes nobody there. */
+	go_wait();
+	if (c->in_ns && c->take_ids)
+		ids_take(c);
 	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
 	 * which runs under the same uid. */
 	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
-	prepare_layers(s);
 	if ((c->flags & ASSAY_INIT_F_REQUIRED) && s->rep.refused) {
 		s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
 		report_and_exit(&s->rep);

@@ -81,6 +81,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_O_DIRECTORY 0200000
 #define S_O_CLOEXEC 02000000
 #define S_O_PATH 010000000
+#define S_F_GETFD 1
 #define S_F_SETFD 2
 #define S_FD_CLOEXEC 1
 #define S_S_IFMT 0170000
@@ -276,6 +277,25 @@ static inline int s_prctl(int op, unsigned long a, unsigned long b)
 	return (int)SYS(__NR_prctl, op, a, b, 0, 0);
 }
 static inline int s_setsid(void) { return (int)SYS(__NR_setsid, 0); }
+static inline int s_setgroups(void) { return (int)SYS(__NR_setgroups, 0, 0); }
+static inline int s_setresuid(uint32_t id) { return (int)SYS(__NR_setresuid, id, id, id); }
+static inline int s_setresgid(uint32_t id) { return (int)SYS(__NR_setresgid, id, id, id); }
+/* Drops every capability: effective, permitted, inheritable (version 3 of the ABI), and the
+ * ambient set. */
+static inline int s_drop_caps(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };
+	uint32_t data[6] = { 0, 0, 0, 0, 0, 0 };
+	int r = (int)SYS(__NR_prctl, 47 /* PR_CAP_AMBIENT */, 4 /* PR_CAP_AMBIENT_CLEAR_ALL */, 0,
+			 0, 0);
+
+	if (r < 0 && r != -S_EINVAL) /* Linux < 4.3 has no ambient set */
+		return r;
+	return (int)SYS(__NR_capset, &hdr, data);
+}
 static inline int s_chdir(const char *path) { return (int)SYS(__NR_chdir, path); }
 static inline int s_prlimit(int res, const struct s_rlimit *rl)
 {

@@ -1,0 +1,102 @@
+/*
+ * Handing a sandboxed case's folders to the unprivileged ids it runs as when assay is root
+ * (proc_int.h, docs/security.md): its working folder and its private temporary folder, and
+ * everything in them, change owner, so that the program may write there as it would without
+ * root. Nothing else does: not the folders above them, not write_paths.
+ *
+ * Key decisions:
+ * - The walk goes from a descriptor of each folder, opening every entry with O_PATH |
+ *   O_NOFOLLOW and changing the owner of that very inode (fchownat AT_EMPTY_PATH): a link an
+ *   earlier case planted in a shared working folder is neither followed nor given away.
+ * - A file with more than one hard link is skipped: it may be a link an earlier case made to a
+ *   file elsewhere (where protected_hardlinks is off), which must not change owner.
+ * - A sub-folder that cannot be opened, or an entry that cannot be changed, is skipped: the
+ *   program then finds it as root left it, which takes nothing from the sandbox.
+ *
+ * Refuses to: follow a symbolic link; cross into another file system; give away a file that
+ * has other names.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc_int.h"
+#include "util/banned.h"
+
+#define MAX_DEPTH 64
+
+/* Gives `dfd` (a folder, consumed) and what it holds to uid:gid. */
+static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (fchown(dfd, uid, gid) || depth > MAX_DEPTH || !(d = fdopendir(dfd))) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || st.st_dev != dev || S_ISLNK(st.st_mode)) {
+			close(fd);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			close(fd);
+			/* the same folder as the one just checked, not one swapped in since */
+			if (sub >= 0 && (fstat(sub, &st) || st.st_dev != dev)) {
+				close(sub);
+				continue;
+			}
+			if (sub >= 0)
+				hand_over_dir(sub, dev, uid, gid, depth + 1);
+			continue;
+		}
+		if (st.st_nlink == 1)
+			fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+		close(fd);
+	}
+	closedir(d);
+}
+
+static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return assay_err_set(err, ASSAY_ESPAWN, path, 0, 0,
+				     "cannot hand the folder to the sandbox's user: %s", strerror(e));
+	}
+	hand_over_dir(fd, st.st_dev, uid, gid, 0);
+	return 0;
+}
+
+int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err)
+{
+	int rc = 0;
+
+	if (p->cwd)
+		rc = hand_over(p->cwd, (uid_t)uid, (gid_t)gid, err);
+	if (!rc && p->sandbox.tmp_dir)
+		rc = hand_over(p->sandbox.tmp_dir, (uid_t)uid, (gid_t)gid, err);
+	return rc;
+}

@@ -6,8 +6,9 @@
 #   jq     examples/jq-1.6 (350 cases, against Debian's jq) at -j1 and at -j2, RUNS times each;
 #          goal: -j2 at least 1.8x faster than -j1 on 2 cores.
 #   spawn  N trivial cases (/bin/echo hi) through `assay run -j1` against bench/spawn_loop.c, a
-#          minimal C loop making the same spawns (the case supervisor, the same sandbox setting)
-#          and nothing else, RUNS times each; goal: assay <= 1.15x the loop per case.
+#          minimal C loop making the same spawns (the case supervisor, the same sandbox setting, the
+#          environment the cli adapter gives a case) and nothing else, RUNS times each; goal: assay
+#          <= 1.15x the loop per case.
 #   rss    the same trivial suites at 1,000, 10,000 and 100,000 cases (SIZES), once each, -j1:
 #          wall per case against the loop, and assay's peak RSS; goal: flat, <= 50 MB at 100,000.
 #

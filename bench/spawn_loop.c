@@ -3,7 +3,10 @@
  * loop making the same spawns assay makes for N cases of `/bin/echo hi`, one after another,
  * through the proc API (the case supervisor, the sandbox when asked), and nothing else: no
  * suite, no case files, no working folders, no verification, no store. Prints the wall seconds
- * of the whole loop.
+ * of the whole loop. Each spawn gets the environment the cli adapter gives a case (PATH and
+ * LANG from ours, HOME the working folder, TMPDIR the temporary folder; cli_run.c): with LANG
+ * set, the program under test loads its locale, a cost of the program that assay's runs have
+ * too and that is not assay's own (for /bin/echo, some 0.1 ms a spawn).
  * Usage: assay-bench-spawn-loop N on|off WORKDIR
  */
 #define _GNU_SOURCE
@@ -28,6 +31,7 @@ int main(int argc, char **argv)
 	long n;
 	bool sandbox;
 	char *tmp;
+	const char *path = getenv("PATH"), *lang = getenv("LANG");
 	double t0;
 
 	if (argc != 4 || (n = strtol(argv[1], NULL, 10)) <= 0) {
@@ -48,6 +52,10 @@ int main(int argc, char **argv)
 		assay_strvec_push(&p.argv, "hi");
 		p.cwd = strdup(argv[3]);
 		p.clear_env = true;
+		assay_strvec_pushf(&p.env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+		assay_strvec_pushf(&p.env, "LANG=%s", lang ? lang : "C.UTF-8");
+		assay_strvec_pushf(&p.env, "HOME=%s", argv[3]);
+		assay_strvec_pushf(&p.env, "TMPDIR=%s", tmp);
 		p.sandbox.enabled = sandbox;
 		p.sandbox.tmp_dir = tmp;
 		if (assay_proc_run(&p, &r, &err) || r.status != ASSAY_PROC_EXITED ||

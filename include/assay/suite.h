@@ -191,6 +191,9 @@ typedef struct assay_case {
 	const char *id;
 	const char *file;
 	const char *files_dir;   /**< a case folder's files/ subfolder, or NULL */
+	char sha256[65];         /**< hex SHA-256 of the file's bytes as loaded ("" when it
+				      could not be read): a stored result names the file it
+				      was made from (store.h) */
 	/**
 	 * Why the case could not be loaded ("path:line:col: message"), or NULL. A case with an
 	 * error is reported as an error and never run; then only id, file and files_dir are

@@ -145,5 +145,18 @@ test_case '--accept --yes asks nothing; --quiet is refused' '
 	expect_grep "^accepted 1 value: run the suite again to check$" out
 	run_assay run s -o res --case b-count; expect_exit 0
 	run_assay run s -o res --accept --yes -q; expect_exit 2'
+test_case 'the progress line on a terminal is rewritten at most every 0.1 s, not per case' '
+	rm -rf many && mkdir -p many/c/g
+	printf "name: many\nadapter: {type: cli, command: [/bin/echo]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > many/suite.yaml
+	for i in $(seq 1 300); do printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > many/c/g/e$i.yaml; done
+	start=$(date +%s.%N)
+	script -qec "$ASSAY run many -o res-many -j1" /dev/null > out 2>&1 </dev/null
+	took=$(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN { print b - a }")
+	n=$(grep -o "\[[0-9]*/300\]" out | wc -l)
+	[ "$(jq .totals.passed res-many/summary.json)" = 300 ]
+	# one line at the start, then one per 0.1 s of the run at most
+	max=$(awk -v t="$took" "BEGIN { print int(t * 10) + 2 }")
+	[ "$n" -ge 1 ] && [ "$n" -le "$max" ] && [ "$n" -lt 300 ] ||
+		{ echo "progress lines: $n in $took s (at most $max)"; false; }'
 
 test_done

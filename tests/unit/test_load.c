@@ -214,6 +214,18 @@ Test(load, defaults_and_case_defaults_merge_under_the_case)
 	assay_suite_free(s);
 }
 
+/* The case file's SHA-256 comes with the case (the store keeps it, resume compares it). */
+Test(load, a_case_carries_the_sha256_of_its_file)
+{
+	assay_suite *s = load_ok(SUITES "/basic", NULL);
+	const assay_case *echo = load_good(s, 0, group(s, 0, "core"), "echo");
+	char want[65];
+
+	cr_assert_eq(assay_fs_sha256(echo->file, want, NULL), 0);
+	cr_assert_str_eq(echo->sha256, want);
+	assay_suite_free(s);
+}
+
 Test(load, env_timeout_stdin_and_arguments)
 {
 	assay_suite *s = load_ok(SUITES "/basic", NULL);

@@ -177,6 +177,38 @@ Test(fs, remove_tree_never_follows_links_and_beats_read_only_folders)
 	free(outside);
 }
 
+/* The one-call removal of an empty folder must not take a link to an empty folder for one. */
+Test(fs, removing_a_link_to_an_empty_folder_keeps_the_folder)
+{
+	char *d = tmpdir();
+	char *outside = tmpdir();
+	char *empty = assay_path_join(outside, "empty");
+	char *link = assay_path_join(d, "link");
+	char *sub = assay_path_join(d, "sub");
+	cr_assert_eq(assay_fs_mkdirs(empty, NULL), 0);
+	cr_assert_eq(symlink(empty, link), 0);
+	cr_assert_eq(assay_fs_remove_tree(link, NULL), 0);
+	cr_assert_not(assay_fs_exists(link));
+	cr_assert(assay_fs_is_dir(empty), "removal went through a link to an empty folder");
+	cr_assert_eq(symlink(empty, link), 0);
+	cr_assert_eq(assay_fs_remove_beneath(d, "link", NULL), 0);
+	cr_assert_not(assay_fs_exists(link));
+	cr_assert(assay_fs_is_dir(empty), "removal beneath went through a link");
+	cr_assert_eq(assay_fs_mkdirs(sub, NULL), 0);
+	cr_assert_eq(assay_fs_remove_beneath(d, "sub", NULL), 0);
+	cr_assert_not(assay_fs_exists(sub), "an empty folder beneath stays");
+	cr_assert_eq(assay_fs_mkdirs(sub, NULL), 0);
+	cr_assert_eq(assay_fs_remove_tree(sub, NULL), 0);
+	cr_assert_not(assay_fs_exists(sub), "an empty folder stays");
+	assay_fs_remove_tree(d, NULL);
+	assay_fs_remove_tree(outside, NULL);
+	free(empty);
+	free(link);
+	free(sub);
+	free(d);
+	free(outside);
+}
+
 Test(fs, remove_tree_goes_deeper_than_the_descriptors_it_may_hold)
 {
 	/* a case can build a tree deeper than assay's open-file limit: removed all the same */

@@ -512,7 +512,7 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 	assay_value own, merged, def;
 	int rc;
 
-	if ((rc = assay_load__file(&own, c->arena, c->file, err)))
+	if ((rc = assay_load__file(&own, c->arena, c->file, c->sha256, err)))
 		return rc;
 	if (own.kind != ASSAY_V_OBJECT)
 		return assay_case_error_at(ctx, &own, err, "a case file must hold a mapping");

@@ -20,17 +20,23 @@
 #include "assay/json.h"
 #include "assay/yaml.h"
 #include "load/load_int.h"
+#include "util/sha256.h"
 #include "util/banned.h"
 
-int assay_load__file(assay_value *out, assay_arena *a, const char *path, assay_err *err)
+int assay_load__file(assay_value *out, assay_arena *a, const char *path, char *sha256,
+		     assay_err *err)
 {
 	assay_buf text = ASSAY_BUF_INIT;
 	size_t n = strlen(path);
 	int rc;
 
+	if (sha256)
+		sha256[0] = '\0';
 	rc = assay_fs_read(&text, path, ASSAY_LOAD_MAX_FILE, err);
 	if (rc)
 		goto out;
+	if (sha256)
+		assay_sha256_hex(sha256, text.ptr, text.len);
 	if (n > 5 && !strcmp(path + n - 5, ".json")) {
 		assay_json_opts o = ASSAY_JSON_OPTS_INIT;
 

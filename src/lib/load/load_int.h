@@ -15,7 +15,10 @@
  * Reads `path` and parses it (.json as JSON, anything else as YAML) into `a`, recording
  * positions. 0, ASSAY_EPARSE, ASSAY_ENOTFOUND, ASSAY_EIO, ASSAY_ETOOBIG (details in `err`).
  */
-int assay_load__file(assay_value *out, assay_arena *a, const char *path, assay_err *err);
+/* Reads and parses file `path` (JSON by its .json name, else YAML) into `out` (in `a`); when
+ * `sha256` is not NULL it receives the hex SHA-256 of the bytes read ("" when none were). */
+int assay_load__file(assay_value *out, assay_arena *a, const char *path, char *sha256,
+		     assay_err *err);
 
 /* Where a value was read: the arenas to look in, each with the file its values came from. */
 struct locator {

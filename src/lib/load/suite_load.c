@@ -867,7 +867,7 @@ static int load(struct loader *ld, const char *dir)
 		return assay_err_set(ld->err, ASSAY_ENOTFOUND, s->root, 0, 0,
 				     "no suite.yaml in this folder");
 	ld->loc = (struct locator){ { s->arena }, { s->file }, 1 };
-	if ((rc = assay_load__file(&s->raw, s->arena, s->file, ld->err)))
+	if ((rc = assay_load__file(&s->raw, s->arena, s->file, NULL, ld->err)))
 		return rc;
 	if (root->kind != ASSAY_V_OBJECT)
 		return bad(ld, root, "suite.yaml must hold a mapping");

@@ -16,6 +16,9 @@
  * - The stderr tail is shown for every failed case that wrote to stderr, unless stderr is an
  *   expected attribute whose diff is shown already.
  * - The reproduce line is rendered at the end, when the run's root is known (--keep).
+ * - The progress line is rewritten at most every PROGRESS_S seconds: a write per case to a
+ *   terminal (and the terminal's redraw) would cost a run of trivial cases a good part of its
+ *   time, and nobody reads 500 lines a second.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 
 #include "assay/json.h"
 #include "assay/report.h"
+#include "assay/run.h"
 #include "report/term_int.h"
 #include "util/banned.h"
 
@@ -30,6 +34,7 @@
 #define STDERR_LINES 10
 #define MORE_NAMES 50
 #define NOT_RUN_NAMES 10
+#define PROGRESS_S 0.1
 
 struct failure {
 	char *name;          /* checkpoint/group/id */
@@ -58,6 +63,7 @@ struct term {
 	char first_unfinished[256];
 	assay_strvec command; /* the argv prefix cases ran with */
 	char cwd[4096];       /* the current folder ("" if unknown) */
+	double progress_at;   /* when the progress line was last written (0: never) */
 };
 
 static const struct term_style plain = { "", "", "", "", "", "" };
@@ -256,8 +262,14 @@ static void on_start(void *payload, const assay_checkpoint *cp, const assay_grou
 {
 	struct term *t = payload;
 
+	double now;
+
 	if (!t->o.progress || !t->o.tty)
 		return;
+	now = assay_now();
+	if (t->progress_at > 0 && now - t->progress_at < PROGRESS_S)
+		return;
+	t->progress_at = now;
 	fprintf(t->o.progress, "\r\033[K[%zu/%zu]", index, total);
 	if (t->nfailures)
 		fprintf(t->o.progress, " %s%zu failed%s", t->st.red, t->nfailures, t->st.reset);

@@ -145,7 +145,10 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 	bind_number(st, 14, assay_object_get(ex, "cpu_time"));
 	bind_int(st, 15, assay_object_get(ex, "max_rss"));
 	sqlite3_bind_text(st, 16, text->ptr, (int)text->len, SQLITE_STATIC);
-	if (r->kase && r->kase->file && !assay_fs_sha256(r->kase->file, hash, NULL))
+	/* the file as it was loaded (read once), else as it is now */
+	if (r->kase && r->kase->sha256[0])
+		sqlite3_bind_text(st, 17, r->kase->sha256, -1, SQLITE_STATIC);
+	else if (r->kase && r->kase->file && !assay_fs_sha256(r->kase->file, hash, NULL))
 		sqlite3_bind_text(st, 17, hash, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 17);

@@ -21,8 +21,9 @@
  *   left unreported; every finished case is reported. --exitfirst (fail_fast): no case starts
  *   after the first failure; the cases already running end and are reported, since killing them
  *   would throw away work already done and a case ends within its timeout anyway.
- * - Resume: a case with a result (opts->previous) is replayed, not run; but a group with
- *   `isolated: false` is replayed only when all its cases have results, else it runs whole again.
+ * - Resume: a case with a result (opts->previous) is replayed, not run; but a lane (a group with
+ *   `isolated: false`, or of a `serial_groups` adapter) is replayed only when all its cases have
+ *   results, else it runs whole again: its later cases need the state its earlier ones built.
  * - When a case ends, the next one starts before the ended one is verified and stored (its
  *   result is in memory by then), so assay's own work overlaps a program's run even at -j1;
  *   not with fail_fast, where the verdict decides whether anything more starts, and not after
@@ -383,14 +384,16 @@ static int lane_next(struct pool *p, struct group_run *gr)
 	return 0;
 }
 
-/* A shared lane on resume: replayed only when every case has a result (else run whole). */
+/* A lane on resume: replayed only when every case has a result (else run whole), since its cases
+ * build on each other's state (a shared folder, or the server of a `serial_groups` adapter that
+ * the interrupted run took down with it). */
 static int lane_decide(struct pool *p, struct group_run *gr)
 {
 	struct assay_run__run *run = p->run;
 	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
 	const assay_group *g = &cp->groups[gr->ig];
 
-	if (!run->opts->previous || g->isolated)
+	if (!run->opts->previous || (g->isolated && !p->ad->serial_groups))
 		return 0;
 	for (size_t k = 0; k < g->ncases; k++) {
 		assay_arena *a = assay_arena_new(0);

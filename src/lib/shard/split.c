@@ -1,6 +1,6 @@
 /*
  * The split of a suite into shards (shard.h): units (a case, or a group kept whole because its
- * cases share a working folder), weighed by an earlier run's durations or by their number of
+ * cases depend on each other: a shared working folder, or an api server), weighed by an earlier run's durations or by their number of
  * cases, placed heaviest first on the least loaded shard (greedy longest-processing-time
  * first: within 4/3 of the best possible makespan).
  *
@@ -126,6 +126,14 @@ static void hash_str(assay_sha256_ctx *h, const char *s)
 	assay_sha256_add(h, s, strlen(s) + 1); /* with its NUL: names cannot run together */
 }
 
+/* Whether each case of `g` is a unit of its own: its cases neither share a working folder
+ * (`isolated: false`) nor a server whose state they build on (an adapter with `serial_groups`,
+ * the api adapter), so any shard may run any one of them alone. */
+static bool case_alone(const assay_suite *suite, const assay_group *g)
+{
+	return g->isolated && !(suite->adapter && suite->adapter->serial_groups);
+}
+
 static void free_ref(assay_case_ref *r)
 {
 	free(r->id);
@@ -165,7 +173,7 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 				double w = case_weight(durations, fallback, cp->name, g->name,
 						       g->cases[k].id);
 
-				if (!g->isolated && k > 0) { /* the group is one unit */
+				if (!case_alone(suite, g) && k > 0) { /* one unit */
 					units[nunits - 1].weight += w;
 					spans[nunits - 1].n++;
 					continue;
@@ -176,9 +184,10 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 					spans = assay_xrealloc(spans, alloc * sizeof(*spans));
 				}
 				units[nunits].name =
-					g->isolated ? assay_xasprintf("%s/%s/%s", cp->name, g->name,
-								      g->cases[k].id)
-						    : assay_xasprintf("%s/%s", cp->name, g->name);
+					case_alone(suite, g)
+						? assay_xasprintf("%s/%s/%s", cp->name, g->name,
+								  g->cases[k].id)
+						: assay_xasprintf("%s/%s", cp->name, g->name);
 				units[nunits].weight = w;
 				spans[nunits++] = (struct span){ i, j, k, 1 };
 			}

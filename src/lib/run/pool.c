@@ -33,6 +33,9 @@
  *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
  *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running
  *   cases (adapter `extend`: their timeouts move by as much), so it never times a case out.
+ * - An adapter may cap the groups set up at once (groups_at_once: the api adapter with a fixed
+ *   port, where two servers cannot listen at once): no case of a group not yet set up starts
+ *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
  * - `duration` runs from the start of loading the case to the end of its verification.
  */
 #include <errno.h>
@@ -98,6 +101,8 @@ struct pool {
 	size_t next_release;
 	size_t waiting_bytes;
 	bool no_new;              /* stop, fail_fast or an error: start nothing more */
+	size_t groups_max;        /* adapter groups_at_once: groups set up at once (0: any) */
+	size_t groups_open;       /* groups set up now (ready) */
 	struct pollfd *fds;
 };
 
@@ -125,6 +130,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	if (gr->ready)
 		return 0;
 	gr->ready = true;
+	p->groups_open++;
 	gr->grel = assay_xasprintf("%s/%s", cp->name, g->name);
 	gr->gdir = assay_path_join(run->root, gr->grel);
 	gr->ctx = (assay_run_ctx){ run->suite, cp, g, &run->command, submission,
@@ -159,6 +165,7 @@ static void group_teardown(struct pool *p, struct group_run *gr)
 	free(gr->gdir);
 	gr->grel = gr->gdir = NULL;
 	gr->ready = gr->begun = false;
+	p->groups_open--;
 }
 
 static void task_free(struct task *t)
@@ -436,6 +443,9 @@ static int fill(struct pool *p)
 			p->cur_case = 0;
 			continue;
 		}
+		/* the adapter's limit of groups at once (a fixed port): wait for one to end */
+		if (p->groups_max && !gr->ready && p->groups_open >= p->groups_max)
+			break;
 		if (gr->lane) {
 			/* the whole group is one unit */
 			p->cur_case = g->ncases;
@@ -588,6 +598,7 @@ int assay_run__pool(struct assay_run__run *run)
 	int rc = 0;
 
 	p.jobs = run->opts->jobs ? run->opts->jobs : 1;
+	p.groups_max = p.ad->groups_at_once ? p.ad->groups_at_once(s) : 0;
 	if (p.jobs > s->ncases)
 		p.jobs = s->ncases ? s->ncases : 1; /* more slots than cases would stay empty */
 	for (size_t i = 0; i < s->ncheckpoints; i++)

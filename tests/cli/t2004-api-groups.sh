@@ -109,4 +109,20 @@ test_case 'a fixed adapter.port runs one group at a time: the same verdicts at -
 	test_cmp <(ids p1/reports.jsonl) <(ids p4/reports.jsonl)
 	jq -e ".totals.passed == 6" p4/summary.json'
 
+test_case 'a server that cannot start shows why in the terminal listing' '
+	rm -rf b && cp -r s b
+	printf "print(\"starting up\")\nraise RuntimeError(\"no database configured $M\")\n" > b/sub/server.py
+	run_assay run b -o rb -j1 --color never; expect_exit 1
+	expect_grep "^  FAIL c1/g1/a-add" out
+	expect_grep "^    server output \(execution.log\)" out
+	expect_grep "^      \| RuntimeError: no database configured $M" out'
+
+test_case 'a server command nobody may run says why, with the root hint when root' '
+	rm -rf x && cp -r s x
+	printf "#!/bin/sh\n" > "$TMP/noexec-$M" && chmod 644 "$TMP/noexec-$M"
+	sed -i "s|/usr/bin/python3, server.py|$TMP/noexec-$M|" x/suite.yaml
+	run_assay run x -o rx -j1 --color never; expect_exit 1
+	expect_grep "could not be started .*Permission denied" out
+	if [ "$(id -u)" = 0 ]; then expect_grep "assay runs as root, so the server runs as nobody" out; fi'
+
 test_done

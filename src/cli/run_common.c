@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/adapter.h"
 #include "assay/fs.h"
 #include "assay/plugin.h"
 #include "assay/store.h"
@@ -122,6 +123,32 @@ void run_args_release(struct run_args *a)
 	seen.n = seen.alloc = 0;
 }
 
+/*
+ * One warning per group of which the selection (--case, --last-failed, run-case's globs) took
+ * some cases only, when its cases depend on each other's state (`isolated: false`, or an
+ * adapter with `serial_groups`: the api adapter's server per group): the cases kept run without
+ * the ones that set that state up.
+ */
+static void warn_partial_groups(const assay_suite *s)
+{
+	for (size_t i = 0; i < s->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &s->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			const assay_group *g = &cp->groups[j];
+			bool lane = !g->isolated || (s->adapter && s->adapter->serial_groups);
+
+			if (!lane || !g->ncases || g->ncases >= g->ncases_found)
+				continue;
+			fprintf(stderr,
+				"assay: warning: %s/%s: %zu of %zu cases selected; its cases depend "
+				"on each other's state (%s): the others did not run\n",
+				cp->name, g->name, g->ncases, g->ncases_found,
+				g->isolated ? "one server per group" : "isolated: false");
+		}
+	}
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -152,6 +179,8 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 		return cli_error(CLI_EXIT_LOAD, "the suite has no cases: a group's cases go in "
 						"<checkpoint path>/<group>/ (suite-format.md, \"Layout\")");
 	}
+	if (!a->quiet)
+		warn_partial_groups(*out);
 	return 0;
 }
 

@@ -125,4 +125,21 @@ test_case 'a server command nobody may run says why, with the root hint when roo
 	expect_grep "could not be started .*Permission denied" out
 	if [ "$(id -u)" = 0 ]; then expect_grep "assay runs as root, so the server runs as nobody" out; fi'
 
+test_case 'a selection that takes part of an api group says the others did not run' '
+	run_assay run s -o rc --case "c1/g1/c-list"; expect_exit 1
+	[ "$(grep -c "warning: c1/g1: 1 of 3 cases selected; its cases depend on each other" err)" = 1 ]
+	run_assay run-case s --case "c1/g2/[ab]-add"; expect_exit 0
+	expect_grep "warning: c1/g2: 2 of 3 cases selected" err
+	# a whole group, or the whole suite: nothing to say
+	run_assay run s -o rg --group "c1/g1"; expect_exit 0
+	! grep -q "cases selected" err
+	# --last-failed: only the failing case of the group runs again
+	rm -rf l && cp -r s l
+	printf "method: post\npath: /add\nbody: {item: y}\nexpected: {output: {count: 9}}\n" > l/c1/g1/b-add.yaml
+	run_assay run l -o rl -q; expect_exit 1
+	run_assay run l -o rl --last-failed; expect_exit 1
+	expect_grep "warning: c1/g1: 1 of 3 cases selected" err
+	run_assay run l -o rl --last-failed -q; expect_exit 1
+	! grep -q "cases selected" err'
+
 test_done

@@ -2,8 +2,10 @@
  * Loading and running shared by `assay run` and `assay run-case`: warnings go to stderr,
  * suite errors exit 3 with the file position and the offending line, SIGINT/SIGTERM stop the
  * run: the running cases are killed, every finished case is reported. -j N runs N cases at
- * once (default: the number of online cores).
+ * once (default: the CPUs the process may run on, its affinity mask).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -149,6 +151,23 @@ static void warn_partial_groups(const assay_suite *s)
 	}
 }
 
+/*
+ * The default -j: the CPUs this process may run on (its affinity mask, which taskset, cgroup
+ * cpusets and Slurm's --cpus-per-task set), not every online CPU of the machine; the online
+ * count when the mask cannot be read.
+ */
+static size_t usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -257,11 +276,8 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.stop = &stop_requested;
 	opts.fail_fast = a->exitfirst;
 	opts.jobs = a->jobs;
-	if (!opts.jobs) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		opts.jobs = n > 0 ? (size_t)n : 1;
-	}
+	if (!opts.jobs)
+		opts.jobs = usable_cpus();
 	if (a->store) {
 		opts.previous = assay_store_previous;
 		opts.previous_payload = a->store;

@@ -145,6 +145,7 @@ test_case '--resume runs a shared-folder group that did not finish again whole' 
 	# only the first case of the shared group has a result: the others read its file, so the
 	# whole group runs again (replaying a and running b, c in a fresh folder would fail them)
 	run_assay run s -o rs -j4 --case "c1/shared/a"; expect_exit 0
+	expect_grep "^assay: warning: c1/shared: 1 of 3 cases selected; .*\(isolated: false\)" err
 	a_before=$(jq -r .timestamp rs/reports.jsonl)
 	run_assay run s -o rs -j4 --resume; expect_exit 1
 	jq -se "[.[] | select(.group == \"shared\") | .passed] == [true, true, true]" rs/reports.jsonl

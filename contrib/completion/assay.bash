@@ -55,7 +55,7 @@ _assay()
 			-e|--entry|-s|--submission|-c|--checkpoint|-g|--group|--case|--work-dir|\
 			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|-j|--jobs|\
 			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value|\
-			--shard|--shard-durations) ;;
+			--shard|--shard-durations|--suite) ;;
 			*) suite=${COMP_WORDS[i]}; break ;;
 			esac ;;
 		esac
@@ -69,7 +69,7 @@ _assay()
 	--shard) COMPREPLY=($(compgen -W "auto" -- "$cur")); return ;;
 	--shard-durations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-c|--checkpoint) COMPREPLY=($(compgen -W "$(_assay_checkpoints "$suite")" -- "$cur")); return ;;
-	-o|--output|-s|--submission|--work-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	-o|--output|-s|--submission|--work-dir|--suite) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-e|--entry) COMPREPLY=($(compgen -c -- "$cur")); return ;;
 	-j|--jobs) COMPREPLY=($(compgen -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$cur")); return ;;
 	-g|--group|--case|--stdout-cap|--stderr-cap|--kill-grace|--pass-env|--max-failures|\

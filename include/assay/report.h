@@ -54,6 +54,44 @@ ASSAY_EXTERN int assay_sink_array_new(assay_sink *out, bool full);
 /** The collected array (borrowed: lives until the sink is freed). */
 ASSAY_EXTERN const assay_value *assay_sink_array_result(const assay_sink *sink);
 
+/**
+ * calculate_score and did_pass (verification.md) accumulated one verified attribute at a time:
+ * the case score is the weighted mean of the attributes' credit (`score * weight` for an
+ * attribute with partial credit, else `weight` when correct, 0 when not), and the case passes
+ * when every verified attribute is correct and their weights sum above 0.
+ * Start with ASSAY_SCORE_INIT, call assay_score_add() per attribute, read assay_score_end().
+ */
+typedef struct assay_score {
+	double wsum;  /**< the weights so far */
+	double csum;  /**< the credit so far */
+	bool correct; /**< every attribute so far was correct */
+} assay_score;
+
+#define ASSAY_SCORE_INIT { 0, 0, true }
+
+/**
+ * Adds one verified attribute: `is_correct`, `weight` (>= 0) and `score` (its partial credit
+ * in [0, 1], or negative when it has none).
+ */
+ASSAY_EXTERN void assay_score_add(assay_score *acc, bool is_correct, double weight, double score);
+
+/**
+ * The case's score (0 when no weight was added, or when `errored`: the case has an error,
+ * which earns nothing and never passes) and did_pass.
+ */
+ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *passed_out);
+
+/**
+ * Recomputes calculate_score and did_pass from a report line's own `results` (each attribute
+ * whose `is_correct` is a boolean was verified; its `weight` and optional `score` count), for
+ * a reader that must not trust the line's `passed` and `score` (assay merge).
+ * @param line  a whole report line (blobs expanded)
+ * @return 0; ASSAY_EINVALID when `results` is not an object or an attribute's weight is not a
+ *         finite number >= 0 or its score not in [0, 1] (`err` names the attribute)
+ */
+ASSAY_EXTERN int assay_score_line(const assay_value *line, double *score_out, bool *passed_out,
+				  assay_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,6 +32,8 @@ typedef struct assay_shard {
 
 /** The most shards a run may be split into. */
 #define ASSAY_SHARD_MAX 100000
+/** The most cases a run `assay merge` merges may have (what a shard's store says is bounded). */
+#define ASSAY_MERGE_MAX_CASES 100000000
 
 /**
  * Reads a shard from `text`: "I/N" (1 <= I <= N), "auto" or "auto/N". `auto` takes the shard
@@ -98,16 +100,24 @@ typedef struct assay_shard_plan {
 				  groups: shards made with another selection or other durations
 				  differ here */
 	char suite_hash[65]; /**< assay_suite_hash() of the suite split */
+	assay_strvec whole;  /**< `checkpoint/group` of each group kept whole (`isolated: false`,
+				  or of a `serial_groups` adapter),
+				  in suite order: with the cases' places, what lets `assay merge`
+				  remake the fingerprint `split` */
+	char cases_hash[65]; /**< SHA-256 over every case of the selection (before the split), in
+				  run order, with the SHA-256 of its case file: shards run on
+				  copies of the suite whose case files differ differ here */
 } assay_shard_plan;
 
-#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "" }
+#define ASSAY_SHARD_PLAN_INIT { { 0, 0 }, 0, NULL, 0, 0, 0, "", "", ASSAY_STRVEC_INIT, "" }
 
 /**
  * Splits the loaded (and already selected) `suite` and keeps only the cases of `shard`: the
  * other case references are freed and the groups' and suite's counts updated; checkpoints and
  * groups stay, even when left without cases (summary.json keeps them). Groups with
  * `isolated: false`, and every group of an adapter with `serial_groups` (suite->adapter), stay
- * whole in one shard.
+ * whole in one shard. Every case file of the selection is read once for the plan's
+ * `cases_hash`.
  * @param durations NULL (every case weighs one), or an earlier run's durations: a case without
  *                  one weighs the mean of those found (one second when none is)
  * @param plan      receives what was kept (release with assay_shard_plan_release)
@@ -123,7 +133,8 @@ ASSAY_EXTERN void assay_shard_plan_release(assay_shard_plan *plan);
 
 /**
  * The `shard` object a shard's results record (in the store's run description and in
- * summary.json): {index, count, cases (the unsharded total), split, suite_hash}. Made in `a`.
+ * summary.json): {index, count, cases (the unsharded total), split, suite_hash, whole (the
+ * groups kept whole, "checkpoint/group"), cases_hash}. Made in `a`.
  */
 ASSAY_EXTERN assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a);
 
@@ -152,6 +163,11 @@ typedef struct assay_merge_opts {
 					   NULL */
 	assay_sink *sinks;       /**< more sinks fed the merged run (a terminal report), or NULL */
 	size_t nsinks;
+	const char *suite;       /**< the suite folder the shards ran, to check each case's file
+				      against (it must be the suite.yaml they ran), or NULL: the
+				      `suite_path` the shards recorded, when it exists and holds
+				      that suite.yaml (else the case files are checked only against
+				      the shards' own record) */
 } assay_merge_opts;
 
 /**
@@ -163,10 +179,18 @@ typedef struct assay_merge_opts {
  * hash), split the same way (count, selection, durations) and together hold each shard
  * exactly once and each case exactly once.
  * @param summary_out NULL, or receives the merged counts
+ * A shard's word is checked, not trusted (docs/scale-out.md, "What a merge checks"): counts
+ * are bounded, no case may be held twice, the split's fingerprint is remade from the cases the
+ * shards hold, each case's verdict and score are remade from its attributes
+ * (assay_score_line), each blob must hash to its name, the case files' digest is remade from
+ * the stored case hashes and, with the suite at hand (`suite`, else the recorded suite_path),
+ * each case file is hashed again; every store must be a plain assay store (store.h).
  * @return 0; ASSAY_ENOTFOUND (a folder holds no results); ASSAY_EINVALID (a folder is not a
  *         shard, did not finish, or the set is wrong: a shard missing or given twice, shards of
  *         different suites, counts or splits, a case missing or in two shards; the message
- *         names the folders); ASSAY_EBUSY (`output` is being written by another assay);
+ *         names the folders; or a shard does not hold what it says: a case held twice or not
+ *         where the split placed it, a verdict its attributes do not make, a forged blob,
+ *         other case files, an absurd count, a store that is not a plain assay store); ASSAY_EBUSY (`output` is being written by another assay);
  *         ASSAY_ESTORE, ASSAY_EIO. On error `output` is left as it was.
  */
 ASSAY_EXTERN int assay_merge_shards(const assay_merge_opts *opts, assay_tally *summary_out,

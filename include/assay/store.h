@@ -30,12 +30,17 @@ typedef struct assay_store assay_store;
 				   lock (a second writer is refused) */
 
 /**
- * Opens the store of results folder `dir` (DIR/assay.db).
+ * Opens the store of results folder `dir` (DIR/assay.db). A store is data from anywhere (a
+ * shard's, docs/security.md "What a merge trusts"): an existing one must have each table assay
+ * reads as a plain table (not a view) with the columns assay reads; SQLite runs it in defensive
+ * mode with an untrusted schema, and any statement on it that runs more than 2e9 SQLite steps
+ * is stopped (ASSAY_EINVALID from the call that ran it).
  * @param out   receives the store (close with assay_store_close)
  * @param flags 0 (read only; the store must exist) or ASSAY_STORE_WRITE
  * @return 0; ASSAY_ENOTFOUND (read only, and `dir` holds no store: "not a results folder");
  *         ASSAY_EBUSY (another assay writes into `dir`: the message names its pid);
- *         ASSAY_EINVALID (the store was written by a newer assay, or is not an assay store);
+ *         ASSAY_EINVALID (the store was written by a newer assay, or is not an assay store:
+ *         a table that is a view or lacks a column);
  *         ASSAY_ESTORE (SQLite failed: its message); ASSAY_EIO. Nothing is changed on error.
  */
 ASSAY_EXTERN int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *err);
@@ -91,8 +96,9 @@ ASSAY_EXTERN int assay_store_end_run(assay_store *s, const assay_value *summary,
 ASSAY_EXTERN void assay_store_blobs(assay_store *s, assay_blob_store *out);
 
 /**
- * The whole blob named `sha256` appended to `out`.
- * @return 0, ASSAY_ENOTFOUND or ASSAY_ESTORE
+ * The whole blob named `sha256` appended to `out`, its bytes checked against that SHA-256.
+ * @return 0, ASSAY_ENOTFOUND, ASSAY_EINVALID (the bytes do not hash to `sha256`: the store
+ *         was changed by hand; `out` is as it was) or ASSAY_ESTORE
  */
 ASSAY_EXTERN int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out,
 				  assay_err *err);

@@ -3,7 +3,8 @@
  * I/N`) made into one results folder, as the unsharded run would have written it; then the
  * failures and the summary table, as `assay run` shows them. Exit status as `assay run`'s: 0
  * every case passed, 1 some did not; 2 for a wrong set of shards (one missing or given twice,
- * another suite, count or split, an unfinished shard), 4 when assay failed.
+ * another suite, count or split, an unfinished shard) or a shard that does not hold what its
+ * split and suite say (shard.h), 4 when assay failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static const char usage[] = "assay merge DIR... -o OUT [options]";
 
 int cmd_merge(int argc, char **argv)
 {
-	const char *output = NULL, *color = "auto";
+	const char *output = NULL, *color = "auto", *suite = NULL;
 	size_t value_cap = 0, max_failures = 10;
 	bool quiet = false;
 	const cli_opt opts[] = {
@@ -32,6 +33,9 @@ int cmd_merge(int argc, char **argv)
 		{ "value-cap", 0, CLI_OPT_SIZE, &value_cap, "BYTES",
 		  "report lines carry values up to BYTES; longer ones are kept whole in "
 		  "OUT/assay.db (default 64K)" },
+		{ "suite", 0, CLI_OPT_STRING, &suite, "DIR",
+		  "the suite the shards ran: each case's file is checked against it (default: the "
+		  "suite folder the shards recorded, when it still holds the suite.yaml they ran)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print no failures or summary" },
 		{ "color", 0, CLI_OPT_STRING, &color, "WHEN",
 		  "auto (on a terminal, unless NO_COLOR is set), always or never" },
@@ -75,7 +79,7 @@ int cmd_merge(int argc, char **argv)
 		assay_sink_terminal_new(&term, &t);
 	}
 	assay_merge_opts mo = { words, nwords, output, value_cap, &args,
-				quiet ? NULL : &term, quiet ? 0 : 1 };
+				quiet ? NULL : &term, quiet ? 0 : 1, suite };
 	rc = assay_merge_shards(&mo, &total, &err);
 	if (!quiet)
 		term.free(term.payload);

@@ -19,9 +19,89 @@
 #include "report_args.h"
 #include "run_common.h"
 #include "workflow.h"
+#include "util/sha256.h"
 #include "util/banned.h"
 
 static const char usage[] = "assay run SUITE [options]";
+
+/* The fingerprint of the cases the run selected (checkpoint/group/id of each, in order). */
+static void selection_hash(const assay_suite *suite, char out[65])
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++)
+			for (size_t k = 0; k < cp->groups[j].ncases; k++)
+				assay_buf_addf(&b, "%s\n%s\n%s\n", cp->name, cp->groups[j].name,
+					       cp->groups[j].cases[k].id);
+	}
+	assay_sha256_hex(out, b.ptr, b.len);
+	assay_buf_release(&b);
+}
+
+struct selected {
+	char **keys; /* checkpoint\ngroup\nid of each selected case, sorted */
+	size_t n;
+	size_t outside; /* finished cases of the store the selection leaves out */
+	char example[300];
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int count_outside(void *payload, size_t position, const char *checkpoint,
+			 const char *group, const char *id, assay_err *err)
+{
+	struct selected *sel = payload;
+	char *key = assay_xasprintf("%s\n%s\n%s", checkpoint, group, id);
+
+	(void)position, (void)err;
+	if (!bsearch(&key, sel->keys, sel->n, sizeof(*sel->keys), cmp_key) && !sel->outside++)
+		snprintf(sel->example, sizeof(sel->example), "%s/%s/%s", checkpoint, group, id);
+	free(key);
+	return 0;
+}
+
+/*
+ * --resume must select every case the folder already holds (it may select more: a narrower
+ * run grows into a whole one); else its summary and exit status would speak of fewer cases
+ * than reports.jsonl holds.
+ */
+static int covers_store(assay_store *store, const assay_suite *suite, const char *dir)
+{
+	struct selected sel = { assay_xmalloc((suite->ncases + 1) * sizeof(char *)), 0, 0, "" };
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++)
+			for (size_t k = 0; k < cp->groups[j].ncases && sel.n < suite->ncases; k++)
+				sel.keys[sel.n++] = assay_xasprintf("%s\n%s\n%s", cp->name,
+								    cp->groups[j].name,
+								    cp->groups[j].cases[k].id);
+	}
+	qsort(sel.keys, sel.n, sizeof(*sel.keys), cmp_key);
+	if (assay_store_each_position(store, count_outside, &sel, &err))
+		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+	else if (sel.outside)
+		rc = cli_error(CLI_EXIT_USAGE,
+			       "%s holds %zu finished case%s this selection leaves out (%s%s): a "
+			       "resumed run must select every case it holds (--checkpoint, --group, "
+			       "--case), so that its summary covers them; run without --resume (or "
+			       "with another -o)",
+			       dir, sel.outside, sel.outside == 1 ? "" : "s", sel.example,
+			       sel.outside > 1 ? ", ..." : "");
+	for (size_t i = 0; i < sel.n; i++)
+		free(sel.keys[i]);
+	free(sel.keys);
+	return rc;
+}
 
 /* What the store records of this run. */
 static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
@@ -42,6 +122,10 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "suite_path", assay_value_strz(m, suite->root));
 	assay_object_set(m, &meta, "suite_hash", assay_value_strz(m, hash));
 	assay_object_set(m, &meta, "cases", assay_value_int((int64_t)suite->ncases));
+	char sel[65];
+
+	selection_hash(suite, sel);
+	assay_object_set(m, &meta, "selection_hash", assay_value_strz(m, sel));
 	assay_object_set(m, &meta, "arguments", cmd);
 	assay_object_set(m, &meta, "entry",
 			 a->entry ? assay_value_strz(m, a->entry) : assay_value_null());
@@ -69,9 +153,14 @@ static int same_shard(const assay_value *info, const assay_shard_plan *plan, ass
 	if (!kept && !plan)
 		return 0;
 	if (kept && plan) {
-		assay_value now = assay_shard_plan_value(plan, m);
+		assay_value now = assay_shard_plan_value(plan, m), was = assay_value_copy(m, kept);
 
-		if (assay_value_equal(kept, &now))
+		/* a case file edited since is run again, as unsharded (the store's case hashes);
+		 * the shard's digest of the case files stays the first one, so `assay merge`
+		 * still sees that this shard no longer ran what the others found */
+		assay_object_deln(&now, "cases_hash", strlen("cases_hash"));
+		assay_object_deln(&was, "cases_hash", strlen("cases_hash"));
+		if (assay_value_equal(&was, &now))
 			return 0;
 	}
 	return cli_error(CLI_EXIT_USAGE,
@@ -156,7 +245,8 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			goto out;
 		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
-			   (rc = same_shard(&info, plan, m, a->output))) {
+			   (rc = same_shard(&info, plan, m, a->output)) ||
+			   (rc = covers_store(*out, suite, a->output))) {
 			goto out;
 		}
 	}

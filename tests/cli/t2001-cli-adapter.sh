@@ -48,7 +48,7 @@ test_case 'SIGINT kills the running case, keeps finished ones, and --resume comp
 	sleep 0.6 # the first two cases end at once; the third runs for its whole second
 	kill -INT $pid
 	wait $pid || code=$?
-	expect_exit 1
+	expect_exit 5
 	jq -e ".interrupted == true and .totals.total == 2" res/summary.json
 	[ "$(wc -l < res/reports.jsonl)" = 2 ]
 	run_assay run "$FIXTURES/suites/orphans" -o res --resume --kill-grace 0.2

@@ -48,7 +48,11 @@ test_case 'a server that never answers fails its cases with the reason, in bound
 	[ $(( $(date +%s) - start )) -lt 8 ]
 	jq -se "length == 4 and all(.execution.message | test(\"did not answer GET / on http://127.0.0.1:[0-9]+ within 1 second\"))" res/reports.jsonl
 	jq -se "map(select(.id == \"echo-post\"))[0].results | [.status_code, .output, .headers] | all(.diff == \"no value: nothing ran, or no answer was received\" and .actual == null)" res/reports.jsonl
-	jq -se ".[0].execution.log | test(\"never listening\")" res/reports.jsonl'
+	jq -se ".[0].execution.log | test(\"never listening\")" res/reports.jsonl
+	# a limit alone cannot pass when nothing was measured
+	printf "path: /\nexpected: {execution_time: {max: 5}}\n" > extra/checkpoint_1/core/zz-limit.yaml
+	run_assay run extra -o res2 --entry "$APP never-ready" --case zz-limit; expect_exit 1
+	jq -e ".passed == false and (.results.execution_time.diff | test(\"not measured\"))" res2/reports.jsonl'
 test_case 'a server that dies mid-group fails the rest of its group; the next group gets a new one' '
 	run_assay run "$SUITE" -o res --entry "$APP die-after 1"; expect_exit 1
 	jq -se "map(select(.group == \"core\")) | .[0].passed and (.[1:] | all(.passed | not))" res/reports.jsonl

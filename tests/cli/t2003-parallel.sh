@@ -114,7 +114,7 @@ test_case 'Ctrl-C kills the running cases, keeps the finished ones; --resume com
 	for i in $(seq 100); do [ "$(cat ri/reports.jsonl 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
 	kill -INT $pid
 	wait $pid || code=$?
-	expect_exit 1
+	expect_exit 5
 	if pgrep -f "sleep [0-9][.][0-9]$M"; then echo "a case outlived the interrupt"; false; fi
 	jq -e ".interrupted == true and .totals.total < $((N + 1)) and (.not_run | index(\"c1/iso/case0\")) != null" ri/summary.json
 	jq -e "(.not_run | length) + .totals.total == $((N + 1))" ri/summary.json
@@ -137,7 +137,7 @@ test_case 'the terminal names the cases an interrupt left out' '
 	for i in $(seq 100); do [ "$(cat rt/reports.jsonl 2>/dev/null | wc -l)" -ge 1 ] && break; sleep 0.1; done
 	kill -INT $pid
 	wait $pid || code=$?
-	expect_exit 1
+	expect_exit 5
 	expect_grep "^interrupted: [0-9]+ of $((N + 1)) cases ran" out
 	expect_grep "^  not run: c1/iso/case0$" out'
 

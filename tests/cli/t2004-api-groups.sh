@@ -91,7 +91,7 @@ test_case '--resume runs an api group interrupted mid-way again whole, on a fres
 	sleep 0.3
 	kill -INT $pid
 	wait $pid || code=$?
-	expect_exit 1
+	expect_exit 5
 	jq -e ".interrupted == true and (.not_run | index(\"c1/g1/c-list\")) != null" ri/summary.json
 	before=$(jq -r "select(.id == \"a-add\") | .timestamp" ri/reports.jsonl)
 	run_assay run t -o ri -j1 --resume; expect_exit 0

@@ -100,6 +100,17 @@ test_case 'a new run into a folder replaces the earlier run: no stale report fil
 	[ ! -e res/junit.xml ] && [ -f res/report.tap ]
 	grep -q "^1\.\.1$" res/report.tap'
 
+test_case '--resume refuses a selection leaving out cases the folder holds; a wider one grows the run' '
+	fresh
+	make_suite 3
+	run_assay run s -o res; expect_exit 0
+	run_assay run s -o res --resume --case c001; expect_exit 2
+	expect_grep "holds 2 finished cases this selection leaves out" err
+	run_assay run s -o res2 --case c001; expect_exit 0
+	run_assay run s -o res2 --resume; expect_exit 0
+	[ "$(wc -l < res2/reports.jsonl)" = 3 ]
+	run_assay run s -o res --resume; expect_exit 0'
+
 test_case '--resume runs again a case whose file changed since' '
 	fresh
 	make_suite 2

@@ -159,7 +159,7 @@ test_case 'an interrupted run says how many of its cases ran' '
 	# the last case hangs: interrupt it once the others are reported
 	for i in $(seq 200); do [ -s res/reports.jsonl ] && [ "$(wc -l < res/reports.jsonl)" -ge 8 ] && break; sleep 0.05; done
 	kill -INT $pid; wait $pid || code=$?
-	expect_exit 1
+	expect_exit 5
 	expect_grep "^interrupted: 8 of 9 cases ran, 0 passed in " out
 	expect_grep "^\(--resume runs the rest into the same results folder\)$" out'
 test_case 'run-case: text on request (readable diffs, checkpoints), json otherwise' '
@@ -176,7 +176,10 @@ test_case 'status_code nonzero: a program that could not start is an error, neve
 	printf "expected: {status_code: nonzero}\n" > nz/c/e/a.yaml
 	run_assay run nz -o nzres; expect_exit 1
 	expect_grep "^0 of 1 case passed" out
-	jq -e "select(.id == \"a\") | .passed == false and (.error | test(\"cannot run\"))" nzres/reports.jsonl'
+	jq -e "select(.id == \"a\") | .passed == false and .score == 0 and (.error | test(\"cannot run\"))" nzres/reports.jsonl
+	printf "expected: {execution_time: {max: 5}}\n" > nz/c/e/a.yaml
+	run_assay run nz -o nzres2; expect_exit 1
+	jq -e ".passed == false and .score == 0" nzres2/reports.jsonl'
 
 test_case 'status_code nonzero and a timeout: a pass the terminal points out; --strict fails it' '
 	mkdir -p nt/c/e

@@ -44,7 +44,7 @@ test_case 'an interrupted run passes no policy' '
 	sleep 0.3
 	kill -INT $pid
 	code=0; wait $pid || code=$?
-	[ "$code" = 1 ]
+	[ "$code" = 5 ]
 	jq -e ".interrupted and .policies.any == false" res/summary.json'
 
 test_case 'a repro bundle per failing case: argv, env, stdin, files, expected, actual, diffs' '

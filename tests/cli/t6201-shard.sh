@@ -220,7 +220,7 @@ test_case 'merge refuses an unfinished shard and a shard store that lies' '
 	# a case taken out
 	cp -r s3 hole3 && sqlite3 hole3/assay.db "DELETE FROM cases WHERE seq = (SELECT max(seq) FROM cases)"
 	run_assay merge s1 s2 hole3 -o m -q; expect_exit 2
-	expect_grep "is in no shard" err
+	expect_grep "in no shard: a shard.s results are incomplete" err
 	# a position past the run
 	cp -r s3 far3 && sqlite3 far3/assay.db "UPDATE cases SET position = 9999 WHERE seq = (SELECT max(seq) FROM cases)"
 	run_assay merge s1 s2 far3 -o m -q; expect_exit 2

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "assay/json.h"
+#include "assay/report.h"
 #include "assay/shard.h"
 
 /* ---- --shard --------------------------------------------------------------------------- */
@@ -482,4 +484,49 @@ Test(shard, sink_places_cases_by_name_whatever_their_order)
 	free(all);
 	assay_shard_plan_release(&plan);
 	assay_suite_free(s);
+}
+
+/* assay merge remakes each verdict from the line's attributes (report.h, assay_score_line). */
+static void score_of(const char *json, double *score, bool *passed, int want_rc)
+{
+	assay_arena *a = assay_arena_new(0);
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_json_parse(&v, a, json, strlen(json), NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_score_line(&v, score, passed, &err), want_rc, "%s", json);
+	assay_arena_free(a);
+}
+
+Test(shard, score_line_remakes_the_verdict)
+{
+	double score = -1;
+	bool passed = true;
+
+	/* a failing attribute fails the case whatever the line says */
+	score_of("{\"passed\": true, \"score\": 1, \"error\": null, \"results\": {"
+		 "\"output\": {\"is_correct\": false, \"weight\": 1},"
+		 "\"status_code\": {\"is_correct\": true, \"weight\": 1},"
+		 "\"extra\": {\"is_correct\": null, \"weight\": 0}}}", &score, &passed, 0);
+	cr_assert(!passed);
+	cr_assert_float_eq(score, 0.5, 1e-12);
+	/* partial credit counts score * weight; every attribute correct passes */
+	score_of("{\"error\": null, \"results\": {\"a\": {\"is_correct\": true, \"weight\": 3, "
+		 "\"score\": 0.5}, \"b\": {\"is_correct\": true, \"weight\": 1}}}", &score, &passed,
+		 0);
+	cr_assert(passed);
+	cr_assert_float_eq(score, 2.5 / 4, 1e-12);
+	/* an error never passes; nothing verified never passes */
+	score_of("{\"error\": \"boom\", \"results\": {\"a\": {\"is_correct\": true, \"weight\": 1}}}",
+		 &score, &passed, 0);
+	cr_assert(!passed);
+	score_of("{\"error\": null, \"results\": {}}", &score, &passed, 0);
+	cr_assert(!passed);
+	cr_assert_float_eq(score, 0, 1e-12);
+	/* a weight or score no runner writes is refused */
+	score_of("{\"results\": {\"a\": {\"is_correct\": true, \"weight\": -1}}}", &score, &passed,
+		 ASSAY_EINVALID);
+	score_of("{\"results\": {\"a\": {\"is_correct\": true, \"weight\": 1, \"score\": 2}}}",
+		 &score, &passed, ASSAY_EINVALID);
+	score_of("{\"passed\": true}", &score, &passed, ASSAY_EINVALID);
 }

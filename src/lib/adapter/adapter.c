@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/adapter.h"
+#include "adapter/adapter_int.h"
 #include "util/banned.h"
 
 #define STOP_CHECK_MS 200
@@ -110,4 +112,37 @@ int assay_adapter_run(const assay_adapter *ad, void *state, const assay_run_ctx 
 		}
 	}
 	return ad->finish(job, out, err);
+}
+
+extern char **environ;
+
+/* Does `entry` ("K=V") name a variable one of `patterns` passes? */
+static bool env_passed(const char *const *patterns, const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	char name[256];
+
+	if (!eq || (size_t)(eq - entry) >= sizeof(name))
+		return false;
+	memcpy(name, entry, (size_t)(eq - entry));
+	name[eq - entry] = '\0';
+	for (; patterns && *patterns; patterns++)
+		if (!fnmatch(*patterns, name, 0))
+			return true;
+	return false;
+}
+
+void assay_adapter__clean_env(assay_strvec *env, const char *home, const char *tmp,
+			      const char *const *pass_env, const assay_strvec *extra)
+{
+	const char *path = getenv("PATH"), *lang = getenv("LANG");
+
+	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
+	assay_strvec_pushf(env, "HOME=%s", home);
+	assay_strvec_pushf(env, "TMPDIR=%s", tmp);
+	for (char **e = environ; pass_env && e && *e; e++)
+		if (env_passed(pass_env, *e))
+			assay_strvec_push(env, *e);
+	assay_strvec_pushv(env, (const char *const *)extra->v);
 }

@@ -141,15 +141,6 @@ static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
 	return n;
 }
 
-static int min_ms(int a, int b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
 static int deadline_ms(void *jobp)
 {
 	struct api_job *job = jobp;
@@ -161,11 +152,11 @@ static int deadline_ms(void *jobp)
 	if (job->confirm_until) {
 		double d = job->confirm_until - now_s();
 
-		return min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
+		return assay_api__min_ms(ms, d <= 0 ? 0 : (int)(d * 1000) + 1);
 	}
 	if (!job->requested)
 		return ms;
-	return min_ms(ms, assay_api__request_deadline_ms(&job->req));
+	return assay_api__min_ms(ms, assay_api__request_deadline_ms(&job->req));
 }
 
 static int pump(void *jobp, bool *done, assay_err *err)
@@ -343,8 +334,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 				r->errbuf[0] ? r->errbuf : curl_easy_strerror(r->code)).u.s;
 	}
 	double elapsed = job->requested ? r->elapsed : 0;
+	/* no request sent (the server never became ready, or died): no time was measured, and
+	 * an execution_time limit must not pass on a zero */
 	assay_case_result_add(out, "execution_time",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = elapsed });
+			      job->requested ? (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
+							       .real = elapsed }
+					     : none);
 	out->proc.status = timed_out ? ASSAY_PROC_TIMED_OUT : ASSAY_PROC_EXITED;
 	out->proc.limit = timed_out ? ASSAY_LIMIT_WALL : ASSAY_LIMIT_NONE;
 	out->proc.wall_s = elapsed;

@@ -143,4 +143,14 @@ void assay_api__server_ended(struct api_server *s, const char *when);
  */
 const char *assay_api__server_log(struct api_server *s, assay_case_result *r);
 
+/* The earlier of two poll timeouts in milliseconds, -1 meaning none. */
+static inline int assay_api__min_ms(int a, int b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
 #endif

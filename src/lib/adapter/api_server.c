@@ -33,7 +33,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,6 +45,7 @@
 
 #include "adapter/api_int.h"
 #include "assay/fs.h"
+#include "adapter/adapter_int.h"
 #include "util/banned.h"
 
 #define LOG_TAIL (16 * 1024)
@@ -54,7 +54,6 @@
 #define PROBE_MAX 0.5
 #define PROBE_TIMEOUT 2.0
 
-extern char **environ;
 
 static double now_s(void)
 {
@@ -156,36 +155,11 @@ static void server_argv(struct api_server *s)
 	}
 }
 
-/* Does `entry` ("K=V") name a variable --pass-env passes? (as the cli adapter decides) */
-static bool passed(const char *const *patterns, const char *entry)
-{
-	const char *eq = strchr(entry, '=');
-	char name[256];
-
-	if (!eq || (size_t)(eq - entry) >= sizeof(name))
-		return false;
-	memcpy(name, entry, (size_t)(eq - entry));
-	name[eq - entry] = '\0';
-	for (; patterns && *patterns; patterns++)
-		if (!fnmatch(*patterns, name, 0))
-			return true;
-	return false;
-}
-
 static void server_env(struct api_server *s)
 {
-	const char *path = getenv("PATH"), *lang = getenv("LANG");
-	assay_strvec *env = &s->p.env;
-
 	s->p.clear_env = true;
-	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
-	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
-	assay_strvec_pushf(env, "HOME=%s", s->dir);
-	assay_strvec_pushf(env, "TMPDIR=%s", s->tmp);
-	for (char **e = environ; s->ctx->pass_env && e && *e; e++)
-		if (passed(s->ctx->pass_env, *e))
-			assay_strvec_push(env, *e);
-	assay_strvec_pushv(env, (const char *const *)s->ctx->group->env.v);
+	assay_adapter__clean_env(&s->p.env, s->dir, s->tmp, s->ctx->pass_env,
+				 &s->ctx->group->env);
 }
 
 int assay_api__server_pump(struct api_server *s, assay_err *err)
@@ -354,15 +328,6 @@ size_t assay_api__server_pollfds(const struct api_server *s, struct pollfd *fds,
 	return n;
 }
 
-static int min_ms(int a, int b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
 int assay_api__server_deadline_ms(const struct api_server *s)
 {
 	int ms;
@@ -372,10 +337,10 @@ int assay_api__server_deadline_ms(const struct api_server *s)
 	ms = assay_proc_deadline_ms(&s->p);
 	if (s->ready || s->failure)
 		return ms;
-	ms = min_ms(ms, ms_until(s->ready_deadline));
+	ms = assay_api__min_ms(ms, ms_until(s->ready_deadline));
 	if (s->probing)
-		return min_ms(ms, assay_api__request_deadline_ms(&s->probe));
-	return min_ms(ms, ms_until(s->next_probe));
+		return assay_api__min_ms(ms, assay_api__request_deadline_ms(&s->probe));
+	return assay_api__min_ms(ms, ms_until(s->next_probe));
 }
 
 /* Starts the server of `s` (its first case waits until it is ready). @return 0 or an error */

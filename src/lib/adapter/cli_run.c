@@ -18,7 +18,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
 #include "run/run_int.h"
+#include "adapter/adapter_int.h"
 #include "util/banned.h"
 
 struct cli_job {
@@ -41,38 +41,12 @@ struct cli_job {
 			    written: a link an earlier case of a shared folder planted), or NULL */
 };
 
-extern char **environ;
-
-static bool passed(const char *const *patterns, const char *entry)
-{
-	const char *eq = strchr(entry, '=');
-	char name[256];
-
-	if (!eq || (size_t)(eq - entry) >= sizeof(name))
-		return false;
-	memcpy(name, entry, (size_t)(eq - entry));
-	name[eq - entry] = '\0';
-	for (; patterns && *patterns; patterns++)
-		if (!fnmatch(*patterns, name, 0))
-			return true;
-	return false;
-}
-
 /* The clean environment of a case (the file's comment), in p->env. */
 static void case_env(struct cli_job *job)
 {
-	const char *path = getenv("PATH"), *lang = getenv("LANG");
-	assay_strvec *env = &job->p.env;
-
 	job->p.clear_env = true;
-	assay_strvec_pushf(env, "PATH=%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
-	assay_strvec_pushf(env, "LANG=%s", lang ? lang : "C.UTF-8");
-	assay_strvec_pushf(env, "HOME=%s", job->workdir);
-	assay_strvec_pushf(env, "TMPDIR=%s", job->tmp);
-	for (char **e = environ; job->ctx->pass_env && e && *e; e++)
-		if (passed(job->ctx->pass_env, *e))
-			assay_strvec_push(env, *e);
-	assay_strvec_pushv(env, (const char *const *)job->c->env.v);
+	assay_adapter__clean_env(&job->p.env, job->workdir, job->tmp, job->ctx->pass_env,
+				 &job->c->env);
 }
 
 static void free_job(struct cli_job *job)

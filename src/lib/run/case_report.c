@@ -34,6 +34,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "assay/report.h"
 #include "assay/run.h"
 #include "assay/verify.h"
 #include "util/banned.h"
@@ -154,6 +155,13 @@ static bool check_limit(assay_verification *v, assay_arena *a, const char *name,
 
 	if (!assay_value_is_number(max))
 		return false;
+	if (ac->kind != ASSAY_ACTUAL_INT && ac->kind != ASSAY_ACTUAL_REAL) {
+		/* nothing measured (the program never ran, or the adapter has no such figure):
+		 * a limit cannot hold of nothing */
+		v->is_correct = false;
+		v->diff = assay_value_stringf(a, "%s: not measured for this case", name);
+		return true;
+	}
 	v->is_correct = got <= limit;
 	if (v->is_correct)
 		return true;
@@ -186,8 +194,7 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 	static const assay_value empty = { .kind = ASSAY_V_OBJECT };
 	assay_value report = skeleton(a, g, c->id, c, s->adapter->name);
 	assay_value *results = results_of(&report);
-	double wsum = 0, csum = 0;
-	bool passed = true;
+	assay_score acc = ASSAY_SCORE_INIT;
 
 	*verdict = (assay_verdict){ 0, false, NULL };
 	/* the attributes of actual, then expected ones the adapter did not produce */
@@ -226,23 +233,20 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 			if (!verdict->error)
 				verdict->error = assay_value_stringf(a, "%s: %s", name, e.msg).u.s;
 		}
-		wsum += v.weight;
-		csum += v.score >= 0 ? v.score * v.weight : v.is_correct ? v.weight : 0;
-		passed = passed && v.is_correct;
+		assay_score_add(&acc, v.is_correct, v.weight, v.score);
 		add_result(a, results, name, actual_value(ac), expected, v.diff, v.is_correct,
 			   v.weight, v.score);
 	}
-	verdict->score = wsum > 0 ? csum / wsum : 0.0;
 	if (!verdict->error && r->proc.status == ASSAY_PROC_EXEC_FAILED)
 		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
 							  : "the program could not be started").u.s;
-	verdict->passed = passed && wsum > 0 && !verdict->error;
+	verdict->score = assay_score_end(&acc, verdict->error != NULL, &verdict->passed);
 	if (verdict->passed && s->strict && (r->proc.status == ASSAY_PROC_TIMED_OUT ||
 					     r->proc.status == ASSAY_PROC_SIGNALED)) {
 		verdict->error = assay_value_stringf(
 			a, "%s, and strict mode passes no case whose program did not exit",
 			r->error ? r->error : "the program was killed by a signal").u.s;
-		verdict->passed = false;
+		verdict->score = assay_score_end(&acc, true, &verdict->passed);
 	}
 	set_duration(&report, t0);
 	*out = report;

@@ -8,6 +8,13 @@
  *   place in the unsharded run (assay_sink_shard_new). Every check is done before anything is
  *   written: a shard missing or given twice, another suite, count or split, an unfinished
  *   shard, a case in no shard or in two.
+ * - No shard is trusted beyond what can be checked (docs/scale-out.md, "What a merge checks"):
+ *   counts are bounded before anything is sized by them; a case held twice is refused; the
+ *   split's fingerprint is remade from the names, places and shards of the cases held (with
+ *   the groups the split kept whole); each verdict and score is remade from the case's
+ *   attributes (report.h, assay_score_line); blobs are checked against their SHA-256 as they are
+ *   read (store.h); the digest of the selection's case files is remade from the case hashes
+ *   kept, and with the suite at hand each case file is hashed again.
  * - The merged run is fed, case by case in run order, to the results folder's own sink
  *   (store.h), whole values expanded from the shard's blobs so they are cut again at the value
  *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and
@@ -23,6 +30,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +40,7 @@
 #include "assay/fs.h"
 #include "assay/report.h"
 #include "assay/store.h"
+#include "assay/suite.h"
 #include "assay/summary.h"
 #include "shard/shard_int.h"
 #include "util/banned.h"
@@ -42,7 +51,8 @@ struct shard_in {
 	assay_arena *a;
 	assay_value info;      /* the run's description (assay_store_run_info) */
 	size_t index, count, total;
-	const char *split, *suite_hash;
+	const char *split, *suite_hash, *cases_hash;
+	const assay_value *whole; /* the groups the split kept whole ("cp/group") */
 	double duration;
 };
 
@@ -60,6 +70,8 @@ struct merge {
 	struct slot *slots;
 	size_t total;
 	assay_suite skel;      /* checkpoints and groups, from a shard's summary */
+	assay_suite *suite;    /* the suite, when at hand (load_suite), or NULL */
+	const char *suite_dir;
 	assay_err *err;
 };
 
@@ -97,11 +109,29 @@ static int open_shard(struct merge *m, struct shard_in *in)
 	if (!shard || !count_of(assay_object_get(shard, "index"), &in->index) ||
 	    !count_of(assay_object_get(shard, "count"), &in->count) ||
 	    !count_of(assay_object_get(shard, "cases"), &in->total) ||
-	    !(in->split = str(assay_object_get(shard, "split"))) || !in->index ||
-	    in->index > in->count)
+	    !(in->split = str(assay_object_get(shard, "split"))))
 		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
 				     "holds a run that was not sharded (assay run --shard I/N "
 				     "makes a shard)");
+	/* bounds before anything is sized by them: the store's word is not trusted */
+	if (!in->count || in->count > ASSAY_SHARD_MAX || !in->index || in->index > in->count ||
+	    in->total > ASSAY_MERGE_MAX_CASES)
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "says it is shard %zu of %zu of a run of %zu cases: not a "
+				     "possible shard (at most %d shards of %d cases): was the store "
+				     "changed by hand?", in->index, in->count, in->total,
+				     ASSAY_SHARD_MAX, ASSAY_MERGE_MAX_CASES);
+	in->cases_hash = str(assay_object_get(shard, "cases_hash"));
+	in->whole = assay_object_get(shard, "whole");
+	if (!in->whole || in->whole->kind != ASSAY_V_ARRAY || !in->cases_hash)
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "does not say which groups its split kept whole: made by an "
+				     "older assay (run the shard again) or changed by hand");
+	for (uint32_t i = 0; i < in->whole->len; i++)
+		if (in->whole->u.items[i].kind != ASSAY_V_STRING)
+			return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+					     "its shard.whole is not a list of groups: was the "
+					     "store changed by hand?");
 	in->suite_hash = str(assay_object_get(&in->info, "suite_hash"));
 	fin = assay_object_get(&in->info, "finished");
 	intr = assay_object_get(&in->info, "interrupted");
@@ -138,11 +168,17 @@ static int check_set(struct merge *m)
 					   "%s is shard %zu/%zu but %s is shard %zu/%zu: shards of "
 					   "one split only", first->dir, first->index, first->count,
 					   in->dir, in->index, in->count);
-		else if (strcmp(in->split, first->split) || in->total != first->total)
+		else if (strcmp(in->split, first->split) || in->total != first->total ||
+			 !assay_value_equal(in->whole, first->whole))
 			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
 					   "%s and %s were split differently (another selection of "
 					   "cases, or other --shard-durations): run every shard with "
 					   "the same options", first->dir, in->dir);
+		else if (strcmp(in->cases_hash, first->cases_hash))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s and %s found different case files (a copy of the suite "
+					   "whose cases were edited): run every shard on the same "
+					   "suite", first->dir, in->dir);
 		else if (seen[in->index])
 			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
 					   "shard %zu/%zu is given twice: %s and %s", in->index, n,
@@ -200,6 +236,233 @@ static int take_position(void *payload, size_t pos, const char *cp, const char *
 	return 0;
 }
 
+/* The run's cases are no more than the shards' rows: checked before the slots are sized. */
+static int count_rows(struct merge *m)
+{
+	size_t sum = 0;
+	int rc;
+
+	for (size_t i = 0; i < m->nin; i++) {
+		size_t n = 0;
+
+		if ((rc = assay_store_count(m->in[i].s, &n, NULL, m->err)))
+			return rc;
+		sum += n;
+	}
+	/* (more rows than cases: collect_cases names the case in two shards or places) */
+	if (sum < m->total)
+		return assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				     "%zu of the run's %zu cases are in no shard: a shard's results "
+				     "are incomplete", m->total - sum, m->total);
+	return 0;
+}
+
+static int cmp_names(const void *pa, const void *pb, void *payload)
+{
+	const struct slot *slots = payload;
+	const struct slot *a = &slots[*(const size_t *)pa], *b = &slots[*(const size_t *)pb];
+	int c = strcmp(a->names, b->names);
+
+	if (!c)
+		c = strcmp(a->names + a->group_at, b->names + b->group_at);
+	return c ? c : strcmp(a->names + a->id_at, b->names + b->id_at);
+}
+
+/* No checkpoint/group/id twice, in one shard or across shards. */
+static int check_unique(struct merge *m)
+{
+	size_t *ix = assay_xcalloc(m->total + 1, sizeof(*ix));
+	int rc = 0;
+
+	for (size_t p = 0; p < m->total; p++)
+		ix[p] = p;
+	qsort_r(ix, m->total, sizeof(*ix), cmp_names, m->slots);
+	for (size_t k = 1; k < m->total && !rc; k++) {
+		const struct slot *a = &m->slots[ix[k - 1]], *b = &m->slots[ix[k]];
+
+		if (!cmp_names(&ix[k - 1], &ix[k], m->slots))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "case %s/%s/%s is held twice (places %zu in %s and %zu in "
+					   "%s): was a store changed by hand?", a->names,
+					   a->names + a->group_at, a->names + a->id_at, ix[k - 1] + 1,
+					   m->in[a->shard - 1].dir, ix[k] + 1, m->in[b->shard - 1].dir);
+	}
+	free(ix);
+	return rc;
+}
+
+static bool same_group(const struct slot *a, const struct slot *b)
+{
+	return !strcmp(a->names, b->names) && !strcmp(a->names + a->group_at, b->names + b->group_at);
+}
+
+static bool is_whole(const assay_value *whole, const struct slot *s)
+{
+	char *name = assay_xasprintf("%s/%s", s->names, s->names + s->group_at);
+	bool yes = false;
+
+	for (uint32_t i = 0; i < whole->len && !yes; i++)
+		yes = !strcmp(whole->u.items[i].u.s, name);
+	free(name);
+	return yes;
+}
+
+/*
+ * Each case is where the split put it: the split's fingerprint remade from the cases the
+ * shards hold (their names in run order, the shard holding each, the groups kept whole) must
+ * be the one every shard recorded. A case renamed, swapped, moved to another shard or added
+ * changes it.
+ */
+static int check_split(struct merge *m)
+{
+	const struct shard_in *first = &m->in[0];
+	assay_sha256_ctx h;
+	char print[65];
+	bool whole = false;
+
+	size_t ngroups = 0;
+
+	for (size_t i = 0; i < m->skel.ncheckpoints; i++)
+		ngroups += m->skel.checkpoints[i].ngroups;
+	if (first->whole->len > ngroups) /* (each is looked up at every group's first case) */
+		return assay_err_set(m->err, ASSAY_EINVALID, first->dir, 0, 0,
+				     "says its split kept %u groups whole of %zu: was the store "
+				     "changed by hand?", first->whole->len, ngroups);
+	assay_shard__print_begin(&h, first->suite_hash, first->count, &m->skel);
+	for (size_t p = 0; p < m->total; p++) {
+		const struct slot *s = &m->slots[p], *prev = p ? &m->slots[p - 1] : NULL;
+		size_t where = m->in[s->shard - 1].index;
+
+		if (!prev || !same_group(prev, s))
+			whole = is_whole(first->whole, s);
+		if (whole && prev && same_group(prev, s)) {
+			if (prev->shard != s->shard)
+				return assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+						     "group %s/%s is kept whole by the split but "
+						     "its cases are in %s and %s: was a store "
+						     "changed by hand?", s->names,
+						     s->names + s->group_at,
+						     m->in[prev->shard - 1].dir,
+						     m->in[s->shard - 1].dir);
+		} else {
+			char *name = whole ? assay_xasprintf("%s/%s", s->names, s->names + s->group_at)
+					   : assay_xasprintf("%s/%s/%s", s->names,
+							     s->names + s->group_at,
+							     s->names + s->id_at);
+
+			assay_shard__print_unit(&h, name, where);
+			free(name);
+		}
+		assay_shard__print_case(&h, s->names + s->id_at);
+	}
+	assay_sha256_end(&h, print);
+	if (strcmp(print, first->split))
+		return assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				     "the cases the shards hold are not those their split placed "
+				     "there (a case renamed, moved to another place or shard, or "
+				     "added): was a store changed by hand?");
+	return 0;
+}
+
+/*
+ * The case files: the digest every shard made of the selection's case files (when it split
+ * the suite) must be the one remade from the file hash each shard kept with each case it ran;
+ * with the suite at hand (--suite, or the suite_path the shards recorded when its suite.yaml is
+ * the one they ran), each case's file must instead still hash as its shard kept (check_set
+ * has already refused shards that found different case files).
+ */
+static int check_case_files(struct merge *m)
+{
+	const assay_suite *suite = m->suite;
+	size_t ci = 0, gi = 0, ki = 0;
+	assay_sha256_ctx h;
+	char hash[65], file[65], digest[65];
+	int rc = 0;
+
+	assay_shard__cases_begin(&h);
+	for (size_t p = 0; p < m->total && !rc; p++) {
+		const struct slot *s = &m->slots[p];
+		const struct shard_in *in = &m->in[s->shard - 1];
+		const char *cp = s->names, *g = s->names + s->group_at, *id = s->names + s->id_at;
+
+		if ((rc = assay_store_case_hash(in->s, cp, g, id, hash, m->err)))
+			break;
+		assay_shard__cases_add(&h, cp, g, id, hash);
+		if (!suite)
+			continue;
+		/* the run's cases are a subsequence of the suite's, in order */
+		const assay_case_ref *ref = NULL;
+		while (!ref && ci < suite->ncheckpoints) {
+			const assay_checkpoint *c = &suite->checkpoints[ci];
+
+			if (gi >= c->ngroups) {
+				ci++, gi = 0, ki = 0;
+				continue;
+			}
+			if (ki >= c->groups[gi].ncases) {
+				gi++, ki = 0;
+				continue;
+			}
+			if (!strcmp(c->name, cp) && !strcmp(c->groups[gi].name, g) &&
+			    !strcmp(c->groups[gi].cases[ki].id, id))
+				ref = &c->groups[gi].cases[ki];
+			ki++;
+		}
+		if (!ref)
+			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+					   "case %s/%s/%s is not in the suite %s (or not in its "
+					   "place): shards of another suite, or a store changed by hand",
+					   cp, g, id, m->suite_dir);
+		else if (!ref->file || assay_fs_sha256(ref->file, file, NULL) || strcmp(file, hash))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+					   "shard %zu ran case %s/%s/%s from another case file than "
+					   "the suite's %s (edited since, or a copy): run the shard "
+					   "again", in->index, cp, g, id,
+					   ref->file ? ref->file : "(none)");
+	}
+	assay_sha256_end(&h, digest);
+	/* with the suite at hand each case's file was checked itself: a case file edited since
+	 * the split whose shard was resumed (and ran it again) is then fine */
+	if (!rc && !suite && strcmp(digest, m->in[0].cases_hash))
+		rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				   "the case files the shards ran are not those they found when "
+				   "they split the suite (a shard ran on a copy whose cases were "
+				   "edited, a case file was edited and its shard resumed, or a "
+				   "store was changed by hand): merge with --suite DIR to check "
+				   "each case against the suite");
+	return rc;
+}
+
+/* The suite to check the case files against: --suite, else the recorded one when unchanged. */
+static int load_suite(struct merge *m)
+{
+	const char *dir = m->o->suite ? m->o->suite : str(assay_object_get(&m->in[0].info,
+									    "suite_path"));
+	assay_err e = ASSAY_ERR_INIT;
+	char hash[65];
+	int rc;
+
+	if (!dir || (!m->o->suite && !assay_fs_is_dir(dir)))
+		return 0;
+	rc = assay_suite_load(&m->suite, dir, NULL, NULL, NULL, &e);
+	if (!rc)
+		rc = assay_suite_hash(m->suite, hash, &e);
+	if (!rc && strcmp(hash, m->in[0].suite_hash))
+		rc = assay_err_set(&e, ASSAY_EINVALID, dir, 0, 0,
+				   "is another version of suite.yaml than the shards ran");
+	if (rc && !m->o->suite) { /* the recorded suite changed since: not at hand */
+		assay_suite_free(m->suite);
+		m->suite = NULL;
+		return 0;
+	}
+	if (rc)
+		return assay_err_set(m->err, rc == ASSAY_EIO || rc == ASSAY_ESTORE ? rc
+										     : ASSAY_EINVALID,
+				     NULL, 0, 0, "--suite %s: %s", dir, e.msg);
+	m->suite_dir = dir;
+	return 0;
+}
+
 static int collect_cases(struct merge *m)
 {
 	int rc = 0;
@@ -215,7 +478,7 @@ static int collect_cases(struct merge *m)
 			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
 					   "case %zu of the run's %zu is in no shard: a shard's "
 					   "results are incomplete", p + 1, m->total);
-	return rc;
+	return rc ? rc : check_unique(m);
 }
 
 /* ---- the skeleton suite: checkpoints and groups, from a shard's summary ---------------- */
@@ -368,19 +631,40 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 	    (rc = assay_store_expand(in->s, &line, a, m->err)))
 		goto out;
 	const assay_value *passed = assay_object_get(&line, "passed");
+	bool says = passed && passed->kind == ASSAY_V_BOOL && passed->u.b, ok = false;
+	double says_score = assay_value_number(assay_object_get(&line, "score")), score = 0;
+
+	/* the verdict is remade from the attributes, as the runner made it (report.h) */
+	if (assay_score_line(&line, &score, &ok, m->err)) {
+		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+				   "shard %zu: case %s/%s/%s: %s", in->index, cp, g, id,
+				   m->err->msg);
+		goto out;
+	}
+	if (says && !ok) {
+		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+				   "shard %zu: case %s/%s/%s says passed but its attributes do not: "
+				   "was the store changed by hand?", in->index, cp, g, id);
+		goto out;
+	}
+	if (!(fabs(says_score - score) <= 1e-9)) {
+		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
+				   "shard %zu: case %s/%s/%s says score %g but its attributes make "
+				   "%g: was the store changed by hand?", in->index, cp, g, id,
+				   says_score, score);
+		goto out;
+	}
 	assay_case_report cr = {
 		.checkpoint = &m->skel.checkpoints[*icp],
 		.group = &m->skel.checkpoints[*icp].groups[*ig],
 		.id = id,
 		.json = &line,
-		.score = assay_value_number(assay_object_get(&line, "score")),
-		.passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
+		.score = score,
+		.passed = says && ok, /* (strict mode fails a case its attributes pass) */
 		.error = str(assay_object_get(&line, "error")),
 		.index = p + 1,
 		.total = m->total,
 	};
-	if (!(cr.score >= 0 && cr.score <= 1))
-		cr.score = 0;
 	assay_tallies_add(t, *icp, *ig, &cr);
 	for (size_t i = 0; i < nsinks && !rc; i++)
 		if (sinks[i].on_case)
@@ -528,7 +812,8 @@ int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assa
 	if (rc || (rc = check_set(&m)))
 		goto out;
 	m.total = m.in[0].total;
-	if ((rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
+	if ((rc = count_rows(&m)) || (rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
+	    (rc = check_split(&m)) || (rc = load_suite(&m)) || (rc = check_case_files(&m)) ||
 	    (rc = check_output(&m, o->output, &lock, err)))
 		goto out;
 	/* a temporary folder beside the output: the rename stays on one file system */
@@ -564,6 +849,7 @@ out:
 	free(m.slots);
 	free(m.in);
 	skeleton_free(&m.skel);
+	assay_suite_free(m.suite);
 	free(tmp);
 	free(parent);
 	free(base);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "assay/shard.h"
+#include "util/sha256.h"
 
 /* FNV-1a, 64 bits, of the NUL-terminated `s`: the same on every machine. */
 static inline uint64_t assay_shard__hash(const char *s)
@@ -22,5 +23,23 @@ static inline uint64_t assay_shard__hash(const char *s)
 double assay_shard__duration(const assay_shard_durations *d, const char *name);
 /* The mean of every duration in the table (0 when empty). */
 double assay_shard__duration_mean(const assay_shard_durations *d);
+
+/*
+ * The split's fingerprint (assay_shard_plan.split), made by the split and remade by the merge
+ * from the cases the shards hold: begun with the suite's hash, the count and the suite's
+ * checkpoints and groups (names and types, in order), then each unit in run order (its name and
+ * shard) followed by the ids of the cases it covers, in order.
+ */
+void assay_shard__print_begin(assay_sha256_ctx *h, const char *suite_hash, size_t count,
+			      const assay_suite *suite);
+void assay_shard__print_unit(assay_sha256_ctx *h, const char *name, size_t where);
+void assay_shard__print_case(assay_sha256_ctx *h, const char *id);
+/*
+ * The digest of the case files of a selection (assay_shard_plan.cases_hash): begun, then each
+ * case in run order with the SHA-256 of its file ("" when it has none or cannot be read).
+ */
+void assay_shard__cases_begin(assay_sha256_ctx *h);
+void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
+			    const char *file_hash);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "shard/shard_int.h"
+#include "assay/fs.h"
 #include "util/banned.h"
 #include "util/sha256.h"
 
@@ -134,6 +135,58 @@ static bool case_alone(const assay_suite *suite, const assay_group *g)
 	return g->isolated && !(suite->adapter && suite->adapter->serial_groups);
 }
 
+void assay_shard__print_begin(assay_sha256_ctx *h, const char *suite_hash, size_t count,
+			      const assay_suite *suite)
+{
+	char num[64];
+
+	assay_sha256_begin(h);
+	hash_str(h, "assay shard split 2");
+	hash_str(h, suite_hash);
+	snprintf(num, sizeof(num), "%zu", count);
+	hash_str(h, num);
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		hash_str(h, cp->name);
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			hash_str(h, cp->groups[j].name);
+			hash_str(h, assay_group_type_name(cp->groups[j].type));
+		}
+	}
+}
+
+void assay_shard__print_unit(assay_sha256_ctx *h, const char *name, size_t where)
+{
+	char num[64];
+
+	hash_str(h, "unit");
+	hash_str(h, name);
+	snprintf(num, sizeof(num), "%zu", where);
+	hash_str(h, num);
+}
+
+void assay_shard__cases_begin(assay_sha256_ctx *h)
+{
+	assay_sha256_begin(h);
+	hash_str(h, "assay shard cases 1");
+}
+
+void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
+			    const char *file_hash)
+{
+	hash_str(h, cp);
+	hash_str(h, g);
+	hash_str(h, id);
+	hash_str(h, file_hash);
+}
+
+void assay_shard__print_case(assay_sha256_ctx *h, const char *id)
+{
+	hash_str(h, "case");
+	hash_str(h, id);
+}
+
 static void free_ref(assay_case_ref *r)
 {
 	free(r->id);
@@ -152,7 +205,6 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 	struct span *spans = NULL;
 	size_t nunits = 0, alloc = 0, *where, pos = 0, kept = 0;
 	assay_sha256_ctx h;
-	char num[64];
 
 	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
 	if (!shard || shard->count < 1 || shard->count > ASSAY_SHARD_MAX || shard->index < 1 ||
@@ -197,33 +249,44 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 	assay_shard_assign(units, nunits, shard->count, where);
 
 	/* the fingerprint: the suite's shape, the count and the whole assignment */
-	assay_sha256_begin(&h);
-	hash_str(&h, "assay shard split 1");
-	hash_str(&h, plan->suite_hash);
-	snprintf(num, sizeof(num), "%zu", shard->count);
-	hash_str(&h, num);
-	for (size_t i = 0; i < suite->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &suite->checkpoints[i];
-
-		hash_str(&h, cp->name);
-		for (size_t j = 0; j < cp->ngroups; j++) {
-			hash_str(&h, cp->groups[j].name);
-			hash_str(&h, assay_group_type_name(cp->groups[j].type));
-		}
-	}
+	assay_shard__print_begin(&h, plan->suite_hash, shard->count, suite);
 	plan->shard = *shard;
 	plan->total = suite->ncases;
 	for (size_t u = 0; u < nunits; u++) {
-		snprintf(num, sizeof(num), "%zu", where[u]);
-		hash_str(&h, units[u].name);
-		hash_str(&h, num);
+		const assay_group *g = &suite->checkpoints[spans[u].cp].groups[spans[u].g];
+
+		assay_shard__print_unit(&h, units[u].name, where[u]);
+		for (size_t k = spans[u].first; k < spans[u].first + spans[u].n; k++)
+			assay_shard__print_case(&h, g->cases[k].id);
 		plan->weight_all += units[u].weight;
 		if (where[u] == shard->index) {
 			plan->weight += units[u].weight;
 			kept += spans[u].n;
 		}
 	}
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
+			if (!case_alone(suite, &suite->checkpoints[i].groups[j]))
+				assay_strvec_pushf(&plan->whole, "%s/%s", suite->checkpoints[i].name,
+						   suite->checkpoints[i].groups[j].name);
 	assay_sha256_end(&h, plan->split);
+
+	/* every case file of the selection, as the shard found them (assay merge compares) */
+	assay_shard__cases_begin(&h);
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++) {
+			const assay_group *g = &suite->checkpoints[i].groups[j];
+
+			for (size_t k = 0; k < g->ncases; k++) {
+				char fh[65] = "";
+
+				if (!g->cases[k].file || assay_fs_sha256(g->cases[k].file, fh, NULL))
+					fh[0] = '\0';
+				assay_shard__cases_add(&h, suite->checkpoints[i].name, g->name,
+						       g->cases[k].id, fh);
+			}
+		}
+	assay_sha256_end(&h, plan->cases_hash);
 
 	/* keep this shard's cases, in run order, with their places in the whole run */
 	plan->positions = assay_xcalloc(kept + 1, sizeof(*plan->positions));
@@ -262,6 +325,7 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 void assay_shard_plan_release(assay_shard_plan *plan)
 {
 	free(plan->positions);
+	assay_strvec_clear(&plan->whole);
 	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
 }
 
@@ -274,5 +338,10 @@ assay_value assay_shard_plan_value(const assay_shard_plan *plan, assay_arena *a)
 	assay_object_set(a, &o, "cases", assay_value_int((int64_t)plan->total));
 	assay_object_set(a, &o, "split", assay_value_strz(a, plan->split));
 	assay_object_set(a, &o, "suite_hash", assay_value_strz(a, plan->suite_hash));
+	assay_value whole = assay_value_array();
+	for (size_t i = 0; i < plan->whole.nr; i++)
+		assay_array_push(a, &whole, assay_value_strz(a, plan->whole.v[i]));
+	assay_object_set(a, &o, "whole", whole);
+	assay_object_set(a, &o, "cases_hash", assay_value_strz(a, plan->cases_hash));
 	return o;
 }

@@ -36,9 +36,27 @@
 #include "assay/store.h"
 #include "store/store_int.h"
 #include "util/banned.h"
+#include "util/sha256.h"
 
 #define SCHEMA_VERSION 1
 #define CHUNK (1u << 20)
+/* A statement of a reader that runs this many SQLite VM steps is stopped: a legitimate read
+ * of the largest store takes a small fraction of it (each row costs tens of steps). */
+#define MAX_VM_STEPS 2000000000
+
+/* Every table assay reads, with the columns it reads (a hostile store may have replaced a table
+ * with a view over an endless recursive query, or dropped a column). */
+static const struct {
+	const char *table, *columns;
+} tables[] = {
+	{ "meta", "key value" },
+	{ "run", "id meta started finished interrupted summary resumes" },
+	{ "cases", "seq position checkpoint grp id case_hash type passed score error duration"
+		   " timestamp status exit_code wall_time cpu_time max_rss line" },
+	{ "attributes", "case_seq name is_correct weight score actual expected diff" },
+	{ "blobs", "sha256 kind bytes" },
+	{ "blob_chunks", "blob seq data" },
+};
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -62,6 +80,10 @@ static const char schema[] =
 
 int assay_store__fail(assay_store *s, assay_err *err, const char *what)
 {
+	if (s->runaway)
+		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+				     "%s: a query ran more than %d steps and was stopped: was the "
+				     "store changed by hand?", what, MAX_VM_STEPS);
 	return assay_err_set(err, ASSAY_ESTORE, s->path, 0, 0, "%s: %s", what,
 			     sqlite3_errmsg(s->db));
 }
@@ -96,6 +118,7 @@ sqlite3_stmt *assay_store__cached(assay_store *s, enum assay_store__stmt which, 
 	if (st) {
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
+		sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 1); /* (runaway) */
 		return st;
 	}
 	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
@@ -166,11 +189,90 @@ out:
 	return rc;
 }
 
+/* Stops a statement that has run MAX_VM_STEPS steps (a runaway query of a hostile store). */
+static int runaway(void *payload)
+{
+	assay_store *s = payload;
+
+	for (sqlite3_stmt *st = sqlite3_next_stmt(s->db, NULL); st; st = sqlite3_next_stmt(s->db, st))
+		if (sqlite3_stmt_busy(st) &&
+		    sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0) > MAX_VM_STEPS) {
+			s->runaway = true;
+			return 1;
+		}
+	return 0;
+}
+
+/* Each table assay reads is a plain table with the columns assay reads. */
+static int check_tables(assay_store *s, assay_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(*tables) && !rc; i++) {
+		sqlite3_stmt *st = assay_store__prepare(s, "SELECT type FROM sqlite_master WHERE"
+							   " name = ? COLLATE NOCASE", NULL);
+		const char *type;
+		bool ok = false;
+
+		if (!st)
+			return assay_store__fail(s, err, "read the schema");
+		sqlite3_bind_text(st, 1, tables[i].table, -1, SQLITE_STATIC);
+		ok = sqlite3_step(st) == SQLITE_ROW && (type = (const char *)sqlite3_column_text(st, 0)) &&
+		     !strcmp(type, "table") && sqlite3_step(st) == SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (!ok)
+			return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+					     "its %s is not a plain table: not an assay results "
+					     "store (was it changed by hand?)", tables[i].table);
+		char *sql = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q)", tables[i].table);
+		assay_buf have = ASSAY_BUF_INIT;
+
+		st = sql ? assay_store__prepare(s, sql, NULL) : NULL;
+		sqlite3_free(sql);
+		if (!st)
+			return assay_store__fail(s, err, "read the schema");
+		assay_buf_addch(&have, ' ');
+		while (sqlite3_step(st) == SQLITE_ROW)
+			if (sqlite3_column_text(st, 0))
+				assay_buf_addf(&have, "%s ", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+		for (const char *c = tables[i].columns; *c && !rc;) {
+			size_t n = strcspn(c, " ");
+			char *want = assay_xasprintf(" %.*s ", (int)n, c);
+
+			if (!strstr(have.ptr, want))
+				rc = assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+						   "its table %s has no column %.*s: not an assay "
+						   "results store (was it changed by hand?)",
+						   tables[i].table, (int)n, c);
+			free(want);
+			c += n + (c[n] == ' ');
+		}
+		assay_buf_release(&have);
+	}
+	return rc;
+}
+
 static int check_schema(assay_store *s, bool write, assay_err *err)
 {
-	sqlite3_stmt *st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'",
+	sqlite3_stmt *st = assay_store__prepare(s, "SELECT name FROM sqlite_master WHERE lower(name) IN"
+						   " ('meta', 'run', 'cases', 'attributes', 'blobs',"
+						   " 'blob_chunks') AND type != 'table'",
 						NULL);
-	int version = 0;
+	int version = 0, step = st ? sqlite3_step(st) : SQLITE_ERROR;
+
+	/* before anything is read from them: no table of ours is a view (a runaway query) */
+	if (step != SQLITE_DONE) {
+		const char *name = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+
+		assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+			      "its %s is not a plain table: not an assay results store (was it "
+			      "changed by hand?)", name ? name : "schema");
+		sqlite3_finalize(st);
+		return ASSAY_EINVALID;
+	}
+	sqlite3_finalize(st);
+	st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'", NULL);
 
 	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		version = (int)strtol((const char *)sqlite3_column_text(st, 0), NULL, 10);
@@ -182,6 +284,8 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	if (!version && !write)
 		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
 				     "not an assay results store");
+	if (version && check_tables(s, err))
+		return ASSAY_EINVALID;
 	if (write && assay_store__exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 					  " PRAGMA foreign_keys=ON;", err))
 		return ASSAY_ESTORE;
@@ -254,6 +358,11 @@ int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *e
 		goto fail;
 	}
 	sqlite3_busy_timeout(s->db, 10000);
+	/* a store is data, never code: no schema-defined functions or views run with trust, the
+	 * schema cannot be changed behind SQLite's back, and a runaway statement is stopped */
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_progress_handler(s->db, 100000, runaway, s);
 	/* the version first: a store of a newer assay is left exactly as it is */
 	if ((rc = check_schema(s, write, err)))
 		goto fail;
@@ -492,18 +601,34 @@ int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out, assay_e
 	sqlite3_stmt *st = assay_store__prepare(s, "SELECT data FROM blob_chunks WHERE blob = ?"
 						   " ORDER BY seq", err);
 	bool any = false;
+	size_t from = out->len;
+	assay_sha256_ctx h;
+	char got[65];
 	int step;
 
 	if (!st)
 		return ASSAY_ESTORE;
+	assay_sha256_begin(&h);
 	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		assay_buf_add(out, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+		const void *data = sqlite3_column_blob(st, 0);
+		size_t len = (size_t)sqlite3_column_bytes(st, 0);
+
+		assay_buf_add(out, data, len);
+		assay_sha256_add(&h, data, len);
 		any = true;
 	}
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
 		return assay_store__fail(s, err, "read a blob");
+	/* the blob is named by its SHA-256: bytes that do not match were changed by hand */
+	assay_sha256_end(&h, got);
+	if (any && strcmp(got, sha256)) {
+		assay_buf_setlen(out, from);
+		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+				     "blob %.12s... does not hold the bytes its SHA-256 names (they "
+				     "hash to %.12s...): was the store changed by hand?", sha256, got);
+	}
 	if (!any && strlen(sha256) == 64) {
 		/* an empty blob has no chunk: look for its record */
 		sqlite3_stmt *b = assay_store__prepare(s, "SELECT 1 FROM blobs WHERE sha256 = ?",

@@ -21,6 +21,7 @@ struct assay_store {
 	char *path;                 /* DIR/assay.db */
 	int lock_fd;                /* DIR/assay.lock, flock'ed by a writer; -1 when reading */
 	unsigned long blob_counter; /* temporary names of blobs being written */
+	bool runaway;               /* a statement was stopped by the progress handler */
 };
 
 /* Sets `err` to ASSAY_ESTORE with SQLite's message after `what`; returns ASSAY_ESTORE. */

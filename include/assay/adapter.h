@@ -163,6 +163,14 @@ typedef struct assay_adapter {
 	 *  case): push its timed actions back as much, so that time does not count against the
 	 *  case's timeout (may be NULL). */
 	void (*extend)(void *job, double seconds);
+	/**
+	 * How many groups of `suite` may be set up at once (between group_begin and group_end),
+	 * whatever the number of jobs: 0 for no limit. May be NULL (no limit). The api adapter
+	 * returns 1 when suite.yaml fixes `adapter.port` (two servers cannot listen on it at
+	 * once), else 0. The pool (run.h) starts no case of another group while that many are set
+	 * up. Spec: suite-format.md ("A case (api adapter)").
+	 */
+	size_t (*groups_at_once)(const assay_suite *suite);
 } assay_adapter;
 
 /** The cli adapter (suite-format.md, "A case (cli adapter)"). */

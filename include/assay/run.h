@@ -143,9 +143,10 @@ typedef struct assay_run_opts {
 /**
  * Runs every case of `suite` (as loaded, so already filtered), up to opts->jobs at once,
  * reporting each to the sinks (run.h's flow above), then the summary. With opts->previous
- * (resume), a group with `isolated: false` is replayed only when every one of its cases has a
- * result; otherwise the whole group runs again (its cases depend on each other's files). Cases that fail, time out, cannot start or could not
- * be loaded are results, not errors.
+ * (resume), a group with `isolated: false`, or any group of an adapter with `serial_groups`, is
+ * replayed only when every one of its cases has a result; otherwise the whole group runs again
+ * (its cases depend on each other's files or server state). Cases that fail, time out, cannot
+ * start or could not be loaded are results, not errors.
  * @param summary_out NULL, or receives the counts (passed/total) of the run
  * @return 0 when the run completed (whatever the verdicts); ASSAY_EINVALID (no command for a
  *         cli suite, a missing submission folder), ASSAY_EIO/ASSAY_ESPAWN (working folders or

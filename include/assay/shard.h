@@ -6,7 +6,8 @@
  *
  * The split is deterministic and needs no coordination: every shard loads the same suite and
  * selection, computes the whole assignment, and keeps its own part. A unit of the split is a
- * case, or a whole group whose cases share one working folder (`isolated: false`). Units are
+ * case, or a whole group whose cases depend on each other (`isolated: false`: one working
+ * folder; any group of an adapter with `serial_groups`, the api adapter: one server). Units are
  * placed longest first (their durations in an earlier run, else one per case) on the least
  * loaded shard, ties broken by a hash of their names, so shards are balanced and the result
  * does not depend on the machine. Each shard's results folder records which shard of which
@@ -99,7 +100,8 @@ typedef struct assay_shard_plan {
 				  groups: shards made with another selection or other durations
 				  differ here */
 	char suite_hash[65]; /**< assay_suite_hash() of the suite split */
-	assay_strvec whole;  /**< `checkpoint/group` of each group kept whole (`isolated: false`),
+	assay_strvec whole;  /**< `checkpoint/group` of each group kept whole (`isolated: false`,
+				  or of a `serial_groups` adapter),
 				  in suite order: with the cases' places, what lets `assay merge`
 				  remake the fingerprint `split` */
 	char cases_hash[65]; /**< SHA-256 over every case of the selection (before the split), in
@@ -113,8 +115,9 @@ typedef struct assay_shard_plan {
  * Splits the loaded (and already selected) `suite` and keeps only the cases of `shard`: the
  * other case references are freed and the groups' and suite's counts updated; checkpoints and
  * groups stay, even when left without cases (summary.json keeps them). Groups with
- * `isolated: false` stay whole in one shard. Every case file of the selection is read once
- * for the plan's `cases_hash`.
+ * `isolated: false`, and every group of an adapter with `serial_groups` (suite->adapter), stay
+ * whole in one shard. Every case file of the selection is read once for the plan's
+ * `cases_hash`.
  * @param durations NULL (every case weighs one), or an earlier run's durations: a case without
  *                  one weighs the mean of those found (one second when none is)
  * @param plan      receives what was kept (release with assay_shard_plan_release)

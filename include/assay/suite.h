@@ -54,6 +54,8 @@ typedef struct assay_group {
 	char *dir;                  /**< the folder the cases are read from */
 	assay_case_ref *cases;      /**< in run order (case_order first, then byte order) */
 	size_t ncases;
+	size_t ncases_found;        /**< cases in its folder before the selection (case globs,
+				         case names) kept `ncases` of them */
 	/* What every case of the group inherits (read by assay_case_load). */
 	assay_value case_defaults;  /**< defaults deep-merged with case_defaults (a mapping) */
 	double timeout;             /**< seconds: group, else checkpoint, else adapter */

@@ -2,8 +2,10 @@
  * Loading and running shared by `assay run` and `assay run-case`: warnings go to stderr,
  * suite errors exit 3 with the file position and the offending line, SIGINT/SIGTERM stop the
  * run: the running cases are killed, every finished case is reported. -j N runs N cases at
- * once (default: the number of online cores).
+ * once (default: the CPUs the process may run on, its affinity mask).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/adapter.h"
 #include "assay/fs.h"
 #include "assay/plugin.h"
 #include "assay/store.h"
@@ -122,6 +125,49 @@ void run_args_release(struct run_args *a)
 	seen.n = seen.alloc = 0;
 }
 
+/*
+ * One warning per group of which the selection (--case, --last-failed, run-case's globs) took
+ * some cases only, when its cases depend on each other's state (`isolated: false`, or an
+ * adapter with `serial_groups`: the api adapter's server per group): the cases kept run without
+ * the ones that set that state up.
+ */
+static void warn_partial_groups(const assay_suite *s)
+{
+	for (size_t i = 0; i < s->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &s->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++) {
+			const assay_group *g = &cp->groups[j];
+			bool lane = !g->isolated || (s->adapter && s->adapter->serial_groups);
+
+			if (!lane || !g->ncases || g->ncases >= g->ncases_found)
+				continue;
+			fprintf(stderr,
+				"assay: warning: %s/%s: %zu of %zu cases selected; its cases depend "
+				"on each other's state (%s): the others did not run\n",
+				cp->name, g->name, g->ncases, g->ncases_found,
+				g->isolated ? "one server per group" : "isolated: false");
+		}
+	}
+}
+
+/*
+ * The default -j: the CPUs this process may run on (its affinity mask, which taskset, cgroup
+ * cpusets and Slurm's --cpus-per-task set), not every online CPU of the machine; the online
+ * count when the mask cannot be read.
+ */
+static size_t usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -152,6 +198,8 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 		return cli_error(CLI_EXIT_LOAD, "the suite has no cases: a group's cases go in "
 						"<checkpoint path>/<group>/ (suite-format.md, \"Layout\")");
 	}
+	if (!a->quiet)
+		warn_partial_groups(*out);
 	return 0;
 }
 
@@ -228,11 +276,8 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.stop = &stop_requested;
 	opts.fail_fast = a->exitfirst;
 	opts.jobs = a->jobs;
-	if (!opts.jobs) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		opts.jobs = n > 0 ? (size_t)n : 1;
-	}
+	if (!opts.jobs)
+		opts.jobs = usable_cpus();
 	if (a->store) {
 		opts.previous = assay_store_previous;
 		opts.previous_payload = a->store;

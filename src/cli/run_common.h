@@ -31,7 +31,7 @@ struct run_args {
 	size_t stdout_cap;
 	size_t stderr_cap;
 	size_t max_failures;
-	size_t jobs;                 /* -j N: cases at once (0: the number of online cores) */
+	size_t jobs;                 /* -j N: cases at once (0: the CPUs assay may run on) */
 	bool exitfirst;              /* -x: start no case after the first failure */
 	size_t value_cap;
 	double kill_grace;
@@ -75,7 +75,7 @@ struct run_args {
 	{ "pass-env", 0, CLI_OPT_LIST, &(a).pass_env, "NAME",                                   \
 	  "also give cases this variable of assay's environment (a glob; repeatable)" },       \
 	{ "jobs", 'j', CLI_OPT_COUNT, &(a).jobs, "N",                                          \
-	  "run N cases at once (default, and 0: the number of online cores)" }
+	  "run N cases at once (default, and 0: the CPUs assay may run on)" }
 
 /* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
 int run_common_load(assay_suite **out, const struct run_args *a);

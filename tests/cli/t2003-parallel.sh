@@ -83,6 +83,22 @@ test_case '-j4 really runs cases at once; -j1 never does' '
 	# and the shared group ran in order, in one folder (its outputs say so: all passed)
 	jq -se "[.[] | select(.group == \"shared\") | .passed] == [true, true, true]" r4/reports.jsonl'
 
+test_case 'the default -j is the CPUs assay may run on (taskset, Slurm), not the machine'"'"'s' '
+	if ! command -v taskset >/dev/null || [ "$(nproc --all)" -lt 2 ]; then
+		echo "skipping: needs taskset and two CPUs"; exit 0
+	fi
+	overlaps() {
+		jq -s "[.[] | select(.group == \"iso\" and .passed) | .results.stderr.actual
+			| capture(\"start (?<s>[0-9.]+)\\nend (?<e>[0-9.]+)\") | [(.s | tonumber), (.e | tonumber)]]
+			| sort | [range(1; length) as \$i | select(.[\$i][0] < .[\$i - 1][1])] | length" "$1"
+	}
+	code=0
+	taskset -c 0 "$ASSAY" run s -o rt1 -q || code=$?
+	expect_exit 1
+	[ "$(overlaps rt1/reports.jsonl)" = 0 ]
+	taskset -c 0,1 "$ASSAY" run s -o rt2 -q || code=$?
+	[ "$(overlaps rt2/reports.jsonl)" -gt 0 ]'
+
 test_case 'run-case -j4 shows the same verdicts as -j1' '
 	run_assay run-case s -j1 --format json; expect_exit 1
 	jq -S "map(del(.results))" out > rc1
@@ -129,6 +145,7 @@ test_case '--resume runs a shared-folder group that did not finish again whole' 
 	# only the first case of the shared group has a result: the others read its file, so the
 	# whole group runs again (replaying a and running b, c in a fresh folder would fail them)
 	run_assay run s -o rs -j4 --case "c1/shared/a"; expect_exit 0
+	expect_grep "^assay: warning: c1/shared: 1 of 3 cases selected; .*\(isolated: false\)" err
 	a_before=$(jq -r .timestamp rs/reports.jsonl)
 	run_assay run s -o rs -j4 --resume; expect_exit 1
 	jq -se "[.[] | select(.group == \"shared\") | .passed] == [true, true, true]" rs/reports.jsonl

@@ -257,4 +257,18 @@ test_case '--resume continues the same shard only' '
 	run_assay run "$SUITE" -o r2 --resume -q; expect_exit 2
 	expect_grep "a shard.s run" err'
 
+test_case 'an api suite: each group stays whole in one shard (its cases share one server)' '
+	API="$FIXTURES/suites/api"
+	for i in 1 2 3; do
+		code=0; "$ASSAY" run "$API" -o "api$i" --shard "$i/3" -q || code=$?
+		[ "$code" -le 1 ]
+	done
+	for g in core failing; do
+		n=$(grep -l "\"group\": \"$g\"" api1/reports.jsonl api2/reports.jsonl api3/reports.jsonl | wc -l)
+		[ "$n" = 1 ]
+	done
+	cat api1/reports.jsonl api2/reports.jsonl api3/reports.jsonl | jq -r .id | sort > got
+	[ "$(wc -l < got)" = 7 ]
+	run_assay merge api1 api2 api3 -o apim; expect_exit 1'
+
 test_done

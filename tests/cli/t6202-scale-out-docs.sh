@@ -26,8 +26,12 @@ test_case 'the Slurm scripts are valid bash and the array runs as three shards, 
 	bash -n merge.sbatch
 	grep -q "^#SBATCH --array=" shards.sbatch
 	grep -q -- "--shard auto" shards.sbatch
+	# as many cases at once as the task has CPUs
+	grep -q -- "-j \"\${SLURM_CPUS_PER_TASK:-1}\"" shards.sbatch
+	grep -q "^#SBATCH --cpus-per-task=" shards.sbatch
 	for task in 1 2 3; do
 		env SLURM_ARRAY_JOB_ID=77 SLURM_ARRAY_TASK_ID=$task SLURM_ARRAY_TASK_MIN=1 \
+			SLURM_CPUS_PER_TASK=2 \
 			SLURM_ARRAY_TASK_MAX=3 SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_STEP=1 \
 			SUITE="$ASSAY_SRC/examples/jq-1.6" bash shards.sbatch
 	done
@@ -62,6 +66,9 @@ test_case 'the Kubernetes manifest parses, and its shard and merge commands run 
 	c = pod["containers"][0]
 	env = {e["name"]: e["value"] for e in c["env"]}
 	assert env["ASSAY_SHARD_COUNT"] == str(n), env
+	# -j matches the CPU request of the pod
+	cpu = c["resources"]["requests"]["cpu"]
+	assert ("-j %s " % cpu) in c["args"][0], (cpu, c["args"][0])
 	claim = docs[0]["metadata"]["name"]
 	claims = [j["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] for j in (shards, merge)]
 	assert claims == [claim, claim], claims

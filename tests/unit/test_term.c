@@ -156,10 +156,10 @@ Test(term, the_stderr_tail_is_its_last_lines)
 {
 	assay_buf out = ASSAY_BUF_INIT;
 
-	assay_term__tail(&out, "1\n2\n3\n4\n\n", 9, 2, &plain);
+	assay_term__tail(&out, "stderr", "1\n2\n3\n4\n\n", 9, 2, &plain);
 	cr_expect_str_eq(out.ptr, "    stderr, last 2 of 4 lines:\n      | 3\n      | 4\n");
 	assay_buf_reset(&out);
-	assay_term__tail(&out, "\n\n", 2, 2, &plain);
+	assay_term__tail(&out, "stderr", "\n\n", 2, 2, &plain);
 	cr_expect_str_eq(out.ptr, "");
 	assay_buf_release(&out);
 }

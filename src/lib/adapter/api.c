@@ -353,6 +353,12 @@ static void abort_job(void *jobp)
 	free_job(jobp);
 }
 
+/* A fixed port: one server at a time, so one group at a time whatever -j is. */
+static size_t groups_at_once(const assay_suite *suite)
+{
+	return assay_api__config(suite)->port ? 1 : 0;
+}
+
 const assay_adapter assay_adapter_api = {
 	.name = "api",
 	.case_keys = api_case_keys,
@@ -369,4 +375,5 @@ const assay_adapter assay_adapter_api = {
 	.finish = finish,
 	.abort = abort_job,
 	.group_end = assay_api__group_end,
+	.groups_at_once = groups_at_once,
 };

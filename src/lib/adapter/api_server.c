@@ -179,7 +179,7 @@ int assay_api__server_pump(struct api_server *s, assay_err *err)
 void assay_api__server_ended(struct api_server *s, const char *when)
 {
 	const assay_proc_result *r = &s->result;
-	char how[160];
+	char how[400];
 
 	if (s->failure)
 		return;
@@ -193,8 +193,13 @@ void assay_api__server_ended(struct api_server *s, const char *when)
 			 strsignal(r->term_signal));
 		break;
 	case ASSAY_PROC_EXEC_FAILED:
-		snprintf(how, sizeof(how), "could not be started ('%s': %s)", s->p.argv.v[0],
-			 strerror(r->exec_errno));
+		snprintf(how, sizeof(how), "could not be started ('%s': %s%s)", s->p.argv.v[0],
+			 strerror(r->exec_errno),
+			 r->exec_errno == EACCES && s->p.sandbox.enabled && geteuid() == 0
+				 ? "; assay runs as root, so the server runs as nobody: the "
+				   "command, its folders and the working folder must be reachable "
+				   "by nobody; docs/security.md"
+				 : "");
 		break;
 	}
 	s->failure = assay_xasprintf("the server %s %s", how, when);

@@ -373,16 +373,17 @@ static char *case_file_in(const char *dir)
 	return NULL;
 }
 
-/* Lists the cases in `dir`, sorted by id; the case globs filter them. */
+/* Lists the cases in `dir`, sorted by id; the case globs filter them (`*all`: how many there
+ * are before they do). */
 static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char *group,
-				  const char *dir, size_t *n)
+				  const char *dir, size_t *n, size_t *all)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	assay_case_ref *list = NULL;
 	size_t nr = 0, alloc = 0;
 
-	*n = 0;
+	*n = *all = 0;
 	if (!d)
 		return NULL;
 	while ((e = readdir(d))) {
@@ -431,6 +432,7 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		if (!file)
 			continue;
 		char *id = assay_xstrndup(e->d_name, stem);
+		++*all;
 		if (!assay_load__select_case(&ld->sel, cp, group, id)) {
 			free(id);
 			free(file);
@@ -568,7 +570,7 @@ static void list_cases(struct loader *ld, const assay_checkpoint *cp, assay_grou
 
 	if (!assay_fs_is_dir(g->dir))
 		warn_at(ld, gnode, "group '%s' has no folder %s", g->name, g->dir);
-	g->cases = find_cases(ld, cp->name, g->name, g->dir, &g->ncases);
+	g->cases = find_cases(ld, cp->name, g->name, g->dir, &g->ncases, &g->ncases_found);
 	if (order && order->kind == ASSAY_V_ARRAY)
 		apply_case_order(ld, g->cases, g->ncases, order);
 	ld->suite->ncases += g->ncases;

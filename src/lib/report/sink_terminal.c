@@ -14,7 +14,9 @@
  *   MORE_NAMES (summary.json lists every failed case), and a case is only explained when it
  *   is shown or may repeat a shown one, so a run of 100,000 failures costs little here.
  * - The stderr tail is shown for every failed case that wrote to stderr, unless stderr is an
- *   expected attribute whose diff is shown already.
+ *   expected attribute whose diff is shown already; for an api case, the tail of what its
+ *   server printed since the previous case (execution.log: a server that could not start
+ *   says why only there).
  * - The reproduce line is rendered at the end, when the run's root is known (--keep).
  * - The progress line is rewritten at most every PROGRESS_S seconds: a write per case to a
  *   terminal (and the terminal's redraw) would cost a run of trivial cases a good part of its
@@ -248,7 +250,13 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	const assay_value *err_text = assay_object_get(
 		assay_object_get(assay_object_get(r->json, "results"), "stderr"), "actual");
 	if (!stderr_shown && err_text && err_text->kind == ASSAY_V_STRING)
-		assay_term__tail(&f->tail, err_text->u.s, err_text->len, STDERR_LINES, &t->st);
+		assay_term__tail(&f->tail, "stderr", err_text->u.s, err_text->len, STDERR_LINES,
+				 &t->st);
+	/* an api case: what its server printed (a server that did not start says why here) */
+	const assay_value *log = assay_object_get(assay_object_get(r->json, "execution"), "log");
+	if (log && log->kind == ASSAY_V_STRING)
+		assay_term__tail(&f->tail, "server output (execution.log)", log->u.s, log->len,
+				 STDERR_LINES, &t->st);
 	/* a case that was not run (it could not be loaded) has nothing to reproduce */
 	f->has_repro = assay_object_get(r->json, "execution") &&
 		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,

@@ -522,8 +522,8 @@ void assay_term__explain(assay_buf *out, const char *attr, const assay_value *re
 	}
 }
 
-void assay_term__tail(assay_buf *out, const char *text, size_t len, size_t max_lines,
-		      const struct term_style *st)
+void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,
+		      size_t max_lines, const struct term_style *st)
 {
 	size_t total = 0, start = 0, skip;
 	const char *p;
@@ -540,9 +540,9 @@ void assay_term__tail(assay_buf *out, const char *text, size_t len, size_t max_l
 		if (text[i] == '\n' && ++seen == skip)
 			start = i + 1;
 	if (skip)
-		assay_buf_addf(out, "    stderr, last %zu of %zu lines:\n", max_lines, total);
+		assay_buf_addf(out, "    %s, last %zu of %zu lines:\n", what, max_lines, total);
 	else
-		assay_buf_adds(out, "    stderr:\n");
+		assay_buf_addf(out, "    %s:\n", what);
 	for (p = text + start; p < text + len;) {
 		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);

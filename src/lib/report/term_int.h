@@ -29,9 +29,10 @@ void assay_term__visible(assay_buf *out, const char *s, size_t n);
 void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
 			 const struct term_style *st, size_t max_lines);
 
-/* Appends the last `max_lines` lines of `text` (a case's stderr), each cut to a screen width. */
-void assay_term__tail(assay_buf *out, const char *text, size_t len, size_t max_lines,
-		      const struct term_style *st);
+/* Appends the last `max_lines` lines of `text` (a case's stderr, an api server's
+ * execution.log), each cut to a screen width, under a heading naming `what` ("stderr"). */
+void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,
+		      size_t max_lines, const struct term_style *st);
 
 /* What a failed case needs to be run again by hand (cli adapter). */
 struct term_repro {

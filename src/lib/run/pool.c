@@ -21,8 +21,9 @@
  *   left unreported; every finished case is reported. --exitfirst (fail_fast): no case starts
  *   after the first failure; the cases already running end and are reported, since killing them
  *   would throw away work already done and a case ends within its timeout anyway.
- * - Resume: a case with a result (opts->previous) is replayed, not run; but a group with
- *   `isolated: false` is replayed only when all its cases have results, else it runs whole again.
+ * - Resume: a case with a result (opts->previous) is replayed, not run; but a lane (a group with
+ *   `isolated: false`, or of a `serial_groups` adapter) is replayed only when all its cases have
+ *   results, else it runs whole again: its later cases need the state its earlier ones built.
  * - When a case ends, the next one starts before the ended one is verified and stored (its
  *   result is in memory by then), so assay's own work overlaps a program's run even at -j1;
  *   not with fail_fast, where the verdict decides whether anything more starts, and not after
@@ -32,6 +33,9 @@
  *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
  *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running
  *   cases (adapter `extend`: their timeouts move by as much), so it never times a case out.
+ * - An adapter may cap the groups set up at once (groups_at_once: the api adapter with a fixed
+ *   port, where two servers cannot listen at once): no case of a group not yet set up starts
+ *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
  * - `duration` runs from the start of loading the case to the end of its verification.
  */
 #include <errno.h>
@@ -97,6 +101,8 @@ struct pool {
 	size_t next_release;
 	size_t waiting_bytes;
 	bool no_new;              /* stop, fail_fast or an error: start nothing more */
+	size_t groups_max;        /* adapter groups_at_once: groups set up at once (0: any) */
+	size_t groups_open;       /* groups set up now (ready) */
 	struct pollfd *fds;
 };
 
@@ -124,6 +130,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	if (gr->ready)
 		return 0;
 	gr->ready = true;
+	p->groups_open++;
 	gr->grel = assay_xasprintf("%s/%s", cp->name, g->name);
 	gr->gdir = assay_path_join(run->root, gr->grel);
 	gr->ctx = (assay_run_ctx){ run->suite, cp, g, &run->command, submission,
@@ -158,6 +165,7 @@ static void group_teardown(struct pool *p, struct group_run *gr)
 	free(gr->gdir);
 	gr->grel = gr->gdir = NULL;
 	gr->ready = gr->begun = false;
+	p->groups_open--;
 }
 
 static void task_free(struct task *t)
@@ -383,14 +391,16 @@ static int lane_next(struct pool *p, struct group_run *gr)
 	return 0;
 }
 
-/* A shared lane on resume: replayed only when every case has a result (else run whole). */
+/* A lane on resume: replayed only when every case has a result (else run whole), since its cases
+ * build on each other's state (a shared folder, or the server of a `serial_groups` adapter that
+ * the interrupted run took down with it). */
 static int lane_decide(struct pool *p, struct group_run *gr)
 {
 	struct assay_run__run *run = p->run;
 	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
 	const assay_group *g = &cp->groups[gr->ig];
 
-	if (!run->opts->previous || g->isolated)
+	if (!run->opts->previous || (g->isolated && !p->ad->serial_groups))
 		return 0;
 	for (size_t k = 0; k < g->ncases; k++) {
 		assay_arena *a = assay_arena_new(0);
@@ -433,6 +443,9 @@ static int fill(struct pool *p)
 			p->cur_case = 0;
 			continue;
 		}
+		/* the adapter's limit of groups at once (a fixed port): wait for one to end */
+		if (p->groups_max && !gr->ready && p->groups_open >= p->groups_max)
+			break;
 		if (gr->lane) {
 			/* the whole group is one unit */
 			p->cur_case = g->ncases;
@@ -585,6 +598,7 @@ int assay_run__pool(struct assay_run__run *run)
 	int rc = 0;
 
 	p.jobs = run->opts->jobs ? run->opts->jobs : 1;
+	p.groups_max = p.ad->groups_at_once ? p.ad->groups_at_once(s) : 0;
 	if (p.jobs > s->ncases)
 		p.jobs = s->ncases ? s->ncases : 1; /* more slots than cases would stay empty */
 	for (size_t i = 0; i < s->ncheckpoints; i++)

@@ -1,6 +1,6 @@
 /*
  * The split of a suite into shards (shard.h): units (a case, or a group kept whole because its
- * cases share a working folder), weighed by an earlier run's durations or by their number of
+ * cases depend on each other: a shared working folder, or an api server), weighed by an earlier run's durations or by their number of
  * cases, placed heaviest first on the least loaded shard (greedy longest-processing-time
  * first: within 4/3 of the best possible makespan).
  *
@@ -127,6 +127,14 @@ static void hash_str(assay_sha256_ctx *h, const char *s)
 	assay_sha256_add(h, s, strlen(s) + 1); /* with its NUL: names cannot run together */
 }
 
+/* Whether each case of `g` is a unit of its own: its cases neither share a working folder
+ * (`isolated: false`) nor a server whose state they build on (an adapter with `serial_groups`,
+ * the api adapter), so any shard may run any one of them alone. */
+static bool case_alone(const assay_suite *suite, const assay_group *g)
+{
+	return g->isolated && !(suite->adapter && suite->adapter->serial_groups);
+}
+
 void assay_shard__print_begin(assay_sha256_ctx *h, const char *suite_hash, size_t count,
 			      const assay_suite *suite)
 {
@@ -217,7 +225,7 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 				double w = case_weight(durations, fallback, cp->name, g->name,
 						       g->cases[k].id);
 
-				if (!g->isolated && k > 0) { /* the group is one unit */
+				if (!case_alone(suite, g) && k > 0) { /* one unit */
 					units[nunits - 1].weight += w;
 					spans[nunits - 1].n++;
 					continue;
@@ -228,9 +236,10 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 					spans = assay_xrealloc(spans, alloc * sizeof(*spans));
 				}
 				units[nunits].name =
-					g->isolated ? assay_xasprintf("%s/%s/%s", cp->name, g->name,
-								      g->cases[k].id)
-						    : assay_xasprintf("%s/%s", cp->name, g->name);
+					case_alone(suite, g)
+						? assay_xasprintf("%s/%s/%s", cp->name, g->name,
+								  g->cases[k].id)
+						: assay_xasprintf("%s/%s", cp->name, g->name);
 				units[nunits].weight = w;
 				spans[nunits++] = (struct span){ i, j, k, 1 };
 			}
@@ -257,7 +266,7 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 	}
 	for (size_t i = 0; i < suite->ncheckpoints; i++)
 		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
-			if (!suite->checkpoints[i].groups[j].isolated)
+			if (!case_alone(suite, &suite->checkpoints[i].groups[j]))
 				assay_strvec_pushf(&plan->whole, "%s/%s", suite->checkpoints[i].name,
 						   suite->checkpoints[i].groups[j].name);
 	assay_sha256_end(&h, plan->split);

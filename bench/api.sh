@@ -16,6 +16,7 @@ ASSAY=${ASSAY:-build/assay}
 PY=/usr/bin/python3
 APP=$PWD/tests/fixtures/suites/api/submission/app.py
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 server=
 trap 'rm -rf "$TMP"; [ -z "$server" ] || kill "$server" 2>/dev/null || true' EXIT
 

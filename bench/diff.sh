@@ -20,6 +20,7 @@ ASSAY=${ASSAY:-$PWD/build/assay}
 BENCH=${BENCH:-$PWD/build/assay-bench-diff}
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 "$PY" -c 'import deepdiff' 2>/dev/null || { echo "needs python3-deepdiff (apt-get install python3-deepdiff)"; exit 2; }

@@ -16,6 +16,7 @@ ASSAY=${ASSAY:-$PWD/build/assay}
 GEN=${GEN:-$PWD/build/assay-bench-reports}
 SIZES=${*:-10000 30000 100000}
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 # measure NAME CMD...: prints "NAME seconds peak-KB" and keeps them in $secs / $kb.

@@ -10,6 +10,7 @@ RUNS=${1:-7}
 ASSAY=${ASSAY:-build/assay}
 SUITE=examples/jq-1.6
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 # The exact invocations, as assay resolved them: its reports carry each case's definition

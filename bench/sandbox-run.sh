@@ -14,6 +14,7 @@ N=${1:-2000}
 RUNS=${2:-5}
 ASSAY=${ASSAY:-build/assay}
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/s/c/g"

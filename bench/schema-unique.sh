@@ -12,6 +12,7 @@ shift || true
 SIZES=${*:-40000 160000 640000}
 ASSAY=${ASSAY:-$PWD/build/assay}
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/s/c/g" "$TMP/s/sub"

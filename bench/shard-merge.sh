@@ -12,6 +12,7 @@ K=${2:-3}
 RUNS=${3:-3}
 ASSAY=${ASSAY:-build/assay}
 TMP=$(mktemp -d)
+chmod 755 "$TMP" # with root, cases run as nobody: they must reach what is in it
 trap 'rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/s/c/g"

@@ -160,6 +160,7 @@ typedef enum assay_skill_profile {
 
 /** Parses "agentskills", "claude-code", "writing-skills". @return 0 or ASSAY_EINVALID */
 ASSAY_EXTERN int assay_skill_profile_parse(assay_skill_profile *out, const char *name);
+/** The name of profile `p` ("agentskills", ...): a static string, never NULL. */
 ASSAY_EXTERN const char *assay_skill_profile_name(assay_skill_profile p);
 
 /** The five convention_compliance keys, in the contract's order. */

@@ -69,7 +69,15 @@ typedef struct assay_diff_opts {
 #define ASSAY_DIFF_OPTS_INIT                                                                   \
 	{ .abs_tol = 1e-6, .rel_tol = 0.0, .significant_digits = -1, .max_diffs = -1 }
 
-/** The option names assay_diff_opts_parse() reads (NULL-terminated). */
+/** The option names assay_diff_opts_parse() reads, as a list to open an array initializer with
+ *  (a verifier adds its own and the NULL). */
+#define ASSAY_DIFF_OPTION_NAMES                                                                \
+	"ignore_order", "abs_tol", "rel_tol", "significant_digits", "ignore_string_case",     \
+		"ignore_extra_keys", "exact_integers", "strict_types", "exclude_paths",        \
+		"exclude_regex_paths", "sort_by", "regex_paths", "weights", "max_diffs",       \
+		"number_format_notation"
+
+/** ASSAY_DIFF_OPTION_NAMES, NULL-terminated. */
 ASSAY_EXTERN extern const char *const assay_diff_option_names[];
 
 /**

@@ -19,27 +19,9 @@
 #include "report_args.h"
 #include "run_common.h"
 #include "workflow.h"
-#include "util/sha256.h"
 #include "util/banned.h"
 
 static const char usage[] = "assay run SUITE [options]";
-
-/* The fingerprint of the cases the run selected (checkpoint/group/id of each, in order). */
-static void selection_hash(const assay_suite *suite, char out[65])
-{
-	assay_buf b = ASSAY_BUF_INIT;
-
-	for (size_t i = 0; i < suite->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &suite->checkpoints[i];
-
-		for (size_t j = 0; j < cp->ngroups; j++)
-			for (size_t k = 0; k < cp->groups[j].ncases; k++)
-				assay_buf_addf(&b, "%s\n%s\n%s\n", cp->name, cp->groups[j].name,
-					       cp->groups[j].cases[k].id);
-	}
-	assay_sha256_hex(out, b.ptr, b.len);
-	assay_buf_release(&b);
-}
 
 struct selected {
 	char **keys; /* checkpoint\ngroup\nid of each selected case, sorted */
@@ -122,10 +104,6 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "suite_path", assay_value_strz(m, suite->root));
 	assay_object_set(m, &meta, "suite_hash", assay_value_strz(m, hash));
 	assay_object_set(m, &meta, "cases", assay_value_int((int64_t)suite->ncases));
-	char sel[65];
-
-	selection_hash(suite, sel);
-	assay_object_set(m, &meta, "selection_hash", assay_value_strz(m, sel));
 	assay_object_set(m, &meta, "arguments", cmd);
 	assay_object_set(m, &meta, "entry",
 			 a->entry ? assay_value_strz(m, a->entry) : assay_value_null());

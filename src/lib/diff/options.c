@@ -17,12 +17,7 @@
 #include "diff/diff_int.h"
 #include "util/banned.h"
 
-const char *const assay_diff_option_names[] = {
-	"ignore_order",	      "abs_tol",	    "rel_tol",	   "significant_digits",
-	"ignore_string_case", "ignore_extra_keys", "exact_integers", "strict_types", "exclude_paths", "exclude_regex_paths",
-	"sort_by",	      "regex_paths",	    "weights",	   "max_diffs",
-	"number_format_notation", NULL,
-};
+const char *const assay_diff_option_names[] = { ASSAY_DIFF_OPTION_NAMES, NULL };
 
 static int bad(assay_err *err, const char *name, const char *what)
 {

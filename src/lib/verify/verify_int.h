@@ -10,11 +10,7 @@
 
 /* The options of every structural verifier (the json verifier's, read by
  * assay_diff_opts_parse), to open a verifier's NULL-terminated list with. */
-#define ASSAY_VERIFY__STRUCTURAL_OPTIONS                                                       \
-	"ignore_order", "abs_tol", "rel_tol", "significant_digits", "ignore_string_case",     \
-		"ignore_extra_keys", "exact_integers", "strict_types", "exclude_paths",        \
-		"exclude_regex_paths", "sort_by",                                              \
-		"regex_paths", "weights", "max_diffs", "number_format_notation"
+#define ASSAY_VERIFY__STRUCTURAL_OPTIONS ASSAY_DIFF_OPTION_NAMES
 
 /*
  * The json verifier's comparison, for every structural verifier (verify_json.c): `expected`

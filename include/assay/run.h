@@ -86,7 +86,15 @@ typedef struct assay_sink {
 	/** true: `on_case` takes cases in the order they finish (a results store, which keeps
 	 *  each case's position); false (the default): in run order. */
 	bool any_order;
+	/** Makes lasting what `on_case` took (a store commits its open batch); may be NULL.
+	 *  Called while cases run: when the runner has nothing to do for a moment (20 ms), and
+	 *  at the latest ASSAY_SINK_FLUSH_SECONDS after the first case taken since the last
+	 *  call (on_end comes at the end). A non-zero return stops the run as above. */
+	int (*flush)(void *payload, assay_err *err);
 } assay_sink;
+
+/** The longest a runner lets a case wait for assay_sink.flush while cases run, seconds. */
+#define ASSAY_SINK_FLUSH_SECONDS 0.25
 
 /** Verification budget defaults (issue #5): per attribute. */
 #define ASSAY_VERIFY_MEMORY_DEFAULT (512u * 1024 * 1024)

@@ -3,9 +3,10 @@
  * The results store: a SQLite database per results folder (DIR/assay.db) holding what a run
  * was (assay version, host, suite and its content hash, command), every finished case (its
  * report line, its attributes and timings) and the big values cut out of report lines, stored
- * once by SHA-256. Each finished case is committed in its own transaction, so killing assay at
- * any moment loses no finished case and leaves a consistent store; `--resume` runs only the
- * cases without a finished result.
+ * once by SHA-256. Finished cases are committed together, at least every
+ * ASSAY_STORE_BATCH_SECONDS, each case whole or not at all: killing assay at any moment leaves
+ * a consistent store that lacks at most the cases of the last batch, and `--resume` runs only
+ * the cases without a finished result.
  * Spec: issue #9 item 1 (results store), item 4 (reading back); suite-format.md "What a run
  * writes".
  */
@@ -21,6 +22,10 @@ extern "C" {
 
 /** The store's file in a results folder. */
 #define ASSAY_STORE_FILE "assay.db"
+
+/** The longest a finished case waits in an open transaction before it is committed, seconds
+ *  (assay_store_put_case; a runner flushes at least this often, assay_sink.flush). */
+#define ASSAY_STORE_BATCH_SECONDS 0.25
 
 /** An open store (opaque). */
 typedef struct assay_store assay_store;
@@ -45,7 +50,9 @@ typedef struct assay_store assay_store;
  */
 ASSAY_EXTERN int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *err);
 
-/** Closes the store (and releases the folder's lock). NULL is allowed. */
+/** Closes the store (and releases the folder's lock), committing the cases not committed yet
+ *  (assay_store_flush; if that fails they are lost, the store stays consistent). NULL is
+ *  allowed. */
 ASSAY_EXTERN void assay_store_close(assay_store *s);
 
 /**
@@ -78,17 +85,31 @@ ASSAY_EXTERN int assay_store_count(assay_store *s, size_t *count_out, size_t *pa
 				   assay_err *err);
 
 /**
- * Keeps one finished case in one transaction: its report line (strings and containers longer
+ * Keeps one finished case: its report line (strings and containers longer
  * than `value_cap` bytes cut into blobs, json.h; 0: never cut), its attributes and timings,
  * its position r->index in the run and the SHA-256 of its case file. A result the case had
  * already (of an older version of its file) is replaced.
  * `line_out`, when not NULL, receives the line's text as stored (for a reports.jsonl).
+ * The case joins the open batch (a transaction; the case is a savepoint in it, kept whole or
+ * not at all) and the batch is committed when it is ASSAY_STORE_BATCH_SECONDS old: one commit
+ * per case cost more than the rest of storing it. Other connections see the case once it is
+ * committed (assay_store_flush); this one at once.
  * @return 0, ASSAY_ESTORE, or the blob store's error; on error nothing of the case is kept
+ *         (and, when SQLite had to abandon the transaction, nothing of its batch either)
  */
 ASSAY_EXTERN int assay_store_put_case(assay_store *s, const assay_case_report *r,
 				      size_t value_cap, assay_buf *line_out, assay_err *err);
 
-/** Records the run's end: its summary (a mapping) and whether it was interrupted. */
+/**
+ * Commits the open batch of finished cases (assay_store_put_case), if any; at least every
+ * ASSAY_STORE_BATCH_SECONDS while cases run, so that a killed run loses no more than that.
+ * assay_store_begin_run, assay_store_end_run and assay_store_close flush first.
+ * @return 0 or ASSAY_ESTORE (the batch is rolled back: its cases are not kept)
+ */
+ASSAY_EXTERN int assay_store_flush(assay_store *s, assay_err *err);
+
+/** Records the run's end: its summary (a mapping) and whether it was interrupted; flushes
+ *  first. @return 0 or ASSAY_ESTORE */
 ASSAY_EXTERN int assay_store_end_run(assay_store *s, const assay_value *summary,
 				     bool interrupted, assay_err *err);
 

@@ -81,6 +81,7 @@ test_case 'a run that never ended (killed): its finished cases are rendered, and
 	"$ASSAY" run s -o res -q >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 1 100); do [ -s res/reports.jsonl ] && break; sleep 0.1; done
+	sleep 0.5 # committed when the run idles 20 ms, at the latest 0.25 s after (store.h)
 	kill -KILL $pid; wait $pid || true
 	pkill -KILL -f "t5104-orphan-$$" || true # only ours: other tests run in parallel
 	run_assay report res --format markdown; expect_exit 0

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the results store (src/lib/store; store.h; issue #9 item 1): the folder's lock,
- * schema versions, one transaction per case, blobs and cut values made whole, resume lookups
+ * schema versions, batches of cases (each whole or not at all), blobs and cut values made whole, resume lookups
  * that honour the case file's hash, and markers no program can plant.
  */
 #include <criterion/criterion.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "assay/fs.h"
@@ -204,6 +205,50 @@ Test(store, a_case_run_again_replaces_its_result)
 	assay_store_close(s);
 	cr_expect_eq(query("SELECT count(*) FROM cases"), 1);
 	cr_expect_eq(query("SELECT passed FROM cases"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM attributes"), 1);
+}
+
+Test(store, cases_are_committed_in_batches_and_a_kill_loses_only_the_open_one)
+{
+	pid_t pid = fork();
+	int status;
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		assay_store *s = open_w();
+		assay_err err = ASSAY_ERR_INIT;
+
+		put(s, "a", 1, "{\"id\": \"a\", \"results\": {}, \"passed\": true}", 0, NULL);
+		/* not committed yet: another connection does not see it */
+		if (query("SELECT count(*) FROM cases") != 0 || assay_store_flush(s, &err) ||
+		    query("SELECT count(*) FROM cases") != 1)
+			_exit(3);
+		put(s, "b", 2, "{\"id\": \"b\", \"results\": {}, \"passed\": true}", 0, NULL);
+		_exit(0); /* as if killed: no flush, no close */
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM cases WHERE id = 'a'"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM attributes"), 0);
+}
+
+Test(store, a_case_that_cannot_be_stored_leaves_the_rest_of_its_batch_whole)
+{
+	assay_store *s = open_w();
+	assay_value line = js("{\"id\": \"x\", \"results\": {}, \"passed\": true}");
+	assay_case_report r = { .checkpoint = &CP, .group = &G, .id = NULL, .json = &line,
+				.index = 2 };
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "a", 1, "{\"id\": \"a\", \"results\": {\"o\": {\"weight\": 1}}, \"passed\": true}",
+	    0, NULL);
+	/* no id: the NOT NULL constraint refuses the row, after its line was written */
+	cr_expect_eq(assay_store_put_case(s, &r, 0, NULL, &err), ASSAY_ESTORE);
+	put(s, "c", 3, "{\"id\": \"c\", \"results\": {}, \"passed\": false}", 0, NULL);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 2);
+	cr_expect_eq(query("SELECT count(*) FROM cases WHERE id IN ('a', 'c')"), 2);
 	cr_expect_eq(query("SELECT count(*) FROM attributes"), 1);
 }
 

@@ -51,6 +51,7 @@
 #define STOP_CHECK_MS 200
 #define FDS_PER_JOB 16
 #define ORDER_BUDGET (128u * 1024 * 1024)
+#define IDLE_FLUSH_MS 20                /* the loop idle this long: sinks flush (commit) */
 #define STALL_S 0.05                    /* a pause of the loop worth giving back to cases */
 #define PIPELINE_MAX (1024u * 1024)     /* captured bytes up to which the next case starts
 					   before this one is verified */
@@ -104,6 +105,8 @@ struct pool {
 	size_t groups_max;        /* adapter groups_at_once: groups set up at once (0: any) */
 	size_t groups_open;       /* groups set up now (ready) */
 	struct pollfd *fds;
+	double unflushed;         /* when the first case the sinks have not flushed was emitted
+				     (assay_now), or 0 */
 };
 
 static const assay_group *grp(struct pool *p, const struct group_run *gr)
@@ -224,6 +227,8 @@ static int resolved(struct pool *p, struct task *t)
 		t->cr.json = &t->report;
 	}
 	rc = assay_run__emit_any(p->run, &t->cr);
+	if (!(p->unflushed > 0))
+		p->unflushed = assay_now();
 	if (p->run->opts->fail_fast && !t->cr.passed && !t->cr.replayed)
 		p->no_new = true;
 	if (t->rel && !p->run->opts->keep)
@@ -553,11 +558,30 @@ static void abort_all(struct pool *p)
 	p->no_new = true;
 }
 
+/* Sinks make lasting what they took (a store commits its batch): when the loop idles, and
+ * ASSAY_SINK_FLUSH_SECONDS after the first case not flushed at the latest. */
+static int flush(struct pool *p, bool idle)
+{
+	const assay_run_opts *o = p->run->opts;
+
+	if (!(p->unflushed > 0) ||
+	    (!idle && assay_now() - p->unflushed < ASSAY_SINK_FLUSH_SECONDS))
+		return 0;
+	p->unflushed = 0;
+	for (size_t i = 0; i < o->nsinks; i++) {
+		int rc = o->sinks[i].flush ? o->sinks[i].flush(o->sinks[i].payload, p->run->err)
+					   : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* One turn of the loop: poll every running case, then pump each. */
 static int turn(struct pool *p)
 {
 	size_t nfds = 0;
-	int wait = STOP_CHECK_MS;
+	int wait = STOP_CHECK_MS, rc, n;
 
 	for (size_t i = 0; i < p->nrunning; i++) {
 		void *job = p->running[i]->job;
@@ -567,17 +591,21 @@ static int turn(struct pool *p)
 		if (d >= 0 && d < wait)
 			wait = d;
 	}
-	if (poll(p->fds, nfds, wait) < 0 && errno != EINTR)
+	if (p->unflushed > 0 && wait > IDLE_FLUSH_MS)
+		wait = IDLE_FLUSH_MS;
+	if ((n = poll(p->fds, nfds, wait)) < 0 && errno != EINTR)
 		return assay_err_set(p->run->err, ASSAY_EIO, NULL, 0, 0, "poll: %s",
 				     strerror(errno));
+	if ((rc = flush(p, n == 0)))
+		return rc;
 	if (stopping(p)) {
 		abort_all(p);
 		return 0;
 	}
 	for (size_t i = 0; i < p->nrunning;) {
 		bool done = false;
-		int rc = p->ad->pump(p->running[i]->job, &done, p->run->err);
 
+		rc = p->ad->pump(p->running[i]->job, &done, p->run->err);
 		if (rc)
 			return rc;
 		if (!done) {

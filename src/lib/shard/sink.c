@@ -116,6 +116,13 @@ static void on_start(void *payload, const assay_checkpoint *cp, const assay_grou
 		k->inner->on_start(k->inner->payload, cp, g, id, index, total);
 }
 
+static int flush(void *payload, assay_err *err)
+{
+	struct shard_sink *k = payload;
+
+	return k->inner->flush ? k->inner->flush(k->inner->payload, err) : 0;
+}
+
 static void sink_free(void *payload)
 {
 	struct shard_sink *k = payload;
@@ -130,6 +137,7 @@ int assay_sink_shard_new(assay_sink *out, assay_sink *inner, const assay_shard_p
 
 	k->inner = inner;
 	k->plan = plan;
-	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, on_start, inner->any_order };
+	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, on_start, inner->any_order,
+			     flush };
 	return 0;
 }

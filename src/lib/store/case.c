@@ -122,7 +122,7 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
 		   " case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	char hash[65];
-	int rc = 0;
+	int rc = 0, step;
 
 	if (!st)
 		return ASSAY_ESTORE;
@@ -152,7 +152,16 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		sqlite3_bind_text(st, 17, hash, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 17);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	/* a case with a result already (of an older version of its file, or run again): that
+	 * result is dropped, only then (one lookup less for every other case) */
+	if ((step = sqlite3_step(st)) == SQLITE_CONSTRAINT &&
+	    sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
+		sqlite3_reset(st); /* the bindings stay */
+		if ((rc = drop_old(s, r, err)))
+			return rc;
+		step = sqlite3_step(st);
+	}
+	if (step != SQLITE_DONE)
 		rc = assay_store__fail(s, err, "store a case");
 	else
 		*seq = sqlite3_last_insert_rowid(s->db);
@@ -172,22 +181,36 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	int rc;
 
 	assay_store_blobs(s, &blobs);
-	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__BEGIN, "BEGIN IMMEDIATE", err)))
-		return rc;
+	if (!s->batch) {
+		if ((rc = assay_store__exec_cached(s, ASSAY_STORE__BEGIN, "BEGIN IMMEDIATE", err)))
+			return rc;
+		s->batch = true;
+		s->batch_t0 = assay_now();
+	}
+	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__SAVEPOINT, "SAVEPOINT assay_case",
+					   err)))
+		goto abandoned;
 	if ((rc = assay_json_write_cut(&text, r->json, 0, &cut, err)))
 		goto rollback;
 	/* the attribute rows hold the values as the line does: read them back from it */
 	a = assay_arena_new(0);
 	if ((rc = assay_json_parse(&line, a, text.ptr, text.len, NULL, err)) ||
-	    (rc = drop_old(s, r, err)) || (rc = put_row(s, r, &line, &text, &seq, err)) ||
+	    (rc = put_row(s, r, &line, &text, &seq, err)) ||
 	    (rc = put_attributes(s, seq, &line, err)) ||
-	    (rc = assay_store__exec_cached(s, ASSAY_STORE__COMMIT, "COMMIT", err)))
+	    (rc = assay_store__exec_cached(s, ASSAY_STORE__RELEASE, "RELEASE assay_case", err)))
 		goto rollback;
 	if (line_out)
 		assay_buf_add(line_out, text.ptr, text.len);
+	if (assay_now() - s->batch_t0 >= ASSAY_STORE_BATCH_SECONDS)
+		rc = assay_store_flush(s, err);
 	goto out;
 rollback:
-	assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK, "ROLLBACK", NULL);
+	if (!assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK_TO, "ROLLBACK TO assay_case", NULL))
+		assay_store__exec_cached(s, ASSAY_STORE__RELEASE, "RELEASE assay_case", NULL);
+abandoned:
+	/* SQLite may have rolled back the whole transaction (a full disk): the batch is gone */
+	if (sqlite3_get_autocommit(s->db))
+		s->batch = false;
 out:
 	assay_arena_free(a);
 	assay_buf_release(&text);

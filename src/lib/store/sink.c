@@ -147,6 +147,13 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	return rc;
 }
 
+static int flush(void *payload, assay_err *err)
+{
+	struct store_sink *k = payload;
+
+	return assay_store_flush(k->s, err);
+}
+
 static void sink_free(void *payload)
 {
 	struct store_sink *k = payload;
@@ -176,7 +183,7 @@ int assay_sink_store_new(assay_sink *out, assay_store *s, const char *dir, size_
 	k->value_cap = value_cap ? (value_cap == SIZE_MAX ? 0 : value_cap)
 				 : ASSAY_REPORT_VALUE_CAP_DEFAULT;
 	k->line = (assay_buf)ASSAY_BUF_INIT;
-	/* each case is committed as it finishes, with its run position: any order will do */
-	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL, true };
+	/* each case is stored as it finishes, with its run position: any order will do */
+	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL, true, flush };
 	return 0;
 }

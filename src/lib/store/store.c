@@ -4,8 +4,11 @@
  *
  * Key decisions:
  * - SQLite in WAL mode with synchronous=NORMAL: a committed transaction survives the process
- *   being killed (SIGKILL) at any moment; each finished case is one transaction (its blobs,
- *   its row, its attributes), so a case is in the store whole or not at all.
+ *   being killed (SIGKILL) at any moment. Finished cases are committed in batches, at least
+ *   every ASSAY_STORE_BATCH_SECONDS (store.h): a commit costs more than storing a small case
+ *   (its pages written to the log again for every case), and a batch of 0.25 s is little to
+ *   run again after a kill. Each case is a savepoint in its batch (its blobs, its row, its
+ *   attributes), so a case is in the store whole or not at all.
  * - The folder's lock is an flock() on DIR/assay.lock (close-on-exec, holding the writer's
  *   pid), taken before anything is written: a second writer is refused and told whose it is.
  * - Blobs are rows of 1 MiB chunks, written under a temporary name as they stream in and
@@ -373,10 +376,25 @@ fail:
 	return rc;
 }
 
+int assay_store_flush(assay_store *s, assay_err *err)
+{
+	int rc;
+
+	if (!s->batch)
+		return 0;
+	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__COMMIT, "COMMIT", err)) &&
+	    !sqlite3_get_autocommit(s->db))
+		assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK, "ROLLBACK", NULL);
+	s->batch = false;
+	return rc;
+}
+
 void assay_store_close(assay_store *s)
 {
 	if (!s)
 		return;
+	if (s->db)
+		assay_store_flush(s, NULL);
 	for (int i = 0; i < ASSAY_STORE__NSTMT; i++)
 		sqlite3_finalize(s->cached[i]);
 	/* the writer leaves the store in rollback mode, its log checkpointed and removed, so
@@ -396,8 +414,10 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 	assay_buf m = ASSAY_BUF_INIT;
 	char now[32];
 	sqlite3_stmt *st = NULL;
-	int rc = 0;
+	int rc;
 
+	if ((rc = assay_store_flush(s, err)))
+		return rc;
 	assay_store__now(now);
 	if (resume) {
 		return assay_store__exec(s, "UPDATE run SET resumes = resumes + 1, finished = NULL,"
@@ -434,10 +454,13 @@ int assay_store_end_run(assay_store *s, const assay_value *summary, bool interru
 {
 	assay_buf m = ASSAY_BUF_INIT;
 	char now[32];
-	sqlite3_stmt *st = assay_store__prepare(s, "UPDATE run SET finished = ?, interrupted = ?,"
-						   " summary = ? WHERE id = 1", err);
-	int rc = 0;
+	sqlite3_stmt *st;
+	int rc;
 
+	if ((rc = assay_store_flush(s, err)))
+		return rc;
+	st = assay_store__prepare(s, "UPDATE run SET finished = ?, interrupted = ?, summary = ?"
+				     " WHERE id = 1", err);
 	if (!st)
 		return ASSAY_ESTORE;
 	assay_store__now(now);

@@ -11,7 +11,8 @@
 /* Statements every finished case runs: prepared once per store (assay_store__cached). */
 enum assay_store__stmt {
 	ASSAY_STORE__BEGIN, ASSAY_STORE__COMMIT, ASSAY_STORE__ROLLBACK, ASSAY_STORE__DROP,
-	ASSAY_STORE__ROW, ASSAY_STORE__ATTRIBUTE, ASSAY_STORE__PREVIOUS, ASSAY_STORE__NSTMT
+	ASSAY_STORE__ROW, ASSAY_STORE__ATTRIBUTE, ASSAY_STORE__PREVIOUS, ASSAY_STORE__SAVEPOINT,
+	ASSAY_STORE__RELEASE, ASSAY_STORE__ROLLBACK_TO, ASSAY_STORE__NSTMT
 };
 
 struct assay_store {
@@ -22,6 +23,8 @@ struct assay_store {
 	int lock_fd;                /* DIR/assay.lock, flock'ed by a writer; -1 when reading */
 	unsigned long blob_counter; /* temporary names of blobs being written */
 	bool runaway;               /* a statement was stopped by the progress handler */
+	bool batch;                 /* a transaction of finished cases is open (assay_store_flush) */
+	double batch_t0;            /* when it began (assay_now) */
 };
 
 /* Sets `err` to ASSAY_ESTORE with SQLite's message after `what`; returns ASSAY_ESTORE. */

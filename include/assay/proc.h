@@ -144,6 +144,9 @@ typedef struct assay_sandbox {
 					     read_path (a suite under /opt, expected answers inside
 					     a readable suite); a read_path, write_path, tmp_dir or
 					     cwd inside one is still granted */
+	bool paths_resolved; /**< read_paths and hide_paths are absolute and resolved already
+				  (realpath(): no link, no "..") and are used as they are; false:
+				  each is resolved at every start (a missing one is skipped) */
 	unsigned uid, gid;   /**< when assay runs as root: the unprivileged outer uid and gid the
 				  program runs as (0: 65534, nobody). assay_proc_start() then gives
 				  `cwd` and `tmp_dir` and everything in them to these ids (without

@@ -415,7 +415,9 @@ static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, assay_er
 		char *dst = sink;
 		ssize_t n;
 
-		if (room) {
+		/* the first read goes to the stack and is copied at its size: most outputs are
+		 * small, and a READ_CHUNK allocation per capture costs more than the copy */
+		if (room && b->len) {
 			assay_buf_grow(b, want);
 			dst = b->ptr + b->len;
 		}
@@ -436,7 +438,9 @@ static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, assay_er
 			close_fd(fd);
 			return 0;
 		}
-		if (room)
+		if (room && dst == sink)
+			assay_buf_add(b, sink, (size_t)n);
+		else if (room)
 			assay_buf_setlen(b, b->len + (size_t)n);
 		else
 			*trunc = true;

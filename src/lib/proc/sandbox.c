@@ -370,7 +370,8 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	char *prog;
 
 	for (size_t i = 0; sb->hide_paths && sb->hide_paths[i] && r.nhide < 64; i++) {
-		char *real = realpath(sb->hide_paths[i], NULL);
+		char *real = sb->paths_resolved ? assay_xstrdup(sb->hide_paths[i])
+						: realpath(sb->hide_paths[i], NULL);
 
 		if (real)
 			r.hide[r.nhide++] = real;
@@ -390,7 +391,8 @@ static void sandbox_rules(const assay_proc *p, char *const *envp, assay_strvec *
 	for (size_t i = 0; sb->write_paths && sb->write_paths[i]; i++)
 		add_rule(&r, true, sb->write_paths[i]);
 	for (size_t i = 0; sb->read_paths && sb->read_paths[i]; i++) {
-		char *real = realpath(sb->read_paths[i], NULL);
+		char *real = sb->paths_resolved ? assay_xstrdup(sb->read_paths[i])
+						: realpath(sb->read_paths[i], NULL);
 
 		if (real)
 			allow_read_except_hidden(&r, real, true, 0);

@@ -86,6 +86,32 @@ static void add_command_file(struct assay_run__sandbox *out, const assay_suite *
 }
 
 
+/* The paths of `v` resolved once for the whole run (realpath), each once. false, `v` left as
+ * it is, when one does not exist yet: the supervisor resolves them at every start then (a
+ * results folder made later must still be hidden). */
+static bool resolve_all(assay_strvec *v)
+{
+	assay_strvec out = ASSAY_STRVEC_INIT;
+
+	for (size_t i = 0; i < v->nr; i++) {
+		char *real = realpath(v->v[i], NULL);
+		bool dup = false;
+
+		if (!real) {
+			assay_strvec_clear(&out);
+			return false;
+		}
+		for (size_t j = 0; j < out.nr && !dup; j++)
+			dup = !strcmp(out.v[j], real);
+		if (!dup)
+			assay_strvec_push(&out, real);
+		free(real);
+	}
+	assay_strvec_clear(v);
+	*v = out;
+	return true;
+}
+
 void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *suite,
 			     const assay_run_opts *opts, const assay_strvec *command)
 {
@@ -113,6 +139,9 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 	assay_strvec_push(&out->hide, suite->root);
 	for (const char *const *h = opts->hide_paths; h && *h; h++)
 		assay_strvec_push(&out->hide, *h);
+	/* (both, or neither: the flag covers both lists) */
+	if (resolve_all(&out->read) && resolve_all(&out->hide))
+		out->sb.paths_resolved = true;
 	out->sb.read_paths = (const char *const *)out->read.v;
 	out->sb.hide_paths = (const char *const *)out->hide.v;
 }

@@ -428,15 +428,16 @@ static bool abnormal(int st)
 	return wsig(st) != 0 || ((st >> 8) & 0xff) != 0;
 }
 
-/* The program's exit has been seen: count what it leaves, kill it all, reap the program. */
-static void program_ended(struct sup *s)
+/* The program's exit has been seen (`si`, not reaped yet): count what it leaves when the count
+ * can matter (an abnormal end, finish()), kill it all, reap the program. */
+static void program_ended(struct sup *s, const struct s_siginfo *si)
 {
 	const struct cfg *c = s->cfg;
 	struct s_rusage ru;
 	int st = 0;
 
 	s_clock_ns(&s->rep.t_exit_ns);
-	if (c->nproc)
+	if (c->nproc && !(si->si_code == 1 /* CLD_EXITED */ && si->si_status == 0))
 		s->rep.processes = walk_tree(false);
 	s->killing = true;
 	kill_all(s);
@@ -477,7 +478,7 @@ static bool reap(struct sup *s)
 			return false;
 		if (si.si_pid == s->prog) {
 			s->prog_exited = true;
-			program_ended(s);
+			program_ended(s, &si);
 			continue;
 		}
 		while ((r = s_wait4(si.si_pid, &st, S___WALL, NULL)) == -S_EINTR)

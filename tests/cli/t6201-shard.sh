@@ -271,4 +271,20 @@ test_case 'an api suite: each group stays whole in one shard (its cases share on
 	[ "$(wc -l < got)" = 7 ]
 	run_assay merge api1 api2 api3 -o apim; expect_exit 1'
 
+test_case 'a value beyond 1 MiB (a blob file) goes through shards and merge whole' '
+	mkdir -p big/c/g
+	printf "name: big\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > big/suite.yaml
+	for x in a b; do
+		printf "arguments: [\"yes $x | head -c 2097152\"]\nexpected: {output: \"no\"}\n" > big/c/g/$x.yaml
+	done
+	run_assay run big -o bsingle -q; expect_exit 1
+	for i in 1 2; do run_assay run big -o "b$i" --shard "$i/2" -q; done
+	run_assay merge b1 b2 -o bmerged; expect_exit 1
+	[ "$(ls bmerged/blobs | wc -l)" = 2 ]
+	[ "$(sqlite3 bmerged/assay.db "SELECT count(*) FROM blobs b JOIN blob_chunks c ON c.blob = b.sha256 WHERE b.bytes > 1048576")" = 0 ]
+	run_assay show bmerged a -a output --value actual; expect_exit 0
+	[ "$(grep -c "^a$" out)" = 1048576 ] && [ "$(grep -vc "^a$" out)" = 0 ]
+	test_cmp <(sqlite3 bsingle/assay.db "SELECT sha256, bytes FROM blobs ORDER BY 1") \
+		<(sqlite3 bmerged/assay.db "SELECT sha256, bytes FROM blobs ORDER BY 1")'
+
 test_done

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -283,6 +285,151 @@ Test(store, a_long_value_is_cut_into_a_blob_kept_once_and_made_whole_again)
 	cr_expect_eq(query("SELECT count(*) FROM blobs"), 1);
 	cr_expect_eq(query("SELECT bytes FROM blobs"), (long long)big);
 	assay_buf_release(&text);
+}
+
+/* A report line holding one string of `n` bytes; a string the caller frees. */
+static char *line_with(size_t n)
+{
+	assay_buf text = ASSAY_BUF_INIT;
+
+	assay_buf_adds(&text, "{\"id\": \"a\", \"stdout\": \"");
+	for (size_t i = 0; i < n; i++)
+		assay_buf_addch(&text, (char)('a' + i % 26));
+	assay_buf_adds(&text, "\", \"passed\": true}");
+	assay_buf_addch(&text, '\0');
+	return text.ptr;
+}
+
+/* The path of the one blob file of the store (there must be exactly one). */
+static char *the_blob_file(void)
+{
+	char *blobs = assay_path_join(dir, "blobs"), *found = NULL;
+	DIR *d = opendir(blobs);
+	struct dirent *de;
+
+	cr_assert(d, "no blobs/ folder");
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			cr_assert_null(found, "more than one blob file");
+			found = assay_path_join(blobs, de->d_name);
+		}
+	closedir(d);
+	free(blobs);
+	cr_assert(found, "no blob file");
+	return found;
+}
+
+Test(store, a_blob_bigger_than_a_chunk_is_a_file_written_once_and_a_new_run_removes_it)
+{
+	assay_store *s = open_w();
+	char *text = line_with(3u << 20), *got, *file;
+	struct stat st;
+
+	put(s, "a", 1, text, 1024, NULL);
+	put(s, "b", 2, text, 1024, NULL); /* the same value: the same file */
+	got = stored(s, "a", NULL, true);
+	cr_expect_str_eq(got, text);
+	free(got);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM blob_chunks"), 0);
+	cr_expect_eq(query("SELECT bytes FROM blobs"), 3 << 20);
+	file = the_blob_file(); /* one file, no temporary left */
+	cr_assert_eq(stat(file, &st), 0);
+	cr_expect_eq(st.st_size, 3 << 20);
+	s = open_w(); /* a new run */
+	assay_store_close(s);
+	cr_expect_neq(stat(file, &st), 0, "a new run keeps the last run's blob file");
+	free(file);
+	free(text);
+}
+
+/* A store with one blob file that `spoil` then changes; reading the case must fail with
+ * ASSAY_EINVALID or ASSAY_EIO and not hang or read anything else. */
+static void spoiled(void (*spoil)(const char *file))
+{
+	assay_store *s = open_w(), *r;
+	char *text = line_with(2u << 20), *file;
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc;
+
+	put(s, "a", 1, text, 1024, NULL);
+	assay_store_close(s);
+	file = the_blob_file();
+	spoil(file);
+	cr_assert_eq(assay_store_open(&r, dir, 0, &err), 0, "%s", err.msg);
+	rc = assay_store_previous(r, CP.name, G.name, "a", NULL, A, &v, &err);
+	cr_assert_eq(rc, 1, "%s", err.msg);
+	rc = assay_store_expand(r, &v, A, &err);
+	cr_expect(rc == ASSAY_EINVALID || rc == ASSAY_EIO, "rc %d: %s", rc, err.msg);
+	assay_store_close(r);
+	free(file);
+	free(text);
+}
+
+static void to_link(const char *file)
+{
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(symlink("/etc/passwd", file), 0);
+}
+
+static void to_fifo(const char *file)
+{
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(mkfifo(file, 0644), 0);
+}
+
+static void cut_short(const char *file)
+{
+	cr_assert_eq(truncate(file, 1000), 0);
+}
+
+static void overwrite(const char *file)
+{
+	FILE *f = fopen(file, "r+");
+
+	cr_assert(f);
+	fputs("forged", f);
+	fclose(f);
+}
+
+static void folder_to_link(const char *file)
+{
+	char *blobs = assay_path_join(dir, "blobs"), *moved = assay_path_join(dir, "elsewhere");
+
+	(void)file;
+	cr_assert_eq(rename(blobs, moved), 0);
+	cr_assert_eq(symlink(moved, blobs), 0);
+	free(blobs);
+	free(moved);
+}
+
+Test(store, a_blob_file_made_a_link_is_refused) { spoiled(to_link); }
+Test(store, a_blob_file_made_a_fifo_is_refused_without_waiting) { spoiled(to_fifo); }
+Test(store, a_blob_file_cut_short_is_refused) { spoiled(cut_short); }
+Test(store, a_blob_file_changed_is_refused) { spoiled(overwrite); }
+Test(store, a_blobs_folder_made_a_link_is_refused) { spoiled(folder_to_link); }
+
+Test(store, a_marker_naming_no_blob_file_cannot_reach_outside)
+{
+	assay_store *s = open_w();
+	char *got;
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	/* a record without chunks names a file: a name that is not 64 hex digits names none */
+	exec_sql("INSERT INTO blobs VALUES ('../../../../etc/passwd', 'string', 10)");
+	put(s, "a", 1, "{\"id\": \"a\", \"passed\": true}", 0, NULL);
+	assay_store_close(s);
+	exec_sql("UPDATE cases SET line = '{\"id\": \"a\", \"actual\": {\"$assay_cut\": {\"kind\": "
+		 "\"string\", \"bytes\": 10, \"sha256\": \"../../../../etc/passwd\", \"head\": "
+		 "\"\"}}, \"passed\": true}'");
+	cr_assert_eq(assay_store_open(&s, dir, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_store_previous(s, CP.name, G.name, "a", NULL, A, &v, &err), 1);
+	cr_expect_neq(assay_store_expand(s, &v, A, &err), 0);
+	got = err.msg;
+	cr_expect_null(strstr(got, "root:"), "%s", got);
+	assay_store_close(s);
 }
 
 Test(store, a_marker_in_the_data_is_data)

@@ -11,8 +11,7 @@
  *   attributes), so a case is in the store whole or not at all.
  * - The folder's lock is an flock() on DIR/assay.lock (close-on-exec, holding the writer's
  *   pid), taken before anything is written: a second writer is refused and told whose it is.
- * - Blobs are rows of 1 MiB chunks, written under a temporary name as they stream in and
- *   renamed to their SHA-256 at the end (or dropped when that blob is already kept).
+ * - Blobs (blob.c) are a row of blob_chunks up to 1 MiB, a file in DIR/blobs beyond.
  * - Readers create nothing in the results folder: the writer leaves the store in rollback
  *   mode when it closes, and a store still in WAL mode without its log is opened immutable.
  * - The schema carries its version; a store of a newer version is refused untouched.
@@ -41,8 +40,7 @@
 #include "util/banned.h"
 #include "util/sha256.h"
 
-#define SCHEMA_VERSION 1
-#define CHUNK (1u << 20)
+#define SCHEMA_VERSION 2 /* 2: big blobs are files in DIR/blobs (blob.c) */
 /* A statement of a reader that runs this many SQLite VM steps is stopped: a legitimate read
  * of the largest store takes a small fraction of it (each row costs tens of steps). */
 #define MAX_VM_STEPS 2000000000
@@ -292,6 +290,9 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	if (write && assay_store__exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 					  " PRAGMA foreign_keys=ON;", err))
 		return ASSAY_ESTORE;
+	if (version && version < SCHEMA_VERSION && write &&
+	    assay_store__exec(s, "UPDATE meta SET value = '2' WHERE key = 'schema'", err))
+		return ASSAY_ESTORE; /* 1 -> 2 adds blob files only: nothing to convert */
 	if (!version) {
 		char sql[128];
 
@@ -346,6 +347,7 @@ int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *e
 
 	*out = NULL;
 	s->lock_fd = -1;
+	s->blobs_fd = -1;
 	s->dir = assay_xstrdup(dir);
 	s->path = assay_path_join(dir, ASSAY_STORE_FILE);
 	if (!write && !assay_fs_exists(s->path)) {
@@ -402,6 +404,8 @@ void assay_store_close(assay_store *s)
 	if (s->db && s->lock_fd >= 0)
 		sqlite3_exec(s->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
 	sqlite3_close(s->db);
+	if (s->blobs_fd >= 0)
+		close(s->blobs_fd);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd); /* releases the flock */
 	free(s->dir);
@@ -439,7 +443,8 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 		rc = assay_store__fail(s, err, "begin the run");
 		goto rollback;
 	}
-	rc = assay_store__exec(s, "COMMIT", err);
+	if (!(rc = assay_store__exec(s, "COMMIT", err)))
+		rc = assay_store__clear_blobs(s, err); /* (a leftover file is harmless: after) */
 	goto out;
 rollback:
 	assay_store__exec(s, "ROLLBACK", NULL);
@@ -473,199 +478,6 @@ int assay_store_end_run(assay_store *s, const assay_value *summary, bool interru
 	sqlite3_finalize(st);
 	assay_buf_release(&m);
 	return rc;
-}
-
-/* ---- blobs ------------------------------------------------------------------------------ */
-
-struct db_blob {
-	assay_store *s;
-	char tmp[48];
-	int seq;
-	assay_buf pending;
-};
-
-static int chunk_out(struct db_blob *b, const char *data, size_t len, assay_err *err)
-{
-	sqlite3_stmt *st = assay_store__prepare(b->s, "INSERT INTO blob_chunks VALUES (?, ?, ?)",
-						err);
-	int rc = 0;
-
-	if (!st)
-		return ASSAY_ESTORE;
-	sqlite3_bind_text(st, 1, b->tmp, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, b->seq++);
-	sqlite3_bind_blob64(st, 3, data, len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = assay_store__fail(b->s, err, "store a blob");
-	sqlite3_finalize(st);
-	return rc;
-}
-
-static int blob_open(void *payload, void **handle, assay_err *err)
-{
-	assay_store *s = payload;
-	struct db_blob *b = assay_xcalloc(1, sizeof(*b));
-
-	(void)err;
-	b->s = s;
-	snprintf(b->tmp, sizeof(b->tmp), "tmp:%lu", ++s->blob_counter);
-	b->pending = (assay_buf)ASSAY_BUF_INIT;
-	*handle = b;
-	return 0;
-}
-
-static int blob_write(void *handle, const char *data, size_t len, assay_err *err)
-{
-	struct db_blob *b = handle;
-	int rc;
-
-	/* whole chunks go straight from `data`: a big value is never copied whole */
-	while (len) {
-		if (!b->pending.len && len >= CHUNK) {
-			if ((rc = chunk_out(b, data, CHUNK, err)))
-				return rc;
-			data += CHUNK;
-			len -= CHUNK;
-			continue;
-		}
-		size_t take = CHUNK - b->pending.len < len ? CHUNK - b->pending.len : len;
-
-		assay_buf_add(&b->pending, data, take);
-		data += take;
-		len -= take;
-		if (b->pending.len == CHUNK) {
-			if ((rc = chunk_out(b, b->pending.ptr, CHUNK, err)))
-				return rc;
-			assay_buf_setlen(&b->pending, 0);
-		}
-	}
-	return 0;
-}
-
-static void blob_free(struct db_blob *b)
-{
-	assay_buf_release(&b->pending);
-	free(b);
-}
-
-static int blob_close(void *handle, const char *sha256, bool json, assay_err *err)
-{
-	struct db_blob *b = handle;
-	assay_store *s = b->s;
-	sqlite3_stmt *st = NULL;
-	size_t bytes = (size_t)b->seq * CHUNK + b->pending.len;
-	bool have = false;
-	int rc = 0;
-
-	if (b->pending.len && (rc = chunk_out(b, b->pending.ptr, b->pending.len, err)))
-		goto out;
-	st = assay_store__prepare(s, "SELECT 1 FROM blobs WHERE sha256 = ?", err);
-	if (!st) {
-		rc = ASSAY_ESTORE;
-		goto out;
-	}
-	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
-	have = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	st = assay_store__prepare(s, have ? "DELETE FROM blob_chunks WHERE blob = ?2"
-					  : "UPDATE blob_chunks SET blob = ?1 WHERE blob = ?2",
-				  err);
-	if (!st) {
-		rc = ASSAY_ESTORE;
-		goto out;
-	}
-	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, b->tmp, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		rc = assay_store__fail(s, err, "name a blob");
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (!have) {
-		st = assay_store__prepare(s, "INSERT INTO blobs VALUES (?, ?, ?)", err);
-		if (!st) {
-			rc = ASSAY_ESTORE;
-			goto out;
-		}
-		sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, json ? "json" : "string", -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)bytes);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = assay_store__fail(s, err, "record a blob");
-	}
-out:
-	sqlite3_finalize(st);
-	blob_free(b);
-	return rc;
-}
-
-static void blob_abort(void *handle)
-{
-	struct db_blob *b = handle;
-	sqlite3_stmt *st = assay_store__prepare(b->s, "DELETE FROM blob_chunks WHERE blob = ?",
-						NULL);
-
-	if (st) {
-		sqlite3_bind_text(st, 1, b->tmp, -1, SQLITE_STATIC);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	blob_free(b);
-}
-
-void assay_store_blobs(assay_store *s, assay_blob_store *out)
-{
-	*out = (assay_blob_store){ blob_open, blob_write, blob_close, blob_abort, s };
-}
-
-int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out, assay_err *err)
-{
-	sqlite3_stmt *st = assay_store__prepare(s, "SELECT data FROM blob_chunks WHERE blob = ?"
-						   " ORDER BY seq", err);
-	bool any = false;
-	size_t from = out->len;
-	assay_sha256_ctx h;
-	char got[65];
-	int step;
-
-	if (!st)
-		return ASSAY_ESTORE;
-	assay_sha256_begin(&h);
-	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const void *data = sqlite3_column_blob(st, 0);
-		size_t len = (size_t)sqlite3_column_bytes(st, 0);
-
-		assay_buf_add(out, data, len);
-		assay_sha256_add(&h, data, len);
-		any = true;
-	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
-		return assay_store__fail(s, err, "read a blob");
-	/* the blob is named by its SHA-256: bytes that do not match were changed by hand */
-	assay_sha256_end(&h, got);
-	if (any && strcmp(got, sha256)) {
-		assay_buf_setlen(out, from);
-		return assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
-				     "blob %.12s... does not hold the bytes its SHA-256 names (they "
-				     "hash to %.12s...): was the store changed by hand?", sha256, got);
-	}
-	if (!any && strlen(sha256) == 64) {
-		/* an empty blob has no chunk: look for its record */
-		sqlite3_stmt *b = assay_store__prepare(s, "SELECT 1 FROM blobs WHERE sha256 = ?",
-						       err);
-
-		if (!b)
-			return ASSAY_ESTORE;
-		sqlite3_bind_text(b, 1, sha256, -1, SQLITE_STATIC);
-		any = sqlite3_step(b) == SQLITE_ROW;
-		sqlite3_finalize(b);
-	}
-	if (!any)
-		return assay_err_set(err, ASSAY_ENOTFOUND, s->path, 0, 0, "no blob %s", sha256);
-	return 0;
 }
 
 assay_value assay_store__text(sqlite3_stmt *st, int col, assay_arena *a)

@@ -22,6 +22,7 @@ struct assay_store {
 	char *path;                 /* DIR/assay.db */
 	int lock_fd;                /* DIR/assay.lock, flock'ed by a writer; -1 when reading */
 	unsigned long blob_counter; /* temporary names of blobs being written */
+	int blobs_fd;               /* DIR/blobs once opened (blob.c), else -1 */
 	bool runaway;               /* a statement was stopped by the progress handler */
 	bool batch;                 /* a transaction of finished cases is open (assay_store_flush) */
 	double batch_t0;            /* when it began (assay_now) */
@@ -43,6 +44,8 @@ sqlite3_stmt *assay_store__cached(assay_store *s, enum assay_store__stmt which, 
 /* Runs cached statement `which` (no results, no bindings). @return 0 or ASSAY_ESTORE */
 int assay_store__exec_cached(assay_store *s, enum assay_store__stmt which, const char *sql,
 			     assay_err *err);
+/* Removes DIR/blobs and every blob file in it (a new run). @return 0 or ASSAY_EIO */
+int assay_store__clear_blobs(assay_store *s, assay_err *err);
 /* The current UTC time as RFC 3339 ("2026-11-23T12:00:00Z"). */
 void assay_store__now(char buf[32]);
 /* This machine's name (uname's nodename). */

@@ -140,8 +140,12 @@ int cmd_show(int argc, char **argv)
 	if (!rc)
 		rc = assay_store_each_case(sh.s, show_one, &sh, &err);
 	assay_store_close(sh.s);
-	if (rc)
-		return cli_report_err(CLI_EXIT_INTERNAL, &err);
+	if (rc) /* a store changed (or copied without its blobs/): the input, not assay */
+		return cli_report_err(rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND ||
+					      rc == ASSAY_EPARSE
+					      ? CLI_EXIT_USAGE
+					      : CLI_EXIT_INTERNAL,
+				      &err);
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED, "no case%s matches '%s' in %s",
 				 sh.attribute ? " with that attribute" : "", words[1], words[0]);

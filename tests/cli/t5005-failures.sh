@@ -120,6 +120,15 @@ test_case 'with --keep it starts in the kept folder with the stdin in a file, an
 	case "$line" in "cd /"*" < /"*/.stdin/c1/core/stdin) ;; *) echo "$line"; exit 1;; esac
 	[ "$(bash -c "$line")" = "$(printf "it'"'"'s a\nstdin")" ]
 	rm -rf "$(sed -n "s/^working folders kept in //p" out)"'
+test_case 'resumed: a replayed case whose long stdin the store cut says its size, not the cut'"'"'s' '
+	mkdir -p long/sol long/c/g && cp s/sol/prog.sh long/sol/
+	printf "name: long\nadapter: {type: cli, command: [sh, prog.sh], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > long/suite.yaml
+	{ printf "arguments: [echo]\nexpected: {output: no}\nstdin: \""; head -c 100000 /dev/zero | tr "\\000" x; printf "\"\n"; } > long/c/g/x.yaml
+	run_assay run long -o lres; expect_exit 1
+	expect_grep "# the case.s stdin, 100000 bytes$" out
+	run_assay run long -o lres --resume; expect_exit 1
+	expect_grep "# the case.s stdin, 100000 bytes \\(its case file has it\\)$" out
+	expect_grep "^    output: failed \\(a diff of [0-9]+ bytes, kept in the store: assay show DIR ID prints it\\)$" out'
 test_case 'a regression copy failing the same way is one line' '
 	run_assay run s -o res --case add --case text; expect_exit 1
 	expect_grep "^  FAIL c2/c1_core/add  the same failure as c1/core/add$" out

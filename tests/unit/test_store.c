@@ -432,6 +432,53 @@ Test(store, a_marker_naming_no_blob_file_cannot_reach_outside)
 	assay_store_close(s);
 }
 
+Test(store, a_killed_writers_temporary_blob_is_removed_when_the_store_is_opened_to_write)
+{
+	assay_store *s = open_w();
+	char *text = line_with(2u << 20), *tmp = assay_path_join(dir, "blobs/.tmp-1-1");
+	assay_err err = ASSAY_ERR_INIT;
+	FILE *f;
+
+	put(s, "a", 1, text, 1024, NULL);
+	assay_store_close(s);
+	cr_assert(f = fopen(tmp, "w"));
+	fputs("half a blob", f);
+	fclose(f);
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+	assay_store_close(s);
+	cr_expect_neq(access(tmp, F_OK), 0, "the temporary file is still there");
+	free(the_blob_file()); /* the kept blob is */
+	free(tmp);
+	free(text);
+}
+
+static void no_folder(const char *file)
+{
+	char *blobs = assay_path_join(dir, "blobs");
+
+	(void)file;
+	cr_assert_eq(assay_fs_remove_tree(blobs, NULL), 0);
+	free(blobs);
+}
+
+Test(store, a_folder_copied_without_blobs_says_so)
+{
+	assay_store *s = open_w(), *r;
+	char *text = line_with(2u << 20);
+	assay_value v;
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "a", 1, text, 1024, NULL);
+	assay_store_close(s);
+	no_folder(NULL);
+	cr_assert_eq(assay_store_open(&r, dir, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_store_previous(r, CP.name, G.name, "a", NULL, A, &v, &err), 1);
+	cr_expect_eq(assay_store_expand(r, &v, A, &err), ASSAY_EINVALID);
+	cr_expect(strstr(err.msg, "copy a results folder whole"), "%s", err.msg);
+	assay_store_close(r);
+	free(text);
+}
+
 Test(store, a_marker_in_the_data_is_data)
 {
 	/* a program that prints a marker naming a kept blob must not have it expanded */

@@ -103,7 +103,7 @@ Test(term, a_long_structured_diff_is_cut_and_counted)
 			      "      root['k0']: unexpected key\n"
 			      "      root['k1']: unexpected key\n"
 			      "      root['k2']: unexpected key\n"
-			      "      ... 997 more (reports.jsonl has the whole diff)\n");
+			      "      ... 997 more (assay show DIR ID prints the whole diff)\n");
 	free(got);
 	assay_buf_release(&r);
 }

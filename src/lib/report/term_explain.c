@@ -420,7 +420,7 @@ static void udiff_lines(assay_buf *out, const char *d, size_t len, size_t max,
 		p += n + (nl != NULL);
 	}
 	if (total > shown)
-		assay_buf_addf(out, "      ... %zu more lines (reports.jsonl has the whole diff)\n",
+		assay_buf_addf(out, "      ... %zu more lines (assay show DIR ID prints them)\n",
 			       total - shown);
 }
 
@@ -471,13 +471,26 @@ static void text_diff(assay_buf *out, const char *attr, const assay_value *resul
 
 /* ---- one attribute ---------------------------------------------------------------------- */
 
+/* The marker of a value cut out of a stored line (json.h), or NULL: what a replayed case's
+ * report holds for a long diff. */
+static const assay_value *cut_marker(const assay_value *v)
+{
+	return v && v->kind == ASSAY_V_OBJECT && v->len == 1 ? assay_object_get(v, "$assay_cut")
+							     : NULL;
+}
+
 void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
 			 const struct term_style *st, size_t max_lines)
 {
 	const assay_value *diff = assay_object_get(result, "diff");
 	const char *file = assay_file_attribute_path(attr);
+	const assay_value *cut = cut_marker(diff), *bytes = assay_object_get(cut, "bytes");
 
-	if (diff && diff->kind == ASSAY_V_STRING && !memchr(diff->u.s, '\n', diff->len)) {
+	if (cut) {
+		assay_buf_addf(out, "    %s%s%s: failed (a diff of %lld bytes, kept in the store: "
+				    "assay show DIR ID prints it)\n", st->bold, attr, st->reset,
+			       bytes && bytes->kind == ASSAY_V_INT ? (long long)bytes->u.i : 0LL);
+	} else if (diff && diff->kind == ASSAY_V_STRING && !memchr(diff->u.s, '\n', diff->len)) {
 		/* "output is empty", "file was not produced", "expected 0, got 1" */
 		bool named = !strncmp(diff->u.s, attr, strlen(attr)) ||
 			     (file && strstr(diff->u.s, file));
@@ -511,7 +524,7 @@ void assay_term__explain(assay_buf *out, const char *attr, const assay_value *re
 				p += k + (nl != NULL);
 			}
 			if (n > max_lines)
-				assay_buf_addf(out, "      ... %zu more (reports.jsonl has the whole "
+				assay_buf_addf(out, "      ... %zu more (assay show DIR ID prints the whole "
 					       "diff)\n", n - max_lines);
 		}
 		assay_buf_release(&lines);

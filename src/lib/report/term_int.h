@@ -40,6 +40,8 @@ struct term_repro {
 	assay_strvec env;    /* "K=V" set, "K" unset, over the clean environment */
 	char *stdin_data;    /* the bytes on standard input, or NULL for none */
 	size_t stdin_len;
+	size_t stdin_cut;    /* a replayed case's stdin that its stored line cut: its bytes (the
+				whole is not at hand), else 0 */
 	char *workdir;       /* the working folder relative to the run's root: cp/group[/id] */
 	char *stdin_file;    /* where --keep puts the stdin: relative to the run's root */
 };

@@ -160,7 +160,13 @@ bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 		env_apply(&r->env, b.ptr);
 	}
 	assay_buf_reset(&b);
-	if (in && (in->kind == ASSAY_V_ARRAY || in->kind == ASSAY_V_OBJECT)) {
+	const assay_value *cut = in && in->kind == ASSAY_V_OBJECT && in->len == 1
+					 ? assay_object_get(in, "$assay_cut") : NULL;
+	if (cut) { /* a replayed case's line, as stored (json.h): only its size is at hand */
+		const assay_value *n = assay_object_get(cut, "bytes");
+
+		r->stdin_cut = n && n->kind == ASSAY_V_INT && n->u.i > 0 ? (size_t)n->u.i : 1;
+	} else if (in && (in->kind == ASSAY_V_ARRAY || in->kind == ASSAY_V_OBJECT)) {
 		assay_json_write(&b, in, 0); /* structured stdin is one line of JSON */
 		assay_buf_addch(&b, '\n');
 	} else {
@@ -235,6 +241,9 @@ void assay_term__repro_line(assay_buf *out, const struct term_repro *r, const ch
 		free(file);
 	} else if (r->stdin_data && (work_root || r->stdin_len > STDIN_INLINE_MAX)) {
 		assay_buf_addf(out, " < STDIN  # the case's stdin, %zu bytes", r->stdin_len);
+	} else if (r->stdin_cut) {
+		assay_buf_addf(out, " < STDIN  # the case's stdin, %zu bytes (its case file has it)",
+			       r->stdin_cut);
 	} else if (!r->stdin_data) {
 		assay_buf_adds(out, " < /dev/null");
 	}

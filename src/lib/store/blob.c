@@ -20,6 +20,7 @@
  *   a regular file of the recorded size, and its bytes must hash to its name.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -71,9 +72,9 @@ static int blobs_dir(assay_store *s, bool make, assay_err *err)
 		int e = errno;
 
 		close(dfd);
-		return -(e == ENOENT ? assay_err_set(err, ASSAY_ENOTFOUND, s->dir, 0, 0,
-						     "no blobs/ folder")
-				     : io_fail(s, err, "cannot open the folder (is it a link?)", e));
+		/* no folder: the caller says what is missing */
+		return e == ENOENT ? -ASSAY_ENOTFOUND
+				   : -io_fail(s, err, "cannot open the folder (is it a link?)", e);
 	}
 	close(dfd);
 	return s->blobs_fd;
@@ -100,7 +101,8 @@ static int to_file(struct db_blob *b, assay_err *err)
 	int dfd = blobs_dir(b->s, true, err);
 
 	if (dfd < 0)
-		return -dfd;
+		return dfd == -ASSAY_ENOTFOUND ? io_fail(b->s, err, "cannot make the folder", ENOENT)
+					       : -dfd;
 	snprintf(b->tmp, sizeof(b->tmp), ".tmp-%ld-%lu", (long)getpid(), ++b->s->blob_counter);
 	b->fd = openat(dfd, b->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (b->fd < 0)
@@ -252,6 +254,20 @@ void assay_store_blobs(assay_store *s, assay_blob_store *out)
 	*out = (assay_blob_store){ blob_open, blob_write, blob_close, blob_abort, s };
 }
 
+void assay_store__sweep_blobs(assay_store *s)
+{
+	int dfd = blobs_dir(s, false, NULL), fd;
+	DIR *d;
+	struct dirent *de;
+
+	if (dfd < 0 || (fd = dup(dfd)) < 0 || !(d = fdopendir(fd)))
+		return;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, ".tmp-", 5))
+			unlinkat(dfd, de->d_name, 0);
+	closedir(d);
+}
+
 int assay_store__clear_blobs(assay_store *s, assay_err *err)
 {
 	char *path = assay_path_join(s->dir, "blobs");
@@ -294,10 +310,13 @@ static int read_file(assay_store *s, const char *sha256, sqlite3_int64 bytes, as
 	struct stat st;
 	size_t from = out->len, left;
 
+	if (dfd == -ASSAY_ENOTFOUND)
+		return assay_err_set(err, ASSAY_EINVALID, s->dir, 0, 0,
+				     "blob %.12s... is missing: the folder has no blobs/ (copy a "
+				     "results folder whole: blobs/ holds its values beyond 1 MiB)",
+				     sha256);
 	if (dfd < 0)
-		return dfd == -ASSAY_ENOTFOUND ? changed(s, sha256, "is missing (no blobs/ folder)",
-							 err)
-					       : -dfd;
+		return -dfd;
 	fd = openat(dfd, sha256, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return changed(s, sha256, errno == ENOENT ? "is missing" : "cannot be opened", err);

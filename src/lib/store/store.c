@@ -371,6 +371,8 @@ int assay_store_open(assay_store **out, const char *dir, int flags, assay_err *e
 	/* the version first: a store of a newer assay is left exactly as it is */
 	if ((rc = check_schema(s, write, err)))
 		goto fail;
+	if (write)
+		assay_store__sweep_blobs(s); /* we hold the lock: no other writer's */
 	*out = s;
 	return 0;
 fail:

@@ -44,6 +44,8 @@ sqlite3_stmt *assay_store__cached(assay_store *s, enum assay_store__stmt which, 
 /* Runs cached statement `which` (no results, no bindings). @return 0 or ASSAY_ESTORE */
 int assay_store__exec_cached(assay_store *s, enum assay_store__stmt which, const char *sql,
 			     assay_err *err);
+/* Removes the temporary blob files a killed writer left in DIR/blobs (a writer opens). */
+void assay_store__sweep_blobs(assay_store *s);
 /* Removes DIR/blobs and every blob file in it (a new run). @return 0 or ASSAY_EIO */
 int assay_store__clear_blobs(assay_store *s, assay_err *err);
 /* The current UTC time as RFC 3339 ("2026-11-23T12:00:00Z"). */

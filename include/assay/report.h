@@ -30,6 +30,7 @@ typedef struct assay_term_opts {
 	const char *entry; /**< the --entry command cases ran with, or NULL (adapter.command):
 			        for the reproduce lines */
 	bool exitfirst;    /**< the run stops at its first failure: say so when it did */
+	const char *doing; /**< the first line's verb ("merging"), or NULL for "running" */
 } assay_term_opts;
 
 /**

@@ -74,7 +74,8 @@ int cmd_merge(int argc, char **argv)
 		const char *no = getenv("NO_COLOR");
 		bool colour = !strcmp(color, "always") ||
 			      (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(no && *no));
-		assay_term_opts t = { NULL, false, stdout, colour, max_failures, 0, NULL, false };
+		assay_term_opts t = { NULL, false, stdout, colour, max_failures, 0, NULL, false,
+				      "merging the shards of" };
 
 		assay_sink_terminal_new(&term, &t);
 	}

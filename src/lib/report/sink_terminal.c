@@ -82,7 +82,8 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 	if (!t->o.entry || assay_shell_split(&t->command, t->o.entry, NULL))
 		assay_strvec_pushv(&t->command, (const char *const *)suite->command.v);
 	if (t->o.summary)
-		fprintf(t->o.summary, "assay: running %s (%zu case%s)\n", suite->name, total,
+		fprintf(t->o.summary, "assay: %s %s (%zu case%s)\n",
+			t->o.doing ? t->o.doing : "running", suite->name, total,
 			total == 1 ? "" : "s");
 	return 0;
 }

@@ -289,9 +289,9 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 }
 
 /*
- * Makes (or, shared, checks) working folder `rel` beneath the run's root, reaching it through
- * no link, then puts the submission (fresh folders only) and the case folder's files/ into it,
- * at `dir`. A folder an earlier case replaced by a link is an error, never followed: no process
+ * Makes (or, shared, checks) working folder `rel` beneath `root` (the run's, or an isolated
+ * case's group folder), reaching it through no link, then puts the submission (fresh folders
+ * only) and the case folder's files/ into it, at `dir`. A folder an earlier case replaced by a link is an error, never followed: no process
  * of an earlier case of a shared folder is alive by now (proc.h, and a lane runs one case at a
  * time), so what was checked stays true.
  */
@@ -344,17 +344,20 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 						    t->t0);
 		return resolved(p, t);
 	}
-	const char *rel;
+	/* An isolated case's folder is made beneath its group's, which no case can write (each
+	 * writes only its own folder): one lookup instead of one per level from the run's root. */
+	const char *base = run->root, *rel;
 	if (g->isolated) {
 		t->rel = assay_xasprintf("%s/%s", gr->grel, t->c->id);
 		dir = assay_path_join(gr->gdir, t->c->id);
-		rel = t->rel;
+		base = gr->gdir;
+		rel = t->c->id;
 	} else {
 		dir = assay_xstrdup(gr->gdir);
 		rel = gr->grel;
 	}
 	assay_err e = ASSAY_ERR_INIT;
-	if (prepare_workdir(run->root, rel, dir, gr->ctx.submission, t->c, g->isolated, &e)) {
+	if (prepare_workdir(base, rel, dir, gr->ctx.submission, t->c, g->isolated, &e)) {
 		char msg[1200];
 
 		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",

@@ -287,4 +287,34 @@ test_case 'a value beyond 1 MiB (a blob file) goes through shards and merge whol
 	test_cmp <(sqlite3 bsingle/assay.db "SELECT sha256, bytes FROM blobs ORDER BY 1") \
 		<(sqlite3 bmerged/assay.db "SELECT sha256, bytes FROM blobs ORDER BY 1")'
 
+test_case 'hostile review: blob files that are not plain files of their bytes are refused' '
+	f=$(ls b1/blobs | head -1)
+	[ -n "$f" ]
+	# an empty record without file or chunk: the SHA-256 of nothing is not its name
+	cp -r b1 hz1
+	rm hz1/blobs/$f
+	sqlite3 hz1/assay.db "UPDATE blobs SET bytes = 0 WHERE sha256 = '\''$f'\''"
+	run_assay merge hz1 b2 -o hzm; expect_exit 2
+	expect_grep "does not hold the bytes its SHA-256 names" err
+	sqlite3 hz1/assay.db "UPDATE blobs SET bytes = -1 WHERE sha256 = '\''$f'\''"
+	run_assay merge hz1 b2 -o hzm; expect_exit 2
+	expect_grep "negative size" err
+	# a device node is never opened (with root only: mknod)
+	if [ "$(id -u)" = 0 ]; then
+		cp -r b1 hd1
+		rm hd1/blobs/$f
+		mknod hd1/blobs/$f c 1 5
+		run_assay merge hd1 b2 -o hdm; expect_exit 2
+		expect_grep "is not a file of the recorded size" err
+	fi
+	[ ! -e hzm ] && [ ! -e hdm ]'
+
+test_case 'hostile review: a temporary blob name left by a killed run of the same pid is skipped' '
+	rm -rf tmpres
+	run_assay run big -o tmpres -q --case a; expect_exit 1
+	rc=0
+	sh -c "touch tmpres/blobs/.tmp-\$\$-1 tmpres/blobs/.tmp-\$\$-2; exec \"$ASSAY\" run big -o tmpres --resume -q" || rc=$?
+	[ $rc = 1 ]
+	[ "$(sqlite3 tmpres/assay.db "SELECT count(*) FROM cases")" = 2 ]'
+
 test_done

@@ -103,8 +103,15 @@ static int to_file(struct db_blob *b, assay_err *err)
 	if (dfd < 0)
 		return dfd == -ASSAY_ENOTFOUND ? io_fail(b->s, err, "cannot make the folder", ENOENT)
 					       : -dfd;
-	snprintf(b->tmp, sizeof(b->tmp), ".tmp-%ld-%lu", (long)getpid(), ++b->s->blob_counter);
-	b->fd = openat(dfd, b->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* a leftover of a killed writer may hold the name (in a container every run may get the
+	 * same pid): the next name then; the writer holds the folder's lock, so no live writer
+	 * uses any of them */
+	do {
+		snprintf(b->tmp, sizeof(b->tmp), ".tmp-%ld-%lu", (long)getpid(),
+			 ++b->s->blob_counter);
+		b->fd = openat(dfd, b->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0644);
+	} while (b->fd < 0 && errno == EEXIST);
 	if (b->fd < 0)
 		return io_fail(b->s, err, "cannot create a blob", errno);
 	int rc = write_all(b, b->pending.ptr, b->pending.len, err);
@@ -317,13 +324,23 @@ static int read_file(assay_store *s, const char *sha256, sqlite3_int64 bytes, as
 				     sha256);
 	if (dfd < 0)
 		return -dfd;
-	fd = openat(dfd, sha256, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	/* looked at before it is opened: opening a device node (a shard unpacked by root may
+	 * hold one) can act (a watchdog, a tape, a terminal); the O_PATH descriptor pins the
+	 * inode seen, and the file is then opened through it */
+	int pfd = openat(dfd, sha256, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	char self[40];
+
+	if (pfd < 0)
 		return changed(s, sha256, errno == ENOENT ? "is missing" : "cannot be opened", err);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size != bytes) {
-		close(fd);
+	if (fstat(pfd, &st) || !S_ISREG(st.st_mode) || st.st_size != bytes) {
+		close(pfd);
 		return changed(s, sha256, "is not a file of the recorded size", err);
 	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	close(pfd);
+	if (fd < 0)
+		return changed(s, sha256, "cannot be opened", err);
 	left = (size_t)bytes;
 	assay_buf_grow(out, left);
 	while (left && !rc) {
@@ -379,11 +396,11 @@ int assay_store_blob(assay_store *s, const char *sha256, assay_buf *out, assay_e
 		if (!rc)
 			return assay_err_set(err, ASSAY_ENOTFOUND, s->path, 0, 0, "no blob %s",
 					     sha256);
+		if (bytes < 0)
+			return changed(s, sha256, "has a negative size", err);
 		if (bytes > 0 && (rc = read_file(s, sha256, bytes, out, &h, err)))
 			return rc;
-		any = bytes > 0;
-		if (!any)
-			return 0;
+		any = true; /* an empty blob too must be named by the SHA-256 of nothing */
 	}
 	if (!any)
 		return assay_err_set(err, ASSAY_ENOTFOUND, s->path, 0, 0, "no blob %s", sha256);

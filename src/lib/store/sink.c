@@ -1,12 +1,15 @@
 /*
- * The results folder's sink (store.h): every finished case is committed to the store, then its
- * line appended to DIR/reports.jsonl; at the end DIR/summary.json is written and the run's end
- * recorded. The store is the truth: reports.jsonl is rewritten from it when a run resumes, so
- * a line lost between the commit and the append (a kill in between) comes back.
+ * The results folder's sink (store.h): every finished case is stored (into the store's open
+ * batch, committed within ASSAY_STORE_BATCH_SECONDS), then its line appended to
+ * DIR/reports.jsonl; at the end the last batch is committed, DIR/summary.json is written and
+ * the run's end recorded. The store is the truth: reports.jsonl is rewritten from it when a run
+ * resumes, so after a kill its lines of cases the store did not commit (the last batch: they
+ * run again) go, and a line lost between the store and the append comes back.
  *
  * Key decisions:
- * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the commit;
- *   a kill can leave a partial last line only in reports.jsonl, never in the store. A resumed
+ * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the case is
+ *   stored; a kill can leave a partial last line only in reports.jsonl, never in the store. A
+ *   resumed
  *   run rewrites reports.jsonl from the store when it begins and when it ends (a case run again
  *   replaces its old result).
  * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run

@@ -17,8 +17,7 @@
  *   it runs with every signal blocked, calls nothing but syscall(2), and is not instrumented by
  *   sanitizers.
  * - The namespace's uid and gid maps are written by the library, from outside, once the
- *   supervisor has been exec'd; the supervisor waits for its "go" eventfd (fd 5) first (an
- *   eventfd, not a pipe: protocol.h says why).
+ *   supervisor has been exec'd; the supervisor waits for a byte on its "go" pipe (fd 5) first.
  *   Not by the clone child: it shares assay's memory, and a CLI that made itself non-dumpable
  *   (so that a case cannot open /proc/<assay>/fd) makes the child's /proc files root's, so an
  *   unprivileged child cannot write its own maps (and making it dumpable would make assay
@@ -46,11 +45,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -359,14 +356,11 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	sigset_t all, old;
 	void *stack;
 	pid_t child;
-	static const uint64_t one = 1;
-	int go, e;
+	int go[2], e;
 	ssize_t n;
 
-	if ((go = eventfd(0, EFD_CLOEXEC)) < 0 || assay_proc__fd_high(&go)) {
+	if (pipe2(go, O_CLOEXEC) || assay_proc__fd_high(&go[0]) || assay_proc__fd_high(&go[1])) {
 		e = errno;
-		if (go >= 0)
-			close(go);
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 				     "cannot start the case supervisor: %s", strerror(e));
 	}
@@ -376,7 +370,7 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	c.src[2] = s->err;
 	c.src[3] = s->rep;
 	c.src[4] = image;
-	c.src[5] = go;
+	c.src[5] = go[0];
 	c.argv = s->argv;
 	c.envp = s->envp;
 	c.setid_caps = s->drop_root;
@@ -386,7 +380,8 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED) {
 		e = errno;
-		close(go);
+		close(go[0]);
+		close(go[1]);
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 				     "cannot start the case supervisor: %s", strerror(e));
 	}
@@ -397,9 +392,10 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	e = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, CHILD_STACK);
+	close(go[0]);
 
 	if (child < 0) {
-		close(go);
+		close(go[1]);
 		if (e == ENOMEM || e == EAGAIN)
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 					     "cannot start the case supervisor: %s", strerror(e));
@@ -407,7 +403,7 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 		return 1;
 	}
 	if (c.stage != STAGE_OK) {
-		close(go);
+		close(go[1]);
 		reap_child(child);
 		if (c.stage == STAGE_CAPS) {
 			*ns_errno = c.err ? c.err : EPERM;
@@ -419,16 +415,16 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	/* The supervisor has been exec'd and waits on fd 5 (protocol.h). */
 	if ((e = write_maps(s, child))) {
 		kill(child, SIGKILL);
-		close(go);
+		close(go[1]);
 		reap_child(child);
 		*ns_errno = e;
 		return 1;
 	}
-	while ((n = write(go, &one, sizeof(one))) < 0 && errno == EINTR)
+	while ((n = assay_proc__write_nosigpipe(go[1], "g", 1)) < 0 && errno == EINTR)
 		;
 	e = errno;
-	close(go);
-	if (n != (ssize_t)sizeof(one)) { /* it died already: cannot happen */
+	close(go[1]);
+	if (n != 1) { /* it died already: cannot happen */
 		kill(child, SIGKILL);
 		reap_child(child);
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,

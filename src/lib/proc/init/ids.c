@@ -7,10 +7,9 @@
  *   (signals, the Landlock ruleset) while the library writes the maps, and waits only before it
  *   makes itself non-dumpable (the library, not root, may write the maps only while the
  *   supervisor is dumpable) and before the program starts.
- * - Nothing is reported before the go: without it (the library is gone, or killed this
- *   supervisor because it gave up on the namespaces and starts another one the plain way with
- *   the same report pipe) the report pipe must not hold a word of this one.
- *   report_and_exit() waits for the go first.
+ * - Nothing is reported before the go: on EOF the library gave up on the namespaces and starts
+ *   another supervisor the plain way with the same report pipe, which must not hold a word of
+ *   this one. report_and_exit() waits for the go first.
  *
  * Refuses to: let the program run as outer root (a failure to take the ids is reported and the
  * program never starts); keep a capability.
@@ -27,30 +26,16 @@ void go_expect(void)
 
 void go_wait(void)
 {
-	/* the go (fd 5, an eventfd), or the library gone (fd 3's reader closed: POLLERR) */
-	struct s_pollfd fds[2] = { { ASSAY_INIT_FD_GO, S_POLLIN, 0 },
-				   { ASSAY_INIT_FD_REPORT, 0, 0 } };
-	uint64_t go = 0;
+	char go;
 	long n;
 
 	if (!pending)
 		return;
 	pending = false;
-	for (;;) {
-		n = s_ppoll(fds, 2, NULL);
-		if (n == -S_EINTR)
-			continue;
-		if (n < 0 || (fds[1].revents & (S_POLLERR | S_POLLHUP)) ||
-		    (fds[0].revents & (S_POLLERR | S_POLLHUP)))
-			s_exit(0); /* not a word on the report pipe */
-		if (!(fds[0].revents & S_POLLIN))
-			continue;
-		while ((n = s_read(ASSAY_INIT_FD_GO, &go, sizeof(go))) == -S_EINTR)
-			;
-		if (n != (long)sizeof(go) || !go)
-			s_exit(0);
-		break;
-	}
+	while ((n = s_read(ASSAY_INIT_FD_GO, &go, 1)) == -S_EINTR)
+		;
+	if (n != 1)
+		s_exit(0); /* EOF: no namespaces after all, and not a word on the report pipe */
 	s_close(ASSAY_INIT_FD_GO);
 }
 

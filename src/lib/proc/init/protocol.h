@@ -8,15 +8,11 @@
  *   fd 0, 1, 2   the program's standard input, output and error
  *   fd 3         the write end of the report pipe
  *   fd 4         the supervisor's own image (a memfd); the supervisor closes it first thing
- *   fd 5         (-n 1 only) the "go" eventfd: the library writes the namespace's uid and gid
- *                maps from outside once the supervisor has been exec'd (a fresh, dumpable
- *                process whose maps its owner may write, which the library, made non-dumpable
- *                by its caller, is not), then adds 1 to it. When the maps cannot be written the
- *                library kills the supervisor instead; when the library is gone (fd 3's reader
- *                closed) the supervisor exits at once, reporting nothing. An eventfd, not a
- *                pipe: a pipe's wake-up tells the scheduler that the writer is about to sleep,
- *                so the supervisor waited on the library's CPU while the library went on
- *                (verifying and storing the case before), and the two ran one after the other.
+ *   fd 5         (-n 1 only) the read end of the "go" pipe: the library writes the namespace's
+ *                uid and gid maps from outside once the supervisor has been exec'd (a fresh,
+ *                dumpable process whose maps its owner may write, which the library, made
+ *                non-dumpable by its caller, is not), then writes one byte. EOF instead means
+ *                the maps could not be written: the supervisor exits at once, reporting nothing.
  *   argv         "assay-init", ASSAY_INIT_VERSION, then options, then "--" and the program's
  *                argv; the program's environment is the supervisor's environment.
  * Options (each a flag word followed by its value):

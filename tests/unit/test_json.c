@@ -16,6 +16,7 @@
 
 #include "assay/buf.h"
 #include "assay/json.h"
+#include "json/json_int.h"
 
 /*
  * Helpers: every test parses into one arena, freed after it.
@@ -507,6 +508,61 @@ Test(json, parse_borrows_plain_strings_on_request)
 	/* without it, strings are copies */
 	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), NULL, NULL), 0);
 	cr_expect_neq(item(&v, 0)->u.s, text + 2);
+}
+
+/* assay_json__parse_like with `like`, borrowing, checked against a plain parse of `text` */
+static assay_value parse_like_ok(const char *text, const assay_value *like, bool positions)
+{
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v, plain = parse_ok(text);
+	char *got, *want;
+
+	o.borrow = true;
+	o.positions = positions;
+	cr_assert_eq(assay_json__parse_like(&v, arena, text, strlen(text), &o, like, NULL), 0);
+	got = written(&v, 0);
+	want = written(&plain, 0);
+	cr_expect_str_eq(got, want, "the value read is the same with a like document");
+	free(got);
+	free(want);
+	return v;
+}
+
+Test(json, parse_like_shares_only_equal_containers)
+{
+	assay_value like = parse_ok("{\"a\": [1, 2.5, \"x\", null, true, [], {}], \"b\": {\"c\": [1]}, "
+				    "\"d\": [1], \"e\": {\"k\": -0.0}, \"f\": [1], "
+				    "\"g\": [\"\\ud800\"], \"h\": [\"\\u00e9\"], \"i\": {\"p\": 1, \"q\": 2}, "
+				    "\"j\": [123456789012345678901234567890]}");
+	const char *text = "{\"b\": {\"c\": [1]}, \"a\": [1, 2.5, \"x\", null, true, [], {}], "
+			   "\"d\": [1.0], \"e\": {\"k\": 0.0}, \"f\": [1, 2], \"g\": [\"\\ud800\"], "
+			   "\"h\": [\"\xc3\xa9\"], \"i\": {\"q\": 2, \"p\": 1}, "
+			   "\"j\": [123456789012345678901234567891], \"z\": [1]}";
+	assay_value v = parse_like_ok(text, &like, false);
+
+	/* the same path, bytes, bits and kinds: shared, even under members in another order */
+	cr_expect_eq(member(&v, "a")->u.items, member(&like, "a")->u.items);
+	cr_expect_eq(member(&v, "b")->u.members, member(&like, "b")->u.members);
+	cr_expect_eq(member(&v, "g")->u.items, member(&like, "g")->u.items, "a lone surrogate");
+	cr_expect_eq(member(&v, "h")->u.items, member(&like, "h")->u.items, "escaped or not");
+	/* anything else is a copy of its own */
+	cr_expect_neq(v.u.members, like.u.members, "the members' order differs");
+	cr_expect_neq(member(&v, "d")->u.items, member(&like, "d")->u.items, "1.0 is not 1");
+	cr_expect_neq(member(&v, "e")->u.members, member(&like, "e")->u.members, "0.0, -0.0");
+	cr_expect_neq(member(&v, "f")->u.items, member(&like, "f")->u.items, "an item more");
+	cr_expect_neq(member(&v, "i")->u.members, member(&like, "i")->u.members, "order");
+	cr_expect_neq(member(&v, "j")->u.items, member(&like, "j")->u.items, "a bigint");
+
+	/* a like value of another kind shares nothing (and changes nothing) */
+	parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", member(&like, "b"), false);
+	/* an identical document is the like document's storage */
+	like = parse_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]");
+	v = parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", &like, false);
+	cr_expect_eq(v.u.items, like.u.items);
+	/* positions are keyed by storage: recorded, nothing is shared */
+	v = parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", &like, true);
+	cr_expect_neq(v.u.items, like.u.items);
+	cr_expect_neq(item(&v, 0)->u.members, item(&like, 0)->u.members);
 }
 
 Test(json, parse_stops_past_the_arenas_limit)

@@ -16,4 +16,14 @@ void assay_json__write_number(assay_buf *out, const assay_value *v);
  * one more '$', so that every "$assay_cut" key in a line is a real cut marker. */
 bool assay_json__marker_like(const char *key, size_t len);
 
+/*
+ * assay_json_parse(), where the document probably resembles `like` (an actual output and its
+ * expected value): a container equal to its counterpart in `like` (same path, same kinds,
+ * bytes and bits all the way down) shares the counterpart's storage instead of a copy, so the
+ * value is valid only while `like`'s data lives too. NULL `like`, or opts->positions: no
+ * sharing. The value read is the same either way.
+ */
+int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, size_t len,
+			   const assay_json_opts *opts, const assay_value *like, assay_err *err);
+
 #endif

@@ -54,12 +54,14 @@ struct frame {
 	size_t start;   /* first slot of this container on the value stack */
 	bool obj;
 	assay_pos pos;  /* where it opened (positions only) */
+	const assay_value *like; /* its counterpart in the `like` document, or NULL */
 };
 
 struct parser {
 	const char *text, *p, *end;
 	assay_arena *a;
 	const assay_json_opts *o;
+	const assay_value *like; /* the document this one probably resembles (or NULL) */
 	assay_err *err;
 	int rc;
 
@@ -189,16 +191,20 @@ static void vpush(struct parser *ps, assay_value v)
 	ps->vs[ps->vn++] = v;
 }
 
+static const assay_value *counterpart(const struct parser *ps, bool obj);
+
 static void fpush(struct parser *ps, bool obj, const char *at)
 {
 	if (ps->fn == ps->falloc) {
 		ps->falloc = ps->falloc ? ps->falloc * 2 : 64;
 		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
 	}
-	ps->fs[ps->fn++] = (struct frame){ ps->vn, obj,
-					   ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
-						   ? here(ps, at)
-						   : (assay_pos){ 0, 0 } };
+	ps->fs[ps->fn] = (struct frame){ ps->vn, obj,
+					 ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
+						 ? here(ps, at)
+						 : (assay_pos){ 0, 0 },
+					 ps->like ? counterpart(ps, obj) : NULL };
+	ps->fn++;
 }
 
 /*
@@ -508,6 +514,81 @@ static size_t dedup_members(assay_member *m, size_t n)
 	return out;
 }
 
+/*
+ * Sharing with a `like` document (assay_json__parse_like): a container equal to its
+ * counterpart there takes the counterpart's storage instead of a copy of its own, so an actual
+ * output that is mostly its expected value costs little more than its differences.
+ */
+
+/* x and y are the same value to every reader: same kind, flags and bytes (a double's bits);
+ * a non-empty container only when it already shares y's storage (so equal subtrees are found
+ * from the leaves up, one level at a time). */
+static bool same_value(const assay_value *x, const assay_value *y)
+{
+	if (x->kind != y->kind || x->len != y->len || x->flags != y->flags)
+		return false;
+	switch ((assay_kind)x->kind) {
+	case ASSAY_V_NULL: return true;
+	case ASSAY_V_BOOL: return x->u.b == y->u.b;
+	case ASSAY_V_INT: return x->u.i == y->u.i;
+	case ASSAY_V_REAL: return !memcmp(&x->u.d, &y->u.d, sizeof(double));
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT: return !x->len || x->u.items == y->u.items;
+	default: return !x->len || !memcmp(x->u.s, y->u.s, x->len);
+	}
+}
+
+/* The open container's counterpart at `like`'s path (the frame being pushed is the child of
+ * the innermost open one): the item at the same index, or the member under the same key. */
+static const assay_value *counterpart(const struct parser *ps, bool obj)
+{
+	const assay_value *cv = NULL;
+
+	if (!ps->fn) {
+		cv = ps->like;
+	} else {
+		const struct frame *f = &ps->fs[ps->fn - 1];
+		size_t k = ps->vn - f->start; /* values of the parent so far */
+
+		if (!f->like) {
+			return NULL;
+		} else if (!f->obj) {
+			cv = k < f->like->len ? &f->like->u.items[k] : NULL;
+		} else {
+			/* the key was just pushed: member k / 2; members usually come in the same
+			 * order, else a small object is searched */
+			const assay_value *key = &ps->vs[ps->vn - 1];
+			const assay_member *m = f->like->u.members;
+			size_t i = k / 2, n = f->like->len;
+
+			if (i >= n || !same_value(&m[i].key, key)) {
+				for (i = 0; i < n && n <= 16; i++)
+					if (same_value(&m[i].key, key))
+						break;
+				if (n > 16)
+					i = n;
+			}
+			cv = i < n ? &m[i].value : NULL;
+		}
+	}
+	if (cv && cv->kind != (obj ? ASSAY_V_OBJECT : ASSAY_V_ARRAY))
+		return NULL;
+	return cv;
+}
+
+/* True when the `n` values (or n / 2 members) at `vs` equal the counterpart's. */
+static bool same_items(const assay_value *vs, size_t n, const assay_value *like)
+{
+	const assay_value *ys = like->u.items; /* members are key/value pairs of values */
+
+	if (like->kind == ASSAY_V_OBJECT)
+		n *= 2;
+	for (size_t i = 0; i < n; i++)
+		if (!same_value(&vs[i], &ys[i]))
+			return false;
+	return true;
+}
+
 /* Moves the open container's values from the stack into the arena, as one value. */
 static int close_container(struct parser *ps)
 {
@@ -519,10 +600,14 @@ static int close_container(struct parser *ps)
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
 		n = dedup_members(m, n / 2);
-		if (n) {
+		if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
+			v.u.members = f.like->u.members;
+		} else if (n) {
 			v.u.members = assay_arena_alloc(ps->a, n * sizeof(*m));
 			memcpy(v.u.members, m, n * sizeof(*m));
 		}
+	} else if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
+		v.u.items = f.like->u.items;
 	} else if (n) {
 		v.u.items = assay_arena_alloc(ps->a, n * sizeof(assay_value));
 		memcpy(v.u.items, ps->vs + f.start, n * sizeof(assay_value));
@@ -670,6 +755,12 @@ static int after_value(struct parser *ps)
 int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
 		     const assay_json_opts *opts, assay_err *err)
 {
+	return assay_json__parse_like(out, a, text, len, opts, NULL, err);
+}
+
+int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, size_t len,
+			   const assay_json_opts *opts, const assay_value *like, assay_err *err)
+{
 	static const assay_json_opts defaults = ASSAY_JSON_OPTS_INIT;
 	struct parser ps = { 0 };
 	int rc;
@@ -681,6 +772,7 @@ int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 	ps.end = text + len;
 	ps.a = a;
 	ps.o = opts ? opts : &defaults;
+	ps.like = ps.o->positions ? NULL : like; /* positions are keyed by storage: none shared */
 	ps.err = err;
 	ps.line = 1;
 	ps.line_start = ps.col_at = text;

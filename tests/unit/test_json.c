@@ -282,6 +282,55 @@ Test(json, parse_decodes_escapes_and_surrogate_pairs)
 	free(got);
 }
 
+Test(json, parse_finds_every_special_byte_at_every_offset)
+{
+	/* strings are scanned several bytes at a time: each kind of byte that ends a plain run
+	 * is found wherever it sits in a word, and the bytes around it stay plain */
+	static const struct {
+		const char *special, *want; /* want: the string read, or NULL for an error */
+	} cases[] = {
+		{ "\\n", "\n" },
+		{ "\xc3\xa9", "\xc3\xa9" },
+		{ "\x7f", "\x7f" },
+		{ " ", " " },
+		{ "\x1f", NULL },
+		{ "\x01", NULL },
+		{ "\xff", NULL },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (int before = 0; before < 20; before++) {
+			for (int after = 0; after < 12; after += 5) {
+				char text[64], want[64];
+				int n = 0, w = 0;
+
+				text[n++] = '"';
+				for (int k = 0; k < before; k++)
+					text[n++] = want[w++] = (char)('a' + k % 26);
+				n += sprintf(text + n, "%s", cases[c].special);
+				if (cases[c].want)
+					w += sprintf(want + w, "%s", cases[c].want);
+				for (int k = 0; k < after; k++)
+					text[n++] = want[w++] = '~';
+				text[n++] = '"';
+				text[n] = want[w] = '\0';
+				if (cases[c].want) {
+					assay_value v = parse_okn(text, (size_t)n);
+
+					cr_expect(v.kind == ASSAY_V_STRING && v.len == (uint32_t)w &&
+							  !memcmp(v.u.s, want, (size_t)w),
+						  "case %zu at offset %d", c, before);
+				} else {
+					assay_err e = parse_err(text, (size_t)n);
+
+					cr_expect_eq(e.column, before + 2, "case %zu at offset %d: %d", c,
+						     before, e.column);
+				}
+			}
+		}
+	}
+}
+
 Test(json, parse_refuses_bytes_that_are_not_utf8_inside_strings)
 {
 	/* Python would not get this far (the bytes do not decode); assay says where */

@@ -158,7 +158,7 @@ static void stamp(struct parser *ps, assay_value *v, const char *at)
 	assay_arena_set_position(ps->a, v, here(ps, at));
 }
 
-static void skip_ws(struct parser *ps)
+static void skip_ws_slow(struct parser *ps)
 {
 	const char *p = ps->p, *end = ps->end;
 
@@ -178,16 +178,32 @@ static void skip_ws(struct parser *ps)
 	ps->p = p;
 }
 
+/* Most calls find no white space, or the one space of ", " and ": ": those stay inline. */
+static inline void skip_ws(struct parser *ps)
+{
+	if (ps->p < ps->end && (unsigned char)*ps->p > ' ')
+		return;
+	if (ps->p + 1 < ps->end && *ps->p == ' ' && (unsigned char)ps->p[1] > ' ') {
+		ps->p++;
+		return;
+	}
+	skip_ws_slow(ps);
+}
+
 /*
  * Stacks
  */
 
-static void vpush(struct parser *ps, assay_value v)
+static void vgrow(struct parser *ps)
 {
-	if (ps->vn == ps->valloc) {
-		ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
-		ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
-	}
+	ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
+	ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
+}
+
+static inline void vpush(struct parser *ps, assay_value v)
+{
+	if (ps->vn == ps->valloc)
+		vgrow(ps);
 	ps->vs[ps->vn++] = v;
 }
 
@@ -336,14 +352,40 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 	}
 }
 
+/*
+ * The first byte at or after p that is not C_PLAIN ('"', '\\', a control character, a byte
+ * past ASCII), or end: eight bytes at a time. In each test below a borrow can flag a byte only
+ * above one that is truly flagged, so the lowest flag is always exact.
+ */
+static inline const char *plain_run(const char *p, const char *end)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+
+	for (; end - p >= 8; p += 8) {
+		uint64_t w, q, b, m;
+
+		memcpy(&w, p, 8);
+		q = w ^ (ones * '"');
+		b = w ^ (ones * '\\');
+		m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w;
+		m &= highs;
+		if (m)
+			return p + __builtin_ctzll(m) / 8; /* the lowest byte comes first */
+	}
+#endif
+	while (p < end && str_class[(unsigned char)*p] == C_PLAIN)
+		p++;
+	return p;
+}
+
 /* A string starting at ps->p (the opening quote). */
 static int string(struct parser *ps, assay_value *out)
 {
 	const char *open = ps->p, *p = open + 1, *end = ps->end;
 
 	for (;;) {
-		while (p < end && str_class[(unsigned char)*p] == C_PLAIN)
-			p++;
+		p = plain_run(p, end);
 		if (p >= end)
 			return fail(ps, open, "Unterminated string starting at");
 		switch (str_class[(unsigned char)*p]) {

@@ -75,15 +75,15 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wt
 		assay_buf_addch(out, '"');
 	}
 	while (i < len) {
-		unsigned char c = p[i];
+		unsigned char c;
 		char esc[8];
 		size_t n = 0, bad = 0;
 		bool sur;
 
-		if (safe[c]) {
-			i++;
-			continue;
-		}
+		i = (size_t)(assay_json__plain_run(s + i, s + len) - s);
+		if (i == len)
+			break;
+		c = p[i];
 		if (c >= 0x80) {
 			size_t k = seq(p + i, len - i, wtf8, &bad, &sur);
 
@@ -508,16 +508,18 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 			}
 			continue;
 		}
-		if (f->next)
-			assay_buf_add(out, ",", 1);
-		if (pretty)
+		if (pretty) {
+			if (f->next)
+				assay_buf_addch(out, ',');
 			newline(out, nr);
-		else if (f->next)
-			assay_buf_addch(out, ' ');
+		} else if (f->next) {
+			assay_buf_add(out, ", ", 2);
+		}
 		if (obj) {
 			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
 
-			if (cut && marker_like(m->key.u.s, m->key.len)) {
+			if (cut && m->key.len && m->key.u.s[0] == '$' &&
+			    marker_like(m->key.u.s, m->key.len)) {
 				/* "$assay_cut" in the data itself: one more '$' (json.h) */
 				assay_buf k = ASSAY_BUF_INIT;
 

@@ -352,40 +352,13 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 	}
 }
 
-/*
- * The first byte at or after p that is not C_PLAIN ('"', '\\', a control character, a byte
- * past ASCII), or end: eight bytes at a time. In each test below a borrow can flag a byte only
- * above one that is truly flagged, so the lowest flag is always exact.
- */
-static inline const char *plain_run(const char *p, const char *end)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-
-	for (; end - p >= 8; p += 8) {
-		uint64_t w, q, b, m;
-
-		memcpy(&w, p, 8);
-		q = w ^ (ones * '"');
-		b = w ^ (ones * '\\');
-		m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) | w;
-		m &= highs;
-		if (m)
-			return p + __builtin_ctzll(m) / 8; /* the lowest byte comes first */
-	}
-#endif
-	while (p < end && str_class[(unsigned char)*p] == C_PLAIN)
-		p++;
-	return p;
-}
-
 /* A string starting at ps->p (the opening quote). */
 static int string(struct parser *ps, assay_value *out)
 {
 	const char *open = ps->p, *p = open + 1, *end = ps->end;
 
 	for (;;) {
-		p = plain_run(p, end);
+		p = assay_json__plain_run(p, end);
 		if (p >= end)
 			return fail(ps, open, "Unterminated string starting at");
 		switch (str_class[(unsigned char)*p]) {

@@ -455,12 +455,12 @@ static int number(struct parser *ps, assay_value *out)
  * Containers
  */
 
-static int member_key_cmp(const assay_member *x, const assay_member *y)
+/* Keys of one object nearly always differ in length or first byte: memcmp only past that. */
+static inline bool same_key(const assay_member *x, const assay_member *y)
 {
-	size_t n = x->key.len < y->key.len ? x->key.len : y->key.len;
-	int c = n ? memcmp(x->key.u.s, y->key.u.s, n) : 0;
-
-	return c ? c : (x->key.len > y->key.len) - (x->key.len < y->key.len);
+	return x->key.len == y->key.len &&
+	       (!x->key.len || (x->key.u.s[0] == y->key.u.s[0] &&
+				!memcmp(x->key.u.s, y->key.u.s, x->key.len)));
 }
 
 static uint64_t key_hash(const assay_value *k)
@@ -486,7 +486,7 @@ static size_t dedup_members(assay_member *m, size_t n)
 	if (n <= 8) {
 		for (size_t j = 1; j < n; j++)
 			for (size_t i = 0; i < j; i++)
-				if (!member_key_cmp(&m[i], &m[j]) &&
+				if (same_key(&m[i], &m[j]) &&
 				    (!drop || !drop[i])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
@@ -506,7 +506,7 @@ static size_t dedup_members(assay_member *m, size_t n)
 			while (slots[h]) {
 				size_t i = slots[h] - 1;
 
-				if (!member_key_cmp(&m[i], &m[j])) {
+				if (same_key(&m[i], &m[j])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
 					m[i].value = m[j].value;

@@ -614,6 +614,28 @@ Test(json, parse_like_shares_only_equal_containers)
 	cr_expect_neq(item(&v, 0)->u.members, item(&like, 0)->u.members);
 }
 
+Test(json, parse_shares_repeated_keys_where_no_position_is_recorded)
+{
+	const char *text = "[{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"id\"}]";
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v;
+	assay_pos p0, p1;
+
+	/* a key made before is reused (values are not: their strings are mostly unique) */
+	v = parse_ok(text);
+	cr_expect_eq(item(&v, 0)->u.members[0].key.u.s, item(&v, 1)->u.members[0].key.u.s);
+	cr_expect_eq(item(&v, 0)->u.members[1].key.u.s, item(&v, 1)->u.members[1].key.u.s);
+	cr_expect_str_eq(item(&v, 1)->u.members[0].key.u.s, "id", "NUL-terminated as ever");
+	cr_expect_neq(item(&v, 1)->u.members[1].value.u.s, item(&v, 1)->u.members[0].key.u.s);
+	/* with positions, each key keeps its own storage and its own position */
+	o.positions = true;
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), &o, NULL), 0);
+	cr_expect_neq(item(&v, 0)->u.members[0].key.u.s, item(&v, 1)->u.members[0].key.u.s);
+	cr_assert(assay_arena_position(arena, &item(&v, 0)->u.members[0].key, &p0));
+	cr_assert(assay_arena_position(arena, &item(&v, 1)->u.members[0].key, &p1));
+	cr_expect(p0.col == 3 && p1.col == 27, "%u, %u", p0.col, p1.col);
+}
+
 Test(json, parse_stops_past_the_arenas_limit)
 {
 	assay_arena *small = assay_arena_new(64 * 1024);

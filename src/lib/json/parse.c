@@ -77,6 +77,7 @@ struct parser {
 	size_t col_chars;
 
 	assay_buf scratch;
+	struct interned *keys; /* object keys made so far (interning, below), or NULL */
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
@@ -352,8 +353,52 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 	}
 }
 
-/* A string starting at ps->p (the opening quote). */
-static int string(struct parser *ps, assay_value *out)
+/*
+ * Interning object keys: a document of records repeats a few keys millions of times, so a key
+ * without escapes that was made before is shared instead of copied again. Only where no
+ * position is recorded any more: positions are keyed by a value's data pointer (value.h), and
+ * an interned key that had one would lend it to every later copy.
+ */
+#define INTERN_SLOTS 1024 /* a power of two */
+#define INTERN_MAX_LEN 64
+
+struct interned {
+	const char *s;
+	uint32_t len;
+};
+
+static bool interning(const struct parser *ps)
+{
+	return !ps->o->borrow && (!ps->o->positions || ps->stamped >= ASSAY_ARENA_MAX_POSITIONS);
+}
+
+/* `n` bytes at `s` as a string value: the key made before with the same bytes, or a copy. */
+static assay_value intern_key(struct parser *ps, const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i, probes = 0;
+	assay_value v;
+
+	if (n > INTERN_MAX_LEN)
+		return assay_value_string(ps->a, s, n);
+	if (!ps->keys)
+		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
+	     i = (i + 1) & (INTERN_SLOTS - 1)) {
+		if (ps->keys[i].len == n && !memcmp(ps->keys[i].s, s, n))
+			return assay_value_string_ref(ps->keys[i].s, n);
+		if (++probes == 8) /* a table full of other keys: copy */
+			return assay_value_string(ps->a, s, n);
+	}
+	v = assay_value_string(ps->a, s, n);
+	ps->keys[i] = (struct interned){ v.u.s, (uint32_t)n };
+	return v;
+}
+
+/* A string starting at ps->p (the opening quote); `is_key` for an object's key. */
+static int string(struct parser *ps, assay_value *out, bool is_key)
 {
 	const char *open = ps->p, *p = open + 1, *end = ps->end;
 
@@ -377,8 +422,12 @@ static int string(struct parser *ps, assay_value *out)
 
 			if (n > UINT32_MAX)
 				return too_big(ps);
-			*out = ps->o->borrow ? assay_value_string_ref(open + 1, n)
-					     : assay_value_string(ps->a, open + 1, n);
+			if (ps->o->borrow)
+				*out = assay_value_string_ref(open + 1, n);
+			else if (is_key && interning(ps))
+				*out = intern_key(ps, open + 1, n);
+			else
+				*out = assay_value_string(ps->a, open + 1, n);
 			ps->p = p + 1;
 			return 0;
 		}
@@ -652,7 +701,7 @@ static int key(struct parser *ps)
 	at = ps->p;
 	if (at >= ps->end || *at != '"')
 		return fail(ps, at, "Expecting property name enclosed in double quotes");
-	if (string(ps, &k))
+	if (string(ps, &k, true))
 		return ps->rc;
 	stamp(ps, &k, at);
 	vpush(ps, k);
@@ -690,7 +739,7 @@ static int value(struct parser *ps)
 		return obj ? key(ps) : 0;
 	}
 	case '"':
-		if (string(ps, &v))
+		if (string(ps, &v, false))
 			return ps->rc;
 		if (++ps->since_check >= 4096) {
 			ps->since_check = 0;
@@ -814,6 +863,7 @@ int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, s
 		*out = ps.vs[0];
 	free(ps.vs);
 	free(ps.fs);
+	free(ps.keys);
 	assay_buf_release(&ps.scratch);
 	return rc;
 }

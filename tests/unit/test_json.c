@@ -604,6 +604,17 @@ Test(json, parse_like_shares_only_equal_containers)
 
 	/* a like value of another kind shares nothing (and changes nothing) */
 	parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", member(&like, "b"), false);
+	/* a like value built by pushes (its storage grown in place) is shared all the same */
+	like = assay_value_array();
+	assay_array_push(arena, &like, assay_value_int(1));
+	{
+		assay_value inner = assay_value_array();
+
+		assay_array_push(arena, &inner, assay_value_strz(arena, "x"));
+		assay_array_push(arena, &like, inner);
+	}
+	v = parse_like_ok("[1, [\"x\"]]", &like, false);
+	cr_expect_eq(v.u.items, like.u.items);
 	/* an identical document is the like document's storage */
 	like = parse_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]");
 	v = parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", &like, false);

@@ -23,6 +23,7 @@
 #include "assay/buf.h"
 #include "assay/diff.h"
 #include "assay/json.h"
+#include "json/json_int.h"
 
 static assay_arena *arena;
 
@@ -673,6 +674,48 @@ Test(diff, regex_paths)
 	check_diff("{\"x\": \"a(\"}", "{\"x\": \"a(\"}", "{\"regex_paths\": {\"root['x']\": \"full\"}}",
 		   "{\"values_changed\": {\"root['x']\": {\"new_value\": \"a(\", "
 		   "\"old_value\": \"a(\"}}}");
+}
+
+/* The report of `e` against `a` parsed like `e` (sharing its storage, json_int.h) must be the
+ * report against a copy of its own. */
+static void check_shared_like_copied(const char *e, const char *a, const char *options)
+{
+	assay_diff_opts o = opts_of(options);
+	assay_value ev = js(e), av = js(a), sv, d1, d2;
+	assay_diff_info i1, i2;
+	assay_json_opts jo = ASSAY_JSON_OPTS_INIT;
+	char *w1, *w2;
+
+	cr_assert_eq(assay_json__parse_like(&sv, arena, a, strlen(a), &jo, &ev, NULL), 0);
+	assay_diff(&d1, arena, &ev, &av, &o, 0, &i1);
+	assay_diff(&d2, arena, &ev, &sv, &o, 0, &i2);
+	w1 = written(&d1);
+	w2 = written(&d2);
+	cr_expect_str_eq(w2, w1, "%s vs %s (%s)", e, a, options ? options : "defaults");
+	cr_expect(i1.count == i2.count && i1.truncated == i2.truncated);
+	free(w1);
+	free(w2);
+}
+
+Test(diff, shared_storage_compares_as_copies)
+{
+	const char *e = "{\"a\": [1, 2, {\"x\": \"a(\"}], \"b\": {\"c\": [1.5, null]}, "
+			"\"d\": [\"p\", \"q\"], \"n\": 1}";
+	const char *a = "{\"a\": [1, 2, {\"x\": \"a(\"}], \"b\": {\"c\": [1.5, null]}, "
+			"\"d\": [\"q\", \"p\"], \"n\": 2}";
+
+	check_shared_like_copied(e, a, NULL);
+	check_shared_like_copied(e, e, NULL);
+	/* max_diffs counts the comparisons below shared containers too */
+	for (int k = 1; k < 12; k++) {
+		char opt[64];
+
+		snprintf(opt, sizeof(opt), "{\"max_diffs\": %d}", k);
+		check_shared_like_copied(e, a, opt);
+	}
+	/* a pattern inside a shared container is matched against its own text */
+	check_shared_like_copied(e, a, "{\"regex_paths\": {\"root['a'][2]['x']\": \"full\"}}");
+	check_shared_like_copied(e, a, "{\"ignore_order\": true, \"report_repetition\": true}");
 }
 
 Test(diff, max_diffs_stops_and_says_so)

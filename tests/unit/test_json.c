@@ -16,6 +16,7 @@
 
 #include "assay/buf.h"
 #include "assay/json.h"
+#include "json/json_int.h"
 
 /*
  * Helpers: every test parses into one arena, freed after it.
@@ -281,6 +282,55 @@ Test(json, parse_decodes_escapes_and_surrogate_pairs)
 	free(got);
 }
 
+Test(json, parse_finds_every_special_byte_at_every_offset)
+{
+	/* strings are scanned several bytes at a time: each kind of byte that ends a plain run
+	 * is found wherever it sits in a word, and the bytes around it stay plain */
+	static const struct {
+		const char *special, *want; /* want: the string read, or NULL for an error */
+	} cases[] = {
+		{ "\\n", "\n" },
+		{ "\xc3\xa9", "\xc3\xa9" },
+		{ "\x7f", "\x7f" },
+		{ " ", " " },
+		{ "\x1f", NULL },
+		{ "\x01", NULL },
+		{ "\xff", NULL },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		for (int before = 0; before < 20; before++) {
+			for (int after = 0; after < 12; after += 5) {
+				char text[64], want[64];
+				int n = 0, w = 0;
+
+				text[n++] = '"';
+				for (int k = 0; k < before; k++)
+					text[n++] = want[w++] = (char)('a' + k % 26);
+				n += sprintf(text + n, "%s", cases[c].special);
+				if (cases[c].want)
+					w += sprintf(want + w, "%s", cases[c].want);
+				for (int k = 0; k < after; k++)
+					text[n++] = want[w++] = '~';
+				text[n++] = '"';
+				text[n] = want[w] = '\0';
+				if (cases[c].want) {
+					assay_value v = parse_okn(text, (size_t)n);
+
+					cr_expect(v.kind == ASSAY_V_STRING && v.len == (uint32_t)w &&
+							  !memcmp(v.u.s, want, (size_t)w),
+						  "case %zu at offset %d", c, before);
+				} else {
+					assay_err e = parse_err(text, (size_t)n);
+
+					cr_expect_eq(e.column, before + 2, "case %zu at offset %d: %d", c,
+						     before, e.column);
+				}
+			}
+		}
+	}
+}
+
 Test(json, parse_refuses_bytes_that_are_not_utf8_inside_strings)
 {
 	/* Python would not get this far (the bytes do not decode); assay says where */
@@ -507,6 +557,94 @@ Test(json, parse_borrows_plain_strings_on_request)
 	/* without it, strings are copies */
 	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), NULL, NULL), 0);
 	cr_expect_neq(item(&v, 0)->u.s, text + 2);
+}
+
+/* assay_json__parse_like with `like`, borrowing, checked against a plain parse of `text` */
+static assay_value parse_like_ok(const char *text, const assay_value *like, bool positions)
+{
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v, plain = parse_ok(text);
+	char *got, *want;
+
+	o.borrow = true;
+	o.positions = positions;
+	cr_assert_eq(assay_json__parse_like(&v, arena, text, strlen(text), &o, like, NULL), 0);
+	got = written(&v, 0);
+	want = written(&plain, 0);
+	cr_expect_str_eq(got, want, "the value read is the same with a like document");
+	free(got);
+	free(want);
+	return v;
+}
+
+Test(json, parse_like_shares_only_equal_containers)
+{
+	assay_value like = parse_ok("{\"a\": [1, 2.5, \"x\", null, true, [], {}], \"b\": {\"c\": [1]}, "
+				    "\"d\": [1], \"e\": {\"k\": -0.0}, \"f\": [1], "
+				    "\"g\": [\"\\ud800\"], \"h\": [\"\\u00e9\"], \"i\": {\"p\": 1, \"q\": 2}, "
+				    "\"j\": [123456789012345678901234567890]}");
+	const char *text = "{\"b\": {\"c\": [1]}, \"a\": [1, 2.5, \"x\", null, true, [], {}], "
+			   "\"d\": [1.0], \"e\": {\"k\": 0.0}, \"f\": [1, 2], \"g\": [\"\\ud800\"], "
+			   "\"h\": [\"\xc3\xa9\"], \"i\": {\"q\": 2, \"p\": 1}, "
+			   "\"j\": [123456789012345678901234567891], \"z\": [1]}";
+	assay_value v = parse_like_ok(text, &like, false);
+
+	/* the same path, bytes, bits and kinds: shared, even under members in another order */
+	cr_expect_eq(member(&v, "a")->u.items, member(&like, "a")->u.items);
+	cr_expect_eq(member(&v, "b")->u.members, member(&like, "b")->u.members);
+	cr_expect_eq(member(&v, "g")->u.items, member(&like, "g")->u.items, "a lone surrogate");
+	cr_expect_eq(member(&v, "h")->u.items, member(&like, "h")->u.items, "escaped or not");
+	/* anything else is a copy of its own */
+	cr_expect_neq(v.u.members, like.u.members, "the members' order differs");
+	cr_expect_neq(member(&v, "d")->u.items, member(&like, "d")->u.items, "1.0 is not 1");
+	cr_expect_neq(member(&v, "e")->u.members, member(&like, "e")->u.members, "0.0, -0.0");
+	cr_expect_neq(member(&v, "f")->u.items, member(&like, "f")->u.items, "an item more");
+	cr_expect_neq(member(&v, "i")->u.members, member(&like, "i")->u.members, "order");
+	cr_expect_neq(member(&v, "j")->u.items, member(&like, "j")->u.items, "a bigint");
+
+	/* a like value of another kind shares nothing (and changes nothing) */
+	parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", member(&like, "b"), false);
+	/* a like value built by pushes (its storage grown in place) is shared all the same */
+	like = assay_value_array();
+	assay_array_push(arena, &like, assay_value_int(1));
+	{
+		assay_value inner = assay_value_array();
+
+		assay_array_push(arena, &inner, assay_value_strz(arena, "x"));
+		assay_array_push(arena, &like, inner);
+	}
+	v = parse_like_ok("[1, [\"x\"]]", &like, false);
+	cr_expect_eq(v.u.items, like.u.items);
+	/* an identical document is the like document's storage */
+	like = parse_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]");
+	v = parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", &like, false);
+	cr_expect_eq(v.u.items, like.u.items);
+	/* positions are keyed by storage: recorded, nothing is shared */
+	v = parse_like_ok("[{\"a\": 1}, [2, {\"b\": \"c\"}]]", &like, true);
+	cr_expect_neq(v.u.items, like.u.items);
+	cr_expect_neq(item(&v, 0)->u.members, item(&like, 0)->u.members);
+}
+
+Test(json, parse_shares_repeated_keys_where_no_position_is_recorded)
+{
+	const char *text = "[{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"id\"}]";
+	assay_json_opts o = ASSAY_JSON_OPTS_INIT;
+	assay_value v;
+	assay_pos p0, p1;
+
+	/* a key made before is reused (values are not: their strings are mostly unique) */
+	v = parse_ok(text);
+	cr_expect_eq(item(&v, 0)->u.members[0].key.u.s, item(&v, 1)->u.members[0].key.u.s);
+	cr_expect_eq(item(&v, 0)->u.members[1].key.u.s, item(&v, 1)->u.members[1].key.u.s);
+	cr_expect_str_eq(item(&v, 1)->u.members[0].key.u.s, "id", "NUL-terminated as ever");
+	cr_expect_neq(item(&v, 1)->u.members[1].value.u.s, item(&v, 1)->u.members[0].key.u.s);
+	/* with positions, each key keeps its own storage and its own position */
+	o.positions = true;
+	cr_assert_eq(assay_json_parse(&v, arena, text, strlen(text), &o, NULL), 0);
+	cr_expect_neq(item(&v, 0)->u.members[0].key.u.s, item(&v, 1)->u.members[0].key.u.s);
+	cr_assert(assay_arena_position(arena, &item(&v, 0)->u.members[0].key, &p0));
+	cr_assert(assay_arena_position(arena, &item(&v, 1)->u.members[0].key, &p1));
+	cr_expect(p0.col == 3 && p1.col == 27, "%u, %u", p0.col, p1.col);
 }
 
 Test(json, parse_stops_past_the_arenas_limit)

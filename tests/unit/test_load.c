@@ -706,6 +706,42 @@ Test(load, a_string_of_arguments_is_split_before_assets_are_substituted)
 	remove_suite(dir);
 }
 
+Test(load, static_placeholders_are_found_among_other_braces)
+{
+	char *dir = tmp_suite();
+	put(dir, "suite.yaml", "name: t\nadapter: {type: cli, command: [cat]}\n"
+			       "static_assets: {x: {path: x.txt}}\n"
+			       "checkpoints: {c: {groups: {g: {}}}}\n");
+	put(dir, "x.txt", "x\n");
+	/* placeholders after other braces, in long and short strings, deep in expected; an
+	 * opening without its "}}" is text */
+	put(dir, "c/g/a.json", "{\"arguments\": [\"{a{{static:x}}}\", \"{{\", \"{{static:\"], "
+			       "\"expected\": {\"output\": {\"k\": [\"{ {{static:x}}\", "
+			       "\"{{static:x\", \"{}\", 7]}}}");
+	/* the shortest placeholder names an asset too */
+	put(dir, "c/g/b.json", "{\"arguments\": [\"{{static:}}\"], \"expected\": {\"status_code\": 0}}");
+	assay_suite *s = load_ok(dir, NULL);
+	const assay_group *g = &s->checkpoints[0].groups[0];
+	const assay_case *c = load_good(s, 0, g, "a");
+	const assay_value *k = assay_object_get(assay_object_get(&c->expected, "output"), "k");
+
+	cr_assert_eq(cli(c)->argc, 3);
+	cr_expect(!strncmp(cli(c)->argv[0], "{a/", 3) && strstr(cli(c)->argv[0], "/x.txt}"), "%s",
+		  cli(c)->argv[0]);
+	cr_expect_str_eq(cli(c)->argv[1], "{{");
+	cr_expect_str_eq(cli(c)->argv[2], "{{static:");
+	cr_assert(k && k->kind == ASSAY_V_ARRAY && k->len == 4);
+	cr_expect(!strncmp(k->u.items[0].u.s, "{ /", 3) && strstr(k->u.items[0].u.s, "/x.txt"),
+		  "%s", k->u.items[0].u.s);
+	cr_expect(assay_value_is_str(&k->u.items[1], "{{static:x"));
+	cr_expect(assay_value_is_str(&k->u.items[2], "{}"));
+	c = load_case(s, 0, g, "b");
+	cr_assert(c->error && strstr(c->error, "unknown static asset ''"), "%s",
+		  c->error ? c->error : "(none)");
+	assay_suite_free(s);
+	remove_suite(dir);
+}
+
 Test(load, checkpoint_and_group_names_must_be_plain)
 {
 	static const char *const bad[] = { "'..'", "a/b", "/tmp/x", "'.'", "''" };

@@ -85,7 +85,15 @@ size_t assay_diff__push_index(struct assay_diff__ctx *c, size_t i)
 {
 	size_t old = c->path.len;
 
-	assay_buf_addf(&c->path, "[%zu]", i);
+	char tmp[24], *d = tmp + sizeof(tmp);
+
+	/* by hand: printf was a tenth of a large pair's walk */
+	*--d = ']';
+	do
+		*--d = (char)('0' + i % 10);
+	while (i /= 10);
+	*--d = '[';
+	assay_buf_add(&c->path, d, (size_t)(tmp + sizeof(tmp) - d));
 	return old;
 }
 
@@ -94,6 +102,18 @@ size_t assay_diff__push_key(struct assay_diff__ctx *c, const char *key, size_t l
 	size_t old = c->path.len;
 
 	/* deepdiff's DictRelationship: the key in single quotes, nothing escaped */
+	if (!c->path.max) { /* one copy into room made at once */
+		char *p;
+
+		assay_buf_grow(&c->path, len + 4);
+		p = c->path.ptr + c->path.len;
+		p[0] = '[', p[1] = '\'';
+		if (len)
+			memcpy(p + 2, key, len);
+		p[len + 2] = '\'', p[len + 3] = ']', p[len + 4] = '\0';
+		c->path.len += len + 4;
+		return old;
+	}
 	assay_buf_add(&c->path, "['", 2);
 	assay_buf_add(&c->path, key, len);
 	assay_buf_add(&c->path, "']", 2);
@@ -221,7 +241,7 @@ static void diff_strings(struct assay_diff__ctx *c, const assay_value *e, const 
 			en.old_lower = s1, en.old_lower_len = l1;
 			en.new_lower = s2, en.new_lower_len = l2;
 		}
-		if (l1 == l2 && (!l1 || !memcmp(s1, s2, l1)))
+		if (l1 == l2 && (!l1 || s1 == s2 || !memcmp(s1, s2, l1)))
 			return;
 	}
 	if (assay_diff__skip(c))
@@ -286,15 +306,25 @@ static void keyidx_init(struct keyidx *x, const assay_value *obj)
 	}
 }
 
-static const assay_value *keyidx_get(const struct keyidx *x, const assay_value *key)
+static bool same_key(const assay_value *x, const assay_value *y)
 {
+	return x->len == y->len && (!x->len || !memcmp(x->u.s, y->u.s, x->len));
+}
+
+/* The member of x->obj under `key`, looked for first at index `hint`: two objects compared
+ * usually hold their keys in the same order (keys are unique, value.h). */
+static const assay_value *keyidx_get(const struct keyidx *x, const assay_value *key,
+				     uint32_t hint)
+{
+	if (hint < x->obj->len && same_key(&x->obj->u.members[hint].key, key))
+		return &x->obj->u.members[hint].value;
 	if (!x->slot)
 		return assay_object_getn(x->obj, key->u.s, key->len);
 	for (size_t h = (size_t)key_hash(key->u.s, key->len) & (x->cap - 1); x->slot[h];
 	     h = (h + 1) & (x->cap - 1)) {
 		const assay_member *m = &x->obj->u.members[x->slot[h] - 1];
 
-		if (m->key.len == key->len && (!key->len || !memcmp(m->key.u.s, key->u.s, key->len)))
+		if (same_key(&m->key, key))
 			return &m->value;
 	}
 	return NULL;
@@ -318,7 +348,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < a->len && !c->o->ignore_extra_keys; i++) {
 		const assay_member *m = &a->u.members[i];
 
-		if (private_key(c, &m->key) || keyidx_get(&ie, &m->key))
+		if (private_key(c, &m->key) || keyidx_get(&ie, &m->key, i))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -329,7 +359,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	for (uint32_t i = 0; i < e->len; i++) {
 		const assay_member *m = &e->u.members[i];
 
-		if (private_key(c, &m->key) || keyidx_get(&ia, &m->key))
+		if (private_key(c, &m->key) || keyidx_get(&ia, &m->key, i))
 			continue;
 		if (!assay_diff__count(c))
 			goto out;
@@ -339,7 +369,7 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 	}
 	for (uint32_t i = 0; i < a->len; i++) {
 		const assay_member *m = &a->u.members[i];
-		const assay_value *ev = private_key(c, &m->key) ? NULL : keyidx_get(&ie, &m->key);
+		const assay_value *ev = private_key(c, &m->key) ? NULL : keyidx_get(&ie, &m->key, i);
 
 		if (!ev)
 			continue;
@@ -576,6 +606,19 @@ void assay_diff__walk(struct assay_diff__ctx *c, const assay_value *e, const ass
 	c->depth--;
 }
 
+/*
+ * Containers sharing their storage (an actual parsed like its expected, json_int.h) are one
+ * value: nothing below them can be reported, unless a regex_paths pattern is below (it may not
+ * match its own text), and only max_diffs would count the comparisons below.
+ */
+static bool one_value(const struct assay_diff__ctx *c, const assay_value *e,
+		      const assay_value *a)
+{
+	return (e->kind == ASSAY_V_ARRAY || e->kind == ASSAY_V_OBJECT) && e->kind == a->kind &&
+	       e->len && e->len == a->len && e->u.items == a->u.items && c->o->max_diffs < 0 &&
+	       !c->o->nregex_paths;
+}
+
 static void walk(struct assay_diff__ctx *c, const assay_value *e, const assay_value *a,
 		 struct assay_diff__result *r)
 {
@@ -583,7 +626,7 @@ static void walk(struct assay_diff__ctx *c, const assay_value *e, const assay_va
 
 	if (!assay_diff__count(c))
 		return;
-	if (assay_diff__skip(c))
+	if (assay_diff__skip(c) || one_value(c, e, a))
 		return;
 	ge = group_of(c, e);
 	ga = group_of(c, a);

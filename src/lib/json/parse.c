@@ -54,12 +54,14 @@ struct frame {
 	size_t start;   /* first slot of this container on the value stack */
 	bool obj;
 	assay_pos pos;  /* where it opened (positions only) */
+	const assay_value *like; /* its counterpart in the `like` document, or NULL */
 };
 
 struct parser {
 	const char *text, *p, *end;
 	assay_arena *a;
 	const assay_json_opts *o;
+	const assay_value *like; /* the document this one probably resembles (or NULL) */
 	assay_err *err;
 	int rc;
 
@@ -75,6 +77,7 @@ struct parser {
 	size_t col_chars;
 
 	assay_buf scratch;
+	struct interned *keys; /* object keys made so far (interning, below), or NULL */
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
@@ -156,7 +159,7 @@ static void stamp(struct parser *ps, assay_value *v, const char *at)
 	assay_arena_set_position(ps->a, v, here(ps, at));
 }
 
-static void skip_ws(struct parser *ps)
+static void skip_ws_slow(struct parser *ps)
 {
 	const char *p = ps->p, *end = ps->end;
 
@@ -176,18 +179,36 @@ static void skip_ws(struct parser *ps)
 	ps->p = p;
 }
 
+/* Most calls find no white space, or the one space of ", " and ": ": those stay inline. */
+static inline void skip_ws(struct parser *ps)
+{
+	if (ps->p < ps->end && (unsigned char)*ps->p > ' ')
+		return;
+	if (ps->p + 1 < ps->end && *ps->p == ' ' && (unsigned char)ps->p[1] > ' ') {
+		ps->p++;
+		return;
+	}
+	skip_ws_slow(ps);
+}
+
 /*
  * Stacks
  */
 
-static void vpush(struct parser *ps, assay_value v)
+static void vgrow(struct parser *ps)
 {
-	if (ps->vn == ps->valloc) {
-		ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
-		ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
-	}
+	ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
+	ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
+}
+
+static inline void vpush(struct parser *ps, assay_value v)
+{
+	if (ps->vn == ps->valloc)
+		vgrow(ps);
 	ps->vs[ps->vn++] = v;
 }
+
+static const assay_value *counterpart(const struct parser *ps, bool obj);
 
 static void fpush(struct parser *ps, bool obj, const char *at)
 {
@@ -195,10 +216,12 @@ static void fpush(struct parser *ps, bool obj, const char *at)
 		ps->falloc = ps->falloc ? ps->falloc * 2 : 64;
 		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
 	}
-	ps->fs[ps->fn++] = (struct frame){ ps->vn, obj,
-					   ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
-						   ? here(ps, at)
-						   : (assay_pos){ 0, 0 } };
+	ps->fs[ps->fn] = (struct frame){ ps->vn, obj,
+					 ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
+						 ? here(ps, at)
+						 : (assay_pos){ 0, 0 },
+					 ps->like ? counterpart(ps, obj) : NULL };
+	ps->fn++;
 }
 
 /*
@@ -330,14 +353,57 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
 	}
 }
 
-/* A string starting at ps->p (the opening quote). */
-static int string(struct parser *ps, assay_value *out)
+/*
+ * Interning object keys: a document of records repeats a few keys millions of times, so a key
+ * without escapes that was made before is shared instead of copied again. Only where no
+ * position is recorded any more: positions are keyed by a value's data pointer (value.h), and
+ * an interned key that had one would lend it to every later copy.
+ */
+#define INTERN_SLOTS 1024 /* a power of two */
+#define INTERN_MAX_LEN 64
+
+struct interned {
+	const char *s;
+	uint32_t len;
+};
+
+static bool interning(const struct parser *ps)
+{
+	return !ps->o->borrow && (!ps->o->positions || ps->stamped >= ASSAY_ARENA_MAX_POSITIONS);
+}
+
+/* `n` bytes at `s` as a string value: the key made before with the same bytes, or a copy. */
+static assay_value intern_key(struct parser *ps, const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i, probes = 0;
+	assay_value v;
+
+	if (n > INTERN_MAX_LEN)
+		return assay_value_string(ps->a, s, n);
+	if (!ps->keys)
+		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
+	     i = (i + 1) & (INTERN_SLOTS - 1)) {
+		if (ps->keys[i].len == n && !memcmp(ps->keys[i].s, s, n))
+			return assay_value_string_ref(ps->keys[i].s, n);
+		if (++probes == 8) /* a table full of other keys: copy */
+			return assay_value_string(ps->a, s, n);
+	}
+	v = assay_value_string(ps->a, s, n);
+	ps->keys[i] = (struct interned){ v.u.s, (uint32_t)n };
+	return v;
+}
+
+/* A string starting at ps->p (the opening quote); `is_key` for an object's key. */
+static int string(struct parser *ps, assay_value *out, bool is_key)
 {
 	const char *open = ps->p, *p = open + 1, *end = ps->end;
 
 	for (;;) {
-		while (p < end && str_class[(unsigned char)*p] == C_PLAIN)
-			p++;
+		p = assay_json__plain_run(p, end);
 		if (p >= end)
 			return fail(ps, open, "Unterminated string starting at");
 		switch (str_class[(unsigned char)*p]) {
@@ -356,8 +422,12 @@ static int string(struct parser *ps, assay_value *out)
 
 			if (n > UINT32_MAX)
 				return too_big(ps);
-			*out = ps->o->borrow ? assay_value_string_ref(open + 1, n)
-					     : assay_value_string(ps->a, open + 1, n);
+			if (ps->o->borrow)
+				*out = assay_value_string_ref(open + 1, n);
+			else if (is_key && interning(ps))
+				*out = intern_key(ps, open + 1, n);
+			else
+				*out = assay_value_string(ps->a, open + 1, n);
 			ps->p = p + 1;
 			return 0;
 		}
@@ -434,12 +504,12 @@ static int number(struct parser *ps, assay_value *out)
  * Containers
  */
 
-static int member_key_cmp(const assay_member *x, const assay_member *y)
+/* Keys of one object nearly always differ in length or first byte: memcmp only past that. */
+static inline bool same_key(const assay_member *x, const assay_member *y)
 {
-	size_t n = x->key.len < y->key.len ? x->key.len : y->key.len;
-	int c = n ? memcmp(x->key.u.s, y->key.u.s, n) : 0;
-
-	return c ? c : (x->key.len > y->key.len) - (x->key.len < y->key.len);
+	return x->key.len == y->key.len &&
+	       (!x->key.len || (x->key.u.s[0] == y->key.u.s[0] &&
+				!memcmp(x->key.u.s, y->key.u.s, x->key.len)));
 }
 
 static uint64_t key_hash(const assay_value *k)
@@ -465,7 +535,7 @@ static size_t dedup_members(assay_member *m, size_t n)
 	if (n <= 8) {
 		for (size_t j = 1; j < n; j++)
 			for (size_t i = 0; i < j; i++)
-				if (!member_key_cmp(&m[i], &m[j]) &&
+				if (same_key(&m[i], &m[j]) &&
 				    (!drop || !drop[i])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
@@ -485,7 +555,7 @@ static size_t dedup_members(assay_member *m, size_t n)
 			while (slots[h]) {
 				size_t i = slots[h] - 1;
 
-				if (!member_key_cmp(&m[i], &m[j])) {
+				if (same_key(&m[i], &m[j])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
 					m[i].value = m[j].value;
@@ -508,6 +578,87 @@ static size_t dedup_members(assay_member *m, size_t n)
 	return out;
 }
 
+/*
+ * Sharing with a `like` document (assay_json__parse_like): a container equal to its
+ * counterpart there takes the counterpart's storage instead of a copy of its own, so an actual
+ * output that is mostly its expected value costs little more than its differences.
+ */
+
+/* x and y are the same value to every reader: same kind, flags and bytes (a double's bits);
+ * a non-empty container only when it already shares y's storage (so equal subtrees are found
+ * from the leaves up, one level at a time), whatever its growth state (its only flag: a like
+ * document built by pushes is not told apart). */
+static bool same_value(const assay_value *x, const assay_value *y)
+{
+	if (x->kind != y->kind || x->len != y->len)
+		return false;
+	switch ((assay_kind)x->kind) {
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT: return !x->len || x->u.items == y->u.items;
+	default: break;
+	}
+	if (x->flags != y->flags) /* a lone surrogate's mark, a datetime's sub-kind */
+		return false;
+	switch ((assay_kind)x->kind) {
+	case ASSAY_V_NULL: return true;
+	case ASSAY_V_BOOL: return x->u.b == y->u.b;
+	case ASSAY_V_INT: return x->u.i == y->u.i;
+	case ASSAY_V_REAL: return !memcmp(&x->u.d, &y->u.d, sizeof(double));
+	default: return !x->len || !memcmp(x->u.s, y->u.s, x->len);
+	}
+}
+
+/* The open container's counterpart at `like`'s path (the frame being pushed is the child of
+ * the innermost open one): the item at the same index, or the member under the same key. */
+static const assay_value *counterpart(const struct parser *ps, bool obj)
+{
+	const assay_value *cv = NULL;
+
+	if (!ps->fn) {
+		cv = ps->like;
+	} else {
+		const struct frame *f = &ps->fs[ps->fn - 1];
+		size_t k = ps->vn - f->start; /* values of the parent so far */
+
+		if (!f->like) {
+			return NULL;
+		} else if (!f->obj) {
+			cv = k < f->like->len ? &f->like->u.items[k] : NULL;
+		} else {
+			/* the key was just pushed: member k / 2; members usually come in the same
+			 * order, else a small object is searched */
+			const assay_value *key = &ps->vs[ps->vn - 1];
+			const assay_member *m = f->like->u.members;
+			size_t i = k / 2, n = f->like->len;
+
+			if (i >= n || !same_value(&m[i].key, key)) {
+				for (i = 0; i < n && n <= 16; i++)
+					if (same_value(&m[i].key, key))
+						break;
+				if (n > 16)
+					i = n;
+			}
+			cv = i < n ? &m[i].value : NULL;
+		}
+	}
+	if (cv && cv->kind != (obj ? ASSAY_V_OBJECT : ASSAY_V_ARRAY))
+		return NULL;
+	return cv;
+}
+
+/* True when the `n` items (or members: 2 n values) at `vs` equal the counterpart's. */
+static bool same_items(const assay_value *vs, size_t n, const assay_value *like)
+{
+	const assay_value *ys = like->u.items; /* members are key/value pairs of values */
+
+	if (like->kind == ASSAY_V_OBJECT)
+		n *= 2;
+	for (size_t i = 0; i < n; i++)
+		if (!same_value(&vs[i], &ys[i]))
+			return false;
+	return true;
+}
+
 /* Moves the open container's values from the stack into the arena, as one value. */
 static int close_container(struct parser *ps)
 {
@@ -519,10 +670,14 @@ static int close_container(struct parser *ps)
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
 		n = dedup_members(m, n / 2);
-		if (n) {
+		if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
+			v.u.members = f.like->u.members;
+		} else if (n) {
 			v.u.members = assay_arena_alloc(ps->a, n * sizeof(*m));
 			memcpy(v.u.members, m, n * sizeof(*m));
 		}
+	} else if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
+		v.u.items = f.like->u.items;
 	} else if (n) {
 		v.u.items = assay_arena_alloc(ps->a, n * sizeof(assay_value));
 		memcpy(v.u.items, ps->vs + f.start, n * sizeof(assay_value));
@@ -552,7 +707,7 @@ static int key(struct parser *ps)
 	at = ps->p;
 	if (at >= ps->end || *at != '"')
 		return fail(ps, at, "Expecting property name enclosed in double quotes");
-	if (string(ps, &k))
+	if (string(ps, &k, true))
 		return ps->rc;
 	stamp(ps, &k, at);
 	vpush(ps, k);
@@ -590,7 +745,7 @@ static int value(struct parser *ps)
 		return obj ? key(ps) : 0;
 	}
 	case '"':
-		if (string(ps, &v))
+		if (string(ps, &v, false))
 			return ps->rc;
 		if (++ps->since_check >= 4096) {
 			ps->since_check = 0;
@@ -670,6 +825,12 @@ static int after_value(struct parser *ps)
 int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
 		     const assay_json_opts *opts, assay_err *err)
 {
+	return assay_json__parse_like(out, a, text, len, opts, NULL, err);
+}
+
+int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, size_t len,
+			   const assay_json_opts *opts, const assay_value *like, assay_err *err)
+{
 	static const assay_json_opts defaults = ASSAY_JSON_OPTS_INIT;
 	struct parser ps = { 0 };
 	int rc;
@@ -681,6 +842,7 @@ int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 	ps.end = text + len;
 	ps.a = a;
 	ps.o = opts ? opts : &defaults;
+	ps.like = ps.o->positions ? NULL : like; /* positions are keyed by storage: none shared */
 	ps.err = err;
 	ps.line = 1;
 	ps.line_start = ps.col_at = text;
@@ -707,6 +869,7 @@ int assay_json_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		*out = ps.vs[0];
 	free(ps.vs);
 	free(ps.fs);
+	free(ps.keys);
 	assay_buf_release(&ps.scratch);
 	return rc;
 }

@@ -59,6 +59,19 @@ static size_t seq(const unsigned char *p, size_t len, bool wtf8, size_t *bad, bo
 	return *sur ? 3 : assay_utf8_seq(p, len, bad);
 }
 
+/* Appends n bytes: in place while there is room, as nearly always (a 20 MB document is
+ * millions of small appends), else through assay_buf_add, which also keeps a cap. */
+static inline void put(assay_buf *out, const char *s, size_t n)
+{
+	if (!out->max && n < out->alloc - out->len) {
+		memcpy(out->ptr + out->len, s, n);
+		out->len += n;
+		out->ptr[out->len] = '\0';
+		return;
+	}
+	assay_buf_add(out, s, n);
+}
+
 void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -75,15 +88,15 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wt
 		assay_buf_addch(out, '"');
 	}
 	while (i < len) {
-		unsigned char c = p[i];
+		unsigned char c;
 		char esc[8];
 		size_t n = 0, bad = 0;
 		bool sur;
 
-		if (safe[c]) {
-			i++;
-			continue;
-		}
+		i = (size_t)(assay_json__plain_run(s + i, s + len) - s);
+		if (i == len)
+			break;
+		c = p[i];
 		if (c >= 0x80) {
 			size_t k = seq(p + i, len - i, wtf8, &bad, &sur);
 
@@ -137,6 +150,24 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wt
 	assay_buf_addch(out, '"');
 }
 
+/* A string: a plain one (no escapes, ASCII) in place when there is room, else as above. */
+static inline void write_str(assay_buf *out, const char *s, size_t len, bool wtf8)
+{
+	if (!out->max && len + 2 < out->alloc - out->len &&
+	    assay_json__plain_run(s, s + len) == s + len) {
+		char *p = out->ptr + out->len;
+
+		p[0] = '"';
+		if (len)
+			memcpy(p + 1, s, len);
+		p[len + 1] = '"';
+		p[len + 2] = '\0';
+		out->len += len + 2;
+		return;
+	}
+	assay_json__write_string(out, s, len, wtf8);
+}
+
 void assay_json__write_number(assay_buf *out, const assay_value *v)
 {
 	char b[ASSAY_DOUBLE_BUFSIZE];
@@ -152,7 +183,7 @@ void assay_json__write_number(assay_buf *out, const assay_value *v)
 		while (m /= 10);
 		if (v->u.i < 0)
 			*--q = '-';
-		assay_buf_add(out, q, (size_t)(e - q));
+		put(out, q, (size_t)(e - q));
 		return;
 	}
 	case ASSAY_V_BIGINT:
@@ -165,7 +196,7 @@ void assay_json__write_number(assay_buf *out, const assay_value *v)
 			assay_buf_adds(out, v->u.d < 0 ? "-Infinity" : "Infinity");
 		} else {
 			n = assay_format_double(b, v->u.d);
-			assay_buf_add(out, b, n);
+			put(out, b, n);
 		}
 		return;
 	default:
@@ -436,12 +467,12 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 		}
 		if (cur) {
 			switch ((assay_kind)cur->kind) {
-			case ASSAY_V_NULL: assay_buf_add(out, "null", 4); break;
+			case ASSAY_V_NULL: put(out, "null", 4); break;
 			case ASSAY_V_BOOL:
 				if (cur->u.b)
-					assay_buf_add(out, "true", 4);
+					put(out, "true", 4);
 				else
-					assay_buf_add(out, "false", 5);
+					put(out, "false", 5);
 				break;
 			case ASSAY_V_INT:
 			case ASSAY_V_BIGINT:
@@ -452,8 +483,8 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 					write_marker(out, cut_out(cut, cur, cur->u.s, cur->len,
 								  false));
 				else
-					assay_json__write_string(out, cur->u.s, cur->len,
-								 cur->flags & ASSAY__VF_WTF8);
+					write_str(out, cur->u.s, cur->len,
+						  cur->flags & ASSAY__VF_WTF8);
 				break;
 			case ASSAY_V_ARRAY:
 			case ASSAY_V_OBJECT: {
@@ -476,7 +507,7 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 					      member_ptr_cmp);
 				}
 				nr++;
-				assay_buf_addch(out, obj ? '{' : '[');
+				put(out, obj ? "{" : "[", 1);
 				break;
 			}
 			}
@@ -491,7 +522,7 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 		if (f->next == f->v->len) {
 			if (pretty)
 				newline(out, nr - 1);
-			assay_buf_addch(out, obj ? '}' : ']');
+			put(out, obj ? "}" : "]", 1);
 			free(f->sorted);
 			nr--;
 			if (max && cut->spilling && nr == cut->spill_frame) {
@@ -508,16 +539,18 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 			}
 			continue;
 		}
-		if (f->next)
-			assay_buf_add(out, ",", 1);
-		if (pretty)
+		if (pretty) {
+			if (f->next)
+				assay_buf_addch(out, ',');
 			newline(out, nr);
-		else if (f->next)
-			assay_buf_addch(out, ' ');
+		} else if (f->next) {
+			put(out, ", ", 2);
+		}
 		if (obj) {
 			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
 
-			if (cut && marker_like(m->key.u.s, m->key.len)) {
+			if (cut && m->key.len && m->key.u.s[0] == '$' &&
+			    marker_like(m->key.u.s, m->key.len)) {
 				/* "$assay_cut" in the data itself: one more '$' (json.h) */
 				assay_buf k = ASSAY_BUF_INIT;
 
@@ -527,10 +560,10 @@ static int write_any(assay_buf *out, const assay_value *v, int flags, struct cut
 							 m->key.flags & ASSAY__VF_WTF8);
 				assay_buf_release(&k);
 			} else {
-				assay_json__write_string(out, m->key.u.s, m->key.len,
-							 m->key.flags & ASSAY__VF_WTF8);
+				write_str(out, m->key.u.s, m->key.len,
+					  m->key.flags & ASSAY__VF_WTF8);
 			}
-			assay_buf_add(out, ": ", 2);
+			put(out, ": ", 2);
 			cur = &m->value;
 		} else {
 			cur = &f->v->u.items[f->next];

@@ -42,7 +42,14 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		assay_buf_grow(out, max && (size_t)st.st_size > max ? max : (size_t)st.st_size);
 	for (;;) {
 		char chunk[65536];
-		ssize_t n = read(fd, chunk, sizeof(chunk));
+		/* into the room made above when there is some (one copy, not two), else through
+		 * `chunk`, where a file past `max` or grown since fstat is found */
+		size_t spare = out->alloc && !out->max ? out->alloc - out->len - 1 : 0;
+		if (max && spare > max - (out->len < max ? out->len : max))
+			spare = max - (out->len < max ? out->len : max);
+		bool direct = spare >= sizeof(chunk) / 4;
+		ssize_t n = read(fd, direct ? out->ptr + out->len : chunk,
+				 direct ? spare : sizeof(chunk));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -51,6 +58,11 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		}
 		if (n == 0)
 			break;
+		if (direct) {
+			out->len += (size_t)n;
+			out->ptr[out->len] = '\0';
+			continue;
+		}
 		size_t room = max ? max - (out->len < max ? out->len : max) : (size_t)n;
 		if (max && (size_t)n > room) {
 			assay_buf_add(out, chunk, room);

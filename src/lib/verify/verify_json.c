@@ -9,7 +9,10 @@
  *   suite is wrong, not the submission. Any other value is the expected value as it is; for
  *   jsonl it must be a list (the lines' values).
  * - Actual: bytes are parsed into the call's arena without copying their strings (the report
- *   lives no longer than the captured bytes); a status code or a time compares as a number; a
+ *   lives no longer than the captured bytes), and its containers equal to the expected
+ *   value's at the same path share the expected's storage (the report lives no longer than
+ *   the expected value either): a large output that mostly matches costs little memory of its
+ *   own. A status code or a time compares as a number; a
  *   file that was not produced fails with "file was not produced"; empty output fails with
  *   "<attribute> is empty"; text that is not JSON fails with Python's message and position,
  *   never an error of assay.
@@ -34,6 +37,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "assay/verify.h"
+#include "json/json_int.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -89,9 +93,11 @@ static bool blank(const char *p, size_t n)
 	return true;
 }
 
-/* The actual value, or false after filling `out` with the failure. */
+/* The actual value, or false after filling `out` with the failure. Its containers equal to
+ * their counterparts in `expected` share their storage (json_int.h): most of a large output
+ * that matches costs no memory of its own. */
 static bool load_actual(assay_value *v, assay_verification *out, const assay_verify_call *call,
-			bool lines, bool skip_invalid)
+			bool lines, bool skip_invalid, const assay_value *expected)
 {
 	const assay_actual *a = call->actual;
 	assay_arena *ar = call->arena;
@@ -117,7 +123,7 @@ static bool load_actual(assay_value *v, assay_verification *out, const assay_ver
 		}
 		jo.borrow = true;
 		rc = lines ? assay_json_parse_lines(v, ar, a->bytes, a->len, skip_invalid, &jo, &pe)
-			   : assay_json_parse(v, ar, a->bytes, a->len, &jo, &pe);
+			   : assay_json__parse_like(v, ar, a->bytes, a->len, &jo, expected, &pe);
 		if (rc == ASSAY_ETOOBIG) {
 			out->budget = true;
 			fail(out, assay_value_stringf(ar,
@@ -232,7 +238,7 @@ static int verify(assay_verification *out, const assay_verify_call *call, bool l
 		return rc;
 	if ((rc = load_expected(&expected, call, lines, err)))
 		return rc;
-	if (!load_actual(&actual, out, call, lines, skip_invalid))
+	if (!load_actual(&actual, out, call, lines, skip_invalid, &expected))
 		return 0;
 	return assay_verify__compare(out, call, &opts, &expected, &actual, err);
 }

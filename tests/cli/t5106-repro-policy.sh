@@ -116,4 +116,14 @@ test_case 'the rerun of a case in a shared working folder runs its whole group' 
 	rp/c/g/b/rerun.sh -q || true
 	jq -e "select(.id == \"b\") | .results.output.actual == \"1\\n\"" rp/c/g/b/rerun/reports.jsonl'
 
+test_case 'a big report in a bundle is one line of JSON; a small one is indented' '
+	mkdir -p bigr/c/g
+	printf "name: bigr\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > bigr/suite.yaml
+	printf "arguments: [\"yes abc | head -c 2000000\"]\nexpected: {output: no}\n" > bigr/c/g/big.yaml
+	printf "arguments: [\"echo small\"]\nexpected: {output: no}\n" > bigr/c/g/small.yaml
+	run_assay run bigr -o res-big -q --repro rb; expect_exit 1
+	[ "$(wc -l < rb/c/g/big/report.json)" = 1 ]
+	[ "$(wc -l < rb/c/g/small/report.json)" -gt 5 ]
+	jq -e ".results.output.actual | length == 2000000" rb/c/g/big/report.json'
+
 test_done

@@ -184,15 +184,27 @@ Test(edit, an_empty_value_is_filled)
 		    "expected:\n  output: \"x\"\n  status_code: 0\n");
 }
 
-Test(edit, a_json_case_file_is_written_whole)
+Test(edit, a_json_case_file_is_written_whole_indented_as_it_was)
 {
-	char *path = write_case("c.json", "{\"arguments\": [\"a\"], \"expected\": {\"output\": \"x\"}}");
+	char *path = write_case("c.json", "{\n\"arguments\": [\"a\"], \"expected\": {\"output\": \"x\"}}");
 	assay_expected_edit e[2] = { { "output", json("\"y\"") }, { "status_code", json("0") } };
 
 	cr_assert_eq(assay_case_file_set_expected(path, e, 2, NULL), 0);
 	char *got = read_back(path);
 	cr_expect_str_eq(got, "{\n  \"arguments\": [\n    \"a\"\n  ],\n  \"expected\": {\n"
 			      "    \"output\": \"y\",\n    \"status_code\": 0\n  }\n}\n");
+	free(got);
+	free(path);
+}
+
+Test(edit, a_one_line_json_case_file_stays_one_line)
+{
+	char *path = write_case("c.json", "{\"arguments\": [\"a\"], \"expected\": {\"output\": \"x\"}}\n");
+	assay_expected_edit e = { "output", json("[1, 2]") };
+
+	cr_assert_eq(assay_case_file_set_expected(path, &e, 1, NULL), 0);
+	char *got = read_back(path);
+	cr_expect_str_eq(got, "{\"arguments\": [\"a\"], \"expected\": {\"output\": [1, 2]}}\n");
 	free(got);
 	free(path);
 }

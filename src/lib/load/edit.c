@@ -567,7 +567,12 @@ static int edit_one(assay_buf *text, bool json, const char *file,
 		goto out;
 	}
 	if (json) {
-		assay_json_write(&out, &want, ASSAY_JSON_PRETTY);
+		/* in the file's own style: a one-line file (often a big generated one) stays one
+		 * line, instead of growing by half in indentation */
+		const char *nl = memchr(text->ptr, '\n', text->len);
+		bool one_line = !nl || (size_t)(nl - text->ptr) + 1 >= text->len;
+
+		assay_json_write(&out, &want, one_line ? 0 : ASSAY_JSON_PRETTY);
 		assay_buf_addch(&out, '\n');
 	} else if ((rc = yaml_edit(&out, text->ptr, text->len, path, n, &edit->value, file, err))) {
 		goto out;

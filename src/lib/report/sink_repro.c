@@ -31,6 +31,10 @@
 #include "assay/render.h"
 #include "util/banned.h"
 
+/* A JSON file of a bundle longer than this on one line is written on one line: indented, a
+ * report of a 7 MB output grew to 48 MB. */
+#define PRETTY_MAX (1024u * 1024)
+
 struct repro {
 	char *dir, *assay, *suite_dir, *entry, *submission;
 	size_t out_cap, err_cap, value_cap;
@@ -127,7 +131,11 @@ static int put_json(struct repro *k, const char *bundle, const char *rel, const 
 		    assay_err *err)
 {
 	assay_buf_reset(&k->b);
-	assay_json_write(&k->b, v, ASSAY_JSON_PRETTY);
+	assay_json_write(&k->b, v, 0);
+	if (k->b.len <= PRETTY_MAX) { /* indented for reading, unless that makes it huge */
+		assay_buf_reset(&k->b);
+		assay_json_write(&k->b, v, ASSAY_JSON_PRETTY);
+	}
 	assay_buf_addch(&k->b, '\n');
 	return put(bundle, rel, k->b.ptr, k->b.len, 0644, err);
 }

@@ -118,6 +118,8 @@ typedef struct assay_run_opts {
 				       unreported, finished cases are all reported, and the run
 				       ends with summary.interrupted */
 	size_t jobs;              /**< cases run at once (0: 1) */
+	double earlier_s;         /**< seconds that earlier invocations of a resumed run took:
+				       added to the summary's duration (0: a new run) */
 	bool fail_fast;           /**< after the first case that did not pass (replayed ones
 				       aside) no case is started; the cases already running end
 				       and are reported (--exitfirst) */

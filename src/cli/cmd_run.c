@@ -241,6 +241,13 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			goto out;
 		}
 		a->store = *out;
+		if (!assay_store_run_info(*out, &info, m, NULL)) {
+			const assay_value *d = assay_object_get(&info, "earlier_duration");
+
+			a->earlier_s = assay_value_number(d);
+			if (!(a->earlier_s >= 0 && a->earlier_s < 1e9))
+				a->earlier_s = 0;
+		}
 		if (!a->quiet)
 			fprintf(stderr, "assay: resuming: %zu case%s already done\n", done,
 				done == 1 ? "" : "s");

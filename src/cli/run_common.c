@@ -276,6 +276,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.stop = &stop_requested;
 	opts.fail_fast = a->exitfirst;
 	opts.jobs = a->jobs;
+	opts.earlier_s = a->earlier_s;
 	if (!opts.jobs)
 		opts.jobs = usable_cpus();
 	if (a->store) {

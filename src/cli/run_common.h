@@ -37,6 +37,7 @@ struct run_args {
 	double kill_grace;
 	bool resume;
 	struct assay_store *store;   /* resume: the results store holding finished cases */
+	double earlier_s;            /* resume: seconds the run's earlier invocations took */
 };
 
 /* Initial values of the lists in struct run_args. */

@@ -138,4 +138,18 @@ test_case 'show prints a case whole, cut values included; a value alone as its b
 	run_assay show not-a-results-folder big; expect_exit 2
 	expect_grep "not a results folder" err'
 
+test_case 'a resumed run'"'"'s duration adds up its invocations (an interrupted one included)' '
+	fresh
+	mkdir -p d/c/g
+	printf "name: d\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > d/suite.yaml
+	for x in a b; do printf "arguments: [\"sleep 1 # t5002-dur-$$\"]\nexpected: {status_code: 0}\n" > d/c/g/$x.yaml; done
+	"$ASSAY" run d -o r -q -j1 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid; wait $pid || true
+	jq -e ".interrupted and .duration >= 1.4" r/summary.json
+	run_assay run d -o r -q -j1 --resume; expect_exit 0
+	# 1.5 s before, about 1 s now
+	jq -e ".duration >= 2.4 and .duration < 4" r/summary.json'
+
 test_done

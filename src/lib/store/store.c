@@ -426,8 +426,13 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 		return rc;
 	assay_store__now(now);
 	if (resume) {
+		/* the time the run took so far is the last summary's duration (an invocation
+		 * killed before its summary adds nothing it could know): kept in the meta */
 		return assay_store__exec(s, "UPDATE run SET resumes = resumes + 1, finished = NULL,"
-					    " interrupted = NULL, summary = NULL WHERE id = 1", err);
+					    " interrupted = NULL, meta = json_set(meta,"
+					    " '$.earlier_duration', coalesce(json_extract(summary,"
+					    " '$.duration'), json_extract(meta, '$.earlier_duration'),"
+					    " 0)), summary = NULL WHERE id = 1", err);
 	}
 	assay_json_write(&m, meta, 0);
 	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE; DELETE FROM attributes; DELETE FROM cases;"

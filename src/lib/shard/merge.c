@@ -571,7 +571,7 @@ static bool locate(const assay_suite *s, const char *cp, const char *g, size_t *
 static assay_value merged_meta(struct merge *m, assay_arena *a)
 {
 	static const char *const drop[] = { "shard", "command", "started", "finished",
-					    "interrupted", "resumes", "summary" };
+					    "interrupted", "resumes", "summary", "earlier_duration" };
 	assay_value meta = assay_value_copy(a, &m->in[0].info), from = assay_value_array();
 
 	for (size_t i = 0; i < sizeof(drop) / sizeof(*drop); i++)

@@ -570,8 +570,9 @@ static bool locate(const assay_suite *s, const char *cp, const char *g, size_t *
 /* The merged run's description: the first shard's, unsharded, with where it came from. */
 static assay_value merged_meta(struct merge *m, assay_arena *a)
 {
-	static const char *const drop[] = { "shard", "command", "started", "finished",
-					    "interrupted", "resumes", "summary", "earlier_duration" };
+	static const char *const drop[] = { "shard", "command", "started",
+					    "finished", "interrupted", "resumes",
+					    "summary", "earlier_duration" };
 	assay_value meta = assay_value_copy(a, &m->in[0].info), from = assay_value_array();
 
 	for (size_t i = 0; i < sizeof(drop) / sizeof(*drop); i++)

@@ -200,4 +200,13 @@ test_case 'parquet: SlopCodeBench columns, read back by DuckDB' '
 	q "SELECT r.actual, r.expected, r.is_correct FROM (SELECT unnest(results) AS r FROM read_parquet(FILE) WHERE id = '"'"'wrong-output'"'"') WHERE r.attribute = '"'"'output'"'"'" > wo
 	[ "$(cat wo)" = "[\"a\\nB\\nc\\n\",\"a\\nb\\nc\\n\",false]" ]'
 
+test_case 'a failure shows its diff before the expected and actual values (junit, tap, markdown)' '
+	fresh
+	run_failing
+	first() { grep -n -m1 -E "$1" "$2" | cut -d: -f1; }
+	for f in res/junit.xml res/report.tap res/summary.md; do
+		d=$(first "^(  +)?(\*\*)?diff(\*\*)?:" $f); e=$(first "^(  +)?(\*\*)?(expected|expect)(\*\*)?:" $f)
+		[ -n "$d" ] && [ -n "$e" ] && [ "$d" -lt "$e" ] || { echo "$f: diff at line $d, expected at $e"; exit 1; }
+	done'
+
 test_done

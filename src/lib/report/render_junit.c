@@ -170,9 +170,10 @@ static void failure_text(struct assay_renderer *r, const struct assay_report__ca
 		assay_buf_adds(out, "=== ");
 		assay_report__xml(out, m->key.u.s, m->key.len, false);
 		assay_buf_adds(out, " ===\n");
+		/* the diff first: a long expected value would hide it */
+		add_value(r, out, "diff", assay_object_get(&m->value, "diff"), true);
 		add_value(r, out, "expected", assay_object_get(&m->value, "expected"), true);
 		add_value(r, out, "actual", assay_object_get(&m->value, "actual"), true);
-		add_value(r, out, "diff", assay_object_get(&m->value, "diff"), true);
 	}
 }
 

@@ -115,9 +115,10 @@ static void list_case(struct assay_renderer *r, const struct assay_report__case 
 		assay_buf_adds(out, "**");
 		cell(out, at->key.u.s);
 		assay_buf_adds(out, "**\n\n");
+		/* the diff first: a long expected value would hide it */
+		value(r, out, "diff", assay_object_get(&at->value, "diff"));
 		value(r, out, "expected", assay_object_get(&at->value, "expected"));
 		value(r, out, "actual", assay_object_get(&at->value, "actual"));
-		value(r, out, "diff", assay_object_get(&at->value, "diff"));
 	}
 	assay_buf_adds(out, "</details>\n\n");
 	assay_buf_release(&reason);

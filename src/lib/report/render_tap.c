@@ -123,8 +123,9 @@ static void value(struct assay_renderer *r, yaml_emitter_t *e, const char *name,
 static void attributes(struct assay_renderer *r, yaml_emitter_t *e,
 		       const struct assay_report__case *c)
 {
-	static const char *const fields[][2] = { { "got", "actual" }, { "expect", "expected" },
-						 { "diff", "diff" } };
+	/* the diff first: a long expected value would hide it */
+	static const char *const fields[][2] = { { "diff", "diff" }, { "got", "actual" },
+						 { "expect", "expected" } };
 	bool any = false;
 
 	for (uint32_t i = 0; c->results && i < c->results->len; i++) {

@@ -86,4 +86,4 @@ if __name__ == '__main__':
         if isinstance(ddr, dict) and n is not None:
             nv = n.get('results', {}).get('output', {})
             if nv.get('is_correct') != (ddr == {}): flag += '  <<< VERDICT!=DEEPDIFF'
-        print(f'--- {cid} {name}{flag}\n  new: {sn}\n  old: {so if sn != so else "(same)"}\n  dd : {json.dumps(ddr)[:400]}')
+        print(f'--- {cid} {name} {json.dumps(opts)}{flag}\n  new: {sn}\n  old: {so if sn != so else "(same)"}\n  dd : {json.dumps(ddr)[:400]}')

@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "assay/json.h"
 #include "json/json_int.h"
@@ -81,6 +83,7 @@ struct parser {
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
+	uint64_t hseed;    /* dedup_members' hash seed, drawn at its first use (0: not yet) */
 };
 
 /*
@@ -512,20 +515,40 @@ static inline bool same_key(const assay_member *x, const assay_member *y)
 				!memcmp(x->key.u.s, y->key.u.s, x->key.len)));
 }
 
-static uint64_t key_hash(const assay_value *k)
+/* FNV-1a from a random state, then mixed (murmur3's fmix64): the low bits of plain FNV-1a
+ * depend only on the low bits of its state, so 2**m keys whose hashes share their low bits are
+ * cheap to make, and a program printing one object of them made the dedup below quadratic
+ * (131,072 such keys: 31 s; hostile review 2). */
+static uint64_t key_hash(const assay_value *k, uint64_t seed)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull ^ seed;
 
 	for (uint32_t i = 0; i < k->len; i++)
 		h = (h ^ (unsigned char)k->u.s[i]) * 1099511628211ull;
-	return h;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static uint64_t hash_seed(struct parser *ps)
+{
+	if (!ps->hseed) {
+		uint64_t s = 0;
+
+		if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != sizeof(s))
+			s = (uint64_t)(uintptr_t)ps ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
+		ps->hseed = s | 1;
+	}
+	return ps->hseed;
 }
 
 /*
  * Python's dict: a key seen again keeps its first place and takes the later value. Returns the
  * number of members left (compacted in place).
  */
-static size_t dedup_members(assay_member *m, size_t n)
+static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
 {
 	bool *drop = NULL;
 	size_t out = 0;
@@ -549,8 +572,10 @@ static size_t dedup_members(assay_member *m, size_t n)
 		while (cap < n * 2)
 			cap *= 2;
 		uint32_t *slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
+		uint64_t seed = hash_seed(ps);
+
 		for (size_t j = 0; j < n; j++) {
-			size_t h = (size_t)key_hash(&m[j].key) & (cap - 1);
+			size_t h = (size_t)key_hash(&m[j].key, seed) & (cap - 1);
 
 			while (slots[h]) {
 				size_t i = slots[h] - 1;
@@ -669,7 +694,7 @@ static int close_container(struct parser *ps)
 	if (f.obj && n) {
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
-		n = dedup_members(m, n / 2);
+		n = dedup_members(ps, m, n / 2);
 		if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
 			v.u.members = f.like->u.members;
 		} else if (n) {

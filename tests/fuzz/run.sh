@@ -12,9 +12,9 @@ if [ ! -f "$B/Makefile" ]; then
 	CC=clang CXX=clang++ cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DASSAY_FUZZ=ON -DASSAY_SANITIZE=address,undefined -DASSAY_TESTS=OFF >/dev/null
 fi
-cmake --build "$B" -j "$(nproc)" --target fuzz_json fuzz_yaml fuzz_diff fuzz_toml fuzz_ini fuzz_csv >/dev/null
+cmake --build "$B" -j "$(nproc)" --target fuzz_json fuzz_yaml fuzz_diff fuzz_like fuzz_toml fuzz_ini fuzz_csv >/dev/null
 status=0
-for t in json yaml diff toml ini csv; do
+for t in json yaml diff like toml ini csv; do
 	work="$B/corpus-$t"
 	rm -rf "$work"
 	mkdir -p "$work"

@@ -1014,3 +1014,10 @@ Test(diff, ignore_order_exclusions_leave_items_out_on_both_sides)
 		   "{\"exclude_paths\": [\"root[0][1]\"], \"ignore_order\": true}",
 		   "{\"iterable_item_removed\": {\"root[0][0]\": 1}}");
 }
+
+Test(diff, ignore_order_keeps_a_lone_surrogate_as_an_item)
+{
+	/* deepdiff-parity.md 14.4: deepdiff drops an item it cannot hash; assay reports it */
+	check_diff("[1]", "[1, \"\\ud800\"]", "{\"ignore_order\": true}",
+		   "{\"iterable_item_added\": {\"root[1]\": \"\\ud800\"}}");
+}

@@ -24,8 +24,8 @@ extern "C" {
 #define ASSAY_STORE_FILE "assay.db"
 
 /** The longest a finished case waits in an open transaction before it is committed, seconds
- *  (assay_store_put_case; a runner flushes at least this often, assay_sink.flush). */
-#define ASSAY_STORE_BATCH_SECONDS 0.25
+ *  (assay_store_put_case): the runner's flush interval (run.h), for callers without one. */
+#define ASSAY_STORE_BATCH_SECONDS ASSAY_SINK_FLUSH_SECONDS
 
 /** An open store (opaque). */
 typedef struct assay_store assay_store;

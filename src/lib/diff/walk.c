@@ -40,6 +40,7 @@
 
 #include "assay/value.h"
 #include "diff/diff_int.h"
+#include "util/buf_int.h"
 #include "util/banned.h"
 
 /* G_REAL only under strict_types: floats apart from integers */
@@ -102,21 +103,11 @@ size_t assay_diff__push_key(struct assay_diff__ctx *c, const char *key, size_t l
 	size_t old = c->path.len;
 
 	/* deepdiff's DictRelationship: the key in single quotes, nothing escaped */
-	if (!c->path.max) { /* one copy into room made at once */
-		char *p;
-
-		assay_buf_grow(&c->path, len + 4);
-		p = c->path.ptr + c->path.len;
-		p[0] = '[', p[1] = '\'';
-		if (len)
-			memcpy(p + 2, key, len);
-		p[len + 2] = '\'', p[len + 3] = ']', p[len + 4] = '\0';
-		c->path.len += len + 4;
-		return old;
-	}
-	assay_buf_add(&c->path, "['", 2);
-	assay_buf_add(&c->path, key, len);
-	assay_buf_add(&c->path, "']", 2);
+	if (!c->path.max)
+		assay_buf_grow(&c->path, len + 4); /* room made once: the three go in place */
+	assay_buf__add(&c->path, "['", 2);
+	assay_buf__add(&c->path, key, len);
+	assay_buf__add(&c->path, "']", 2);
 	return old;
 }
 

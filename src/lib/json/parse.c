@@ -363,6 +363,16 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
  * an interned key that had one would lend it to every later copy.
  */
 #define INTERN_SLOTS 1024 /* a power of two */
+
+/* FNV-1a over `n` bytes from state `h` (its offset basis, or that xor a seed). */
+static inline uint64_t fnv1a(const char *s, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+#define FNV_BASIS 1469598103934665603ull
 #define INTERN_MAX_LEN 64
 
 struct interned {
@@ -378,7 +388,7 @@ static bool interning(const struct parser *ps)
 /* `n` bytes at `s` as a string value: the key made before with the same bytes, or a copy. */
 static assay_value intern_key(struct parser *ps, const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h;
 	size_t i, probes = 0;
 	assay_value v;
 
@@ -386,8 +396,7 @@ static assay_value intern_key(struct parser *ps, const char *s, size_t n)
 		return assay_value_string(ps->a, s, n);
 	if (!ps->keys)
 		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h = fnv1a(s, n, FNV_BASIS);
 	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
 	     i = (i + 1) & (INTERN_SLOTS - 1)) {
 		if (ps->keys[i].len == n && !memcmp(ps->keys[i].s, s, n))
@@ -521,10 +530,8 @@ static inline bool same_key(const assay_member *x, const assay_member *y)
  * (131,072 such keys: 31 s; hostile review 2). */
 static uint64_t key_hash(const assay_value *k, uint64_t seed)
 {
-	uint64_t h = 1469598103934665603ull ^ seed;
+	uint64_t h = fnv1a(k->u.s, k->len, FNV_BASIS ^ seed);
 
-	for (uint32_t i = 0; i < k->len; i++)
-		h = (h ^ (unsigned char)k->u.s[i]) * 1099511628211ull;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;

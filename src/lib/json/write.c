@@ -36,6 +36,7 @@
 #include "assay/json.h"
 #include "json/json_int.h"
 #include "value/value_int.h"
+#include "util/buf_int.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
 #include "util/banned.h"
@@ -59,18 +60,9 @@ static size_t seq(const unsigned char *p, size_t len, bool wtf8, size_t *bad, bo
 	return *sur ? 3 : assay_utf8_seq(p, len, bad);
 }
 
-/* Appends n bytes: in place while there is room, as nearly always (a 20 MB document is
- * millions of small appends), else through assay_buf_add, which also keeps a cap. */
-static inline void put(assay_buf *out, const char *s, size_t n)
-{
-	if (!out->max && n < out->alloc - out->len) {
-		memcpy(out->ptr + out->len, s, n);
-		out->len += n;
-		out->ptr[out->len] = '\0';
-		return;
-	}
-	assay_buf_add(out, s, n);
-}
+/* Appends n bytes, inline while there is room, as nearly always (a 20 MB document is
+ * millions of small appends). */
+#define put assay_buf__add
 
 void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8)
 {
@@ -153,16 +145,10 @@ void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wt
 /* A string: a plain one (no escapes, ASCII) in place when there is room, else as above. */
 static inline void write_str(assay_buf *out, const char *s, size_t len, bool wtf8)
 {
-	if (!out->max && len + 2 < out->alloc - out->len &&
-	    assay_json__plain_run(s, s + len) == s + len) {
-		char *p = out->ptr + out->len;
-
-		p[0] = '"';
-		if (len)
-			memcpy(p + 1, s, len);
-		p[len + 1] = '"';
-		p[len + 2] = '\0';
-		out->len += len + 2;
+	if (assay_buf__fits(out, len + 2) && assay_json__plain_run(s, s + len) == s + len) {
+		assay_buf__put(out, "\"", 1);
+		assay_buf__put(out, s, len);
+		assay_buf__put(out, "\"", 1);
 		return;
 	}
 	assay_json__write_string(out, s, len, wtf8);

@@ -28,6 +28,7 @@
 #include "assay/json.h"
 #include "json/json_int.h"
 #include "parquet/parquet_int.h"
+#include "util/fs_int.h"
 #include "util/banned.h"
 
 #define DEFAULT_ROW_GROUP_ROWS 65536
@@ -247,19 +248,9 @@ static int io_error(assay_pq_writer *w, const char *path, const char *what, assa
 
 static int out_write(assay_pq_writer *w, const void *data, size_t len, assay_err *err)
 {
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return io_error(w, w->name, "write", err);
-		}
-		p += n;
-		len -= (size_t)n;
-		w->offset += n;
-	}
+	if (assay_fs__write_all(w->fd, data, len))
+		return io_error(w, w->name, "write", err);
+	w->offset += len;
 	return 0;
 }
 

@@ -12,25 +12,16 @@
 #include <unistd.h>
 
 #include "report/report_int.h"
+#include "util/fs_int.h"
 #include "util/banned.h"
 
 #define FLUSH_AT (64u * 1024)
 
 static void write_fd(struct assay_report__out *o, const char *p, size_t len)
 {
-	while (len && !o->rc) {
-		ssize_t n = write(o->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			o->rc = assay_err_set(&o->err, ASSAY_EIO, o->path ? o->path : "<stdout>", 0,
-					      0, "cannot write: %s", strerror(errno));
-			return;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	if (!o->rc && assay_fs__write_all(o->fd, p, len))
+		o->rc = assay_err_set(&o->err, ASSAY_EIO, o->path ? o->path : "<stdout>", 0, 0,
+				      "cannot write: %s", strerror(errno));
 }
 
 int assay_report__out_open(struct assay_report__out *o, const char *path, assay_err *err)

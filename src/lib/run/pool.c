@@ -291,9 +291,9 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 /*
  * Makes (or, shared, checks) working folder `rel` beneath `root` (the run's, or an isolated
  * case's group folder), reaching it through no link, then puts the submission (fresh folders
- * only) and the case folder's files/ into it, at `dir`. A folder an earlier case replaced by a link is an error, never followed: no process
- * of an earlier case of a shared folder is alive by now (proc.h, and a lane runs one case at a
- * time), so what was checked stays true.
+ * only) and the case folder's files/ into it, at `dir`. A folder an earlier case replaced by a
+ * link is an error, never followed: no process of an earlier case of a shared folder is alive
+ * by now (proc.h, and a lane runs one case at a time), so what was checked stays true.
  */
 static int prepare_workdir(const char *root, const char *rel, const char *dir,
 			   const char *submission, const assay_case *c, bool fresh, assay_err *err)

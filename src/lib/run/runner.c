@@ -193,9 +193,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	interrupted = run.released < suite->ncases;
 
 	assay_arena *a = assay_arena_new(0);
-	assay_value sv = assay_tallies_summary(run.t, a,
-					       assay_now() - t0 + (opts->earlier_s > 0 ? opts->earlier_s : 0),
-					       interrupted,
+	double wall = assay_now() - t0 + (opts->earlier_s > 0 ? opts->earlier_s : 0);
+	assay_value sv = assay_tallies_summary(run.t, a, wall, interrupted,
 					       opts->keep ? run.root : NULL);
 	if (interrupted) {
 		/* what did not run, named as the failure listing names cases */

@@ -14,7 +14,9 @@
  *   kept already. A file whose record is rolled back (a case that could not be stored) stays
  *   as an orphan: harmless, it is named by its content, and a new run empties DIR/blobs.
  * - Not synced: as the database (synchronous=NORMAL), a blob outlives assay being killed, not
- *   the machine losing power; a blob lost that way is reported when read, never made up.
+ *   the machine losing power; a blob lost that way is reported when read, never made up. So
+ *   not through assay_fs_atomic (fs.h), which syncs every file (tens of milliseconds for a
+ *   22 MB blob on a disk) and opens by path: here all goes beneath the folder's descriptor.
  * - Reading trusts nothing of a store (it may be a shard from anywhere): the name must be 64
  *   hex digits, DIR/blobs and the file are opened without following a link, the file must be
  *   a regular file of the recorded size, and its bytes must hash to its name.
@@ -34,6 +36,7 @@
 #include "assay/fs.h"
 #include "assay/store.h"
 #include "store/store_int.h"
+#include "util/fs_int.h"
 #include "util/banned.h"
 #include "util/sha256.h"
 
@@ -82,17 +85,8 @@ static int blobs_dir(assay_store *s, bool make, assay_err *err)
 
 static int write_all(struct db_blob *b, const char *p, size_t len, assay_err *err)
 {
-	while (len) {
-		ssize_t n = write(b->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return io_fail(b->s, err, "cannot write a blob", errno);
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return assay_fs__write_all(b->fd, p, len) ? io_fail(b->s, err, "cannot write a blob", errno)
+						  : 0;
 }
 
 /* The blob has outgrown a chunk: from now on it is a file (what is pending first). */

@@ -9,9 +9,8 @@
  * Key decisions:
  * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the case is
  *   stored; a kill can leave a partial last line only in reports.jsonl, never in the store. A
- *   resumed
- *   run rewrites reports.jsonl from the store when it begins and when it ends (a case run again
- *   replaces its old result).
+ *   resumed run rewrites reports.jsonl from the store when it begins and when it ends (a case
+ *   run again replaces its old result).
  * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run
  *   order), so a line is on disk as soon as its case is. When some line came out of run order,
  *   reports.jsonl is rewritten from the store in run order at the end, so a finished run's file
@@ -29,6 +28,7 @@
 #include "assay/report.h"
 #include "assay/store.h"
 #include "store/store_int.h"
+#include "util/fs_int.h"
 #include "util/banned.h"
 
 struct store_sink {
@@ -43,20 +43,11 @@ struct store_sink {
 	assay_buf line;
 };
 
-static int write_all(int fd, const char *p, size_t left, const char *path, assay_err *err)
+static int write_all(int fd, const char *p, size_t len, const char *path, assay_err *err)
 {
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return assay_err_set(err, ASSAY_EIO, path, 0, 0, "cannot write: %s",
-					     strerror(errno));
-		p += n;
-		left -= (size_t)n;
-	}
-	return 0;
+	return assay_fs__write_all(fd, p, len) ? assay_err_set(err, ASSAY_EIO, path, 0, 0,
+							       "cannot write: %s", strerror(errno))
+					       : 0;
 }
 
 /* reports.jsonl made anew from the store's rows, in run order (atomically). */

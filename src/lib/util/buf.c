@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "assay/buf.h"
+#include "util/buf_int.h"
 #include "util/banned.h"
 
 char assay_buf__empty[1];
@@ -69,12 +70,9 @@ int assay_buf_add(assay_buf *b, const void *data, size_t len)
 {
 	int rc = 0;
 
-	/* the common case: uncapped, with room (one copy, no call) */
-	if (!b->max && len < b->alloc - b->len) {
-		if (len)
-			memcpy(b->ptr + b->len, data, len);
-		b->len += len;
-		b->ptr[b->len] = '\0';
+	/* the common case: uncapped, with room (one copy) */
+	if (assay_buf__fits(b, len)) {
+		assay_buf__put(b, data, len);
 		return 0;
 	}
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "util/buf_int.h"
+#include "util/fs_int.h"
 #include "util/sha256.h"
 #include "util/banned.h"
 
@@ -44,7 +46,7 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		char chunk[65536];
 		/* into the room made above when there is some (one copy, not two), else through
 		 * `chunk`, where a file past `max` or grown since fstat is found */
-		size_t spare = out->alloc && !out->max ? out->alloc - out->len - 1 : 0;
+		size_t spare = assay_buf__spare(out);
 		if (max && spare > max - (out->len < max ? out->len : max))
 			spare = max - (out->len < max ? out->len : max);
 		bool direct = spare >= sizeof(chunk) / 4;
@@ -59,8 +61,7 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		if (n == 0)
 			break;
 		if (direct) {
-			out->len += (size_t)n;
-			out->ptr[out->len] = '\0';
+			assay_buf_setlen(out, out->len + (size_t)n);
 			continue;
 		}
 		size_t room = max ? max - (out->len < max ? out->len : max) : (size_t)n;
@@ -107,8 +108,10 @@ int assay_fs_sha256(const char *path, char out[65], assay_err *err)
 	return rc;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+int assay_fs__write_all(int fd, const void *buf, size_t len)
 {
+	const char *data = buf;
+
 	while (len) {
 		ssize_t n = write(fd, data, len);
 		if (n < 0) {
@@ -133,7 +136,7 @@ int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mo
 		rc = io_error(err, tmp, "create");
 		goto out;
 	}
-	if (write_all(fd, data, len) || fsync(fd)) {
+	if (assay_fs__write_all(fd, data, len) || fsync(fd)) {
 		rc = io_error(err, tmp, "write");
 		close(fd);
 		unlink(tmp);
@@ -178,7 +181,7 @@ int assay_fs_atomic_write(assay_fs_atomic *w, const void *data, size_t len, assa
 {
 	if (w->fd < 0)
 		return assay_err_set(err, ASSAY_EIO, w->tmp, 0, 0, "write after a failure");
-	if (write_all(w->fd, data, len)) {
+	if (assay_fs__write_all(w->fd, data, len)) {
 		int rc = io_error(err, w->tmp, "write");
 
 		close(w->fd);
@@ -238,7 +241,7 @@ int assay_fs_write(const char *path, const void *data, size_t len, int mode, ass
 		return assay_err_set(err, ASSAY_EIO, path, 0, 0,
 				     "cannot write: something that is not a file is there");
 	}
-	if (write_all(fd, data, len)) {
+	if (assay_fs__write_all(fd, data, len)) {
 		rc = io_error(err, path, "write");
 		close(fd);
 		return rc;
@@ -425,7 +428,7 @@ static int copy_file(const char *src, const char *dst, mode_t mode, assay_err *e
 		}
 		if (n == 0)
 			break;
-		if (write_all(out, chunk, (size_t)n)) {
+		if (assay_fs__write_all(out, chunk, (size_t)n)) {
 			rc = io_error(err, dst, "write");
 			break;
 		}
@@ -686,7 +689,7 @@ int assay_fs_write_beneath(const char *root, const char *rel, const void *data, 
 				     "cannot write: something that is not a file is there");
 	}
 	int rc = 0;
-	if (write_all(fd, data, len))
+	if (assay_fs__write_all(fd, data, len))
 		rc = io_error(err, rel, "write");
 	if (close(fd) && !rc)
 		rc = io_error(err, rel, "write");

@@ -437,7 +437,7 @@ static void program_ended(struct sup *s, const struct s_siginfo *si)
 	int st = 0;
 
 	s_clock_ns(&s->rep.t_exit_ns);
-	if (c->nproc && !(si->si_code == 1 /* CLD_EXITED */ && si->si_status == 0))
+	if (c->nproc && !(si->si_code == S_CLD_EXITED && si->si_status == 0))
 		s->rep.processes = walk_tree(false);
 	s->killing = true;
 	kill_all(s);

@@ -102,6 +102,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_WNOHANG 1
 #define S_WEXITED 4
 #define S_WNOWAIT 0x01000000
+#define S_CLD_EXITED 1 /* siginfo's si_code of a child that exited */
 #define S___WALL 0x40000000
 
 

@@ -4,8 +4,10 @@
 # Criterion, the sqlite3 shell, clang's libFuzzer, xmllint (JUnit reports against their schema),
 # headless Chromium (the HTML report), PyYAML (TAP diagnostics), python3 (the api adapter's test
 # servers, tests/cli/t2002, on its http.server), and node with npm when there is
-# no npm yet (tests/cli/t5102 reads assay's Parquet files back with DuckDB's npm package; a
-# machine whose node comes from elsewhere keeps it: Debian's npm would conflict with it).
+# no npm yet (a machine whose node comes from elsewhere keeps it: Debian's npm would conflict
+# with it), then DuckDB's npm package under $ASSAY_TEST_NODE_DIR (default
+# /usr/local/lib/assay-test-node): tests/cli/t5102 and t5103 read assay's Parquet files back
+# with it, and no test downloads anything at test time.
 # Idempotent: installs only what is missing and runs apt-get update only then.
 # Usage: scripts/install-deps.sh [--tests]   (as root, or with sudo)
 set -eu
@@ -14,7 +16,7 @@ pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conver
 libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
 libtomlplusplus-dev"
 test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
-python3 python3-yaml"
+python3 python3-yaml groff-base"
 tests=false
 case "${1:-}" in
 "") ;;
@@ -34,10 +36,21 @@ done
 if $tests && ! command -v npm >/dev/null 2>&1; then
 	missing="$missing nodejs npm"
 fi
-[ -z "$missing" ] && exit 0
-
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-echo "installing:$missing" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "installing:$missing" >&2
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# DuckDB's Node package, pinned (the version tests/cli/t5102 was written against).
+if $tests; then
+	node_dir=${ASSAY_TEST_NODE_DIR:-/usr/local/lib/assay-test-node}
+	if [ ! -d "$node_dir/node_modules/@duckdb/node-api" ]; then
+		echo "installing: @duckdb/node-api (npm) into $node_dir" >&2
+		$SUDO mkdir -p "$node_dir"
+		$SUDO npm install --prefix "$node_dir" --no-audit --no-fund --no-save \
+			@duckdb/node-api@1.5.6-r.1 >/dev/null
+	fi
+fi

@@ -18,18 +18,69 @@ cd "$TMP"
 
 n_passed=0
 n_failed=0
+n_skipped=0
+skip_reasons=""
+
+# skip REASON: ends the test case (or, outside one, the whole script) as skipped: counted,
+# shown as "skip - TITLE: REASON", and reported to ctest as a skip (never as a pass). For a
+# missing dependency that scripts/install-deps.sh --tests installs: under CI=true (CI installs
+# them all) a skip is a failure, so a broken install can never pass for a green run.
+# skip_optional REASON: the same for a condition no install can change (no root, no HOME);
+# it skips under CI too.
+skip() {
+	printf '%s\n' "$1" >"$TMP/.skip"
+	[ -n "${ASSAY_IN_TEST_CASE:-}" ] || skip_script
+	exit 77
+}
+skip_optional() {
+	printf 'optional: %s\n' "$1" >"$TMP/.skip"
+	[ -n "${ASSAY_IN_TEST_CASE:-}" ] || skip_script
+	exit 77
+}
+# (a skip before any test case: the whole script is skipped)
+skip_script() {
+	local reason
+	reason=$(cat "$TMP/.skip")
+	if [ "${CI:-}" = true ] && [ "${reason#optional: }" = "$reason" ]; then
+		echo "FAILED - skipped under CI: $reason (scripts/install-deps.sh --tests installs it)"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	echo "skipped: ${reason#optional: }"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+}
+
+# require_cmd CMD...: skips the test case (or the script) unless every CMD is on PATH.
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+	done
+}
 
 # test_case TITLE BODY: runs BODY (a string of shell commands) in a subshell with `set -e`, so
 # that any failing command fails the test. (The subshell must be a statement of its own: in an
 # `if` condition or before `||`, bash ignores `set -e` inside it and only the last command
 # would count.)
 test_case() {
-	local title=$1 body=$2 status
-	(set -e; eval "$body") >"$TMP/.out" 2>&1
+	local title=$1 body=$2 status reason
+	rm -f "$TMP/.skip"
+	(set -e; ASSAY_IN_TEST_CASE=1; eval "$body") >"$TMP/.out" 2>&1
 	status=$?
 	if [ "$status" -eq 0 ]; then
 		n_passed=$((n_passed + 1))
 		echo "ok - $title"
+	elif [ "$status" -eq 77 ] && [ -f "$TMP/.skip" ]; then
+		reason=$(cat "$TMP/.skip")
+		if [ "${CI:-}" = true ] && [ "${reason#optional: }" = "$reason" ]; then
+			n_failed=$((n_failed + 1))
+			echo "FAILED - $title: skipped under CI: $reason (scripts/install-deps.sh --tests installs it)"
+		else
+			n_skipped=$((n_skipped + 1))
+			skip_reasons="$skip_reasons; ${reason#optional: }"
+			echo "skip - $title: ${reason#optional: }"
+		fi
 	else
 		n_failed=$((n_failed + 1))
 		echo "FAILED - $title"
@@ -71,7 +122,14 @@ expect_grep() {
 	fi
 }
 
+# Prints "N passed, N failed[, N skipped]"; exits non-zero on any failure. A script that skipped
+# a test case and failed none says "skipped:" so that ctest reports it as skipped, not passed.
 test_done() {
-	echo "$n_passed passed, $n_failed failed"
+	if [ "$n_skipped" -gt 0 ]; then
+		echo "$n_passed passed, $n_failed failed, $n_skipped skipped"
+		[ "$n_failed" -eq 0 ] && echo "skipped: $n_skipped test case(s)${skip_reasons#;}"
+	else
+		echo "$n_passed passed, $n_failed failed"
+	fi
 	[ "$n_failed" -eq 0 ]
 }

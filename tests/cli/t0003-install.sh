@@ -63,7 +63,7 @@ test_case 'every command and every option is in docs/cli.md and in the manual pa
 		done
 	done'
 test_case 'the manual page renders without warnings' '
-	if ! command -v groff > /dev/null; then echo "groff missing: skipped"; exit 0; fi
+	require_cmd groff
 	groff -man -Tutf8 -ww "$MAN" > page 2> warnings
 	[ ! -s warnings ] || { cat warnings; exit 1; }
 	grep -q "last-failed" page'

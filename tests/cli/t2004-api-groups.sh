@@ -6,7 +6,7 @@
 # cannot start shows why in the terminal listing.
 . "$(dirname "$0")/lib.sh"
 
-command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 0; }
+require_cmd jq
 M=$$ # marks this test's servers
 
 # A server that keeps a list: POST /add appends the body's item and answers the count, GET /items

@@ -2,34 +2,20 @@
 # The Parquet writer's files read back by an independent reader, DuckDB (its Node package
 # @duckdb/node-api from the npm registry): every value of every row, the column types, the
 # schema as DuckDB sees it (repetition, logical types) and statistics that never hide a row.
-# Needs node and npm; without them, or when the package cannot be installed, the test prints
-# "skipped:" with the reason (ctest then reports it as skipped, not passed).
+# Needs node and the package, which scripts/install-deps.sh --tests installs; without them the
+# test is skipped (lib.sh's skip: a failure under CI=true).
 . "$(dirname "$0")/lib.sh"
 : "${ASSAY_TEST_PARQUET:?ASSAY_TEST_PARQUET must name the assay-test-parquet program}"
 
-DUCKDB_NODE_API=@duckdb/node-api@1.5.6-r.1
-# Installed once per build folder, outside the source tree.
-NPM_DIR=$(cd "$(dirname "$ASSAY_TEST_PARQUET")" && pwd)/duckdb-node
+# Installed by scripts/install-deps.sh --tests (no test downloads at test time).
+NODE_DIR=${ASSAY_TEST_NODE_DIR:-/usr/local/lib/assay-test-node}
 
-skip() {
-	echo "skipped: $1"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-}
-
-command -v node >/dev/null 2>&1 || skip "node is not installed (scripts/install-deps.sh installs it)"
-if [ ! -d "$NPM_DIR/node_modules/@duckdb/node-api" ]; then
-	command -v npm >/dev/null 2>&1 || skip "npm is not installed (scripts/install-deps.sh installs it)"
-	mkdir -p "$NPM_DIR"
-	if ! timeout 600 npm install --prefix "$NPM_DIR" --no-audit --no-fund --no-save \
-		"$DUCKDB_NODE_API" >"$TMP/npm.log" 2>&1; then
-		sed 's/^/    /' "$TMP/npm.log" | tail -n 20
-		skip "npm could not install $DUCKDB_NODE_API"
-	fi
-fi
-export NODE_PATH="$NPM_DIR/node_modules"
+require_cmd node
+[ -d "$NODE_DIR/node_modules/@duckdb/node-api" ] ||
+	skip "no @duckdb/node-api in $NODE_DIR (scripts/install-deps.sh --tests installs it)"
+export NODE_PATH="$NODE_DIR/node_modules"
 node -e 'require(process.env.NODE_PATH + "/@duckdb/node-api")' >/dev/null 2>&1 ||
-	skip "$DUCKDB_NODE_API does not load in this node ($(node --version))"
+	skip "@duckdb/node-api does not load in this node ($(node --version))"
 
 mkdir pq
 "$ASSAY_TEST_PARQUET" pq 2>pq.err || { cat pq.err; exit 1; }

@@ -42,7 +42,7 @@ test_case 'json is an array of the report lines' '
 
 test_case 'junit: valid against the schema, failures apart from errors' '
 	fresh
-	command -v xmllint >/dev/null || { echo "skipped: no xmllint"; exit 0; }
+	require_cmd xmllint
 	run_failing
 	xmllint --noout --schema "$XSD" res/junit.xml
 	xmllint --xpath "string(//testsuite[@name=\"checkpoint_1.core\"]/@failures)" res/junit.xml > f
@@ -75,7 +75,7 @@ make_nasty() {
 
 test_case 'junit: hostile text stays valid XML, outputs cut at --text-cap and say how long' '
 	fresh
-	command -v xmllint >/dev/null || { echo "skipped: no xmllint"; exit 0; }
+	require_cmd xmllint
 	make_nasty
 	run_assay run n -o res --format junit --text-cap 1K; expect_exit 1
 	xmllint --noout --schema "$XSD" res/junit.xml
@@ -86,7 +86,7 @@ test_case 'junit: hostile text stays valid XML, outputs cut at --text-cap and sa
 
 test_case 'junit: the file stays under its size limit, every case keeps its testcase' '
 	fresh
-	command -v xmllint >/dev/null || { echo "skipped: no xmllint"; exit 0; }
+	require_cmd xmllint
 	mkdir -p m/c/g
 	printf "name: m\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > m/suite.yaml
 	for i in $(seq 1 40); do
@@ -109,7 +109,7 @@ test_case 'tap: version 14, a test point per case, the plan, YAML diagnostics th
 	expect_grep "^1\\.\\.13$" res/report.tap
 	[ "$(grep -c "^not ok " res/report.tap)" = 11 ]
 	[ "$(grep -c "^ok " res/report.tap)" = 2 ]
-	python3 -c "import yaml" 2>/dev/null || { echo "skipped: no python3-yaml"; exit 0; }
+	python3 -c "import yaml" 2>/dev/null || skip "python3-yaml is not installed"
 	python3 - res/report.tap <<-PY
 	import sys, yaml
 	blocks, cur = [], None
@@ -160,7 +160,7 @@ test_case 'markdown: under 1 MiB, markup a program printed stays text' '
 
 test_case 'html: loads in Chromium without console errors and shows the right counts' '
 	fresh
-	command -v chromium >/dev/null || { echo "skipped: no chromium"; exit 0; }
+	require_cmd chromium
 	run_failing
 	dom() { timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr \
 		--v=0 --user-data-dir="$TMP/chrome" --dump-dom "file://$PWD/res/report.html$1" 2>chrome.err; }
@@ -177,7 +177,7 @@ test_case 'html: loads in Chromium without console errors and shows the right co
 
 test_case 'html: what a program printed is never markup' '
 	fresh
-	command -v chromium >/dev/null || { echo "skipped: no chromium"; exit 0; }
+	require_cmd chromium
 	make_nasty
 	run_assay run n -o res --format html; expect_exit 1
 	! grep -q "</script><b>" res/report.html
@@ -188,8 +188,8 @@ test_case 'html: what a program printed is never markup' '
 
 test_case 'parquet: SlopCodeBench columns, read back by DuckDB' '
 	fresh
-	NODE_PATH="$(dirname "$ASSAY")/duckdb-node/node_modules"
-	[ -d "$NODE_PATH/@duckdb/node-api" ] || { echo "skipped: no @duckdb/node-api (t5102 installs it)"; exit 0; }
+	NODE_PATH="${ASSAY_TEST_NODE_DIR:-/usr/local/lib/assay-test-node}/node_modules"
+	[ -d "$NODE_PATH/@duckdb/node-api" ] || skip "no @duckdb/node-api (scripts/install-deps.sh --tests installs it)"
 	export NODE_PATH
 	run_failing
 	q() { node "$ASSAY_SRC/tests/report/query.mjs" res/reports.parquet "$1"; }

@@ -22,7 +22,7 @@ test_case 'a folder that is not a results folder: one error, no report written' 
 
 test_case 'a store of a newer assay: refused, the store and an old report untouched' '
 	fresh
-	command -v sqlite3 >/dev/null || { echo "skipped: no sqlite3"; exit 0; }
+	require_cmd sqlite3
 	run_assay run "$FIXTURES/suites/basic" -o res -q --checkpoint checkpoint_1; expect_exit 0
 	sqlite3 res/assay.db "UPDATE meta SET value = '"'"'99'"'"' WHERE key = '"'"'schema'"'"'"
 	sha256sum res/assay.db > before

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 SUITE="$FIXTURES/suites/shard"
-command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 0; }
-command -v sqlite3 >/dev/null || { echo "skipped: sqlite3 is not installed"; exit 0; }
+require_cmd jq
+require_cmd sqlite3
 
 # Report lines without what differs from run to run (timings).
 strip() {

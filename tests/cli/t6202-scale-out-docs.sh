@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DOC="$ASSAY_SRC/docs/scale-out.md"
-command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 0; }
+require_cmd jq
 
 # block NAME: the fenced code block after the marker <!-- scale-out: NAME ... -->
 block() {
@@ -47,7 +47,7 @@ test_case 'the Slurm scripts are valid bash and the array runs as three shards, 
 
 test_case 'the Kubernetes manifest parses, and its shard and merge commands run as pods would' '
 	command -v python3 >/dev/null && python3 -c "import yaml" 2>/dev/null ||
-		{ echo "PyYAML missing: skipped"; exit 0; }
+		skip "python3-yaml is not installed"
 	mkdir k8s && cd k8s
 	block kubernetes > assay-jq.yaml
 	[ -s assay-jq.yaml ]

@@ -6,8 +6,8 @@
 # (exit 2) and nothing is written.
 . "$(dirname "$0")/lib.sh"
 
-command -v jq >/dev/null || { echo "skipped: jq is not installed"; exit 0; }
-command -v sqlite3 >/dev/null || { echo "skipped: sqlite3 is not installed"; exit 0; }
+require_cmd jq
+require_cmd sqlite3
 
 # A copy of the suite (its case files are edited below) and its two shards; a small value cap
 # makes report lines cut values into the stores' blobs.

@@ -61,15 +61,22 @@ test_case 'SIGKILL at random moments, then --resume: every case exactly once, st
 test_case 'a second run into a folder in use is refused and changes nothing' '
 	fresh
 	make_suite 3
-	printf "arguments: [\"sleep 2\"]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c000.yaml
+	printf "arguments: [\"sleep 30 # t5002-lock-$$\"]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c000.yaml
 	"$ASSAY" run s -o res -q >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	# wait for the event: the first run holds the lock (its pid written into assay.lock) and
+	# runs its 30-second case
+	for i in $(seq 1 200); do
+		[ -s res/assay.lock ] && pgrep -f "t5002-lock-$$" >/dev/null && break
+		sleep 0.1
+	done
 	run_assay run s -o res
-	wait "$pid"
 	expect_exit 2
-	expect_grep "another assay run \(pid [0-9]+\) is writing into this results folder" err
-	[ "$(wc -l < res/reports.jsonl)" = 4 ]'
+	expect_grep "another assay run \(pid $pid\) is writing into this results folder" err
+	kill -INT "$pid"; wait "$pid" || true
+	# the refused run wrote nothing: every line is the first run'"'"'s, each case once
+	[ "$(jq -r .id res/reports.jsonl | sort | uniq -d | wc -l)" = 0 ]
+	jq -e ".interrupted" res/summary.json'
 
 test_case '--resume refuses a folder that ran another suite' '
 	fresh
@@ -145,11 +152,14 @@ test_case 'a resumed run'"'"'s duration adds up its invocations (an interrupted 
 	for x in a b; do printf "arguments: [\"sleep 1 # t5002-dur-$$\"]\nexpected: {status_code: 0}\n" > d/c/g/$x.yaml; done
 	"$ASSAY" run d -o r -q -j1 >/dev/null 2>&1 &
 	pid=$!
-	sleep 1.5
+	# wait for the event: case a finished (its line written), so b is running
+	for i in $(seq 1 200); do [ -s r/reports.jsonl ] && break; sleep 0.1; done
 	kill -INT $pid; wait $pid || true
-	jq -e ".interrupted and .duration >= 1.4" r/summary.json
+	# the first invocation ran a (1 s) at least
+	jq -e ".interrupted and .duration >= 1" r/summary.json
+	first=$(jq .duration r/summary.json)
 	run_assay run d -o r -q -j1 --resume; expect_exit 0
-	# 1.5 s before, about 1 s now
-	jq -e ".duration >= 2.4 and .duration < 4" r/summary.json'
+	# the second ran b (1 s): the total is both invocations, not the last alone
+	jq -e ".duration >= $first + 1" r/summary.json'
 
 test_done

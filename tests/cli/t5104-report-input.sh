@@ -80,8 +80,13 @@ test_case 'a run that never ended (killed): its finished cases are rendered, and
 	printf "arguments: [\"sleep 30; : t5104-orphan-%s\"]\nexpected: {status_code: 0}\n" $$ > s/c/g/b.yaml
 	"$ASSAY" run s -o res -q >/dev/null 2>&1 &
 	pid=$!
-	for i in $(seq 1 100); do [ -s res/reports.jsonl ] && break; sleep 0.1; done
-	sleep 0.5 # committed when the run idles 20 ms, at the latest 0.25 s after (store.h)
+	# wait for the event: case a committed to the store (batched, store.h), read as SQLite
+	# readers see it
+	for i in $(seq 1 200); do
+		[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases")" = 1 ]
 	kill -KILL $pid; wait $pid || true
 	pkill -KILL -f "t5104-orphan-$$" || true # only ours: other tests run in parallel
 	run_assay report res --format markdown; expect_exit 0

@@ -40,8 +40,11 @@ test_case 'an interrupted run passes no policy' '
 	printf "arguments: [\"sleep 30\"]\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
 	"$ASSAY" run s -o res -q --pass-policy any >/dev/null 2>&1 &
 	pid=$!
-	for i in $(seq 1 100); do [ -s res/reports.jsonl ] && break; sleep 0.1; done
-	sleep 0.3
+	# wait for the event: case a committed to the store, then interrupt case b
+	for i in $(seq 1 200); do
+		[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases" 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
 	kill -INT $pid
 	code=0; wait $pid || code=$?
 	[ "$code" = 5 ]

@@ -24,6 +24,7 @@
 
 #include "assay/fs.h"
 #include "assay/proc.h"
+#include "proc/proc_int.h"
 #include "box.h"
 #include "util/banned.h"
 
@@ -166,6 +167,103 @@ Test(uid, with_root_the_folders_are_handed_over_and_links_are_not_followed)
 	free(sym);
 	free(kept);
 	free(sub);
+	box_free(&b);
+}
+
+/* Starts `sh -c true` sandboxed in `cwd`; returns assay_proc_run's code and its message. */
+static int start_in(const char *cwd, const char *tmp, char *msg, size_t msgsize)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "true");
+	p.cwd = strdup(cwd);
+	p.sandbox.enabled = true;
+	p.sandbox.tmp_dir = tmp;
+	rc = assay_proc_run(&p, &r, &err);
+	snprintf(msg, msgsize, "%s", err.msg);
+	assay_proc_release(&p);
+	return rc;
+}
+
+static uid_t owner_of(const char *path)
+{
+	struct stat st;
+
+	cr_assert_eq(lstat(path, &st), 0, "%s", path);
+	return st.st_uid;
+}
+
+/* The incident of 2026-11-28: a process started in `/` gave the file system to nobody. The
+ * refusal is checked on the rule for the folders a test cannot risk, and for real on folders
+ * made to look like them. */
+Test(uid, a_folder_not_made_for_the_case_is_never_handed_over)
+{
+	const char *never[] = { "/", "/usr", "/usr/local/lib", "/etc", "/etc/ssl", "/tmp",
+				"/home", "/root", "/work", "/dev/shm", "/proc/self", "/lib64",
+				NULL };
+	struct box b;
+	char msg[512], *inner, *home, *theirs, *old_home, cwd[4096], *file;
+
+	for (size_t i = 0; never[i]; i++)
+		cr_assert_not_null(assay_proc__hand_over_refusal(never[i]), "%s", never[i]);
+	box_make(&b);
+	cr_assert_null(assay_proc__hand_over_refusal(b.work));
+	if (geteuid() != 0) {
+		box_free(&b);
+		cr_skip_test("the hand-over needs root");
+	}
+	file = assay_path_join(b.root, "kept");
+	cr_assert_eq(assay_fs_write(file, "x", 1, 0644, NULL), 0);
+
+	/* assay's own working folder, and one above it */
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	inner = assay_path_join(b.work, "inner");
+	cr_assert_eq(mkdir(inner, 0755), 0);
+	cr_assert_eq(chdir(inner), 0);
+	cr_assert_eq(start_in(inner, NULL, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert(strstr(msg, "working folder"), "%s", msg);
+	cr_assert_eq(start_in(b.root, NULL, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert_eq(chdir(cwd), 0);
+	cr_assert_eq(owner_of(inner), 0);
+	cr_assert_eq(owner_of(b.root), 0);
+	cr_assert_eq(owner_of(file), 0);
+
+	/* the home folder, as tmp_dir too */
+	home = assay_path_join(b.root, "home");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	cr_assert_eq(start_in(home, NULL, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert(strstr(msg, "home"), "%s", msg);
+	cr_assert_eq(start_in(b.work, home, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert_eq(owner_of(home), 0);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+
+	/* a third user's folder */
+	theirs = assay_path_join(b.root, "theirs");
+	cr_assert_eq(mkdir(theirs, 0755), 0);
+	cr_assert_eq(chown(theirs, 12345, 12345), 0);
+	cr_assert_eq(start_in(theirs, NULL, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert(strstr(msg, "another user"), "%s", msg);
+	cr_assert_eq(owner_of(theirs), 12345);
+
+	/* and the case's own folders still are handed over: the test can fail */
+	cr_assert_eq(start_in(b.work, b.tmp, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(b.work), 65534);
+	cr_assert_eq(owner_of(b.tmp), 65534);
+	free(old_home);
+	free(theirs);
+	free(home);
+	free(inner);
+	free(file);
 	box_free(&b);
 }
 

@@ -13,11 +13,22 @@
  * - A sub-folder that cannot be opened, or an entry that cannot be changed, is skipped: the
  *   program then finds it as root left it, which takes nothing from the sandbox.
  *
+ * - Only a folder made for the case is handed over. A working folder that is `/`, a folder at
+ *   the top of the tree, a system folder or one below it (/usr, /etc, /bin, /sbin, /lib*,
+ *   /boot, /proc, /sys, /dev), assay's own working folder or one above it, $HOME or one above
+ *   it, or a folder that belongs to a third user is refused (ASSAY_ESPAWN) before anything
+ *   changes owner: a caller that passes such a folder (a plug-in started in `/`, a suite that
+ *   names the user's project as a case's folder) gets an error, not a file system given to
+ *   nobody.
+ *
  * Refuses to: follow a symbolic link; cross into another file system; give away a file that
- * has other names.
+ * has other names; give away a folder that was not made for the case (above).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -28,6 +39,43 @@
 #include "util/banned.h"
 
 #define MAX_DEPTH 64
+
+/* Folders whose whole subtree belongs to the system: never a case's. */
+static const char *const system_trees[] = {
+	"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot",
+	"/proc", "/sys", "/dev", NULL,
+};
+
+/* `a` is `b` or a folder above it (both absolute and resolved). */
+static bool at_or_above(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	if (!strcmp(a, "/"))
+		return true;
+	return !strncmp(a, b, n) && (b[n] == '\0' || b[n] == '/');
+}
+
+const char *assay_proc__hand_over_refusal(const char *real)
+{
+	const char *home = getenv("HOME");
+	char cwd[4096], rhome[4096];
+	const char *slash;
+
+	if (real[0] != '/' || !strcmp(real, "/"))
+		return "the root folder";
+	slash = strchr(real + 1, '/');
+	if (!slash || !slash[1])
+		return "a folder at the top of the file system";
+	for (size_t i = 0; system_trees[i]; i++)
+		if (at_or_above(system_trees[i], real))
+			return "a system folder";
+	if (getcwd(cwd, sizeof(cwd)) && at_or_above(real, cwd))
+		return "assay's own working folder or a folder above it";
+	if (home && *home && realpath(home, rhome) && at_or_above(real, rhome))
+		return "the home folder or a folder above it";
+	return NULL;
+}
 
 /* Gives `dfd` (a folder, consumed) and what it holds to uid:gid. */
 static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
@@ -85,6 +133,23 @@ static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
 			close(fd);
 		return assay_err_set(err, ASSAY_ESPAWN, path, 0, 0,
 				     "cannot hand the folder to the sandbox's user: %s", strerror(e));
+	}
+	{
+		char real[4096];
+		const char *why = NULL;
+
+		if (!realpath(path, real))
+			why = "a folder whose path cannot be resolved";
+		else if (!(why = assay_proc__hand_over_refusal(real)) && st.st_uid != geteuid() &&
+			 st.st_uid != uid)
+			why = "a folder that belongs to another user";
+		if (why) {
+			close(fd);
+			return assay_err_set(err, ASSAY_ESPAWN, path, 0, 0,
+					     "refusing to hand the folder to the sandbox's user: it is %s, "
+					     "not a folder made for the case",
+					     why);
+		}
 	}
 	hand_over_dir(fd, st.st_dev, uid, gid, 0);
 	return 0;

@@ -50,9 +50,17 @@ int assay_proc__fd_high(int *fd);
 /*
  * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything in
  * them, to uid:gid (owner.c: without following links, skipping files with other hard links).
- * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link)
+ * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link, or was not made for
+ * the case: assay_proc__hand_over_refusal())
  */
 int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err);
+
+/*
+ * Why `real` (an absolute, resolved folder path) must never be handed over: "/" or a folder at
+ * the top of the tree, a system folder (/usr, /etc, …) or one below it, assay's working folder
+ * or $HOME or a folder above either. @return a static reason, or NULL if none applies.
+ */
+const char *assay_proc__hand_over_refusal(const char *real);
 
 /* The layers the ASSAY_SANDBOX_REFUSE test hook makes the library treat as refused. */
 unsigned assay_proc__refuse_hook(void);

@@ -85,13 +85,43 @@ ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *
 /**
  * Recomputes calculate_score and did_pass from a report line's own `results` (each attribute
  * whose `is_correct` is a boolean was verified; its `weight` and optional `score` count), for
- * a reader that must not trust the line's `passed` and `score` (assay merge).
+ * a reader that must not trust the line's `passed` and `score` (assay merge). The line's error
+ * (assay_report_get(line, "error")) makes it fail.
  * @param line  a whole report line (blobs expanded)
  * @return 0; ASSAY_EINVALID when `results` is not an object or an attribute's weight is not a
  *         finite number >= 0 or its score not in [0, 1] (`err` names the attribute)
  */
 ASSAY_EXTERN int assay_score_line(const assay_value *line, double *score_out, bool *passed_out,
 				  assay_err *err);
+
+/**
+ * What assay adds to a VerifierReport, read from a report line: `checkpoint`, `score`,
+ * `passed`, `execution`, `error`, `partial` live in the line's `case` object, since the
+ * contract's VerifierReport forbids other top-level keys (verification.md, extra="forbid";
+ * docs/verification.md "contract -> assay"). Lines written before that change carried them at
+ * the top level, and are read from there too.
+ * @param line  a report line (a JSON object), or NULL
+ * @param key   one of the names above
+ * @return the value (borrowed from `line`), or NULL when absent
+ */
+ASSAY_EXTERN const assay_value *assay_report_get(const assay_value *line, const char *key);
+
+/**
+ * Sets one of assay's additions (see assay_report_get) on a report value: it goes into the
+ * report's `case` object (made when absent). `value` is copied shallowly into `a`'s memory.
+ */
+ASSAY_EXTERN void assay_report_set(assay_arena *a, assay_value *report, const char *key,
+				   assay_value value);
+
+/**
+ * format_result (verification.md, VerifierReport): each verified attribute's name mapped to
+ * "P" (is_correct true) or "F", in the order of `results`.
+ * @param out      receives a JSON object in `a`
+ * @param results  a report's `results` object (attributes whose is_correct is not a boolean
+ *                 are left out)
+ */
+ASSAY_EXTERN void assay_report_format_result(assay_value *out, assay_arena *a,
+					     const assay_value *results);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "exit.h"
 #include "workflow.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 struct accept_item {
@@ -159,7 +160,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 {
 	struct accept *acc = payload;
 	const assay_value *results = assay_object_get(r->json, "results");
-	const assay_value *execution = assay_object_get(r->json, "execution");
+	const assay_value *execution = assay_report_get(r->json, "execution");
 	const char *status = "";
 	char *name;
 

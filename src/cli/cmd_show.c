@@ -14,15 +14,18 @@
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
-static const char usage[] = "assay show DIR CASE [--attribute NAME [--value FIELD]]";
+static const char usage[] =
+	"assay show DIR CASE [--attribute NAME [--value FIELD] | --format-result]";
 
 struct show {
 	assay_store *s;
 	const char *pattern;
 	const char *attribute;
 	const char *field;
+	bool format_result;
 	size_t matched; /* counted by a first pass */
 	bool counting;
 	size_t shown;
@@ -30,7 +33,7 @@ struct show {
 
 static bool matches(const char *pattern, const assay_value *line)
 {
-	const assay_value *cp = assay_object_get(line, "checkpoint");
+	const assay_value *cp = assay_report_get(line, "checkpoint");
 	const assay_value *g = assay_object_get(line, "group");
 	const assay_value *id = assay_object_get(line, "id");
 	char full[4096];
@@ -68,7 +71,7 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 {
 	struct show *sh = payload;
 	assay_arena *a;
-	assay_value v;
+	assay_value v, pf;
 	const assay_value *what;
 	int rc;
 
@@ -85,7 +88,10 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 		return rc;
 	}
 	what = &v;
-	if (sh->attribute) {
+	if (sh->format_result) {
+		assay_report_format_result(&pf, a, assay_object_get(&v, "results"));
+		what = &pf;
+	} else if (sh->attribute) {
 		what = assay_object_get(assay_object_get(&v, "results"), sh->attribute);
 		if (what && sh->field)
 			what = assay_object_get(what, sh->field);
@@ -93,7 +99,7 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 	if (what) {
 		if (sh->matched > 1)
 			printf("%s==> %s/%s/%s <==\n", sh->shown ? "\n" : "",
-			       text_of(assay_object_get(line, "checkpoint")),
+			       text_of(assay_report_get(line, "checkpoint")),
 			       text_of(assay_object_get(line, "group")),
 			       text_of(assay_object_get(line, "id")));
 		print_value(what, sh->field != NULL);
@@ -112,6 +118,8 @@ int cmd_show(int argc, char **argv)
 		{ "value", 0, CLI_OPT_STRING, &sh.field, "FIELD",
 		  "with --attribute: print only its actual, expected or diff (a string as its "
 		  "bytes)" },
+		{ "format-result", 0, CLI_OPT_FLAG, &sh.format_result, NULL,
+		  "print format_result: each verified attribute as \"P\" (correct) or \"F\"" },
 		{ NULL },
 	};
 	const char *words[2];

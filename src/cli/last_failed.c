@@ -9,13 +9,14 @@
 #include "cmd.h"
 #include "exit.h"
 #include "workflow.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 static int collect(void *payload, const assay_value *line, assay_err *err)
 {
 	assay_strvec *names = payload;
-	const assay_value *passed = assay_object_get(line, "passed");
-	const assay_value *cp = assay_object_get(line, "checkpoint");
+	const assay_value *passed = assay_report_get(line, "passed");
+	const assay_value *cp = assay_report_get(line, "checkpoint");
 	const assay_value *g = assay_object_get(line, "group");
 	const assay_value *id = assay_object_get(line, "id");
 

@@ -74,7 +74,7 @@ test_case '--last-failed re-runs only what failed in the results folder' '
 	make_suite
 	run_assay run s -o res; expect_exit 1
 	run_assay run s -o res --last-failed; expect_exit 1
-	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "c1/core/b-count c1/core/c-fail c1/core/d-files c1/core/e-regex c2/core/slow c2/c1_core/b-count c2/c1_core/c-fail c2/c1_core/d-files c2/c1_core/e-regex " ]
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "c1/core/b-count c1/core/c-fail c1/core/d-files c1/core/e-regex c2/core/slow c2/c1_core/b-count c2/c1_core/c-fail c2/c1_core/d-files c2/c1_core/e-regex " ]
 	run_assay run s -o res --last-failed --case "c1/*"; expect_exit 1
 	[ "$(jq -s length res/reports.jsonl)" = 4 ]'
 test_case '--last-failed with nothing failed runs every selected case; without results it is a usage error' '

@@ -16,14 +16,14 @@ test_case 'a wrongly typed value in suite.yaml names its position' '
 test_case 'broken cases are errors of their own; the rest of the suite runs' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group broken; expect_exit 1
 	[ "$(wc -l < res/reports.jsonl)" = 5 ]
-	jq -se ".[] | select(.id == \"still-runs\") | .passed == true" res/reports.jsonl
-	jq -se ".[] | select(.id == \"bad-yaml\") | .passed == false and (.error | test(\"bad-yaml.yaml:[0-9]+:[0-9]+: \"))" res/reports.jsonl
-	jq -se ".[] | select(.id == \"unknown-asset\") | .error | test(\"unknown-asset.yaml:1:[0-9]+: unknown static asset .nope.\")" res/reports.jsonl
-	jq -se ".[] | select(.id == \"nothing-expected\") | .error | test(\"expects nothing\")" res/reports.jsonl
-	jq -se ".[] | select(.id == \"bad-regex\") | .passed == false and (.error | test(\"output: \"))" res/reports.jsonl'
+	jq -se ".[] | select(.id == \"still-runs\") | .case.passed == true" res/reports.jsonl
+	jq -se ".[] | select(.id == \"bad-yaml\") | .case.passed == false and (.case.error | test(\"bad-yaml.yaml:[0-9]+:[0-9]+: \"))" res/reports.jsonl
+	jq -se ".[] | select(.id == \"unknown-asset\") | .case.error | test(\"unknown-asset.yaml:1:[0-9]+: unknown static asset .nope.\")" res/reports.jsonl
+	jq -se ".[] | select(.id == \"nothing-expected\") | .case.error | test(\"expects nothing\")" res/reports.jsonl
+	jq -se ".[] | select(.id == \"bad-regex\") | .case.passed == false and (.case.error | test(\"output: \"))" res/reports.jsonl'
 test_case 'an error case has results and a zero score' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group broken --case bad-yaml; expect_exit 1
-	jq -e ".results.error.is_correct == false and .score == 0" res/reports.jsonl'
+	jq -e ".results.error.is_correct == false and .case.score == 0" res/reports.jsonl'
 test_case 'filters: --checkpoint, --group and --case' '
 	run_assay run "$FIXTURES/suites/basic" -o res --checkpoint checkpoint_1 --group core --case "env-*"
 	expect_exit 0

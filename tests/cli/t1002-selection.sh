@@ -8,13 +8,13 @@ BASIC="$FIXTURES/suites/basic"
 
 test_case '--case takes checkpoint/group/id globs, the names the listing prints' '
 	run_assay run "$BASIC" -o res --case checkpoint_1/core/echo; expect_exit 0
-	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl)" = checkpoint_1/core/echo ]
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl)" = checkpoint_1/core/echo ]
 	run_assay run "$BASIC" -o res --case "checkpoint_2/*/echo"; expect_exit 0
 	[ "$(jq -r .group res/reports.jsonl)" = checkpoint_1_core ]'
 test_case '--case and --group repeat (any matches)' '
 	run_assay run "$BASIC" -o res --case "echo*" --case fail -g core -g "checkpoint_2/ag*"
 	expect_exit 0
-	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "checkpoint_1/core/echo checkpoint_2/core/echo-two checkpoint_2/again/fail " ]'
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "checkpoint_1/core/echo checkpoint_2/core/echo-two checkpoint_2/again/fail " ]'
 test_case 'a selection matching nothing exits 2 naming the closest cases' '
 	run_assay run "$BASIC" -o none --case checkpoint_1/core/ecoh; expect_exit 2
 	expect_grep "^assay: error: no case matches .checkpoint_1/core/ecoh. \(closest: checkpoint_1/core/echo, " err
@@ -50,11 +50,11 @@ test_case 'a case with expect: for expected passes leniently, warned with the ke
 test_case 'under --strict that case fails, naming the key' '
 	run_assay run typo -o res --strict; expect_exit 1
 	expect_grep "error: .*only.yaml:2:1: unknown case key .expect. \(did you mean .expected.\?\) \(an error under strict\)" out
-	jq -e ".passed == false and (.error | test(\"an error under strict\"))" res/reports.jsonl'
+	jq -e ".case.passed == false and (.case.error | test(\"an error under strict\"))" res/reports.jsonl'
 test_case 'strict: true in suite.yaml does the same' '
 	cp -r typo strict && sed -i "s/^name: typo/name: typo\nstrict: true/" strict/suite.yaml
 	run_assay run strict -o res; expect_exit 1
-	jq -e ".passed == false" res/reports.jsonl'
+	jq -e ".case.passed == false" res/reports.jsonl'
 test_case 'under --strict an unknown key of suite.yaml is a load error (exit 3) at its line' '
 	cp -r typo keys && sed -i "s/^name: typo/name: typo\ndescripton: x/" keys/suite.yaml
 	run_assay run keys -o res; expect_exit 0
@@ -87,10 +87,10 @@ printf 'arguments: ["true"]\nexpected: {files: {out.txt: {absent: yes, size: 1}}
 
 test_case 'files: {path: {absent: true}} asserts a file was not produced' '
 	run_assay run absent -o res; expect_exit 1
-	jq -se ".[] | select(.id == \"none\") | .passed and .results[\"files-out.txt\"].is_correct" res/reports.jsonl
-	jq -se ".[] | select(.id == \"made\") | (.passed | not) and .results[\"files-out.txt\"].actual == \"x\n\"" res/reports.jsonl
+	jq -se ".[] | select(.id == \"none\") | .case.passed and .results[\"files-out.txt\"].is_correct" res/reports.jsonl
+	jq -se ".[] | select(.id == \"made\") | (.case.passed | not) and .results[\"files-out.txt\"].actual == \"x\n\"" res/reports.jsonl
 	expect_grep "^    file .out.txt. was produced \(2 bytes\), but it should not exist$" out
-	jq -se ".[] | select(.id == \"bad\") | .error | contains(\"write {absent: true} to expect\")" res/reports.jsonl
+	jq -se ".[] | select(.id == \"bad\") | .case.error | contains(\"write {absent: true} to expect\")" res/reports.jsonl
 	! grep -q "reproduce: .* sh -c < /dev/null" out'
 
 test_done

@@ -16,7 +16,7 @@ test_case 'regression groups are named <checkpoint>_<group> and keep their origi
 test_case 'a missing program fails its case with a clear message, not assay' '
 	run_assay run "$FIXTURES/suites/no-program" -o res; expect_exit 1
 	jq -e ".results.status_code.actual == 127" res/reports.jsonl
-	jq -e ".execution.status == \"exec_failed\"" res/reports.jsonl
+	jq -e ".case.execution.status == \"exec_failed\"" res/reports.jsonl
 	jq -e ".results.stderr.actual | test(\"cannot run .assay-no-such-program-xyz.: No such file or directory\")" res/reports.jsonl'
 test_case '--entry replaces the command' '
 	run_assay run "$FIXTURES/suites/no-program" -o res --entry "sh -c \"exit 0\""; expect_exit 0'
@@ -27,11 +27,11 @@ test_case '--submission replaces the submission folder' '
 	jq -se ".[] | select(.id == \"echo\") | .results.output.actual == \"replaced\n\"" res/reports.jsonl'
 test_case 'a timeout gives status -1 and kills the case' '
 	run_assay run "$FIXTURES/suites/failing" -o res --case timeout; expect_exit 1
-	jq -e ".results.status_code.actual == -1 and .execution.status == \"timed_out\"" res/reports.jsonl
-	jq -e ".execution.wall_time < 3" res/reports.jsonl'
+	jq -e ".results.status_code.actual == -1 and .case.execution.status == \"timed_out\"" res/reports.jsonl
+	jq -e ".case.execution.wall_time < 3" res/reports.jsonl'
 test_case 'a case killed by a signal has status -N' '
 	run_assay run "$FIXTURES/suites/failing" -o res --case killed; expect_exit 1
-	jq -e ".results.status_code.actual == -9 and .execution.signal == 9" res/reports.jsonl'
+	jq -e ".results.status_code.actual == -9 and .case.execution.signal == 9" res/reports.jsonl'
 test_case 'no process outlives a run (timeouts, background jobs, setsid), sandbox on or off' '
 	# the pids printed are of the PID namespace with the sandbox: look for the sleeps, by a
 	# duration no other run on this machine uses
@@ -57,8 +57,8 @@ test_case 'SIGINT kills the running case, keeps finished ones, and --resume comp
 	jq -e ".interrupted == false and .totals.total == 3" res/summary.json'
 test_case 'isolated: false shares one folder in order; isolated cases start fresh' '
 	run_assay run "$FIXTURES/suites/workdir" -o res --case "[ab]-*"; expect_exit 0
-	jq -se "map(select(.group == \"shared\" and .id == \"b-read\"))[0].passed" res/reports.jsonl
-	jq -se "map(select(.group == \"isolated\" and .id == \"b-read\"))[0].passed" res/reports.jsonl'
+	jq -se "map(select(.group == \"shared\" and .id == \"b-read\"))[0].case.passed" res/reports.jsonl
+	jq -se "map(select(.group == \"isolated\" and .id == \"b-read\"))[0].case.passed" res/reports.jsonl'
 test_case 'tracked files are collected as files-<path> attributes, unverified' '
 	run_assay run "$FIXTURES/suites/workdir" -o res --case tracked; expect_exit 0
 	jq -e ".results[\"files-run.log\"] | .actual == \"note\n\" and .is_correct == null" res/reports.jsonl
@@ -78,7 +78,7 @@ test_case 'each checkpoint runs its own submission' '
 	[ "$(jq -j .results.output.actual res/reports.jsonl | tr "\n" " ")" = "one two " ]'
 test_case 'stdout is capped and the truncation recorded' '
 	run_assay run "$FIXTURES/suites/basic" -o res --case argv-string --stdout-cap 5; expect_exit 1
-	jq -e ".results.output.actual == \"[a  b\" and .execution.stdout_truncated == true" res/reports.jsonl'
+	jq -e ".results.output.actual == \"[a  b\" and .case.execution.stdout_truncated == true" res/reports.jsonl'
 test_case 'working folders are removed, or kept with --keep' '
 	mkdir work
 	run_assay run "$FIXTURES/suites/basic" -o res --work-dir work --case echo; expect_exit 0
@@ -112,7 +112,7 @@ test_case 'a link planted in a shared folder: the next case cannot write its inp
 	printf "arguments: [\"echo after\"]\nexpected: {output: \"after\\\\n\"}\n" > pl/c/h/z.yaml
 	run_assay run pl -o res-pl --sandbox off; expect_exit 1
 	[ "$(cat keep/file)" = precious ]
-	jq -se "map({(.id): .passed}) | add == {a: true, b: false, z: true}" res-pl/reports.jsonl
-	jq -se "map(select(.id == \"b\"))[0].error | test(\"cannot write its input file: input.txt\")" res-pl/reports.jsonl'
+	jq -se "map({(.id): .case.passed}) | add == {a: true, b: false, z: true}" res-pl/reports.jsonl
+	jq -se "map(select(.id == \"b\"))[0].case.error | test(\"cannot write its input file: input.txt\")" res-pl/reports.jsonl'
 
 test_done

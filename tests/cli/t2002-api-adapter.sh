@@ -18,16 +18,16 @@ extra() {
 
 test_case 'a passing and a failing api suite: status, JSON body and header verdicts' '
 	run_assay run "$SUITE" -o res; expect_exit 1
-	jq -se "map(select(.group == \"core\") | .passed) | all and length == 4" res/reports.jsonl
-	jq -se "map(select(.group == \"failing\") | .passed) | any | not" res/reports.jsonl
+	jq -se "map(select(.group == \"core\") | .case.passed) | all and length == 4" res/reports.jsonl
+	jq -se "map(select(.group == \"failing\") | .case.passed) | any | not" res/reports.jsonl
 	expect_grep "status_code: expected 200, got 201" out
 	expect_grep "output: root\[.status.\]: expected 201, got 200" out
 	expect_grep "headers: root\[.content-type.\]: expected \"application/json\", got \"text/plain\"" out
 	expect_grep "^4 of 7 cases passed" out
 	# what the server prints after an answer shows in that case'"'"'s log or the next one'"'"'s
-	jq -se "map(select(.group == \"core\"))[0:2] | map(.execution.log // \"\") | add | test(\"served POST /echo\")" res/reports.jsonl
+	jq -se "map(select(.group == \"core\"))[0:2] | map(.case.execution.log // \"\") | add | test(\"served POST /echo\")" res/reports.jsonl
 	# a request has no process figures: no zeros pretending to be a program'"'"'s
-	jq -se "map(.execution | has(\"exit_code\") or has(\"max_rss\") or has(\"sandbox\")) | any | not" res/reports.jsonl'
+	jq -se "map(.case.execution | has(\"exit_code\") or has(\"max_rss\") or has(\"sandbox\")) | any | not" res/reports.jsonl'
 test_case 'the report of an api case: case.type, parsed output, lower-case headers, the server log' '
 	run_assay run "$SUITE" -o res --case echo-post; expect_exit 0
 	jq -e ".case.type == \"api\" and .type == \"Core\"" res/reports.jsonl
@@ -36,7 +36,7 @@ test_case 'the report of an api case: case.type, parsed output, lower-case heade
 	jq -e ".results.headers.actual[\"content-type\"] == \"application/json\" and .results.headers.actual[\"x-served\"] == \"1\"" res/reports.jsonl
 	jq -e ".results.headers.expected == {\"content-type\": \"application/json\"}" res/reports.jsonl
 	jq -e ".results.status_code.actual == 200" res/reports.jsonl
-	jq -e ".execution.log | test(\"listening on 127.0.0.1:[0-9]+\")" res/reports.jsonl'
+	jq -e ".case.execution.log | test(\"listening on 127.0.0.1:[0-9]+\")" res/reports.jsonl'
 test_case 'run-case shows an api case' '
 	run_assay run-case "$SUITE" --case not-found --full; expect_exit 0
 	jq -e ".[0].results.status_code.actual == 404" out'
@@ -46,21 +46,21 @@ test_case 'a server that never answers fails its cases with the reason, in bound
 	start=$(date +%s)
 	run_assay run extra -o res --entry "$APP never-ready" --group core; expect_exit 1
 	[ $(( $(date +%s) - start )) -lt 8 ]
-	jq -se "length == 4 and all(.execution.message | test(\"did not answer GET / on http://127.0.0.1:[0-9]+ within 1 second\"))" res/reports.jsonl
+	jq -se "length == 4 and all(.case.execution.message | test(\"did not answer GET / on http://127.0.0.1:[0-9]+ within 1 second\"))" res/reports.jsonl
 	jq -se "map(select(.id == \"echo-post\"))[0].results | [.status_code, .output, .headers] | all(.diff == \"no value: nothing ran, or no answer was received\" and .actual == null)" res/reports.jsonl
-	jq -se ".[0].execution.log | test(\"never listening\")" res/reports.jsonl
+	jq -se ".[0].case.execution.log | test(\"never listening\")" res/reports.jsonl
 	# a limit alone cannot pass when nothing was measured
 	printf "path: /\nexpected: {execution_time: {max: 5}}\n" > extra/checkpoint_1/core/zz-limit.yaml
 	run_assay run extra -o res2 --entry "$APP never-ready" --case zz-limit; expect_exit 1
-	jq -e ".passed == false and (.results.execution_time.diff | test(\"not measured\"))" res2/reports.jsonl'
+	jq -e ".case.passed == false and (.results.execution_time.diff | test(\"not measured\"))" res2/reports.jsonl'
 test_case 'a server that dies mid-group fails the rest of its group; the next group gets a new one' '
 	run_assay run "$SUITE" -o res --entry "$APP die-after 1"; expect_exit 1
-	jq -se "map(select(.group == \"core\")) | .[0].passed and (.[1:] | all(.passed | not))" res/reports.jsonl
-	jq -se "map(select(.group == \"core\"))[1:] | all(.execution.message | test(\"the server exited with status 3 (before|during) case\"))" res/reports.jsonl
+	jq -se "map(select(.group == \"core\")) | .[0].case.passed and (.[1:] | all(.case.passed | not))" res/reports.jsonl
+	jq -se "map(select(.group == \"core\"))[1:] | all(.case.execution.message | test(\"the server exited with status 3 (before|during) case\"))" res/reports.jsonl
 	# what it printed as it died is in the log of the case that saw it die, or of the one before
-	jq -se "map(select(.group == \"core\"))[0:2] | map(.execution.log // \"\") | add | test(\"dying on purpose\")" res/reports.jsonl
+	jq -se "map(select(.group == \"core\"))[0:2] | map(.case.execution.log // \"\") | add | test(\"dying on purpose\")" res/reports.jsonl
 	# the failing group: a fresh server answers its first case (wrong on purpose, not an error)
-	jq -se "map(select(.group == \"failing\"))[0] | (.execution.message == null) and .results.output.actual.status == 200" res/reports.jsonl'
+	jq -se "map(select(.group == \"failing\"))[0] | (.case.execution.message == null) and .results.output.actual.status == 200" res/reports.jsonl'
 test_case 'a server that ignores SIGTERM and forks does not outlive its group (sandbox on and off)' '
 	marker="assay-api-stubborn-$$-$RANDOM"
 	for mode in on off; do
@@ -70,22 +70,22 @@ test_case 'a server that ignores SIGTERM and forks does not outlive its group (s
 	done'
 test_case 'a chatty server is read while it starts; the log keeps the last 16 KiB' '
 	run_assay run "$SUITE" -o res --entry "$APP chatty" --case echo-post; expect_exit 0
-	jq -e ".execution.log | test(\"^server stdout:\\n\\\\[[.][.][.] [0-9]+ bytes before\\\\]\") and test(\"line 19999 of a chatty\")" res/reports.jsonl'
+	jq -e ".case.execution.log | test(\"^server stdout:\\n\\\\[[.][.][.] [0-9]+ bytes before\\\\]\") and test(\"line 19999 of a chatty\")" res/reports.jsonl'
 test_case 'a request past its timeout: status_code -1, timed_out, in about the timeout' '
 	extra
 	printf "path: /slow\nquery: {s: 5}\ntimeout: 0.5\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/slow.yaml
 	start=$(date +%s)
 	run_assay run extra -o res --group extra; expect_exit 1
 	[ $(( $(date +%s) - start )) -lt 4 ]
-	jq -e ".results.status_code.actual == -1 and .execution.status == \"timed_out\" and .execution.limit == \"timeout\"" res/reports.jsonl
-	jq -e ".execution.message == \"timed out after 0.5 seconds\"" res/reports.jsonl'
+	jq -e ".results.status_code.actual == -1 and .case.execution.status == \"timed_out\" and .case.execution.limit == \"timeout\"" res/reports.jsonl
+	jq -e ".case.execution.message == \"timed out after 0.5 seconds\"" res/reports.jsonl'
 test_case 'retries: connection errors are tried again, as many times as asked' '
 	extra
 	printf "path: /flaky\nquery: {key: a, fail: 2}\nretries: 2\nexpected: {status_code: 200, output: {attempts: 3}}\n" > extra/checkpoint_1/extra/enough.yaml
 	printf "path: /flaky\nquery: {key: b, fail: 2}\nretries: 1\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/too-few.yaml
 	run_assay run extra -o res --group extra; expect_exit 1
-	jq -se "map({(.id): .passed}) | add == {enough: true, \"too-few\": false}" res/reports.jsonl
-	jq -se "map(select(.id == \"too-few\"))[0].execution.message | test(\"no answer from the server at http://127.0.0.1:[0-9]+ [(]2 attempts[)]\")" res/reports.jsonl'
+	jq -se "map({(.id): .case.passed}) | add == {enough: true, \"too-few\": false}" res/reports.jsonl
+	jq -se "map(select(.id == \"too-few\"))[0].case.execution.message | test(\"no answer from the server at http://127.0.0.1:[0-9]+ [(]2 attempts[)]\")" res/reports.jsonl'
 test_case 'network off: a server binds its own port but cannot connect to another loopback port' '
 	"$ASSAY_TEST_TOOL" listen portfile 60 & listener=$!
 	for i in $(seq 50); do [ -s portfile ] && break; sleep 0.1; done
@@ -115,7 +115,7 @@ test_case 'a fixed adapter.port another program holds fails the group, never ask
 	sed -i "s/  timeout: 5/  timeout: 5\n  port: $(cat portfile2)/" extra/suite.yaml
 	run_assay run extra -o res --group core; expect_exit 1
 	kill $listener; wait $listener || true
-	jq -se "length == 4 and all(.execution.message | test(\"adapter.port [0-9]+ on 127.0.0.1 cannot be had: Address already in use\"))" res/reports.jsonl
+	jq -se "length == 4 and all(.case.execution.message | test(\"adapter.port [0-9]+ on 127.0.0.1 cannot be had: Address already in use\"))" res/reports.jsonl
 	[ ! -s portfile2.log ]
 	# free again: the fixed port serves
 	run_assay run extra -o res --group core; expect_exit 0'
@@ -133,8 +133,8 @@ test_case 'a case with a bad api key is an error of that case, the rest runs' '
 	printf "method: \"GE T\"\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/bad-method.yaml
 	printf "path: /\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/good.yaml
 	run_assay run extra -o res --group extra; expect_exit 1
-	jq -se "map({(.id): .passed}) | add == {\"bad-method\": false, good: true}" res/reports.jsonl
-	jq -se "map(select(.id == \"bad-method\"))[0].error | test(\"bad-method.yaml:1:[0-9]+: method must be an HTTP method\")" res/reports.jsonl'
+	jq -se "map({(.id): .case.passed}) | add == {\"bad-method\": false, good: true}" res/reports.jsonl
+	jq -se "map(select(.id == \"bad-method\"))[0].case.error | test(\"bad-method.yaml:1:[0-9]+: method must be an HTTP method\")" res/reports.jsonl'
 test_case 'a hostile answer cannot exhaust assay: thousands of headers, a body past the cap' '
 	extra
 	printf "path: /many-headers\nquery: {n: 20000}\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/headers.yaml

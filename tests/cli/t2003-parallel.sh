@@ -62,11 +62,11 @@ test_case '-j4 lists, sums up and reports exactly as -j1' '
 	test_cmp sum1 sum4
 	jq -e ".totals.total == $N and .totals.passed == $((N - 2)) and .interrupted == false" r4/summary.json
 	# every case once, in run order
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" r1/reports.jsonl > ids1
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" r4/reports.jsonl > ids4
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" r1/reports.jsonl > ids1
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" r4/reports.jsonl > ids4
 	test_cmp ids1 ids4
 	# a --format report is written in run order too
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" f4.jsonl > idsf4
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" f4.jsonl > idsf4
 	test_cmp ids1 idsf4
 	[ "$(wc -l < ids4)" = $N ] && [ "$(sort -u ids4 | wc -l)" = $N ]
 	[ "$(sqlite3 r4/assay.db "SELECT count(*) FROM cases")" = $N ]'
@@ -100,19 +100,19 @@ test_case '-j4 really runs cases at once; -j1 never does' '
 	[ "$(cases_at_once "$ASSAY" run p -o rp4 -j4 -q)" -ge 2 ]
 	# [start, end] of each isolated case of a -j1 run, which wrote them: none overlaps another
 	overlaps() {
-		jq -s "[.[] | select(.group == \"iso\" and .passed) | .results.stderr.actual
+		jq -s "[.[] | select(.group == \"iso\" and .case.passed) | .results.stderr.actual
 			| capture(\"start (?<s>[0-9.]+)\\nend (?<e>[0-9.]+)\") | [(.s | tonumber), (.e | tonumber)]]
 			| sort | [range(1; length) as \$i | select(.[\$i][0] < .[\$i - 1][1])] | length" "$1"
 	}
 	[ "$(overlaps r1/reports.jsonl)" = 0 ]
 	# and the shared group ran in order, in one folder (its outputs say so: all passed)
-	jq -se "[.[] | select(.group == \"shared\") | .passed] == [true, true, true]" r4/reports.jsonl'
+	jq -se "[.[] | select(.group == \"shared\") | .case.passed] == [true, true, true]" r4/reports.jsonl'
 
 test_case 'the default -j is the CPUs assay may run on (taskset, Slurm), not the machine'"'"'s' '
 	require_cmd taskset
 	[ "$(nproc --all)" -ge 2 ] || skip_optional "needs two CPUs"
 	overlaps() {
-		jq -s "[.[] | select(.group == \"iso\" and .passed) | .results.stderr.actual
+		jq -s "[.[] | select(.group == \"iso\" and .case.passed) | .results.stderr.actual
 			| capture(\"start (?<s>[0-9.]+)\\nend (?<e>[0-9.]+)\") | [(.s | tonumber), (.e | tonumber)]]
 			| sort | [range(1; length) as \$i | select(.[\$i][0] < .[\$i - 1][1])] | length" "$1"
 	}
@@ -144,12 +144,12 @@ test_case 'Ctrl-C kills the running cases, keeps the finished ones; --resume com
 	[ "$(wc -l < ri/reports.jsonl)" = "$(jq .totals.total ri/summary.json)" ]
 	run_assay run t -o ri -j4 --resume; expect_exit 1
 	jq -e ".interrupted == false and .totals.total == $((N + 1)) and .totals.passed == $((N - 1))" ri/summary.json
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" ri/reports.jsonl > ids
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" ri/reports.jsonl > ids
 	[ "$(wc -l < ids)" = $((N + 1)) ] && [ "$(sort -u ids | wc -l)" = $((N + 1)) ]
 	[ "$(sqlite3 ri/assay.db "SELECT count(*) FROM cases")" = $((N + 1)) ]
 	# in run order, as a run that was never interrupted
 	run_assay run t -o rf -j4 -q; expect_exit 1
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" rf/reports.jsonl > idsf
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" rf/reports.jsonl > idsf
 	test_cmp idsf ids'
 
 test_case 'the terminal names the cases an interrupt left out' '
@@ -171,7 +171,7 @@ test_case '--resume runs a shared-folder group that did not finish again whole' 
 	expect_grep "^assay: warning: c1/shared: 1 of 3 cases selected; .*\(isolated: false\)" err
 	a_before=$(jq -r .timestamp rs/reports.jsonl)
 	run_assay run s -o rs -j4 --resume; expect_exit 1
-	jq -se "[.[] | select(.group == \"shared\") | .passed] == [true, true, true]" rs/reports.jsonl
+	jq -se "[.[] | select(.group == \"shared\") | .case.passed] == [true, true, true]" rs/reports.jsonl
 	[ "$(jq -r "select(.group == \"shared\" and .id == \"a\") | .timestamp" rs/reports.jsonl)" != "$a_before" ]
 	jq -e ".totals.total == $N" rs/summary.json
 	# a shared group that did finish is replayed, not run
@@ -192,7 +192,7 @@ test_case 'a case of a shared group that cannot be loaded fails alone; the group
 	rm -rf sb && cp -r s sb
 	printf "arguments: [x]\nexpectd: {output: x}\n" > sb/c1/shared/b.yaml
 	run_assay run sb -o rsb -j4 --strict; expect_exit 1
-	jq -se "[.[] | select(.group == \"shared\") | {(.id): .passed}] | add == {a: true, b: false, c: false}" rsb/reports.jsonl
+	jq -se "[.[] | select(.group == \"shared\") | {(.id): .case.passed}] | add == {a: true, b: false, c: false}" rsb/reports.jsonl
 	jq -e ".interrupted == false and .totals.total == $N" rsb/summary.json
 	# c ran (after a, in the same folder): its output has a but not b
 	jq -se "map(select(.id == \"c\"))[0].results.output.actual == \"a\\nc\\n\"" rsb/reports.jsonl'

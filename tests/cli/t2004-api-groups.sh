@@ -75,7 +75,7 @@ test_case '--shard keeps each api group whole in one shard' '
 	run_assay run s -o sh2 --shard 2/2 -q; expect_exit 0
 	cat sh1/reports.jsonl sh2/reports.jsonl > both
 	[ "$(wc -l < both)" = 6 ]
-	jq -se "all(.passed)" both
+	jq -se "all(.case.passed)" both
 	for g in g1 g2; do
 		n=$(grep -l "\"group\": \"$g\"" sh1/reports.jsonl sh2/reports.jsonl | wc -l)
 		[ "$n" = 1 ]

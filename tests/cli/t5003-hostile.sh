@@ -70,17 +70,17 @@ check_run() {
 	[ ! -s "$W/port.log" ]
 	# the results: whole, once each, nothing forged
 	[ "$(wc -l < res/reports.jsonl)" = $NCASES ]
-	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | sort -u | wc -l)" = $NCASES ]
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | sort -u | wc -l)" = $NCASES ]
 	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases")" = $NCASES ]
 	[ "$(sqlite3 res/assay.db "PRAGMA integrity_check")" = ok ]
 	# every case had every layer, the namespaces included (with or without root)
-	[ "$(jq -c "select((.execution.sandbox | length) != 7 or .execution.sandbox_refused != null) | .id" res/reports.jsonl)" = "" ]
+	[ "$(jq -c "select((.case.execution.sandbox | length) != 7 or .case.execution.sandbox_refused != null) | .id" res/reports.jsonl)" = "" ]
 	# the attacks that must fail their own case; every other case passed
-	report j-nul-flood | jq -e ".passed == false and .execution.stdout_truncated == true"
-	report k-big-json | jq -e ".passed == false"
-	report l-fake-number | jq -e ".passed == false and (.results.output.diff | tostring | test(\"type_changes\"))"
-	failing=$(jq -r "select(.passed == false) | .id" res/reports.jsonl | sort | tr "\n" " ")
-	[ "$failing" = "j-nul-flood k-big-json l-fake-number " ] || { echo "failing: $failing"; jq -c "select(.passed == false) | {id, results, execution}" res/reports.jsonl | cut -c1-600; false; }
+	report j-nul-flood | jq -e ".case.passed == false and .case.execution.stdout_truncated == true"
+	report k-big-json | jq -e ".case.passed == false"
+	report l-fake-number | jq -e ".case.passed == false and (.results.output.diff | tostring | test(\"type_changes\"))"
+	failing=$(jq -r "select(.case.passed == false) | .id" res/reports.jsonl | sort | tr "\n" " ")
+	[ "$failing" = "j-nul-flood k-big-json l-fake-number " ] || { echo "failing: $failing"; jq -c "select(.case.passed == false) | {id, results, case}" res/reports.jsonl | cut -c1-600; false; }
 	# nothing outlives the run
 	! pgrep -f "hostile-bomb-marker-$$"
 	# the summary agrees

@@ -26,7 +26,7 @@ test_case 'a file the sandbox hides gives exit 126 and a note that says why' '
 	mk_suite "[sh, -c]"
 	printf "arguments: [\"$PWD/hidden/helper\"]\nexpected: {output: \"secret\\\\n\"}\n" > s/c/g/a.yaml
 	run_assay run s -o res; expect_exit 1
-	jq -e ".results.status_code.actual == 126 and (.execution.message | test(\"sandbox hides\"))" res/reports.jsonl
+	jq -e ".results.status_code.actual == 126 and (.case.execution.message | test(\"sandbox hides\"))" res/reports.jsonl
 	run_assay run s -o res --sandbox off; expect_exit 0'
 
 test_case 'the environment is clean: PATH, LANG, HOME (the working folder), TMPDIR, then --pass-env' '
@@ -45,10 +45,10 @@ test_case 'limits come from the suite, then the case; the limit hit is named' '
 	printf "arguments: [\"head -c 2000000 /dev/zero > big\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
 	printf "arguments: [\"head -c 2000000 /dev/zero > big\"]\nlimits: {file_size: 4M}\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
 	run_assay run s -o res; expect_exit 1
-	jq -se "map({(.id): .}) | add | (.a.execution.limit == \"file_size\") and (.b.passed == true)" res/reports.jsonl
+	jq -se "map({(.id): .}) | add | (.a.case.execution.limit == \"file_size\") and (.b.case.passed == true)" res/reports.jsonl
 	printf "arguments: [x]\nlimits: {memroy: 1}\nexpected: {status_code: 0}\n" > s/c/g/b.yaml
 	run_assay run s -o res; expect_exit 1
-	jq -e "select(.id == \"b\") | .error | test(\"unknown limit .memroy.\")" res/reports.jsonl'
+	jq -e "select(.id == \"b\") | .case.error | test(\"unknown limit .memroy.\")" res/reports.jsonl'
 
 test_case 'tracked files bring in at most the output cap in all' '
 	mk_suite "[sh, -c]"
@@ -79,7 +79,7 @@ test_case 'a repro folder and report files in a readable folder stay hidden from
 	echo "the secret answer" > proj/old.tap
 	run_assay run s -o res --repro proj/repro --format tap:proj/old.tap; expect_exit 1
 	[ -s proj/repro/c/g/a/expected/output ]
-	jq -se "map(select(.passed)) | map(.id) == [\"b\", \"c\"]" res/reports.jsonl'
+	jq -se "map(select(.case.passed)) | map(.id) == [\"b\", \"c\"]" res/reports.jsonl'
 
 if [ "$(id -u)" = 0 ]; then
 test_case 'with root, a case runs as nobody: its folders are handed to it, the results never' '
@@ -102,7 +102,7 @@ test_case 'with root, a working folder nobody cannot reach fails the case with a
 	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
 	mkdir -m 700 private
 	run_assay run s -o res --work-dir "$PWD/private"; expect_exit 1
-	jq -e ".execution.message | test(\"the case runs as nobody\")" res/reports.jsonl
+	jq -e ".case.execution.message | test(\"the case runs as nobody\")" res/reports.jsonl
 	run_assay run s -o res --work-dir "$PWD/private" --sandbox off; expect_exit 0'
 fi
 

@@ -185,10 +185,10 @@ test_case 'status_code nonzero: a program that could not start is an error, neve
 	printf "expected: {status_code: nonzero}\n" > nz/c/e/a.yaml
 	run_assay run nz -o nzres; expect_exit 1
 	expect_grep "^0 of 1 case passed" out
-	jq -e "select(.id == \"a\") | .passed == false and .score == 0 and (.error | test(\"cannot run\"))" nzres/reports.jsonl
+	jq -e "select(.id == \"a\") | .case.passed == false and .case.score == 0 and (.case.error | test(\"cannot run\"))" nzres/reports.jsonl
 	printf "expected: {execution_time: {max: 5}}\n" > nz/c/e/a.yaml
 	run_assay run nz -o nzres2; expect_exit 1
-	jq -e ".passed == false and .score == 0" nzres2/reports.jsonl'
+	jq -e ".case.passed == false and .case.score == 0" nzres2/reports.jsonl'
 
 test_case 'status_code nonzero and a timeout: a pass the terminal points out; --strict fails it' '
 	mkdir -p nt/c/e
@@ -197,6 +197,6 @@ test_case 'status_code nonzero and a timeout: a pass the terminal points out; --
 	run_assay run nt -o ntres; expect_exit 0
 	expect_grep "^note: 1 passing case .c/e/slow. passed although the program timed out" out
 	run_assay run nt -o ntres2 --strict; expect_exit 1
-	jq -e ".passed == false and (.error | test(\"strict\"))" ntres2/reports.jsonl'
+	jq -e ".case.passed == false and (.case.error | test(\"strict\"))" ntres2/reports.jsonl'
 
 test_done

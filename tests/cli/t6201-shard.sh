@@ -12,8 +12,8 @@ require_cmd sqlite3
 
 # Report lines without what differs from run to run (timings).
 strip() {
-	jq -c 'del(.timestamp, .duration, .execution.wall_time, .execution.cpu_time,
-		   .execution.max_rss)' "$1"
+	jq -c 'del(.timestamp, .duration, .case.execution.wall_time, .case.execution.cpu_time,
+		   .case.execution.max_rss)' "$1"
 }
 
 # A results folder's report lines in run order (as its store keeps them: with several cases
@@ -25,7 +25,7 @@ in_order() {
 
 # The checkpoint/group/id of a results folder's cases, sorted.
 names() {
-	jq -r '[.checkpoint, .group, .id] | join("/")' "$1/reports.jsonl" | sort
+	jq -r '[.case.checkpoint, .group, .id] | join("/")' "$1/reports.jsonl" | sort
 }
 
 # One unsharded run and three shards, made once for the tests below (a small value cap, so
@@ -65,13 +65,13 @@ test_case 'three shards, merged, are the unsharded run (reports, summary, store)
 
 test_case 'every case runs in exactly one shard; the group sharing a folder stays whole' '
 	cat s1/reports.jsonl s2/reports.jsonl s3/reports.jsonl |
-		jq -r "[.checkpoint, .group, .id] | join(\"/\")" | sort > all
-	jq -r "[.checkpoint, .group, .id] | join(\"/\")" single/reports.jsonl | sort > want
+		jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" | sort > all
+	jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" single/reports.jsonl | sort > want
 	test_cmp want all
 	# s1..s3 of the shared group: all in one shard, and in order there (each passed)
 	n=$(grep -l "\"group\": \"shared\"" s1/reports.jsonl s2/reports.jsonl s3/reports.jsonl | wc -l)
 	[ "$n" = 1 ]
-	jq -s -e "map(select(.group == \"shared\")) | length == 3 and all(.passed)" \
+	jq -s -e "map(select(.group == \"shared\")) | length == 3 and all(.case.passed)" \
 		$(grep -l "\"group\": \"shared\"" s[123]/reports.jsonl)
 	# balanced by case counts: 28 cases, one unit of 3, so 9 or 10 each
 	for i in 1 2 3; do

@@ -38,7 +38,7 @@ test_case 'the Slurm scripts are valid bash and the array runs as three shards, 
 	[ -d results/jq-77/shard-1 ] && [ -d results/jq-77/shard-3 ]
 	RESULTS=results/jq-77 bash merge.sbatch > merge.out || [ $? = 1 ]
 	jq -e ".totals.total == 350" results/jq-77/merged/summary.json
-	[ "$(jq -r "[.checkpoint, .group, .id] | join(\"/\")" results/jq-77/merged/reports.jsonl | sort -u | wc -l)" = 350 ]
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" results/jq-77/merged/reports.jsonl | sort -u | wc -l)" = 350 ]
 	jq -s -e "map(.shard.index) == [1, 2, 3] and all(.shard.count == 3)" \
 		results/jq-77/shard-1/summary.json results/jq-77/shard-2/summary.json results/jq-77/shard-3/summary.json
 	# without RESULTS the merge script says so

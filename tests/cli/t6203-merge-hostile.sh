@@ -72,12 +72,12 @@ test_case 'a case that says passed but whose attributes do not: refused' '
 	h=$(holder h-fails)
 	cp -r $h p1
 	sqlite3 p1/assay.db "UPDATE cases SET passed = 1, score = 1, line = json_set(line,
-		'\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1) WHERE checkpoint = '\''checkpoint_1'\'' AND id = '\''h-fails'\''"
+		'\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1) WHERE checkpoint = '\''checkpoint_1'\'' AND id = '\''h-fails'\''"
 	if [ $h = s1 ]; then set -- p1 s2; else set -- s1 p1; fi
 	merge_refused "case checkpoint_1/core/h-fails says passed but its attributes do not" "$@"
 	# a score its attributes do not make
 	cp -r s1 q1
-	sqlite3 q1/assay.db "UPDATE cases SET line = json_set(line, '\''$.score'\'', 0.5) WHERE grp = '\''core'\'' AND id = '\''$X'\''"
+	sqlite3 q1/assay.db "UPDATE cases SET line = json_set(line, '\''$.case.score'\'', 0.5) WHERE grp = '\''core'\'' AND id = '\''$X'\''"
 	merge_refused "says score 0.5 but its attributes make 1" q1 s2'
 
 test_case 'a blob whose bytes are not its SHA-256: refused' '

@@ -7,7 +7,7 @@
 SUITE="$FIXTURES/suites/verifiers"
 PLUGINS=$(dirname "$ASSAY")
 
-verdict() { jq -r "select(.id == \"$1\") | .passed" res/reports.jsonl; }
+verdict() { jq -r "select(.id == \"$1\") | .case.passed" res/reports.jsonl; }
 # one_case ID FILTER: FILTER holds for the report of case ID
 one_case() { jq -se ".[] | select(.id == \"$1\") | $2" res/reports.jsonl; }
 
@@ -19,17 +19,17 @@ test_case 'each verifier judges, with its own diff' '
 	one_case yaml-diff ".results.output.diff == {values_changed: {\"root[\u0027a\u0027]\": {new_value: 1, old_value: 2}}}"
 	one_case csv-diff ".results.output.diff.values_changed[\"root[1][\u0027qty\u0027]\"] == {new_value: \"5\", old_value: \"4\"}"
 	one_case numeric-partial ".results.output | .score == 0.6 and .is_correct == false"
-	one_case numeric-partial ".score == 0.6"
+	one_case numeric-partial ".case.score == 0.6"
 	one_case schema ".results.output.diff == {\"\$\": \"required: \u0027host\u0027 is a required property\", \"\$.port\": \"maximum: 70000 is greater than the maximum of 65535\"}"'
 
 test_case 'output that does not parse fails with the reader message and position' '
 	run_assay run "$SUITE" -o res --case toml-garbled; expect_exit 1
 	jq -e ".results.output.is_correct == false and (.results.output.diff | startswith(\"output is not valid TOML: line 2, column 11: \"))" res/reports.jsonl
-	jq -e "has(\"error\") | not" res/reports.jsonl'
+	jq -e ".case | has(\"error\") | not" res/reports.jsonl'
 
 test_case 'without the plug-in, its case names the unknown verifier and the known ones' '
 	run_assay run "$SUITE" -o res --case line-set; expect_exit 1
-	jq -e ".error | test(\"line-set.yaml:5:11: verify.output: unknown verifier .line_set. \\\\(known: exact, text, .*json_schema, file, flexible, command; a plug-in.s verifier needs its shared object loaded: --plugin PATH, or plugins: .PATH. in suite.yaml\\\\)\")" res/reports.jsonl'
+	jq -e ".case.error | test(\"line-set.yaml:5:11: verify.output: unknown verifier .line_set. \\\\(known: exact, text, .*json_schema, file, flexible, command; a plug-in.s verifier needs its shared object loaded: --plugin PATH, or plugins: .PATH. in suite.yaml\\\\)\")" res/reports.jsonl'
 
 test_case 'a bad option value is found by check-suite at its file, line and key' '
 	cp -r "$SUITE" s

@@ -11,15 +11,15 @@ cp "$(dirname "$ASSAY")/assay-plugin-line-set.so" suite/plugins/line_set.so
 test_case 'the solution passes every case' '
 	run_assay run suite -o res; expect_exit 0
 	[ "$(jq -s "length" res/reports.jsonl)" = 19 ]
-	[ "$(jq -s "map(select(.passed and .score == 1)) | length" res/reports.jsonl)" = 19 ]'
+	[ "$(jq -s "map(select(.case.passed and .case.score == 1)) | length" res/reports.jsonl)" = 19 ]'
 
 test_case 'the broken submission fails exactly the cases its bugs touch' '
 	run_assay run suite -o res --submission suite/solution-broken; expect_exit 1
-	jq -r "select(.passed | not) | \"\(.group)/\(.id)\"" res/reports.jsonl | sort > failed
+	jq -r "select(.case.passed | not) | \"\(.group)/\(.id)\"" res/reports.jsonl | sort > failed
 	printf "%s\n" errors/duplicate-section outputs/csv outputs/log outputs/log-content \
 		outputs/toml outputs/yaml summary/stats summary/stats-text > expect
 	test_cmp expect failed
-	jq -se ".[] | select(.id == \"missing-input\") | .passed and .score == 0.9 and .results.stderr.score == 0.8" res/reports.jsonl
+	jq -se ".[] | select(.id == \"missing-input\") | .case.passed and .case.score == 0.9 and .results.stderr.score == 0.8" res/reports.jsonl
 	jq -se ".[] | select(.id == \"toml\") | .results[\"files-config.toml\"].diff.type_changes[\"root[\u0027server\u0027][\u0027port\u0027]\"] | .old_type == \"int\" and .new_type == \"str\"" res/reports.jsonl
 	jq -se ".[] | select(.id == \"csv\") | .results[\"files-report.csv\"].diff.columns == {missing: [\"type\"], extra: [\"kind\"]}" res/reports.jsonl
 	jq -se ".[] | select(.id == \"log-content\") | .results[\"files-out/migrate.log\"].diff.content | endswith(\" section database: 6 keys\n-done\n\")" res/reports.jsonl

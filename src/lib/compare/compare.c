@@ -20,6 +20,7 @@
 
 #include "assay/compare.h"
 #include "assay/render.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 struct rec {
@@ -94,11 +95,12 @@ static double num(const assay_value *obj, const char *k)
 
 static void read_line(const assay_value *line, struct rec *r)
 {
-	const assay_value *passed = assay_object_get(line, "passed");
-	const assay_value *ex = assay_object_get(line, "execution");
+	const assay_value *passed = assay_report_get(line, "passed");
+	const assay_value *ex = assay_report_get(line, "execution");
+	const assay_value *sc = assay_report_get(line, "score");
 
 	r->passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b;
-	r->score = num(line, "score");
+	r->score = assay_value_is_number(sc) ? assay_value_number(sc) : NAN;
 	if (!isfinite(r->score))
 		r->score = 0;
 	r->time = num(ex, "wall_time");
@@ -109,7 +111,10 @@ static void read_line(const assay_value *line, struct rec *r)
 
 static char *key_of(const assay_value *line)
 {
-	return assay_xasprintf("%s\n%s\n%s", str(line, "checkpoint"), str(line, "group"),
+	const assay_value *cp = assay_report_get(line, "checkpoint");
+
+	return assay_xasprintf("%s\n%s\n%s", cp && cp->kind == ASSAY_V_STRING ? cp->u.s : "",
+			       str(line, "group"),
 			       str(line, "id"));
 }
 
@@ -176,7 +181,8 @@ static int add_b(void *payload, const assay_value *line, assay_err *err)
 	size_t *slot = c->nslots ? find(c, key) : NULL;
 	struct rec b = { 0 }, *a = slot && *slot ? &c->recs[*slot - 1] : NULL;
 	assay_compare_case cc = { 0 };
-	const char *why = assay_object_get(line, "error") ? str(line, "error") : NULL;
+	const assay_value *ev = assay_report_get(line, "error");
+	const char *why = ev ? (ev->kind == ASSAY_V_STRING ? ev->u.s : "") : NULL;
 
 	(void)err;
 	c->out->cases_b++;

@@ -286,10 +286,11 @@ out:
 static const char *not_a_report(const assay_value *v)
 {
 	static const char *const keys[] = { "checkpoint", "group", "id" };
-	const assay_value *passed = assay_object_get(v, "passed");
+	const assay_value *passed = assay_report_get(v, "passed");
 
 	for (size_t i = 0; i < 3; i++) {
-		const assay_value *k = assay_object_get(v, keys[i]);
+		const assay_value *k = i ? assay_object_get(v, keys[i])
+					 : assay_report_get(v, keys[i]);
 
 		if (!k || k->kind != ASSAY_V_STRING || !k->len)
 			return keys[i];

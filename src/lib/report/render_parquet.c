@@ -121,7 +121,7 @@ static int pq_case(struct assay_renderer *r, const struct assay_report__case *c,
 		cs[i * 2 + 1] = json_string(a, &m->value);
 	}
 	row[C_PROBLEM] = assay_pq_str(p->problem);
-	row[C_CHECKPOINT] = str_member(c->line, "checkpoint");
+	row[C_CHECKPOINT] = assay_pq_str(c->checkpoint);
 	row[C_VERSION] = assay_pq_null();
 	row[C_PROBLEM_VERSION] = assay_pq_null();
 	row[C_ID] = str_member(c->line, "id");

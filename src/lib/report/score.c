@@ -1,7 +1,9 @@
 /*
  * calculate_score and did_pass (report.h; verification.md): a case's score and verdict from
  * its verified attributes, and the same recomputed from a report line's `results` for a reader
- * that must not trust the line's own `passed` and `score` (assay merge).
+ * that must not trust the line's own `passed` and `score` (assay merge); format_result; and
+ * where a report line keeps what assay adds to the contract's VerifierReport (its `case`
+ * object: the contract's model forbids other top-level keys).
  */
 #include <math.h>
 #include <string.h>
@@ -32,11 +34,44 @@ static bool number(const assay_value *v, double *out)
 	return isfinite(*out);
 }
 
+const assay_value *assay_report_get(const assay_value *line, const char *key)
+{
+	const assay_value *c = assay_object_get(line, "case");
+	const assay_value *v = c && c->kind == ASSAY_V_OBJECT ? assay_object_get(c, key) : NULL;
+
+	return v ? v : assay_object_get(line, key);
+}
+
+void assay_report_set(assay_arena *a, assay_value *report, const char *key, assay_value value)
+{
+	assay_value *c = (assay_value *)assay_object_get(report, "case");
+
+	if (!c || c->kind != ASSAY_V_OBJECT)
+		c = assay_object_set(a, report, "case", assay_value_object());
+	assay_object_set(a, c, key, value);
+}
+
+void assay_report_format_result(assay_value *out, assay_arena *a, const assay_value *results)
+{
+	*out = assay_value_object();
+	for (uint32_t i = 0; results && results->kind == ASSAY_V_OBJECT && i < results->len; i++) {
+		const assay_member *m = &results->u.members[i];
+		const assay_value *ok = assay_object_get(&m->value, "is_correct");
+		const assay_value *name = assay_object_get(&m->value, "attribute");
+
+		if (!ok || ok->kind != ASSAY_V_BOOL)
+			continue;
+		/* the contract keys by r.attribute; assay's attribute always equals its key */
+		assay_object_append(a, out, name && name->kind == ASSAY_V_STRING ? *name : m->key,
+				    assay_value_strz(a, ok->u.b ? "P" : "F"));
+	}
+}
+
 int assay_score_line(const assay_value *line, double *score_out, bool *passed_out,
 		     assay_err *err)
 {
 	const assay_value *results = assay_object_get(line, "results");
-	const assay_value *error = assay_object_get(line, "error");
+	const assay_value *error = assay_report_get(line, "error");
 	assay_score acc = ASSAY_SCORE_INIT;
 
 	if (!results || results->kind != ASSAY_V_OBJECT)

@@ -31,7 +31,18 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	if (r->error)
 		assay_object_set(a, &item, "error", assay_value_strz(a, r->error));
 	if (s->full && results) {
+		const assay_value *partial = assay_report_get(r->json, "partial");
+		const assay_value *execution = assay_report_get(r->json, "execution");
+		assay_value pf;
+
+		assay_report_format_result(&pf, a, results);
+		assay_object_set(a, &item, "format_result", pf);
 		assay_object_set(a, &item, "results", assay_value_copy(a, results));
+		/* what assay adds beside the contract's figures (a report keeps them in `case`) */
+		if (partial)
+			assay_object_set(a, &item, "partial", assay_value_copy(a, partial));
+		if (execution)
+			assay_object_set(a, &item, "execution", assay_value_copy(a, execution));
 	} else if (!r->passed && results) {
 		assay_value brief = assay_value_object();
 

@@ -131,7 +131,7 @@ static bool repeats_error(const char *error, const char *attr, const assay_value
 static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
 			bool *stderr_shown)
 {
-	const assay_value *execution = assay_object_get(r->json, "execution");
+	const assay_value *execution = assay_report_get(r->json, "execution");
 	const assay_value *results = assay_object_get(r->json, "results");
 
 	*stderr_shown = false;
@@ -209,7 +209,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 			r->checkpoint->name, r->group->name, r->id,
 			assay_value_number(assay_object_get(r->json, "duration")));
 	if (r->passed) {
-		const char *status = str_of(assay_object_get(assay_object_get(r->json, "execution"),
+		const char *status = str_of(assay_object_get(assay_report_get(r->json, "execution"),
 							     "status"), "exited");
 
 		if (strcmp(status, "exited") && !t->unfinished_passes++)
@@ -254,12 +254,12 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 		assay_term__tail(&f->tail, "stderr", err_text->u.s, err_text->len, STDERR_LINES,
 				 &t->st);
 	/* an api case: what its server printed (a server that did not start says why here) */
-	const assay_value *log = assay_object_get(assay_object_get(r->json, "execution"), "log");
+	const assay_value *log = assay_object_get(assay_report_get(r->json, "execution"), "log");
 	if (log && log->kind == ASSAY_V_STRING)
 		assay_term__tail(&f->tail, "server output (execution.log)", log->u.s, log->len,
 				 STDERR_LINES, &t->st);
 	/* a case that was not run (it could not be loaded) has nothing to reproduce */
-	f->has_repro = assay_object_get(r->json, "execution") &&
+	f->has_repro = assay_report_get(r->json, "execution") &&
 		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,
 					      &t->command);
 	return 0;

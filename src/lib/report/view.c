@@ -17,6 +17,7 @@
 
 #include "json/json_int.h"
 #include "report/report_int.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 const char *assay_report__str(const assay_value *obj, const char *key, const char *dflt)
@@ -43,20 +44,23 @@ static int type_index(const char *type)
 
 void assay_report__case_read(struct assay_report__case *c, const assay_value *line)
 {
-	const assay_value *passed = assay_object_get(line, "passed");
+	const assay_value *passed = assay_report_get(line, "passed");
 	const assay_value *results = assay_object_get(line, "results");
-	const assay_value *ex = assay_object_get(line, "execution");
+	const assay_value *ex = assay_report_get(line, "execution");
+	const assay_value *cp = assay_report_get(line, "checkpoint");
+	const assay_value *sc = assay_report_get(line, "score");
+	const assay_value *er = assay_report_get(line, "error");
 
 	*c = (struct assay_report__case){ .line = line };
-	c->checkpoint = assay_report__str(line, "checkpoint", "");
+	c->checkpoint = cp && cp->kind == ASSAY_V_STRING ? cp->u.s : "";
 	c->group = assay_report__str(line, "group", "");
 	c->id = assay_report__str(line, "id", "");
 	c->type = assay_report__str(line, "type", "");
 	c->timestamp = assay_report__str(line, "timestamp", "");
 	c->duration = num(line, "duration");
-	c->score = num(line, "score");
+	c->score = assay_value_is_number(sc) ? assay_value_number(sc) : 0.0;
 	c->passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b;
-	c->error = assay_report__str(line, "error", NULL);
+	c->error = er && er->kind == ASSAY_V_STRING ? er->u.s : NULL;
 	c->results = results && results->kind == ASSAY_V_OBJECT ? results : NULL;
 	c->execution = ex && ex->kind == ASSAY_V_OBJECT ? ex : NULL;
 	c->status = assay_report__str(c->execution, "status", NULL);

@@ -46,6 +46,7 @@
 
 #include "assay/fs.h"
 #include "run/run_int.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 #define STOP_CHECK_MS 200
@@ -268,8 +269,8 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 		free(t);
 		return found;
 	}
-	const assay_value *err = assay_object_get(&t->report, "error");
-	const assay_value *passed = assay_object_get(&t->report, "passed");
+	const assay_value *err = assay_report_get(&t->report, "error");
+	const assay_value *passed = assay_report_get(&t->report, "passed");
 
 	t->pos = pos;
 	t->k = k;
@@ -277,7 +278,7 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	t->a = a;
 	t->cr = (assay_case_report){ .checkpoint = cp, .group = g, .id = g->cases[k].id,
 				     .json = &t->report,
-				     .score = assay_value_number(assay_object_get(&t->report,
+				     .score = assay_value_number(assay_report_get(&t->report,
 										  "score")),
 				     .passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b,
 				     .error = err && err->kind == ASSAY_V_STRING ? err->u.s : NULL,

@@ -11,6 +11,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "shard/shard_int.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 struct slot {
@@ -101,7 +102,7 @@ static int take_line(assay_shard_durations *d, const char *line, size_t len, con
 				   "not a report line: %s", pe.msg);
 		goto out;
 	}
-	const assay_value *cp = assay_object_get(&v, "checkpoint");
+	const assay_value *cp = assay_report_get(&v, "checkpoint");
 	const assay_value *g = assay_object_get(&v, "group");
 	const assay_value *id = assay_object_get(&v, "id");
 	const assay_value *dur = assay_object_get(&v, "duration");

@@ -631,9 +631,9 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 	if ((rc = assay_store_get_case(in->s, cp, g, id, &line, a, m->err)) ||
 	    (rc = assay_store_expand(in->s, &line, a, m->err)))
 		goto out;
-	const assay_value *passed = assay_object_get(&line, "passed");
+	const assay_value *passed = assay_report_get(&line, "passed");
 	bool says = passed && passed->kind == ASSAY_V_BOOL && passed->u.b, ok = false;
-	double says_score = assay_value_number(assay_object_get(&line, "score")), score = 0;
+	double says_score = assay_value_number(assay_report_get(&line, "score")), score = 0;
 
 	/* the verdict is remade from the attributes, as the runner made it (report.h) */
 	if (assay_score_line(&line, &score, &ok, m->err)) {
@@ -662,7 +662,7 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 		.json = &line,
 		.score = score,
 		.passed = says && ok, /* (strict mode fails a case its attributes pass) */
-		.error = str(assay_object_get(&line, "error")),
+		.error = str(assay_report_get(&line, "error")),
 		.index = p + 1,
 		.total = m->total,
 	};

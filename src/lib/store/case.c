@@ -18,6 +18,7 @@
 #include "assay/fs.h"
 #include "assay/store.h"
 #include "store/store_int.h"
+#include "assay/report.h"
 #include "util/banned.h"
 
 static void bind_json(sqlite3_stmt *st, int col, const assay_value *v, assay_buf *b)
@@ -116,7 +117,7 @@ static int drop_old(assay_store *s, const assay_case_report *r, assay_err *err)
 static int put_row(assay_store *s, const assay_case_report *r, const assay_value *line,
 		   const assay_buf *text, sqlite3_int64 *seq, assay_err *err)
 {
-	const assay_value *ex = assay_object_get(line, "execution");
+	const assay_value *ex = assay_report_get(line, "execution");
 	sqlite3_stmt *st = assay_store__cached(
 		s, ASSAY_STORE__ROW, "INSERT INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
 		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"

@@ -56,40 +56,40 @@ ASSAY_EXTERN int assay_sink_array_new(assay_sink *out, bool full);
 ASSAY_EXTERN const assay_value *assay_sink_array_result(const assay_sink *sink);
 
 /**
- * calculate_score and did_pass (verification.md) accumulated one verified attribute at a time:
- * the case score is the weighted mean of the attributes' credit (`score * weight` for an
- * attribute with partial credit, else `weight` when correct, 0 when not), and the case passes
- * when every verified attribute is correct and their weights sum above 0.
+ * calculate_score and did_pass (verification.md, VerifierReport) accumulated one verified
+ * attribute at a time: the case score is sum(is_correct * weight) / sum(weight) over the
+ * verified attributes (0.0 when their weights sum to 0, as the guide's calculate_score
+ * function returns), and the case passes when every verified attribute is correct (also when
+ * none was verified, as did_pass's all() says). A verifier's partial credit
+ * (assay_verification.partial) never enters either.
  * Start with ASSAY_SCORE_INIT, call assay_score_add() per attribute, read assay_score_end().
  */
 typedef struct assay_score {
 	double wsum;  /**< the weights so far */
-	double csum;  /**< the credit so far */
+	double csum;  /**< the weights of the correct ones so far */
 	bool correct; /**< every attribute so far was correct */
 } assay_score;
 
 #define ASSAY_SCORE_INIT { 0, 0, true }
 
-/**
- * Adds one verified attribute: `is_correct`, `weight` (>= 0) and `score` (its partial credit
- * in [0, 1], or negative when it has none).
- */
-ASSAY_EXTERN void assay_score_add(assay_score *acc, bool is_correct, double weight, double score);
+/** Adds one verified attribute: `is_correct` and `weight` (>= 0). */
+ASSAY_EXTERN void assay_score_add(assay_score *acc, bool is_correct, double weight);
 
 /**
- * The case's score (0 when no weight was added, or when `errored`: the case has an error,
- * which earns nothing and never passes) and did_pass.
+ * The case's score (calculate_score) and, in `*passed_out`, did_pass, which is false as well
+ * when `errored` (the case has an error: assay makes sure such a case also has a failing
+ * attribute, so did_pass over its results agrees).
  */
 ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *passed_out);
 
 /**
  * Recomputes calculate_score and did_pass from a report line's own `results` (each attribute
- * whose `is_correct` is a boolean was verified; its `weight` and optional `score` count), for
- * a reader that must not trust the line's `passed` and `score` (assay merge). The line's error
+ * whose `is_correct` is a boolean was verified; its `weight` counts), for a reader that must
+ * not trust the line's stated `passed` and `score` (assay merge). The line's error
  * (assay_report_get(line, "error")) makes it fail.
  * @param line  a whole report line (blobs expanded)
  * @return 0; ASSAY_EINVALID when `results` is not an object or an attribute's weight is not a
- *         finite number >= 0 or its score not in [0, 1] (`err` names the attribute)
+ *         finite number >= 0 (`err` names the attribute)
  */
 ASSAY_EXTERN int assay_score_line(const assay_value *line, double *score_out, bool *passed_out,
 				  assay_err *err);

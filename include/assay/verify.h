@@ -63,9 +63,11 @@ typedef struct assay_verification {
 			       verifier may lower it (partial credit, verification.md Pattern 1) */
 	bool budget;      /**< the verifier stopped at the verification budget (time or memory):
 			       is_correct is false and the diff says which */
-	double score;     /**< partial credit in [0, 1] (the json verifier's per-path weights):
-			       the attribute counts score * weight in the case score; negative
-			       (the default): all or nothing by is_correct */
+	double partial;   /**< assay's own partial credit in [0, 1] (the share of numbers, fields,
+			       json paths, file checks that held); negative (the default): none.
+			       It is shown beside the verdict (`case.partial` in a report) and
+			       NEVER enters the case score, which is calculate_score over
+			       is_correct and weight alone (verification.md) */
 } assay_verification;
 
 #define ASSAY_VERIFICATION_INIT { { .kind = ASSAY_V_NULL }, false, 1.0, false, -1.0 }

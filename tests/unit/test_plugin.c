@@ -137,7 +137,7 @@ Test(command, weight_and_score_come_from_the_answer)
 
 	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
 	cr_assert_float_eq(r.v.weight, 0.5, 1e-12);
-	cr_assert_float_eq(r.v.score, 0.5, 1e-12);
+	cr_assert_float_eq(r.v.partial, 0.5, 1e-12);
 	free(r.diff);
 }
 

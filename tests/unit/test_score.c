@@ -10,6 +10,7 @@
 
 #include "assay/adapter.h"
 #include "assay/json.h"
+#include "assay/report.h"
 #include "assay/run.h"
 
 struct fixture {
@@ -314,7 +315,12 @@ Test(score, resource_limits_pass_at_most_the_limit)
 	cr_assert_float_eq(field(attr(&report, "max_rss"), "weight")->u.d, 2.0, 1e-12);
 }
 
-Test(score, partial_credit_counts_score_times_weight)
+/*
+ * Issue #17: the case score is calculate_score (sum of is_correct * weight over the verified
+ * attributes' weights); a verifier's partial credit is reported beside it, in case.partial, and
+ * never counts. (Before, the attribute counted 0.75 * 2 and the case scored 2.5 / 3.)
+ */
+Test(score, partial_credit_is_shown_but_never_counts)
 {
 	assay_verdict v;
 	assay_value report;
@@ -327,11 +333,28 @@ Test(score, partial_credit_counts_score_times_weight)
 	report = build(&v, assay_now());
 	cr_assert_not(v.passed);
 	cr_assert(is_bool(field(attr(&report, "output"), "is_correct"), false));
-	cr_assert_float_eq(field(attr(&report, "output"), "score")->u.d, 0.75, 1e-12);
-	/* (0.75 * 2 + 1 * 1) / 3 */
-	cr_assert_float_eq(v.score, 2.5 / 3.0, 1e-12);
-	/* all or nothing attributes show no score */
+	/* (0 * 2 + 1 * 1) / 3 */
+	cr_assert_float_eq(v.score, 1.0 / 3.0, 1e-12);
+	/* an AttributeResult has the contract's fields only */
+	cr_assert_null(assay_object_get(attr(&report, "output"), "score"));
 	cr_assert_null(assay_object_get(attr(&report, "status_code"), "score"));
+	const assay_value *partial = assay_report_get(&report, "partial");
+	cr_assert_float_eq(field(partial, "output")->u.d, 0.75, 1e-12);
+	cr_assert_null(assay_object_get(partial, "status_code"));
+}
+
+Test(score, format_result_maps_verified_attributes_to_p_or_f)
+{
+	assay_verdict v;
+	assay_value report, pf;
+
+	setup("{\"output\": \"yes\\n\", \"status_code\": 0}", "{}", 0, "no\n");
+	report = build(&v, assay_now());
+	assay_report_format_result(&pf, F.report_arena, assay_object_get(&report, "results"));
+	char *s = written(&pf);
+	/* stderr was not verified: left out */
+	cr_assert_str_eq(s, "{\"status_code\": \"P\", \"output\": \"F\"}");
+	free(s);
 }
 
 Test(score, verifier_refusal_fails_the_case_with_an_error)

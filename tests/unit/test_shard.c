@@ -510,12 +510,17 @@ Test(shard, score_line_remakes_the_verdict)
 		 "\"extra\": {\"is_correct\": null, \"weight\": 0}}}", &score, &passed, 0);
 	cr_assert(!passed);
 	cr_assert_float_eq(score, 0.5, 1e-12);
-	/* partial credit counts score * weight; every attribute correct passes */
+	/* issue #17: the score is calculate_score; a partial credit (an old line's per-result
+	 * "score") never counts (it used to make this 2.5 / 4); every attribute correct passes */
 	score_of("{\"error\": null, \"results\": {\"a\": {\"is_correct\": true, \"weight\": 3, "
 		 "\"score\": 0.5}, \"b\": {\"is_correct\": true, \"weight\": 1}}}", &score, &passed,
 		 0);
 	cr_assert(passed);
-	cr_assert_float_eq(score, 2.5 / 4, 1e-12);
+	cr_assert_float_eq(score, 1.0, 1e-12);
+	/* the error of a line written since then is in its case object */
+	score_of("{\"case\": {\"error\": \"boom\"}, \"results\": {\"a\": {\"is_correct\": true, "
+		 "\"weight\": 1}}}", &score, &passed, 0);
+	cr_assert(!passed);
 	/* an error never passes; nothing verified never passes */
 	score_of("{\"error\": \"boom\", \"results\": {\"a\": {\"is_correct\": true, \"weight\": 1}}}",
 		 &score, &passed, 0);
@@ -523,10 +528,8 @@ Test(shard, score_line_remakes_the_verdict)
 	score_of("{\"error\": null, \"results\": {}}", &score, &passed, 0);
 	cr_assert(!passed);
 	cr_assert_float_eq(score, 0, 1e-12);
-	/* a weight or score no runner writes is refused */
+	/* a weight no runner writes is refused */
 	score_of("{\"results\": {\"a\": {\"is_correct\": true, \"weight\": -1}}}", &score, &passed,
 		 ASSAY_EINVALID);
-	score_of("{\"results\": {\"a\": {\"is_correct\": true, \"weight\": 1, \"score\": 2}}}",
-		 &score, &passed, ASSAY_EINVALID);
 	score_of("{\"passed\": true}", &score, &passed, ASSAY_EINVALID);
 }

@@ -63,8 +63,8 @@ static void expect(const char *expected_yaml, const char *actual, const char *op
 	cr_assert_eq(r.rc, 0, "%s: refused: %s", options, r.err.msg);
 	cr_assert_eq(r.v.is_correct, correct, "%s on %s: %s", options, actual, r.diff);
 	if (score >= 0)
-		cr_assert(fabs(r.v.score - score) < 1e-9, "%s: score %g, want %g", options,
-			  r.v.score, score);
+		cr_assert(fabs(r.v.partial - score) < 1e-9, "%s: score %g, want %g", options,
+			  r.v.partial, score);
 	if (diff)
 		cr_assert_str_eq(r.diff, diff);
 	free(r.diff);
@@ -187,10 +187,12 @@ Test(checks, file_checks_and_weights_as_example_2)
 	cr_assert_float_eq(r.v.weight, 0.3, 1e-12);
 	free(r.diff);
 
+	/* issue #17: the example's weights scale the entry's (2 x 0.5), and existing earns no
+	 * partial credit beside a failing check (it was 0.3 / 0.8 of the credit, weight 2) */
 	r = run_file("{contains: [one, three]}", &ac, "{verifier: file, weight: 2}");
 	cr_assert_not(r.v.is_correct);
-	cr_assert_float_eq(r.v.weight, 2.0, 1e-12);
-	cr_assert_float_eq(r.v.score, 0.3 / 0.8, 1e-12);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	cr_assert_float_eq(r.v.partial, 0, 1e-12);
 	cr_assert_str_eq(r.diff, "{\"exists\": \"✓ File exists\", \"contains\": \"✗ Missing "
 				 "pattern 'three'\"}");
 	free(r.diff);
@@ -203,9 +205,25 @@ Test(checks, file_checks_and_weights_as_example_2)
 			 "2\\n+line two\\n\"}");
 	free(r.diff);
 
+	r = run_file("{content: \"line one\\nline 2\\n\"}", &ac, "{verifier: file}");
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	cr_assert_float_eq(r.v.partial, 0, 1e-12); /* a wrong content earns nothing for existing */
+	free(r.diff);
+
+	/* Example 2: a file not found is incorrect with weight 1.0, whatever was expected of it
+	 * (it was 0.3 for a file expected only to exist) */
+	r = run_file("{exists: true}", &missing, "{verifier: file}");
+	cr_assert_not(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	free(r.diff);
+	r = run_file("{contains: two}", &missing, "{verifier: file}");
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	free(r.diff);
+
 	r = run_file("{content: x}", &missing, "{verifier: file}");
 	cr_assert_not(r.v.is_correct);
-	cr_assert_float_eq(r.v.score, 0, 1e-12);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	cr_assert_float_eq(r.v.partial, 0, 1e-12);
 	cr_assert(strstr(r.diff, "\"exists\": \"File not found: out/report.txt\""), "%s", r.diff);
 	free(r.diff);
 
@@ -245,7 +263,7 @@ Test(checks, flexible_partial_credit_as_pattern_1)
 {
 	expect("Hello World", "Hello World", "{verifier: flexible}", true, 1.0, "null");
 	expect("Hello World", "  hello world\n", "{verifier: flexible}", true, 1.0,
-	       "\"✓ Match after normalising (strip, case)\"");
+	       "\"✓ Match (case-insensitive)\"");
 	expect("Hello World", "  hello world\n", "{verifier: flexible, normalized_credit: 0.9}",
 	       true, 0.9, NULL);
 	expect("Hello World", "Greeting: Hello World!", "{verifier: flexible}", true, 0.8,
@@ -257,6 +275,36 @@ Test(checks, flexible_partial_credit_as_pattern_1)
 	       "newline at end of file\\n+HELLO WORLD\\n\\\\ No newline at end of file\\n\"");
 	expect("straße", "STRASSE", "{verifier: flexible}", true, 1.0, NULL);
 	refused("x", "x", "{verifier: flexible, contains_credit: 2}", "between 0 and 1");
+}
+
+/* Issue #17: flexible returns Pattern 1's (is_correct, weight) for the same texts. */
+Test(checks, flexible_weights_are_pattern_1s)
+{
+	struct res r;
+
+	/* equal after strip and lower -> True, 1.0 */
+	r = run("Hello World", "  hello world\n", "{verifier: flexible}");
+	cr_assert(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	free(r.diff);
+	/* exp_clean in act_clean -> True, 0.8 (scaling the entry's weight) */
+	r = run("Hello World", "Greeting: Hello World!", "{verifier: flexible}");
+	cr_assert(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 0.8, 1e-12);
+	free(r.diff);
+	r = run("Hello World", "Greeting: Hello World!", "{verifier: flexible, weight: 2}");
+	cr_assert_float_eq(r.v.weight, 1.6, 1e-12);
+	free(r.diff);
+	/* containment is case-sensitive, as `in` is: no case folding before it */
+	r = run("Hello World", "Greeting: HELLO WORLD!", "{verifier: flexible}");
+	cr_assert_not(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	free(r.diff);
+	/* an empty expected text is in every text, as in the pattern */
+	r = run("''", "anything", "{verifier: flexible}");
+	cr_assert(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 0.8, 1e-12);
+	free(r.diff);
 }
 
 /* ---- diff strategies -------------------------------------------------------------------- */

@@ -119,7 +119,7 @@ Test(verify_json, equal_json_passes_with_an_empty_diff)
 	cr_assert_eq(r.rc, 0);
 	cr_expect(r.v.is_correct);
 	cr_expect_str_eq(r.diff, "{}");
-	cr_expect_float_eq(r.v.score, -1.0, 1e-12, "no partial credit without weights");
+	cr_expect_float_eq(r.v.partial, -1.0, 1e-12, "no partial credit without weights");
 	cr_expect_not(r.v.budget);
 	done(&r);
 }
@@ -351,11 +351,11 @@ Test(verify_json, weights_give_partial_credit)
 	/* parts: name (2), items (1), the rest (1); items differs */
 	cr_assert_eq(r.rc, 0, "%s", r.err.msg);
 	cr_expect_not(r.v.is_correct);
-	cr_expect_float_eq(r.v.score, 3.0 / 4.0, 1e-12);
+	cr_expect_float_eq(r.v.partial, 3.0 / 4.0, 1e-12);
 	done(&r);
 	r = run_bytes(&assay_verifier_json, "{\"name\": \"x\"}", "{\"name\": \"x\"}", w);
 	cr_expect(r.v.is_correct);
-	cr_expect_float_eq(r.v.score, 1.0, 1e-12);
+	cr_expect_float_eq(r.v.partial, 1.0, 1e-12);
 	done(&r);
 }
 

@@ -358,20 +358,36 @@ out:
 /*
  * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
  * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
- * under strictness). (`flexible` with an empty expected accepts only a blank output.)
+ * under strictness). `flexible` (verification.md Pattern 1: `exp_clean in act_clean`, after
+ * strip) accepts any output for an empty or blank expected text too, unless `contains: false`.
  */
+static bool blank(const assay_value *s)
+{
+	for (uint32_t i = 0; i < s->len; i++)
+		if (!strchr(" \t\n\r\v\f", s->u.s[i]) || !s->u.s[i])
+			return false;
+	return true;
+}
+
 static void warn_empty_expected(const assay_case_load_ctx *ctx, const assay_case *c,
 				const assay_member *entry, const assay_verifier *v)
 {
 	const char *key = entry->key.u.s;
 	const assay_member *m = assay_object_member(&c->expected, key);
 	const assay_value *match = assay_object_get(&entry->value, "match");
+	const assay_value *contains = assay_object_get(&entry->value, "contains");
 
-	if (!m || m->value.kind != ASSAY_V_STRING || m->value.len)
+	if (!m || m->value.kind != ASSAY_V_STRING)
 		return;
-	if (v != &assay_verifier_contains &&
-	    !(v == &assay_verifier_regex && match && !assay_value_is_str(match, "full")))
+	if (v == &assay_verifier_flexible) {
+		if (!blank(&m->value) || (contains && contains->kind == ASSAY_V_BOOL &&
+					  !contains->u.b))
+			return;
+	} else if (m->value.len || (v != &assay_verifier_contains &&
+				    !(v == &assay_verifier_regex && match &&
+				      !assay_value_is_str(match, "full")))) {
 		return;
+	}
 	assay_case_warn_at(ctx, &m->value, "expected.%s is empty: %s matches any output", key,
 			   v->name);
 }

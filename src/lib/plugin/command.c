@@ -204,7 +204,7 @@ static const char *answer(assay_verification *out, const assay_verify_call *call
 	if (w && w->kind != ASSAY_V_NULL)
 		out->weight = assay_value_number(w);
 	if (sc && sc->kind != ASSAY_V_NULL)
-		out->score = assay_value_number(sc);
+		out->partial = assay_value_number(sc);
 	return NULL;
 }
 

@@ -1,9 +1,15 @@
 /*
- * calculate_score and did_pass (report.h; verification.md): a case's score and verdict from
- * its verified attributes, and the same recomputed from a report line's `results` for a reader
- * that must not trust the line's own `passed` and `score` (assay merge); format_result; and
- * where a report line keeps what assay adds to the contract's VerifierReport (its `case`
- * object: the contract's model forbids other top-level keys).
+ * calculate_score, did_pass and format_result (report.h; verification.md, VerifierReport): a
+ * case's score and verdict from its verified attributes, the same recomputed from a report
+ * line's `results` for a reader that must not trust the line's own (assay merge), and where a
+ * report line keeps what assay adds to the contract's VerifierReport (its `case` object).
+ *
+ * Key decisions:
+ * - The score is the contract's formula and nothing else: sum(is_correct * weight) /
+ *   sum(weight) over attributes whose is_correct is not None. A verifier's partial credit is
+ *   a separate figure (`case.partial`) and is never read here.
+ * - No weight at all gives 0.0, as the guide's calculate_score function does (the class method
+ *   would divide by zero; every assay case expects something, so this is only for safety).
  */
 #include <math.h>
 #include <string.h>
@@ -11,19 +17,18 @@
 #include "assay/report.h"
 #include "util/banned.h"
 
-void assay_score_add(assay_score *acc, bool is_correct, double weight, double score)
+void assay_score_add(assay_score *acc, bool is_correct, double weight)
 {
 	acc->wsum += weight;
-	acc->csum += score >= 0 ? score * weight : is_correct ? weight : 0;
+	acc->csum += is_correct ? weight : 0;
 	acc->correct = acc->correct && is_correct;
 }
 
 double assay_score_end(const assay_score *acc, bool errored, bool *passed_out)
 {
 	if (passed_out)
-		*passed_out = acc->correct && acc->wsum > 0 && !errored;
-	/* a case with an error (it never ran, it could not be verified) earns nothing */
-	return acc->wsum > 0 && !errored ? acc->csum / acc->wsum : 0.0;
+		*passed_out = acc->correct && !errored;
+	return acc->wsum > 0 ? acc->csum / acc->wsum : 0.0;
 }
 
 static bool number(const assay_value *v, double *out)
@@ -73,6 +78,7 @@ int assay_score_line(const assay_value *line, double *score_out, bool *passed_ou
 	const assay_value *results = assay_object_get(line, "results");
 	const assay_value *error = assay_report_get(line, "error");
 	assay_score acc = ASSAY_SCORE_INIT;
+	uint32_t verified = 0;
 
 	if (!results || results->kind != ASSAY_V_OBJECT)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
@@ -80,18 +86,20 @@ int assay_score_line(const assay_value *line, double *score_out, bool *passed_ou
 	for (uint32_t i = 0; i < results->len; i++) {
 		const assay_value *r = &results->u.members[i].value;
 		const assay_value *ok = assay_object_get(r, "is_correct");
-		const assay_value *sv = assay_object_get(r, "score");
-		double weight = 0, score = -1;
+		double weight = 0;
 
 		if (!ok || ok->kind != ASSAY_V_BOOL)
 			continue; /* not verified: an attribute nothing was expected of */
-		if (!number(assay_object_get(r, "weight"), &weight) || weight < 0 ||
-		    (sv && sv->kind != ASSAY_V_NULL && (!number(sv, &score) || score < 0 || score > 1)))
+		if (!number(assay_object_get(r, "weight"), &weight) || weight < 0)
 			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-					     "its attribute %s has a wrong weight or score",
+					     "its attribute %s has a wrong weight",
 					     results->u.members[i].key.u.s);
-		assay_score_add(&acc, ok->u.b, weight, score);
+		assay_score_add(&acc, ok->u.b, weight);
+		verified++;
 	}
-	*score_out = assay_score_end(&acc, error && error->kind != ASSAY_V_NULL, passed_out);
+	/* a runner never writes a case that verifies nothing (every case expects something, and
+	 * an error adds a failing attribute): such a line does not pass a merge */
+	*score_out = assay_score_end(&acc, !verified || (error && error->kind != ASSAY_V_NULL),
+				     passed_out);
 	return 0;
 }

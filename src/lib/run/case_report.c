@@ -13,9 +13,13 @@
  * - Resource attributes (execution_time, max_rss, cpu_time) are limits: the report lists them
  *   only when expected, and `N` or `{max: N}` passes when the actual figure is at most N
  *   (seconds, bytes), unless a verify entry names another verifier.
- * - An attribute with partial credit (a verifier's score, e.g. json with per-path weights)
- *   counts score * weight toward the case score and shows its "score"; passing still needs
- *   is_correct.
+ * - The case score is calculate_score (verification.md) and nothing else. A verifier's partial
+ *   credit (numeric, json_fields, file, flexible, json with per-path weights) is a figure of
+ *   its own, kept in the report's `case.partial` ({attribute: credit}); it never enters the
+ *   score, and an AttributeResult carries only the contract's fields.
+ * - A case with an error has a failing attribute, so that calculate_score and did_pass over
+ *   its results give what the report says: a program that never started fails every verified
+ *   attribute, and a strict run's killed program fails every attribute it verified.
  * - A file expected `{absent: true}` is correct when it was not produced, whatever its verify
  *   entry names (only its weight counts).
  * - A verifier that refuses its options or expected value (a regex that does not compile) makes
@@ -113,7 +117,7 @@ static assay_value *results_of(assay_value *report)
 
 static void add_result(assay_arena *a, assay_value *results, const char *name, assay_value actual,
 		       const assay_value *expected, assay_value diff, int is_correct,
-		       double weight, double score)
+		       double weight)
 {
 	assay_value r = assay_value_object();
 
@@ -124,8 +128,6 @@ static void add_result(assay_arena *a, assay_value *results, const char *name, a
 	assay_object_set(a, &r, "is_correct",
 			 is_correct < 0 ? assay_value_null() : assay_value_bool(is_correct));
 	assay_object_set(a, &r, "weight", assay_value_real(weight));
-	if (score >= 0)
-		assay_object_set(a, &r, "score", assay_value_real(score));
 	assay_object_set(a, results, name, r);
 }
 
@@ -187,6 +189,36 @@ static void check_absent(assay_verification *v, assay_arena *a, const char *name
 					      ac->kind == ASSAY_ACTUAL_BYTES ? ac->len : 0);
 }
 
+/*
+ * The case has an error: every verified attribute fails with the reason (its diff kept when
+ * it had one), and a case with none verified gets an `error` attribute, so that
+ * calculate_score and did_pass over the results agree with the report.
+ */
+static void fail_all(assay_arena *a, assay_value *results, assay_score *acc, const char *why)
+{
+	bool any = false;
+
+	*acc = (assay_score)ASSAY_SCORE_INIT;
+	for (uint32_t i = 0; i < results->len; i++) {
+		assay_value *r = &results->u.members[i].value;
+		assay_value *ok = (assay_value *)assay_object_get(r, "is_correct");
+		assay_value *diff = (assay_value *)assay_object_get(r, "diff");
+
+		if (!ok || ok->kind != ASSAY_V_BOOL)
+			continue;
+		any = true;
+		*ok = assay_value_bool(false);
+		if (diff && diff->kind == ASSAY_V_NULL)
+			*diff = assay_value_strz(a, why);
+		assay_score_add(acc, false, assay_value_number(assay_object_get(r, "weight")));
+	}
+	if (!any) {
+		add_result(a, results, "error", assay_value_null(), NULL, assay_value_strz(a, why),
+			   0, 1.0);
+		assay_score_add(acc, false, 1.0);
+	}
+}
+
 int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_arena *a,
 			    const assay_suite *s, const assay_group *g, const assay_case *c,
 			    const assay_case_result *r, double deadline_s, double t0)
@@ -195,6 +227,7 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 	assay_value report = skeleton(a, g, c->id, c, s->adapter->name);
 	assay_value *results = results_of(&report);
 	assay_score acc = ASSAY_SCORE_INIT;
+	assay_value partial = assay_value_null();
 
 	*verdict = (assay_verdict){ 0, false, NULL };
 	/* the attributes of actual, then expected ones the adapter did not produce */
@@ -210,7 +243,7 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 		if (!expected) {
 			if (!is_limit(name))
 				add_result(a, results, name, actual_value(ac), NULL,
-					   assay_value_null(), -1, 0.0, -1);
+					   assay_value_null(), -1, 0.0);
 			continue;
 		}
 		const assay_value *options = assay_object_get(&c->verify, name);
@@ -233,21 +266,31 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 			if (!verdict->error)
 				verdict->error = assay_value_stringf(a, "%s: %s", name, e.msg).u.s;
 		}
-		assay_score_add(&acc, v.is_correct, v.weight, v.score);
+		assay_score_add(&acc, v.is_correct, v.weight);
 		add_result(a, results, name, actual_value(ac), expected, v.diff, v.is_correct,
-			   v.weight, v.score);
+			   v.weight);
+		if (v.partial >= 0) {
+			if (partial.kind != ASSAY_V_OBJECT)
+				partial = assay_value_object();
+			assay_object_set(a, &partial, name, assay_value_real(v.partial));
+		}
 	}
-	if (!verdict->error && r->proc.status == ASSAY_PROC_EXEC_FAILED)
+	if (!verdict->error && r->proc.status == ASSAY_PROC_EXEC_FAILED) {
 		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
 							  : "the program could not be started").u.s;
+		fail_all(a, results, &acc, verdict->error);
+	}
 	verdict->score = assay_score_end(&acc, verdict->error != NULL, &verdict->passed);
 	if (verdict->passed && s->strict && (r->proc.status == ASSAY_PROC_TIMED_OUT ||
 					     r->proc.status == ASSAY_PROC_SIGNALED)) {
 		verdict->error = assay_value_stringf(
 			a, "%s, and strict mode passes no case whose program did not exit",
 			r->error ? r->error : "the program was killed by a signal").u.s;
+		fail_all(a, results, &acc, verdict->error);
 		verdict->score = assay_score_end(&acc, true, &verdict->passed);
 	}
+	if (partial.kind == ASSAY_V_OBJECT)
+		assay_report_set(a, &report, "partial", partial);
 	set_duration(&report, t0);
 	*out = report;
 	return 0;
@@ -268,10 +311,10 @@ assay_value assay_case_report_error(assay_arena *a, const assay_suite *s, const 
 			const assay_value *w = assay_object_get(opts, "weight");
 
 			add_result(a, results, m->key.u.s, assay_value_null(), &m->value, msg, 0,
-				   assay_value_is_number(w) ? assay_value_number(w) : 1.0, -1);
+				   assay_value_is_number(w) ? assay_value_number(w) : 1.0);
 		}
 	} else {
-		add_result(a, results, "error", assay_value_null(), NULL, msg, 0, 1.0, -1);
+		add_result(a, results, "error", assay_value_null(), NULL, msg, 0, 1.0);
 	}
 	set_duration(&report, t0);
 	return report;

@@ -83,7 +83,7 @@ static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *
 		sqlite3_bind_text(st, 2, m->key.u.s, (int)m->key.len, SQLITE_TRANSIENT);
 		bind_int(st, 3, assay_object_get(v, "is_correct"));
 		bind_number(st, 4, assay_object_get(v, "weight"));
-		bind_number(st, 5, assay_object_get(v, "score"));
+		bind_number(st, 5, assay_object_get(assay_report_get(line, "partial"), m->key.u.s));
 		bind_json(st, 6, assay_object_get(v, "actual"), &b);
 		bind_json(st, 7, assay_object_get(v, "expected"), &b);
 		bind_json(st, 8, assay_object_get(v, "diff"), &b);

@@ -262,8 +262,8 @@ static int verify_table(assay_verification *out, const assay_verify_call *call,
 		assay_object_set(a, &cols, "extra", extra);
 		assay_object_set(a, &out->diff, "columns", cols);
 		out->is_correct = false;
-		if (out->score > 0)
-			out->score = 0;
+		if (out->partial > 0)
+			out->partial = 0;
 	}
 	return 0;
 }

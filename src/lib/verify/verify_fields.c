@@ -139,7 +139,7 @@ static int verify_fields(assay_verification *out, const assay_verify_call *call,
 							have.u.s));
 	}
 	out->is_correct = good == ex->len;
-	out->score = (double)good / ex->len;
+	out->partial = (double)good / ex->len;
 	out->diff = out->is_correct ? assay_value_null() : diff;
 	return 0;
 }

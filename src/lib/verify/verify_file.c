@@ -8,13 +8,18 @@
  * - Expected: a string is the exact content; a mapping may give `exists` (true, or false for a
  *   file that must NOT be produced), `content` (exact text), `contains` (a text or a list of
  *   texts that must all occur). Bytes are compared as they are.
- * - The example weighs a content check 1.0, a contains check 0.5 and a bare existence check
- *   0.3, and gives the result the weight of the check it ran. Here every check given runs:
- *   the attribute is correct when all pass, its score is the weighted share that pass
- *   (partial credit: the file exists but lacks a line), and its weight, unless the verify entry
- *   sets `weight`, is the largest weight among its checks (so an existence-only check still
- *   weighs 0.3 in the case score, as in the example). `check_weights: {exists, contains,
- *   content}` changes the three.
+ * - The result is what the example's _verify_file returns for the same file: not produced ->
+ *   incorrect, weight 1.0 (whatever was expected of it); else with `content` -> correct when
+ *   equal, weight 1.0; else with `contains` -> correct when found, weight 0.5; else (only
+ *   existence) -> correct, weight 0.3. Those weights scale the verify entry's `weight`
+ *   (default 1.0); `check_weights: {exists, contains, content}` changes the three (a file not
+ *   produced keeps 1.0). Beyond the example, `content` and `contains` may both be given (both
+ *   must hold; the weight is content's), `contains` may list several texts (all must occur),
+ *   and `exists: false` asks that the file NOT be produced (weight 1.0).
+ * - assay's partial credit (`case.partial`, never in the score) is the weighted share of the
+ *   content and contains checks that hold; existence earns nothing beside them (a file with a
+ *   wrong content gets no credit for existing), and counts alone only when it is the only
+ *   check.
  * - The diff is null when every check passes; else an object with one message per check run,
  *   in the example's words, the content check's being the unified diff of expected and actual
  *   (labels "<path> (expected)" and "<path> (actual)"), valid UTF-8, cut at 64 KiB.
@@ -195,17 +200,25 @@ static int verify_file(assay_verification *out, const assay_verify_call *call, a
 			msg = ok ? assay_value_strz(a, "✓ Content matches")
 				 : content_diff(call, s.content, text ? text : "", len);
 		}
-		total += w[c];
-		got += ok ? w[c] : 0;
-		top = w[c] > top ? w[c] : top;
+		/* existence is a prerequisite beside another check, not a credit of its own */
+		if (c != EXISTS || (!s.contains && !s.content)) {
+			total += w[c];
+			got += ok ? w[c] : 0;
+		}
+		top = w[c];
 		all = all && ok;
 		assay_object_set(a, &diff, check_names[c], msg);
+		if (!text && s.exists)
+			break; /* not produced: the example stops there */
 	}
 	assay_buf_release(&scratch);
-	if (!assay_object_get(call->options, "weight"))
-		out->weight = top;
+	/* the example's weight: the check it ran last (content over contains over existence),
+	 * 1.0 for a file that is missing or must not exist */
+	if ((!text && s.exists) || !s.exists)
+		top = 1.0;
+	out->weight *= top;
 	out->is_correct = all;
-	out->score = got / total;
+	out->partial = !text && s.exists ? 0 : got / total;
 	out->diff = all ? assay_value_null() : diff;
 	return 0;
 }

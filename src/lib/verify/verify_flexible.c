@@ -1,22 +1,22 @@
 /*
- * The flexible verifier (verification.md, Pattern 1, "Flexible Matching"): an exact match
- * earns full credit, a match after stripping and case-folding earns `normalized_credit`, an
- * actual text that merely contains the expected one earns `contains_credit`; anything else
- * fails. Spec: issue #7 section 2 ("Flexible matching with partial credit: exact -> 1.0, after
- * strip/case-folding -> a configurable weight, contained -> another").
+ * The flexible verifier (verification.md, Pattern 1, "Flexible Matching"), returning what the
+ * pattern returns for the same texts: both stripped; equal after case-folding -> correct,
+ * weight 1.0; the stripped expected text inside the stripped actual one (case-sensitive, as
+ * `exp_clean in act_clean` is) -> correct, weight 0.8; anything else -> incorrect, weight 1.0.
+ * Spec: verification.md Pattern 1; issue #17 item 1.
  *
  * Key decisions:
- * - Credit is the attribute's score (partial credit: it counts score * weight in the case
- *   score), not its weight: the pattern lowers the weight of a correct result, which in a case
- *   of one attribute changes nothing (0.8 / 0.8 is still 1). Each level still passes, as in
- *   the pattern. Defaults are the pattern's: normalized_credit 1.0, contains_credit 0.8.
- * - Normalising is Python's str.strip() (`strip`, default true) then str.casefold()
- *   (`ignore_case`, default true), as the text verifier does them; containment (`contains`,
- *   default true) is tested on the normalised texts, expected in actual.
- * - An empty expected text (after normalising) earns no containment credit: every text
- *   contains it. The loader warns about such a case (case_load.c).
- * - The diff says which level matched ("✓ Match after normalising", "✓ Contains expected");
- *   null for an exact match; on failure, the unified diff of the normalised texts.
+ * - The pattern's weights scale the verify entry's `weight` (default 1.0, so by default they
+ *   are the pattern's own): a contained match weighs 0.8 x weight in calculate_score.
+ * - `normalized_credit` (default 1.0) and `contains_credit` (default 0.8) are assay's partial
+ *   credit (`case.partial`), shown beside the verdict; they never change the case score. An
+ *   exact byte match has credit 1.0.
+ * - Case-folding is Python's str.casefold(), where the pattern calls str.lower(): the two
+ *   differ only for a few letters (German sharp s, final sigma, ligatures), which then match
+ *   here and not there (docs/verification.md, contract -> assay).
+ * - `strip: false`, `ignore_case: false` and `contains: false` turn a step off.
+ * - An empty expected text is contained in every text, as in the pattern: such a case matches
+ *   any output, and the loader warns about it (case_load.c).
  */
 #define _GNU_SOURCE /* memmem */
 #include <string.h>
@@ -81,31 +81,35 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 		assay_verify__fail(out, assay_value_strz(a, assay_verify__missing(call)));
 	} else if (glen == e.len && !memcmp(got, e.ptr, glen)) {
 		out->is_correct = true;
-		out->score = 1.0;
+		out->partial = 1.0;
 	} else {
-		assay_buf tw = ASSAY_BUF_INIT;
+		assay_buf tw = ASSAY_BUF_INIT, sw = ASSAY_BUF_INIT, sa = ASSAY_BUF_INIT;
 
 		normalise(&tw, e.ptr, e.len, strip, fold);
 		normalise(&t, got, glen, strip, fold);
+		normalise(&sw, e.ptr, e.len, strip, false);
+		normalise(&sa, got, glen, strip, false);
 		if (tw.len == t.len && !memcmp(tw.ptr, t.ptr, t.len)) {
 			out->is_correct = true;
-			out->score = ncredit;
-			out->diff = assay_value_strz(a, "✓ Match after normalising (strip, case)");
-		} else if (contains && tw.len && memmem(t.ptr, t.len, tw.ptr, tw.len)) {
-			/* (every text contains the empty one: no credit for that) */
+			out->partial = ncredit;
+			out->diff = assay_value_strz(a, "✓ Match (case-insensitive)");
+		} else if (contains && (!sw.len || memmem(sa.ptr, sa.len, sw.ptr, sw.len))) {
 			out->is_correct = true;
-			out->score = ccredit;
+			out->weight *= 0.8;
+			out->partial = ccredit;
 			out->diff = assay_value_strz(a, "✓ Contains expected");
 		} else {
 			assay_buf d = ASSAY_BUF_INIT;
 
 			assay_buf_adds(&d, "No match:\n");
-			assay_udiff(&d, tw.ptr, tw.len, t.ptr, t.len, "expected", "actual", 3);
+			assay_udiff(&d, sw.ptr, sw.len, sa.ptr, sa.len, "expected", "actual", 3);
 			assay_verify__fail(out, assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
-			out->score = 0;
+			out->partial = 0;
 			assay_buf_release(&d);
 		}
 		assay_buf_release(&tw);
+		assay_buf_release(&sw);
+		assay_buf_release(&sa);
 	}
 	assay_buf_release(&scratch);
 	assay_buf_release(&e);

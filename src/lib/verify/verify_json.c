@@ -219,7 +219,7 @@ int assay_verify__compare(assay_verification *out, const assay_verify_call *call
 	out->diff = diff;
 	out->is_correct = info.count == 0 && !info.truncated;
 	if (opts->nweights)
-		out->score = info.score;
+		out->partial = info.score;
 	return 0;
 }
 

@@ -203,7 +203,7 @@ static int verify_numeric(assay_verification *out, const assay_verify_call *call
 	free(exp);
 	free(act);
 	out->is_correct = correct;
-	out->score = total > 0 ? got / total : correct ? 1.0 : 0.0;
+	out->partial = total > 0 ? got / total : correct ? 1.0 : 0.0;
 	out->diff = out->is_correct ? assay_value_null() : diff;
 	return 0;
 }

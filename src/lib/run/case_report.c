@@ -17,6 +17,8 @@
  *   credit (numeric, json_fields, file, flexible, json with per-path weights) is a figure of
  *   its own, kept in the report's `case.partial` ({attribute: credit}); it never enters the
  *   score, and an AttributeResult carries only the contract's fields.
+ * - A cut output is never judged: an attribute whose captured bytes hit their cap fails with
+ *   a diff saying where it was cut, unless its verify entry says `allow_truncated: true`.
  * - A case with an error has a failing attribute, so that calculate_score and did_pass over
  *   its results give what the report says: a program that never started fails every verified
  *   attribute, and a strict run's killed program fails every attribute it verified.
@@ -253,7 +255,18 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 		assay_verification v = ASSAY_VERIFICATION_INIT;
 		assay_err e = ASSAY_ERR_INIT;
 
-		if (assay_expected_is_absent(expected) && assay_file_attribute_path(name) &&
+		bool cut_ok = false;
+
+		if (ac->kind == ASSAY_ACTUAL_BYTES && ac->truncated &&
+		    assay_verify_check(NULL, &v.weight, options, name, &e) == 0 &&
+		    assay_verify_opt_bool(options, "allow_truncated", &cut_ok, NULL) == 0 &&
+		    !cut_ok) {
+			v.is_correct = false;
+			v.diff = assay_value_stringf(
+				a, "%s was cut at %zu bytes (its capture's cap): a cut output is "
+				   "never judged (verify: {%s: {allow_truncated: true}} judges it)",
+				name, ac->len, name);
+		} else if (assay_expected_is_absent(expected) && assay_file_attribute_path(name) &&
 		    assay_verify_check(NULL, &v.weight, options, name, &e) == 0) {
 			check_absent(&v, a, name, ac);
 		} else if (is_limit(name) && !assay_object_get(options, "verifier") &&

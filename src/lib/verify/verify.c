@@ -146,7 +146,8 @@ static bool key_is(const assay_value *key, const char *name)
 
 static bool accepts(const assay_verifier *v, const assay_value *key)
 {
-	if (key_is(key, "verifier") || key_is(key, "weight") || key_is(key, "diff"))
+	if (key_is(key, "verifier") || key_is(key, "weight") || key_is(key, "diff") ||
+	    key_is(key, "allow_truncated"))
 		return true;
 	for (const char *const *o = v->options; o && *o; o++)
 		if (key_is(key, *o))
@@ -164,12 +165,13 @@ static int unknown_option(const assay_verifier *v, const assay_value *key, assay
 
 	for (const char *const *o = v->options; o && *o; o++)
 		n++;
-	names = assay_xcalloc(n + 4, sizeof(*names));
+	names = assay_xcalloc(n + 5, sizeof(*names));
 	for (size_t i = 0; i < n; i++)
 		names[i] = v->options[i];
 	names[n] = "verifier";
 	names[n + 1] = "weight";
 	names[n + 2] = "diff";
+	names[n + 3] = "allow_truncated";
 	if (key->len && !memchr(key->u.s, '\0', key->len))
 		meant = assay_load__closest(key->u.s, names);
 	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
@@ -238,7 +240,9 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 		if (!accepts(v, key))
 			return unknown_option(v, key, err);
 	}
+	bool cut_ok = false;
 	if ((rc = read_weight(&weight, options, err)) ||
+	    (rc = assay_verify_opt_bool(options, "allow_truncated", &cut_ok, err)) ||
 	    (rc = assay_verify__diff_strategy(NULL, options, err)))
 		return rc;
 	if (verifier_out)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "adapter/api_int.h"
@@ -112,6 +113,18 @@ static size_t on_header(char *data, size_t size, size_t n, void *userdata)
 	return size * n;
 }
 
+/* One of the "Name: value" lines names header `lower` (compared without regard to case). */
+static bool has_header(const char *const *headers, const char *lower)
+{
+	size_t n = strlen(lower);
+
+	for (; headers && *headers; headers++)
+		if (!strncasecmp(*headers, lower, n) && ((*headers)[n] == ':' ||
+							 (*headers)[n] == ';'))
+			return true;
+	return false;
+}
+
 static void attempt(struct api_request *r)
 {
 	assay_buf_reset(&r->body_out);
@@ -131,6 +144,7 @@ int assay_api__request_start(struct api_request *r, const char *url, const char 
 			     size_t cap, assay_err *err)
 {
 	long ms = r->timeout_s > 0 ? (long)(r->timeout_s * 1000.0 + 0.5) : 0;
+	const char *const *headers0 = headers;
 
 	r->url = assay_xstrdup(url);
 	assay_buf_init(&r->body_out, 0, cap);
@@ -170,6 +184,15 @@ int assay_api__request_start(struct api_request *r, const char *url, const char 
 	if (r->body) {
 		curl_easy_setopt(r->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
 		curl_easy_setopt(r->easy, CURLOPT_POSTFIELDS, r->body);
+	} else if (!strcmp(r->method, "POST") || !strcmp(r->method, "PUT") ||
+		   !strcmp(r->method, "PATCH")) {
+		/* no body: an empty one, so that the request says `Content-Length: 0` as httpx
+		 * does (servers on Python's http.server answer 400 to a POST without a length);
+		 * libcurl would add a form Content-Type to it, which the case did not ask for */
+		if (!has_header(headers0, "content-type"))
+			r->slist = curl_slist_append(r->slist, "Content-Type:");
+		curl_easy_setopt(r->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+		curl_easy_setopt(r->easy, CURLOPT_POSTFIELDS, "");
 	}
 	attempt(r);
 	return 0;

@@ -85,6 +85,23 @@ static void warn_at(struct loader *ld, const assay_value *at, const char *fmt, .
 	free(msg);
 }
 
+/* A warning delivered but not counted: strictness does not turn it into an error. */
+static void note_at(struct loader *ld, const assay_value *at, const char *fmt, ...)
+	ASSAY_PRINTF(3, 4);
+static void note_at(struct loader *ld, const assay_value *at, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (!ld->warn)
+		return;
+	va_start(ap, fmt);
+	msg = assay_load__msg_at(&ld->loc, at, fmt, ap);
+	va_end(ap);
+	ld->warn(ld->payload, msg);
+	free(msg);
+}
+
 /* Warnings about a selection pattern (select.c). */
 static void warn_plain(void *ctx, const char *msg)
 {
@@ -767,13 +784,28 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 		if (!assay_load__select_group(&ld->sel, cp->name, gname))
 			continue;
 		const assay_value *settings = gnode, *ocnode = NULL;
+		bool from_original = false;
 		if (ocp) {
 			ocnode = find_checkpoint(ld, ocp);
-			if (!ocnode) {
-				rc = bad(ld, &assay_object_member(gnode, "original_checkpoint")->value,
-					 "original_checkpoint names a checkpoint that does not exist");
-				break;
+			from_original = ocnode && assay_object_get(assay_object_get(ocnode, "groups"),
+								   og);
+		}
+		if (ocp && !from_original) {
+			/* labels on the reports (verification.md: "For regression cases"): the
+			 * group's own folder holds its cases. Said only under strictness, and then
+			 * as a note, never as a load error (issue #17) */
+			if (ld->strict && ld->warn) {
+				const assay_value *at =
+					&assay_object_member(gnode, ocnode ? "original_group"
+									   : "original_checkpoint")->value;
+				note_at(ld, at,
+					"%s '%s' is not in this suite: the regression group's "
+					"original_checkpoint and original_group are labels, and its cases "
+					"are read from its own folder", ocnode ? "original_group"
+									: "original_checkpoint",
+					ocnode ? og : ocp);
 			}
+		} else if (ocp) {
 			settings = original_settings(ld, gnode, ocnode, og);
 			if ((rc = check_case_order(ld, settings)))
 				break;
@@ -786,6 +818,8 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 			g->type = ASSAY_GROUP_REGRESSION;
 			g->original_checkpoint = assay_xstrdup(ocp);
 			g->original_group = assay_xstrdup(og);
+		}
+		if (from_original) {
 			char *odir = checkpoint_dir(ld, ocp, ocnode);
 			g->dir = assay_path_join(odir, og);
 			free(odir);

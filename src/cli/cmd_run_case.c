@@ -3,7 +3,13 @@
  * --format text) as a person reads them: a line per case, and each failing case explained
  * (the terminal report of `assay run`). Otherwise (or with --format json) the JSON array of
  * verification.md's "Testing Your Verifier": {id, checkpoint, group, score, passed} per case,
- * `results` for failing ones, every attribute in full with --full. Nothing is written to disk.
+ * `results` for failing ones, every attribute in full with --full (and format_result). Nothing
+ * is written to disk.
+ *
+ * The contract's flags work as it shows them (issue #17 item 4): `-s SOLUTION -p PROBLEM -c 1
+ * -e ENV.yaml`: -p names the suite (a folder, or a name under ./problems/), -c a checkpoint
+ * by name or by number (N is checkpoint_N), -e an environment file (run_env.c). --entry keeps
+ * its long name; its short -e is run's alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/report.h"
 #include "cmd.h"
@@ -18,16 +25,34 @@
 #include "run_common.h"
 #include "util/banned.h"
 
-static const char usage[] = "assay run-case SUITE [--case GLOB] [--group GLOB] [--full] [options]";
+static const char usage[] =
+	"assay run-case [SUITE | -p PROBLEM] [-s SOLUTION] [-c CHECKPOINT] [-e ENV.yaml] "
+	"[--case GLOB] [--group GLOB] [--full] [options]";
+
+static bool all_digits(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
 
 int cmd_run_case(int argc, char **argv)
 {
 	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
-	const char *format = "auto";
+	const char *format = "auto", *problem = NULL, *environment = NULL;
+	char *suite_dir = NULL, *checkpoint = NULL, *env_entry = NULL;
 	const cli_opt opts[] = {
-		RUN_COMMON_OPTS(a),
+		RUN_COMMON_OPTS_E(a, 0),
+		{ "problem", 'p', CLI_OPT_STRING, &problem, "PROBLEM",
+		  "the suite: its folder, or its name under ./problems/ (instead of SUITE)" },
+		{ "environment", 'e', CLI_OPT_STRING, &environment, "ENV.yaml",
+		  "an environment file (type: local|docker, environment.env, setup.eval_commands, "
+		  "commands.command, entry_file)" },
 		{ "full", 'f', CLI_OPT_FLAG, &a.full, NULL,
-		  "show every attribute of every case in full (json)" },
+		  "show every attribute of every case in full, with format_result (json)" },
 		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
 		  "text (the default on a terminal) or json (the default otherwise)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no warnings" },
@@ -40,7 +65,7 @@ int cmd_run_case(int argc, char **argv)
 	bool text;
 	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
 
-	if (rc || nwords != 1) {
+	if (rc || nwords + (problem != NULL) != 1) {
 		run_args_release(&a);
 		if (!rc)
 			cli_usage(stderr, usage, opts);
@@ -50,13 +75,30 @@ int cmd_run_case(int argc, char **argv)
 		run_args_release(&a);
 		return cli_error(CLI_EXIT_USAGE, "--format takes text or json");
 	}
-	text = !strcmp(format, "text") || (!strcmp(format, "auto") && !a.full &&
-					    isatty(STDOUT_FILENO));
-	a.suite_dir = words[0];
-	if ((rc = run_common_load(&suite, &a))) {
+	if (environment && a.entry) {
+		run_args_release(&a);
+		return cli_error(CLI_EXIT_USAGE, "--entry and -e/--environment both name the "
+				 "program: give one");
+	}
+	if (environment && (rc = run_env_load(environment, &env_entry, &a.pass_env))) {
 		run_args_release(&a);
 		return rc;
 	}
+	if (env_entry)
+		a.entry = env_entry;
+	if (problem)
+		suite_dir = assay_fs_is_dir(problem) || strchr(problem, '/')
+				    ? assay_xstrdup(problem)
+				    : assay_xasprintf("problems/%s", problem);
+	if (all_digits(a.checkpoint)) {
+		checkpoint = assay_xasprintf("checkpoint_%s", a.checkpoint);
+		a.checkpoint = checkpoint;
+	}
+	text = !strcmp(format, "text") || (!strcmp(format, "auto") && !a.full &&
+					    isatty(STDOUT_FILENO));
+	a.suite_dir = problem ? suite_dir : words[0];
+	if ((rc = run_common_load(&suite, &a)))
+		goto out;
 	if (text) {
 		const char *no = getenv("NO_COLOR");
 		assay_term_opts t = { NULL, false, stdout,
@@ -76,6 +118,10 @@ int cmd_run_case(int argc, char **argv)
 	}
 	sink.free(sink.payload);
 	assay_suite_free(suite);
+out:
 	run_args_release(&a);
+	free(suite_dir);
+	free(checkpoint);
+	free(env_entry);
 	return rc;
 }

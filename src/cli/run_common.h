@@ -46,8 +46,11 @@ struct run_args {
 		       .hide = ASSAY_STRVEC_INIT
 
 /* The options both commands take (NULL-terminated table entries filled for `a`). */
-#define RUN_COMMON_OPTS(a)                                                                     \
-	{ "entry", 'e', CLI_OPT_STRING, &(a).entry, "CMD",                                    \
+#define RUN_COMMON_OPTS(a) RUN_COMMON_OPTS_E(a, 'e')
+/* The same with `entry_letter` as --entry's short name (0: none; run-case's -e is
+ * --environment, as in verification.md's run-case). */
+#define RUN_COMMON_OPTS_E(a, entry_letter)                                                      \
+	{ "entry", entry_letter, CLI_OPT_STRING, &(a).entry, "CMD",                            \
 	  "command to run instead of adapter.command (shell-quoted)" },                       \
 	{ "submission", 's', CLI_OPT_STRING, &(a).submission, "DIR",                           \
 	  "submission folder copied into every working folder" },                             \
@@ -80,6 +83,15 @@ struct run_args {
 
 /* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
 int run_common_load(assay_suite **out, const struct run_args *a);
+
+/*
+ * Reads an environment file of the shape SlopCodeBench uses (verification.md's run-case `-e`;
+ * run_env.c): `type: local|docker`, `environment.env` (set in assay's environment and passed
+ * to cases), `setup.eval_commands` (run in each case's folder before it), `commands.command`
+ * and `entry_file` (the entry). `*entry_out` receives the entry command (shell-quoted text,
+ * malloc'd; NULL when the file names none). Prints its errors; returns 0 or an exit code.
+ */
+int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env);
 
 /* Frees the lists of `a`. */
 void run_args_release(struct run_args *a);

@@ -273,7 +273,8 @@ Test(checks, flexible_partial_credit_as_pattern_1)
 	expect("Hello World", "HELLO WORLD", "{verifier: flexible, ignore_case: false}", false, 0,
 	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1 +1 @@\\n-Hello World\\n\\\\ No "
 	       "newline at end of file\\n+HELLO WORLD\\n\\\\ No newline at end of file\\n\"");
-	expect("straße", "STRASSE", "{verifier: flexible}", true, 1.0, NULL);
+	/* Pattern 1 lowers (str.lower), it does not casefold: ß is not ss here */
+	expect("straße", "STRASSE", "{verifier: flexible}", false, 0, NULL);
 	refused("x", "x", "{verifier: flexible, contains_credit: 2}", "between 0 and 1");
 }
 
@@ -304,6 +305,30 @@ Test(checks, flexible_weights_are_pattern_1s)
 	r = run("''", "anything", "{verifier: flexible}");
 	cr_assert(r.v.is_correct);
 	cr_assert_float_eq(r.v.weight, 0.8, 1e-12);
+	free(r.diff);
+}
+
+/*
+ * Pattern 1 ignores case with str.lower(), not casefold (pairs from Python 3.11):
+ * 'straße'.lower() != 'STRASSE'.lower() (casefold makes them equal); 'ΟΔΟΣ'.lower() is 'οδος'
+ * (a final sigma); 'İ'.lower() is 'i' + U+0307.
+ */
+Test(checks, flexible_lowers_as_python_does)
+{
+	struct res r;
+
+	r = run("straße", "STRASSE", "{verifier: flexible}");
+	cr_assert_not(r.v.is_correct, "lower() keeps ß: no match (casefold would say equal)");
+	free(r.diff);
+	r = run("ΟΔΟΣ", "οδος", "{verifier: flexible}");
+	cr_assert(r.v.is_correct);
+	cr_assert_float_eq(r.v.weight, 1.0, 1e-12);
+	free(r.diff);
+	r = run("ΟΔΟΣ", "οδοσ", "{verifier: flexible}");
+	cr_assert_not(r.v.is_correct, "a final capital sigma lowers to ς, not σ");
+	free(r.diff);
+	r = run("İ", "i\u0307", "{verifier: flexible}");
+	cr_assert(r.v.is_correct);
 	free(r.diff);
 }
 

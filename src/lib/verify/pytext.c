@@ -1,6 +1,6 @@
 /*
- * Python's str.casefold() and str.isspace() on UTF-8 bytes (pytext_int.h), for the text and
- * contains verifiers, through GNU libunistring.
+ * Python's str.casefold(), str.lower() and str.isspace() on UTF-8 bytes (pytext_int.h), for
+ * the text, contains and flexible verifiers, through GNU libunistring.
  *
  * Key decisions:
  * - Python is the reference, not a locale and not ASCII, because suites and their reference
@@ -95,6 +95,54 @@ void assay_pytext__casefold(assay_buf *out, const char *s, size_t len)
 		}
 		assay_buf_add(out, buf, fold_char(buf, p, n));
 		p += n;
+	}
+}
+
+/*
+ * str.lower() of one run of valid UTF-8 (no invalid byte inside): ASCII inline, else
+ * libunistring's u8_tolower with no language and no normalisation, which maps as Python does
+ * (full mappings, so İ -> i + U+0307; a capital sigma by the Final_Sigma context, as CPython's
+ * handle_capital_sigma does, within the run: an invalid byte, a lone surrogate to Python, is
+ * neither cased nor case-ignorable, so it ends the context there too).
+ */
+static void lower_run(assay_buf *out, const uint8_t *run, size_t n)
+{
+	size_t i = 0, len = 0;
+	uint8_t *r;
+
+	while (i < n && run[i] < 0x80)
+		i++;
+	if (i == n) {
+		assay_buf_grow(out, n);
+		for (i = 0; i < n; i++)
+			out->ptr[out->len + i] = (char)fold_ascii(run[i]);
+		assay_buf_setlen(out, out->len + n);
+		return;
+	}
+	r = u8_tolower(run, n, NULL, NULL, NULL, &len);
+	if (!r)
+		ASSAY_BUG("u8_tolower failed on valid UTF-8");
+	assay_buf_add(out, r, len);
+	free(r);
+}
+
+void assay_pytext__lower(assay_buf *out, const char *s, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)s, *end = p + len;
+	ucs4_t uc;
+
+	while (p < end) {
+		const uint8_t *run = p;
+		size_t n;
+
+		while (p < end && (n = char_at(p, end, &uc)))
+			p += n;
+		if (p > run)
+			lower_run(out, run, (size_t)(p - run));
+		if (p < end) {
+			assay_buf_add(out, p, 1); /* not UTF-8: kept as it is */
+			p++;
+		}
 	}
 }
 

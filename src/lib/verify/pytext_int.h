@@ -1,6 +1,6 @@
 /*
  * Text as Python's str sees it, on UTF-8 bytes that may be invalid: case folding
- * (str.casefold) and white space (str.isspace). Internal to the verify module (never installed).
+ * (str.casefold), lower case (str.lower) and white space (str.isspace). Internal to the verify module (never installed).
  * Bytes that are not UTF-8 are never folded and never white space; they are kept as they are.
  */
 #ifndef ASSAY_VERIFY_PYTEXT_INT_H
@@ -16,6 +16,14 @@
  * appended as it is.
  */
 void assay_pytext__casefold(assay_buf *out, const char *s, size_t len);
+
+/*
+ * Appends to `out` the `len` bytes at `s` lower-cased as Python's str.lower() does (the flexible
+ * verifier: verification.md Pattern 1 calls .lower()): full lowercase mappings, no
+ * normalisation, a capital sigma as σ or, at the end of a word (Final_Sigma), ς. Unlike
+ * casefold, ß stays ß. Bytes that are not UTF-8 are kept as they are.
+ */
+void assay_pytext__lower(assay_buf *out, const char *s, size_t len);
 
 /*
  * Maps an offset in assay_pytext__casefold(s, len)'s output back to `s`: the offset in `s` of

@@ -1,6 +1,6 @@
 /*
  * The flexible verifier (verification.md, Pattern 1, "Flexible Matching"), returning what the
- * pattern returns for the same texts: both stripped; equal after case-folding -> correct,
+ * pattern returns for the same texts: both stripped; equal after lower() -> correct,
  * weight 1.0; the stripped expected text inside the stripped actual one (case-sensitive, as
  * `exp_clean in act_clean` is) -> correct, weight 0.8; anything else -> incorrect, weight 1.0.
  * Spec: verification.md Pattern 1; issue #17 item 1.
@@ -11,9 +11,8 @@
  * - `normalized_credit` (default 1.0) and `contains_credit` (default 0.8) are assay's partial
  *   credit (`case.partial`), shown beside the verdict; they never change the case score. An
  *   exact byte match has credit 1.0.
- * - Case-folding is Python's str.casefold(), where the pattern calls str.lower(): the two
- *   differ only for a few letters (German sharp s, final sigma, ligatures), which then match
- *   here and not there (docs/verification.md, contract -> assay).
+ * - Ignoring case is Python's str.lower() on both texts, as the pattern does (not casefold,
+ *   which the text verifier uses: "straße" and "STRASSE" are equal folded, not lowered).
  * - `strip: false`, `ignore_case: false` and `contains: false` turn a step off.
  * - An empty expected text is contained in every text, as in the pattern: such a case matches
  *   any output, and the loader warns about it (case_load.c).
@@ -45,7 +44,7 @@ static void normalise(assay_buf *out, const char *s, size_t n, bool strip, bool 
 		n -= k;
 	assay_buf_reset(out);
 	if (fold)
-		assay_pytext__casefold(out, s, n);
+		assay_pytext__lower(out, s, n);
 	else
 		assay_buf_add(out, s, n);
 }

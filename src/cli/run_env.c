@@ -9,8 +9,10 @@
  *   variable to text), `setup.eval_commands` (a list of shell commands), `commands.command`
  *   (the program, shell-quoted text, e.g. "python" or "uv run") and `commands.entry_file` (or a
  *   top-level `entry_file`: appended to the command). Other keys are ignored.
- * - eval_commands run in the case's folder before it, through `sh -c`, their output dropped;
- *   one failing ends the case with status 125 and says so on stderr.
+ * - eval_commands run in the case's folder before it, joined by && in a subshell of `sh -c`
+ *   (so an `exit N` among them fails the setup, not the wrapper), their output dropped; one
+ *   failing ends the case with status 125 and says so on stderr. The wrapper's own text holds
+ *   no single quote, since the whole script is single-quoted for the entry's shell split.
  * - environment.env is set in this process (the CLI, which may) and passed to every case.
  * - `type: docker` runs the entry inside `docker.image` (or `image`) through podman or docker,
  *   whichever is on PATH, with the case's folder mounted at /workspace. Neither installed is a

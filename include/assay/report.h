@@ -116,7 +116,7 @@ ASSAY_EXTERN void assay_report_set(assay_arena *a, assay_value *report, const ch
 /**
  * format_result (verification.md, VerifierReport): each verified attribute's name mapped to
  * "P" (is_correct true) or "F", in the order of `results`.
- * @param out      receives a JSON object in `a`
+ * @param out      receives a JSON object in `a` (names copied: nothing borrowed from `results`)
  * @param results  a report's `results` object (attributes whose is_correct is not a boolean
  *                 are left out)
  */

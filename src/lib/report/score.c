@@ -66,8 +66,11 @@ void assay_report_format_result(assay_value *out, assay_arena *a, const assay_va
 
 		if (!ok || ok->kind != ASSAY_V_BOOL)
 			continue;
-		/* the contract keys by r.attribute; assay's attribute always equals its key */
-		assay_object_append(a, out, name && name->kind == ASSAY_V_STRING ? *name : m->key,
+		/* the contract keys by r.attribute; assay's attribute always equals its key. The
+		 * name is copied: `results` may live in an arena freed before `a` (run-case) */
+		assay_object_append(a, out,
+				    assay_value_copy(a, name && name->kind == ASSAY_V_STRING ? name
+												: &m->key),
 				    assay_value_strz(a, ok->u.b ? "P" : "F"));
 	}
 }

@@ -13,7 +13,10 @@
  *   "absent". Values in messages are written as the document writes them (null, not None). Values compare as the json verifier compares them (abs_tol, rel_tol,
  *   ignore_order, ignore_string_case, significant_digits), so 1 equals 1.0 as in Python.
  *   Each field is one of the example's results (weight 1): the attribute is correct when all
- *   are, and its score is the share that are.
+ *   are; the share that are is its partial credit (case.partial), never part of the score.
+ *   Unlike the example's `==`, numbers compare as the json verifier compares them (within
+ *   abs_tol, default 1e-6, and deepdiff's relative 1e-9): 0.30000000000000004 equals 0.3
+ *   here and not there (docs/verification.md, "Contract -> assay").
  * - json_keys: expected names the keys (a list, or a mapping or document whose keys count);
  *   actual's keys must be the same set, as _verify_structure requires. `recursive: true`
  *   compares every key path through nested mappings (`a`, `a.b`); `allow_extra: true` lets

@@ -32,6 +32,17 @@ test_case 'format_result: assay show --format-result gives what the model gives'
 	python3 "$CHECK" --format-result res/reports.jsonl > want.json
 	jq -e ".[\"checkpoint_1/core/numeric-partial\"] == {output: \"F\"}" want.json
 	run_assay show res "checkpoint_1/core/numeric-partial" --format-result; expect_exit 0
-	jq -e ". == {output: \"F\"}" out'
+	jq -e ". == {output: \"F\"}" out
+	# every case of the verifiers and basic suites: assay'"'"'s map is the model'"'"'s
+	for r in res res-basic; do
+		python3 "$CHECK" --format-result $r/reports.jsonl > want.json
+		n=0
+		for k in $(jq -r "keys[]" want.json); do
+			run_assay show $r "$k" --format-result; expect_exit 0
+			jq -e --arg k "$k" --slurpfile w want.json ". == \$w[0][\$k]" out >/dev/null
+			n=$((n + 1))
+		done
+		[ "$n" -ge 9 ] && [ "$n" = "$(jq "keys | length" want.json)" ]
+	done'
 
 test_done

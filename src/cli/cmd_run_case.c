@@ -8,8 +8,8 @@
  *
  * The contract's flags work as it shows them (issue #17 item 4): `-s SOLUTION -p PROBLEM -c 1
  * -e ENV.yaml`: -p names the suite (a folder, or a name under ./problems/), -c a checkpoint
- * by name or by number (N is checkpoint_N), -e an environment file (run_env.c). --entry keeps
- * its long name; its short -e is run's alone.
+ * by name or by number (N: the checkpoint named N if any, else checkpoint_N), -e an
+ * environment file (run_env.c). --entry keeps its long name; its short -e is run's alone.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -90,13 +90,25 @@ int cmd_run_case(int argc, char **argv)
 		suite_dir = assay_fs_is_dir(problem) || strchr(problem, '/')
 				    ? assay_xstrdup(problem)
 				    : assay_xasprintf("problems/%s", problem);
+	a.suite_dir = problem ? suite_dir : words[0];
 	if (all_digits(a.checkpoint)) {
-		checkpoint = assay_xasprintf("checkpoint_%s", a.checkpoint);
-		a.checkpoint = checkpoint;
+		/* -c N: a checkpoint named N if the suite has one, else checkpoint_N (the
+		 * contract's `-c 1`); the probe loads only the suite's case references */
+		assay_suite_filter f = { a.checkpoint, NULL, NULL, NULL, false };
+		assay_suite *probe = NULL;
+		assay_err e = ASSAY_ERR_INIT;
+
+		if (assay_suite_load(&probe, a.suite_dir, &f, NULL, NULL, &e) == 0 &&
+		    probe->ncases) {
+			assay_suite_free(probe);
+		} else {
+			assay_suite_free(probe);
+			checkpoint = assay_xasprintf("checkpoint_%s", a.checkpoint);
+			a.checkpoint = checkpoint;
+		}
 	}
 	text = !strcmp(format, "text") || (!strcmp(format, "auto") && !a.full &&
 					    isatty(STDOUT_FILENO));
-	a.suite_dir = problem ? suite_dir : words[0];
 	if ((rc = run_common_load(&suite, &a)))
 		goto out;
 	if (text) {

@@ -45,6 +45,15 @@ test_case '-p takes a folder too, -c a checkpoint name, --case and --group selec
 	run_assay run-case -s sol -p problems/greet -c checkpoint_1 -e env.yaml --case ada --group core; expect_exit 0
 	jq -e "length == 1 and .[0].passed" out'
 
+test_case '-c N is a checkpoint named N when the suite has one' '
+	mkdir -p num/7/core
+	printf "name: num\nadapter: {type: cli, command: [/bin/echo]}\ncheckpoints: {\"7\": {groups: {core: {}}}}\n" > num/suite.yaml
+	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > num/7/core/a.yaml
+	run_assay run-case -p num -c 7 --format json; expect_exit 0
+	jq -e "length == 1 and .[0].checkpoint == \"7\" and .[0].passed" out
+	run_assay run-case -p num -c 8 --format json; expect_exit 2
+	expect_grep "checkpoint_8" err'
+
 test_case '--entry keeps working under its long name, and not with -e' '
 	run_assay run-case problems/greet -s sol --entry "sh main.sh" --format json; expect_exit 1
 	jq -e ".[0].passed == false" out

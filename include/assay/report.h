@@ -107,6 +107,14 @@ ASSAY_EXTERN int assay_score_line(const assay_value *line, double *score_out, bo
 ASSAY_EXTERN const assay_value *assay_report_get(const assay_value *line, const char *key);
 
 /**
+ * Whether `key` is one of assay's additions to a report's `case` object (see
+ * assay_report_get). A case file's own key of that name is never copied into `case` (it is an
+ * unknown case key, ignored with a warning), so that no case can make its report look errored
+ * or passed.
+ */
+ASSAY_EXTERN bool assay_report_key_is_addition(const char *key);
+
+/**
  * Sets one of assay's additions (see assay_report_get) on a report value: it goes into the
  * report's `case` object (made when absent). `value` is copied shallowly into `a`'s memory.
  */

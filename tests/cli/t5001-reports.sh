@@ -21,6 +21,14 @@ test_case 'the summary table shows each checkpoint and type' '
 	expect_grep "^checkpoint_1 +Core +[0-9]+ +[0-9]+ +100.0%" out
 	expect_grep "^checkpoint_1 +Error +1 +1 +100.0%" out
 	expect_grep "^checkpoint_2 +Regression " out'
+test_case 'a case file cannot pose as assay'"'"'s additions: its error, passed, score keys stay out of case' '
+	mkdir -p k/c/g
+	printf "name: k\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > k/suite.yaml
+	printf "arguments: [\"true\"]\nerror: boom\npassed: false\nscore: 0.1\npartial: {status_code: 0}\nexpected: {status_code: 0}\n" > k/c/g/a.yaml
+	run_assay run k -o kres; expect_exit 0
+	jq -e ".case | (has(\"error\") | not) and (has(\"partial\") | not) and .passed == true and .score == 1" kres/reports.jsonl
+	run_assay report kres --format junit -o k.xml; expect_exit 0
+	! grep -q "boom" k.xml'
 test_case 'a case id that is not UTF-8 still gets its report line' '
 	mkdir -p u/c/g
 	printf "name: u\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > u/suite.yaml

@@ -47,6 +47,18 @@ const assay_value *assay_report_get(const assay_value *line, const char *key)
 	return v ? v : assay_object_get(line, key);
 }
 
+bool assay_report_key_is_addition(const char *key)
+{
+	static const char *const keys[] = {
+		"checkpoint", "score", "passed", "execution", "error", "partial", NULL,
+	};
+
+	for (const char *const *k = keys; *k; k++)
+		if (!strcmp(key, *k))
+			return true;
+	return false;
+}
+
 void assay_report_set(assay_arena *a, assay_value *report, const char *key, assay_value value)
 {
 	assay_value *c = (assay_value *)assay_object_get(report, "case");

@@ -90,9 +90,13 @@ static assay_value skeleton(assay_arena *a, const assay_group *g, const char *id
 	assay_object_set(a, &o, "duration", assay_value_real(0));
 	assay_object_set(a, &o, "results", assay_value_object());
 	if (c && c->definition.kind == ASSAY_V_OBJECT) {
-		for (uint32_t i = 0; i < c->definition.len; i++)
-			assay_object_append(a, &def, c->definition.u.members[i].key,
-					    c->definition.u.members[i].value);
+		for (uint32_t i = 0; i < c->definition.len; i++) {
+			const assay_member *m = &c->definition.u.members[i];
+
+			/* (an unknown case key, ignored: it must not pose as assay's own) */
+			if (!assay_report_key_is_addition(m->key.u.s))
+				assay_object_append(a, &def, m->key, m->value);
+		}
 	}
 	assay_object_set(a, &def, "type", assay_value_strz(a, adapter));
 	assay_object_set(a, &o, "case", def);

@@ -55,9 +55,16 @@ _assay()
 			-e|--entry|-s|--submission|-c|--checkpoint|-g|--group|--case|--work-dir|\
 			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|-j|--jobs|\
 			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value|\
-			--shard|--shard-durations|--suite) ;;
+			--shard|--shard-durations|--suite|-p|--problem|--environment) ;;
 			*) suite=${COMP_WORDS[i]}; break ;;
 			esac ;;
+		esac
+	done
+	# run-case may name its suite with -p PROBLEM (a folder, or a name under ./problems/)
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i-1]} in
+		-p|--problem) suite=${COMP_WORDS[i]}
+			[ -d "$suite" ] || suite=problems/$suite ;;
 		esac
 	done
 	case $prev in
@@ -70,7 +77,16 @@ _assay()
 	--shard-durations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-c|--checkpoint) COMPREPLY=($(compgen -W "$(_assay_checkpoints "$suite")" -- "$cur")); return ;;
 	-o|--output|-s|--submission|--work-dir|--suite) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	-e|--entry) COMPREPLY=($(compgen -c -- "$cur")); return ;;
+	-e|--entry)
+		# in run-case, -e is the environment file (verification.md's run-case)
+		if [ "$cmd" = run-case ] && [ "$prev" = -e ]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		else
+			COMPREPLY=($(compgen -c -- "$cur"))
+		fi
+		return ;;
+	--environment) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-p|--problem) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-j|--jobs) COMPREPLY=($(compgen -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$cur")); return ;;
 	-g|--group|--case|--stdout-cap|--stderr-cap|--kill-grace|--pass-env|--max-failures|\
 	--value-cap|-a|--attribute) return ;;

@@ -77,9 +77,13 @@ test_case 'bash completion completes commands, options and their values from the
 	c "$ASSAY" run --color ""
 	c "$ASSAY" help run-
 	c "$ASSAY" skill sn
+	c "$ASSAY" run-case --pro
+	c "$ASSAY" run-case -p "$FIXTURES/suites/basic" -e env.yaml -c ""
+	c "$ASSAY" run-case -p b -c ""
 	EOF
+	mkdir -p problems && cp -r "$FIXTURES/suites/basic" problems/b
 	bash complete.sh > got
-	printf "%s\n" "run run-case" "--last-failed" "checkpoint_1 checkpoint_2" "auto always never" "run-case" "snapshot" > want
+	printf "%s\n" "run run-case" "--last-failed" "checkpoint_1 checkpoint_2" "auto always never" "run-case" "snapshot" "--problem" "checkpoint_1 checkpoint_2" "checkpoint_1 checkpoint_2" > want
 	test_cmp want got'
 
 test_done

@@ -42,7 +42,7 @@ static bool all_digits(const char *s)
 int cmd_run_case(int argc, char **argv)
 {
 	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
-	const char *format = "auto", *problem = NULL, *environment = NULL;
+	const char *format = "auto", *problem = NULL, *environment = NULL, *entry_name = NULL;
 	char *suite_dir = NULL, *checkpoint = NULL, *env_entry = NULL;
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS_E(a, 0),
@@ -51,6 +51,8 @@ int cmd_run_case(int argc, char **argv)
 		{ "environment", 'e', CLI_OPT_STRING, &environment, "ENV.yaml",
 		  "an environment file (type: local|docker, environment.env, setup.eval_commands, "
 		  "commands.command, entry_file)" },
+		{ "entry-file", 0, CLI_OPT_STRING, &entry_name, "NAME",
+		  "the problem's entry file, for {entry_file} in the environment's entry_file" },
 		{ "full", 'f', CLI_OPT_FLAG, &a.full, NULL,
 		  "show every attribute of every case in full, with format_result (json)" },
 		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
@@ -80,7 +82,7 @@ int cmd_run_case(int argc, char **argv)
 		return cli_error(CLI_EXIT_USAGE, "--entry and -e/--environment both name the "
 				 "program: give one");
 	}
-	if (environment && (rc = run_env_load(environment, &env_entry, &a.pass_env))) {
+	if (environment && (rc = run_env_load(environment, entry_name, &env_entry, &a.pass_env))) {
 		run_args_release(&a);
 		return rc;
 	}

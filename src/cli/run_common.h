@@ -88,10 +88,12 @@ int run_common_load(assay_suite **out, const struct run_args *a);
  * Reads an environment file of the shape SlopCodeBench uses (verification.md's run-case `-e`;
  * run_env.c): `type: local|docker`, `environment.env` (set in assay's environment and passed
  * to cases), `setup.eval_commands` (run in each case's folder before it), `commands.command`
- * and `entry_file` (the entry). `*entry_out` receives the entry command (shell-quoted text,
+ * and `entry_file` (the entry; its `{entry_file}` is `entry_name`, NULL when not given).
+ * `*entry_out` receives the entry command (shell-quoted text,
  * malloc'd; NULL when the file names none). Prints its errors; returns 0 or an exit code.
  */
-int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env);
+int run_env_load(const char *path, const char *entry_name, char **entry_out,
+		 assay_strvec *pass_env);
 
 /* Frees the lists of `a`. */
 void run_args_release(struct run_args *a);

@@ -8,14 +8,18 @@
  * - Keys read: `type` (`local`, the default, or `docker`), `environment.env` (a mapping of
  *   variable to text), `setup.eval_commands` (a list of shell commands), `commands.command`
  *   (the program, shell-quoted text, e.g. "python" or "uv run") and `commands.entry_file` (or a
- *   top-level `entry_file`: appended to the command). Other keys are ignored.
+ *   top-level `entry_file`: appended to the command). SlopCodeBench writes entry_file as a
+ *   template, "{entry_file}.py": `{entry_file}` is the problem's entry file name, given with
+ *   run-case's --entry-file NAME (a template without it is a usage error that says so).
+ *   `docker.workdir` (default /workspace) is where the case's folder is mounted. Other keys
+ *   (docker.network, resume_commands, agent_command, ...) are ignored.
  * - eval_commands run in the case's folder before it, joined by && in a subshell of `sh -c`
  *   (so an `exit N` among them fails the setup, not the wrapper), their output dropped; one
  *   failing ends the case with status 125 and says so on stderr. The wrapper's own text holds
  *   no single quote, since the whole script is single-quoted for the entry's shell split.
  * - environment.env is set in this process (the CLI, which may) and passed to every case.
  * - `type: docker` runs the entry inside `docker.image` (or `image`) through podman or docker,
- *   whichever is on PATH, with the case's folder mounted at /workspace. Neither installed is a
+ *   whichever is on PATH, with the case's folder mounted at docker.workdir. Neither installed is a
  *   usage error that says how to run the file locally instead. The sandbox usually keeps a
  *   container engine from working: such a run needs `--sandbox off`.
  */
@@ -81,14 +85,29 @@ static const char *container_engine(void)
 	return NULL;
 }
 
-int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env)
+/* `tmpl` with every "{entry_file}" replaced by `name`, into `out`. */
+static void expand_entry(assay_buf *out, const char *tmpl, const char *name)
+{
+	static const char mark[] = "{entry_file}";
+	const char *p;
+
+	while ((p = strstr(tmpl, mark))) {
+		assay_buf_add(out, tmpl, (size_t)(p - tmpl));
+		assay_buf_adds(out, name);
+		tmpl = p + sizeof(mark) - 1;
+	}
+	assay_buf_adds(out, tmpl);
+}
+
+int run_env_load(const char *path, const char *entry_name, char **entry_out,
+		 assay_strvec *pass_env)
 {
 	assay_buf text = ASSAY_BUF_INIT, cmd = ASSAY_BUF_INIT, e = ASSAY_BUF_INIT;
 	assay_arena *a = assay_arena_new(0);
 	assay_err err = ASSAY_ERR_INIT;
 	assay_yaml_opts yo = ASSAY_YAML_OPTS_INIT;
 	assay_value doc;
-	const char *type, *command, *entry_file, *image = NULL, *engine = NULL;
+	const char *type, *command, *entry_file, *image = NULL, *engine = NULL, *workdir = NULL;
 	const assay_value *env, *setup;
 	int rc = 0;
 
@@ -116,6 +135,7 @@ int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env)
 	}
 	if (type && !strcmp(type, "docker")) {
 		image = text_at(&doc, "docker", "image");
+		workdir = text_at(&doc, "docker", "workdir");
 		if (!image)
 			image = text_at(&doc, "image", NULL);
 		engine = container_engine();
@@ -160,11 +180,20 @@ int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env)
 		rc = cli_error(CLI_EXIT_USAGE, "%s: entry_file needs commands.command", path);
 		goto out;
 	}
+	if (entry_file && strstr(entry_file, "{entry_file}") && !entry_name) {
+		rc = cli_error(CLI_EXIT_USAGE, "%s: entry_file '%s' names the problem's entry file: "
+				"give it with --entry-file NAME", path, entry_file);
+		goto out;
+	}
 	if (command) {
 		assay_buf_adds(&cmd, command);
 		if (entry_file) {
+			assay_buf ef = ASSAY_BUF_INIT;
+
+			expand_entry(&ef, entry_file, entry_name ? entry_name : "");
 			assay_buf_addch(&cmd, ' ');
-			quote(&cmd, entry_file);
+			quote(&cmd, ef.ptr);
+			assay_buf_release(&ef);
 		}
 	}
 
@@ -203,10 +232,17 @@ int run_env_load(const char *path, char **entry_out, assay_strvec *pass_env)
 	if (engine && cmd.len) {
 		assay_buf outer = ASSAY_BUF_INIT, script = ASSAY_BUF_INIT;
 
-		assay_buf_addf(&script, "exec %s run --rm -i -v \"$PWD:/workspace\" -w /workspace",
-			       engine);
-		for (size_t i = 0; i < pass_env->nr; i++)
-			assay_buf_addf(&script, " -e %s", pass_env->v[i]);
+		if (!workdir || !*workdir)
+			workdir = "/workspace";
+		/* what the file says is quoted: it reaches a shell */
+		assay_buf_addf(&script, "exec %s run --rm -i -v \"$PWD\":", engine);
+		quote(&script, workdir);
+		assay_buf_adds(&script, " -w ");
+		quote(&script, workdir);
+		for (size_t i = 0; i < pass_env->nr; i++) {
+			assay_buf_adds(&script, " -e ");
+			quote(&script, pass_env->v[i]);
+		}
 		assay_buf_adds(&script, " ");
 		quote(&script, image);
 		assay_buf_adds(&script, " \"$@\"");

@@ -85,4 +85,17 @@ test_case 'a docker environment runs the setup and the entry through the engine,
 	jq -e ".[0].passed and .[0].score == 1" out
 	jq -e ".[0].results.stderr.actual | test(\"^engine: run --rm -i -v [^ ]+:/workspace -w /workspace -e GREETING img:1 sh -c \")" out'
 
+# SlopCodeBench writes entry_file as a template of the problem's entry file, and may move the
+# container's working folder (configs/environments/*.yaml: "{entry_file}.py", docker.workdir).
+test_case 'entry_file "{entry_file}.sh" takes --entry-file NAME; docker.workdir is where the folder goes' '
+	sed "s/entry_file: main.sh/entry_file: \"{entry_file}.sh\"/" env.yaml > tmpl.yaml
+	run_assay run-case -s sol -p greet -c 1 -e tmpl.yaml; expect_exit 2
+	expect_grep "give it with --entry-file NAME" err
+	run_assay run-case -s sol -p greet -c 1 -e tmpl.yaml --entry-file main --format json; expect_exit 0
+	jq -e ".[0].passed" out
+	sed "s/^type: local/type: docker\ndocker: {image: \"img:1\", workdir: \/w2}/" tmpl.yaml > dk2.yaml
+	PATH="$PWD/fakebin:$PATH" run_assay run-case -s sol -p greet -c 1 -e dk2.yaml --entry-file main --sandbox off --full
+	expect_exit 0
+	jq -e ".[0].results.stderr.actual | test(\"^engine: run --rm -i -v [^ ]+:/w2 -w /w2 -e GREETING img:1 sh -c \")" out'
+
 test_done

@@ -27,6 +27,13 @@ for suite in basic verifiers failing workdir api mutate; do
 		python3 \"\$CHECK\" res-$suite/reports.jsonl"
 done
 
+test_case "every line of examples/config-migrate's reports.jsonl, solution and broken submission, is a VerifierReport" '
+	cp -r "$ASSAY_SRC/examples/config-migrate" cm
+	cp "$(dirname "$ASSAY")/assay-plugin-line-set.so" cm/plugins/line_set.so
+	run_assay run cm -o res-cm; expect_exit 0
+	run_assay run cm -o res-cmb --submission cm/solution-broken; expect_exit 1
+	python3 "$CHECK" res-cm/reports.jsonl res-cmb/reports.jsonl'
+
 test_case 'format_result: assay show --format-result gives what the model gives' '
 	run_assay run "$FIXTURES/suites/verifiers" -o res --plugin "$(dirname "$ASSAY")/assay-plugin-line-set.so"
 	python3 "$CHECK" --format-result res/reports.jsonl > want.json

@@ -12,12 +12,12 @@ python3 -c 'import pydantic, sys; sys.exit(int(pydantic.VERSION.split(".")[0]) <
 
 test_case 'the checker refuses a line with a key the contract forbids' '
 	printf "%s\n" "{\"id\": \"c\", \"group\": \"g\", \"type\": \"Core\", \"duration\": 0, \"results\": {}, \"case\": {\"score\": 0.0, \"passed\": true}, \"score\": 1}" > bad.jsonl
-	! python3 "$CHECK" bad.jsonl > msg
+	! python3 "$CHECK" bad.jsonl > msg || false
 	grep -q "Extra inputs are not permitted" msg'
 
 test_case 'the checker refuses a stated score that is not calculate_score' '
 	printf "%s\n" "{\"id\": \"c\", \"group\": \"g\", \"type\": \"Core\", \"duration\": 0, \"results\": {\"output\": {\"attribute\": \"output\", \"actual\": \"a\", \"expected\": \"b\", \"is_correct\": false, \"weight\": 1.0}}, \"case\": {\"score\": 0.6, \"passed\": false}}" > bad.jsonl
-	! python3 "$CHECK" bad.jsonl > msg
+	! python3 "$CHECK" bad.jsonl > msg || false
 	grep -q "calculate_score 0.0" msg'
 
 for suite in basic verifiers failing workdir api mutate; do

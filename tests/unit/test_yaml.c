@@ -20,6 +20,8 @@
 #include "assay/json.h"
 #include "assay/yaml.h"
 #include "json/json_int.h"
+#include "util/hash.h"
+#include "fnv_flood.h"
 #include "util/banned.h"
 
 /* the example suite kept in the source tree */
@@ -1447,6 +1449,56 @@ Test(yaml, the_arena_limit_stops_the_parse)
 	small = assay_arena_new(1024 * 1024);
 	cr_expect_eq(assay_yaml_parse(&v, small, b.ptr, b.len, &o, NULL), 0);
 	assay_arena_free(small);
+	assay_buf_release(&b);
+}
+
+Test(yaml, keys_made_to_collide_cost_linear_work)
+{
+	/*
+	 * 65,536 keys whose unkeyed FNV-1a agree in their low 32 bits (the hash the key index
+	 * used): 12.5 s before util/hash.h, as every key walked past all the others. With the
+	 * keyed table each look-up takes a few probes: the count is bounded, not timed.
+	 */
+	enum { BLOCKS = 16, N = 1 << BLOCKS };
+	char pairs[BLOCKS][2][FNV_FLOOD_LEN], key[FNV_FLOOD_LEN * BLOCKS + 1];
+	assay_buf b = ASSAY_BUF_INIT;
+	uint64_t before;
+	assay_value v;
+
+	fnv_flood_pairs(BLOCKS, pairs);
+	for (uint32_t i = 0; i < N; i++) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "%s: %u\n", key, i);
+	}
+	before = assay_htab_probes();
+	v = load_opts(b.ptr, b.len, NULL);
+	cr_assert_eq(v.kind, ASSAY_V_OBJECT);
+	cr_expect_eq(v.len, N);
+	cr_expect_lt(assay_htab_probes() - before, 16u * N, "%llu probes for %d keys",
+		     (unsigned long long)(assay_htab_probes() - before), N);
+	/* a duplicate among them is still found */
+	fnv_flood_key(pairs, BLOCKS, 12345, key);
+	assay_buf_addf(&b, "%s: again\n", key);
+	char want[128];
+	snprintf(want, sizeof(want), "65537:1: duplicate key '%.40s", key); /* quoted, cut */
+	cr_expect_eq(strncmp(load_fail(b.ptr), want, strlen(want)), 0, "%s", load_fail(b.ptr));
+	/* and as merged mappings (the dedup of `<<`) */
+	assay_buf_reset(&b);
+	assay_buf_adds(&b, "base: &b\n");
+	for (uint32_t i = 0; i < N; i += 2) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "  %s: %u\n", key, i);
+	}
+	assay_buf_adds(&b, "top:\n  <<: *b\n");
+	for (uint32_t i = 0; i < N; i += 2) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "  %s: x\n", key);
+	}
+	before = assay_htab_probes();
+	v = load_opts(b.ptr, b.len, NULL);
+	cr_assert_eq(v.kind, ASSAY_V_OBJECT);
+	cr_expect_eq(assay_object_get(&v, "top")->len, N / 2);
+	cr_expect_lt(assay_htab_probes() - before, 16u * 2 * N);
 	assay_buf_release(&b);
 }
 

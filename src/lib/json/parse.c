@@ -29,13 +29,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "assay/json.h"
 #include "json/json_int.h"
 #include "value/value_int.h"
 #include "util/utf8.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 #define PY_INT_MAX_DIGITS 4300
@@ -83,7 +82,6 @@ struct parser {
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
-	uint64_t hseed;    /* dedup_members' hash seed, drawn at its first use (0: not yet) */
 };
 
 /*
@@ -364,15 +362,6 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
  */
 #define INTERN_SLOTS 1024 /* a power of two */
 
-/* FNV-1a over `n` bytes from state `h` (its offset basis, or that xor a seed). */
-static inline uint64_t fnv1a(const char *s, size_t n, uint64_t h)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-#define FNV_BASIS 1469598103934665603ull
 #define INTERN_MAX_LEN 64
 
 struct interned {
@@ -396,7 +385,7 @@ static assay_value intern_key(struct parser *ps, const char *s, size_t n)
 		return assay_value_string(ps->a, s, n);
 	if (!ps->keys)
 		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
-	h = fnv1a(s, n, FNV_BASIS);
+	h = assay_hash(s, n);
 	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
 	     i = (i + 1) & (INTERN_SLOTS - 1)) {
 		if (ps->keys[i].len == n && !memcmp(ps->keys[i].s, s, n))
@@ -524,38 +513,11 @@ static inline bool same_key(const assay_member *x, const assay_member *y)
 				!memcmp(x->key.u.s, y->key.u.s, x->key.len)));
 }
 
-/* FNV-1a from a random state, then mixed (murmur3's fmix64): the low bits of plain FNV-1a
- * depend only on the low bits of its state, so 2**m keys whose hashes share their low bits are
- * cheap to make, and a program printing one object of them made the dedup below quadratic
- * (131,072 such keys: 31 s; hostile review 2). */
-static uint64_t key_hash(const assay_value *k, uint64_t seed)
-{
-	uint64_t h = fnv1a(k->u.s, k->len, FNV_BASIS ^ seed);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
-static uint64_t hash_seed(struct parser *ps)
-{
-	if (!ps->hseed) {
-		uint64_t s = 0;
-
-		if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != sizeof(s))
-			s = (uint64_t)(uintptr_t)ps ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
-		ps->hseed = s | 1;
-	}
-	return ps->hseed;
-}
-
 /*
  * Python's dict: a key seen again keeps its first place and takes the later value. Returns the
  * number of members left (compacted in place).
  */
-static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
+static size_t dedup_members(assay_member *m, size_t n)
 {
 	bool *drop = NULL;
 	size_t out = 0;
@@ -574,19 +536,17 @@ static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
 					break;
 				}
 	} else {
-		size_t cap = 16;
+		/* the process's keyed hash (util/hash.h): 131,072 keys made to collide under
+		 * the FNV-1a this used made it quadratic (31 s; hostile review 2) */
+		assay_htab seen = ASSAY_HTAB_INIT;
 
-		while (cap < n * 2)
-			cap *= 2;
-		uint32_t *slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
-		uint64_t seed = hash_seed(ps);
-
+		assay_htab_reserve(&seen, n);
 		for (size_t j = 0; j < n; j++) {
-			size_t h = (size_t)key_hash(&m[j].key, seed) & (cap - 1);
+			uint64_t h = assay_hash(m[j].key.u.s, m[j].key.len);
+			assay_htab_it it;
 
-			while (slots[h]) {
-				size_t i = slots[h] - 1;
-
+			for (size_t i = assay_htab_first(&seen, h, &it); i != ASSAY_HTAB_END;
+			     i = assay_htab_next(&seen, &it)) {
 				if (same_key(&m[i], &m[j])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
@@ -594,12 +554,11 @@ static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
 					drop[j] = true;
 					break;
 				}
-				h = (h + 1) & (cap - 1);
 			}
 			if (!drop || !drop[j])
-				slots[h] = (uint32_t)j + 1;
+				assay_htab_add(&seen, h, j);
 		}
-		free(slots);
+		assay_htab_release(&seen);
 	}
 	if (!drop)
 		return n;
@@ -701,7 +660,7 @@ static int close_container(struct parser *ps)
 	if (f.obj && n) {
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
-		n = dedup_members(ps, m, n / 2);
+		n = dedup_members(m, n / 2);
 		if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
 			v.u.members = f.like->u.members;
 		} else if (n) {

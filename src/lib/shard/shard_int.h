@@ -9,7 +9,8 @@
 #include "assay/shard.h"
 #include "util/sha256.h"
 
-/* FNV-1a, 64 bits, of the NUL-terminated `s`: the same on every machine. */
+/* FNV-1a, 64 bits, of the NUL-terminated `s`: the same on every machine, for the split's order
+ * only (tables use the keyed util/hash.h). */
 static inline uint64_t assay_shard__hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;

@@ -60,7 +60,7 @@ test_case 'metrics nested deeper than 64 levels are not copied; the grading file
 	hostile_executor "
 d() { i=0; while [ \$i -lt \$1 ]; do printf \"[\"; i=\$((i+1)); done; i=0; while [ \$i -lt \$1 ]; do printf \"]\"; i=\$((i+1)); done; }
 printf \"{\\\"cost_usd\\\": 0.01, \\\"deep\\\": %s, \\\"edge\\\": %s, \\\"too\\\": %s, \\\"assay_errors\\\": {}}\" \
-	\"\$(d 100000)\" \"\$(d 63)\" \"\$(d 64)\" > metrics.json"
+	\"\$(d 90000)\" \"\$(d 63)\" \"\$(d 64)\" > metrics.json"
 	run_assay skill run ws --case case-01; expect_exit 0
 	g=ws/grading/case-01_v0_run1.json
 	jq -e ".execution_metrics.assay_errors == {\"deep\": \"nested deeper than 64 levels: not copied\", \"too\": \"nested deeper than 64 levels: not copied\", \"assay_errors\": \"a name kept for assay: not copied\"}" $g

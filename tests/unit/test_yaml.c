@@ -1605,6 +1605,44 @@ Test(yaml, deep_block_nesting_is_parsed_without_recursion)
 	assay_buf_release(&b);
 }
 
+Test(yaml, deep_nesting_counts_against_the_budget)
+{
+	/*
+	 * Issue 18, item 7: a 60 MB `- - - ... x` (30 million levels) took assay to 6.4 GB under a
+	 * 512 MiB budget, in our stacks and libyaml's, which the arena did not see. Now they are
+	 * charged to it, and nesting stops at ASSAY_MAX_DEPTH as the events come.
+	 */
+	size_t n = 90000;
+	assay_buf b = ASSAY_BUF_INIT;
+	assay_arena *small = assay_arena_new(2u << 20);
+	assay_err err = ASSAY_ERR_INIT;
+	assay_value v;
+
+	for (size_t i = 0; i < n; i++)
+		assay_buf_add(&b, "- ", 2);
+	assay_buf_addch(&b, 'x');
+	/* its values take 1.4 MB: under the 2 MiB, but the stacks of 90,000 open levels are not */
+	cr_expect_eq(assay_yaml_parse(&v, small, b.ptr, b.len, NULL, &err), ASSAY_ETOOBIG,
+		     "%s", err.msg);
+	cr_expect(strstr(err.msg, "the document needs more than"), "%s", err.msg);
+	/* nothing stays charged after the parse */
+	cr_expect_lt(assay_arena_used(small), 2u << 20);
+	assay_arena_free(small);
+	small = assay_arena_new(64u << 20);
+	cr_expect_eq(assay_yaml_parse(&v, small, b.ptr, b.len, NULL, NULL), 0);
+	cr_expect_eq(assay_value_depth(&v), n);
+	assay_arena_free(small);
+
+	/* a million levels (2 MB of text) stop at the depth limit, whatever the arena's limit */
+	n = 1000000;
+	assay_buf_reset(&b);
+	for (size_t i = 0; i < n; i++)
+		assay_buf_add(&b, "- ", 2);
+	assay_buf_addch(&b, 'x');
+	cr_expect_str_eq(load_fail(b.ptr), "1:200001: collections nested deeper than 100000 levels");
+	assay_buf_release(&b);
+}
+
 /*
  * Robustness
  */

@@ -50,6 +50,7 @@ struct ini {
 	size_t nopt, aopt;
 	assay_htab opt_index; /* options by (section, key) */
 	assay_htab sec_index; /* sections by name */
+	size_t charged;       /* bytes of the pool and indexes charged to the arena */
 	assay_buf pool;
 };
 
@@ -211,9 +212,22 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 	while (ls < end) {
 		const char *le = memchr(ls, '\n', (size_t)(end - ls));
 
-		if (line % 4096 == 0 && assay_arena_over(p->a))
-			return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
-					     "the text is larger than the memory allowed for it");
+		if (line % 4096 == 0) {
+			/* the pool and the indexes are held outside the arena: charged to it */
+			size_t now = p->pool.len + assay_htab_bytes(&p->opt_index) +
+				     assay_htab_bytes(&p->sec_index);
+
+			assay_arena_uncharge(p->a, p->charged);
+			assay_arena_charge(p->a, now);
+			p->charged = now;
+			if (assay_arena_check(p->a))
+				return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
+						     "%s", assay_arena_expired(p->a)
+							     ? "the text could not be read in the "
+							       "time allowed"
+							     : "the text is larger than the memory "
+							       "allowed for it");
+		}
 		const char *next = le ? le + 1 : end;
 		const char *s = ls, *e = le ? le : end;
 
@@ -374,5 +388,6 @@ int assay_ini_parse(assay_value *out, assay_arena *a, const char *text, size_t l
 	assay_buf_release(&p.pool);
 	assay_htab_release(&p.opt_index);
 	assay_htab_release(&p.sec_index);
+	assay_arena_uncharge(a, p.charged);
 	return rc;
 }

@@ -19,10 +19,13 @@
  * - Positions are recorded only on request (in the arena's table, value.h); columns are counted
  *   incrementally along a line so a long line does not make them quadratic.
  * - The arena's limit is checked as containers close and strings are made: past it the parse
- *   stops with ASSAY_ETOOBIG (a hostile 66 MB array must not take gigabytes).
+ *   stops with ASSAY_ETOOBIG (a hostile 66 MB array must not take gigabytes). The stacks and
+ *   the key table are charged to the arena as they grow (assay_arena_charge), so a deep
+ *   `[[[...` costs budget as values do; every 4096 steps assay_arena_check() also stops the
+ *   parse at the budget's time. Containers nest at most ASSAY_MAX_DEPTH (100,000) deep.
  *
  * Refuses to: accept comments, trailing commas, single quotes, leading zeros or '+' signs (as
- * Python does); nest past memory.
+ * Python does); nest past ASSAY_MAX_DEPTH.
  */
 #include <math.h>
 #include <stdint.h>
@@ -82,6 +85,7 @@ struct parser {
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
+	size_t charged;    /* bytes of the stacks and tables charged to the arena */
 };
 
 /*
@@ -120,11 +124,27 @@ static int fail(struct parser *ps, const char *at, const char *msg)
 
 static int too_big(struct parser *ps)
 {
-	if (!ps->rc)
+	if (ps->rc)
+		return ps->rc;
+	if (assay_arena_expired(ps->a))
+		ps->rc = assay_err_set(ps->err, ASSAY_ETOOBIG, ps->o->source, 0, 0,
+				       "the document could not be read in the time allowed");
+	else
 		ps->rc = assay_err_set(ps->err, ASSAY_ETOOBIG, ps->o->source, 0, 0,
 				       "the document needs more than %zu bytes of memory",
 				       assay_arena_used(ps->a));
 	return ps->rc;
+}
+
+/* The parser's own memory (stacks, tables) changed from `old` to `now` bytes: counted against
+ * the arena's limit (the verification budget), so nesting costs budget as values do. */
+static void charge(struct parser *ps, size_t old, size_t now)
+{
+	assay_arena_uncharge(ps->a, old);
+	assay_arena_charge(ps->a, now);
+	ps->charged += now - old;
+	if (assay_arena_over(ps->a))
+		too_big(ps);
 }
 
 /*
@@ -198,8 +218,11 @@ static inline void skip_ws(struct parser *ps)
 
 static void vgrow(struct parser *ps)
 {
+	size_t old = ps->valloc;
+
 	ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
 	ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
+	charge(ps, old * sizeof(*ps->vs), ps->valloc * sizeof(*ps->vs));
 }
 
 static inline void vpush(struct parser *ps, assay_value v)
@@ -214,8 +237,11 @@ static const assay_value *counterpart(const struct parser *ps, bool obj);
 static void fpush(struct parser *ps, bool obj, const char *at)
 {
 	if (ps->fn == ps->falloc) {
+		size_t old = ps->falloc;
+
 		ps->falloc = ps->falloc ? ps->falloc * 2 : 64;
 		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
+		charge(ps, old * sizeof(*ps->fs), ps->falloc * sizeof(*ps->fs));
 	}
 	ps->fs[ps->fn] = (struct frame){ ps->vn, obj,
 					 ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
@@ -383,8 +409,10 @@ static assay_value intern_key(struct parser *ps, const char *s, size_t n)
 
 	if (n > INTERN_MAX_LEN)
 		return assay_value_string(ps->a, s, n);
-	if (!ps->keys)
+	if (!ps->keys) {
 		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
+		charge(ps, 0, INTERN_SLOTS * sizeof(*ps->keys));
+	}
 	h = assay_hash(s, n);
 	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
 	     i = (i + 1) & (INTERN_SLOTS - 1)) {
@@ -725,6 +753,8 @@ static int value(struct parser *ps)
 	case '[': {
 		bool obj = *at == '{';
 
+		if (ps->fn >= ASSAY_MAX_DEPTH)
+			return fail(ps, at, "Nested deeper than 100000 levels");
 		fpush(ps, obj, at);
 		ps->p++;
 		skip_ws(ps);
@@ -843,13 +873,17 @@ int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, s
 	rc = 0;
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) /* json.loads of decoded text */
 		rc = fail(&ps, ps.p, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
-	while (!rc) {
-		if (ps.need_value)
+	for (size_t steps = 1; !rc; steps++) {
+		if (steps % 4096 == 0 && assay_arena_check(a)) /* the budget's time, and memory */
+			rc = too_big(&ps);
+		else if (ps.need_value)
 			rc = value(&ps);
 		else if (ps.fn)
 			rc = after_value(&ps);
 		else
 			break;
+		if (!rc)
+			rc = ps.rc; /* a stack's growth went past the budget */
 	}
 	if (!rc) {
 		skip_ws(&ps);
@@ -861,6 +895,7 @@ int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, s
 	free(ps.vs);
 	free(ps.fs);
 	free(ps.keys);
+	assay_arena_uncharge(a, ps.charged);
 	assay_buf_release(&ps.scratch);
 	return rc;
 }
@@ -895,6 +930,12 @@ int assay_json_parse_lines(assay_value *out, assay_arena *a, const char *text, s
 
 		lineno++;
 		pos += n + (nl ? 1 : 0);
+		if (lineno % 4096 == 0 && assay_arena_check(a))
+			return assay_err_set(err, ASSAY_ETOOBIG, o->source, 0, 0, "%s",
+					     assay_arena_expired(a)
+						     ? "the document could not be read in the time "
+						       "allowed"
+						     : "the document needs more memory than allowed");
 		if (n && line[n - 1] == '\r')
 			n--;
 		if (blank(line, n))

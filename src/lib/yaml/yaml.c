@@ -32,8 +32,11 @@
  *   gigabytes, while the nodes actually written are bounded by the arena; flow collections nest at
  *   most MAX_FLOW_DEPTH deep, because libyaml 0.2.5 walks every open flow level for each token
  *   (a 100,000-deep `[[[...]]]` takes it 35 s, tokens at depth d cost ~2 ns * d each); block
- *   nesting has no limit (libyaml is linear there, and its text grows with the square of the
- *   depth). The arena's limit is checked after every node: past it, ASSAY_ETOOBIG.
+ *   nesting stops at ASSAY_MAX_DEPTH (100,000) levels, counted as events are pulled, before
+ *   libyaml's stacks grow further (a 60 MB `- - - ... x` is 30 million levels). Our stacks
+ *   and libyaml's are charged to the arena after every event (account()), and the arena's
+ *   limit is checked after every event: past it, ASSAY_ETOOBIG; every 1024 events
+ *   assay_arena_check() also stops the parse at the budget's time.
  * - libyaml's errors keep its wording, "problem (context at line L, column C)", at the problem's
  *   position; but where the problem is the end of the input (an unclosed quote or bracket) or a
  *   key without its ':', the position is the construct left open, which is where the fix goes.
@@ -112,7 +115,37 @@ struct loader {
 	size_t aliased;       /* of which aliases stand for */
 	size_t documents;
 	yaml_mark_t stream_start;
+	size_t charged;       /* bytes of our stacks and libyaml's charged to the arena */
 };
+
+/*
+ * The memory the parse holds outside the arena: our stacks, and libyaml's (its indentation,
+ * state, mark and simple key stacks and its token queue, read from the public parser struct),
+ * charged to the arena (assay_arena_charge) so that its limit, the verification budget, bounds
+ * them too. Called after every event: between two events libyaml's stacks grow by a few
+ * entries at most, since a block level or a flow level is an event of its own.
+ */
+static void account(struct loader *l)
+{
+	const yaml_parser_t *p = &l->parser;
+	size_t now = l->fcap * sizeof(*l->fs) + l->vcap * sizeof(*l->vs) +
+		     l->mcap * sizeof(*l->ms) + l->names.len + l->anchors_cap * sizeof(*l->anchors) +
+		     assay_htab_bytes(&l->anchor_index);
+
+	now += (size_t)(p->tokens.end - p->tokens.start) * sizeof(*p->tokens.start);
+	now += (size_t)(p->indents.end - p->indents.start) * sizeof(*p->indents.start);
+	now += (size_t)(p->simple_keys.end - p->simple_keys.start) *
+	       sizeof(*p->simple_keys.start);
+	now += (size_t)(p->states.end - p->states.start) * sizeof(*p->states.start);
+	now += (size_t)(p->marks.end - p->marks.start) * sizeof(*p->marks.start);
+	now += (size_t)(p->tag_directives.end - p->tag_directives.start) *
+	       sizeof(*p->tag_directives.start);
+	if (now != l->charged) {
+		assay_arena_uncharge(l->a, l->charged);
+		assay_arena_charge(l->a, now);
+		l->charged = now;
+	}
+}
 
 static uint32_t clamp32(size_t v)
 {
@@ -143,7 +176,12 @@ static int fail_at(struct loader *l, yaml_mark_t m, const char *fmt, ...)
 
 static int too_big(struct loader *l)
 {
-	if (!l->rc)
+	if (l->rc)
+		return l->rc;
+	if (assay_arena_expired(l->a))
+		l->rc = assay_err_set(l->err, ASSAY_ETOOBIG, l->o->source, 0, 0,
+				      "the document could not be read in the time allowed");
+	else
 		l->rc = assay_err_set(l->err, ASSAY_ETOOBIG, l->o->source, 0, 0,
 				      "the document needs more than %zu bytes of memory",
 				      assay_arena_used(l->a));
@@ -471,6 +509,9 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 	if (flow && l->flow_depth >= MAX_FLOW_DEPTH)
 		return fail_at(l, ev->start_mark,
 			       "flow collections nested deeper than %d levels", MAX_FLOW_DEPTH);
+	if (l->fn >= ASSAY_MAX_DEPTH)
+		return fail_at(l, ev->start_mark, "collections nested deeper than %d levels",
+			       ASSAY_MAX_DEPTH);
 	if (l->fn == l->fcap) {
 		l->fcap = l->fcap ? l->fcap * 2 : 16;
 		l->fs = assay_xrealloc(l->fs, l->fcap * sizeof(*l->fs));
@@ -785,7 +826,7 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		return assay_err_set(err, ASSAY_ERROR, l.o->source, 0, 0,
 				     "cannot set up the YAML parser");
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
-	while (!done && !l.rc) {
+	for (size_t events = 1; !done && !l.rc; events++) {
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&l.parser, &ev)) {
@@ -794,6 +835,9 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		}
 		stream_event(&l, &ev, &done);
 		yaml_event_delete(&ev);
+		account(&l);
+		if (events % 1024 == 0 ? assay_arena_check(a) : assay_arena_over(a))
+			too_big(&l); /* the budget's time (checked now and then), or memory */
 	}
 	if (!l.rc) {
 		if (l.o->multi_document && l.vn > UINT32_MAX) {
@@ -809,5 +853,6 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 			*out = assay_value_null();
 	}
 	loader_release(&l);
+	assay_arena_uncharge(a, l.charged);
 	return l.rc;
 }

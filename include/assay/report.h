@@ -85,7 +85,8 @@ ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *
 /**
  * Recomputes calculate_score and did_pass from a report line's own `results` (each attribute
  * whose `is_correct` is a boolean was verified; its `weight` and optional `score` count), for
- * a reader that must not trust the line's `passed` and `score` (assay merge).
+ * a reader that must not trust the line's `passed` and `score` (assay merge no longer uses
+ * it: it verifies each case again from the suite, shard.h).
  * @param line  a whole report line (blobs expanded)
  * @return 0; ASSAY_EINVALID when `results` is not an object or an attribute's weight is not a
  *         finite number >= 0 or its score not in [0, 1] (`err` names the attribute)

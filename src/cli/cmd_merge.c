@@ -1,23 +1,25 @@
 /*
- * assay merge DIR... -o OUT: the results folders of a sharded run's shards (`assay run --shard
+ * assay merge DIR... --suite SUITE -o OUT: the results folders of a sharded run's shards (`assay run --shard
  * I/N`) made into one results folder, as the unsharded run would have written it; then the
  * failures and the summary table, as `assay run` shows them. Exit status as `assay run`'s: 0
  * every case passed, 1 some did not; 2 for a wrong set of shards (one missing or given twice,
  * another suite, count or split, an unfinished shard) or a shard that does not hold what its
- * split and suite say (shard.h), 4 when assay failed.
+ * split and suite say (shard.h), or whose verdicts are not what verifying each case again from
+ * --suite (required) makes, 4 when assay failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/plugin.h"
 #include "assay/report.h"
 #include "assay/shard.h"
 #include "cmd.h"
 #include "exit.h"
 #include "util/banned.h"
 
-static const char usage[] = "assay merge DIR... -o OUT [options]";
+static const char usage[] = "assay merge DIR... --suite SUITE -o OUT [options]";
 
 #define MAX_SHARDS 4096
 
@@ -34,8 +36,8 @@ int cmd_merge(int argc, char **argv)
 		  "report lines carry values up to BYTES; longer ones are kept whole in "
 		  "OUT/assay.db (default 64K)" },
 		{ "suite", 0, CLI_OPT_STRING, &suite, "DIR",
-		  "the suite the shards ran: each case's file is checked against it (default: the "
-		  "suite folder the shards recorded, when it still holds the suite.yaml they ran)" },
+		  "the suite the shards ran (required): every case is verified again from its case "
+		  "file and the actual values its shard recorded; no shard's verdict is taken" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print no failures or summary" },
 		{ "color", 0, CLI_OPT_STRING, &color, "WHEN",
 		  "auto (on a terminal, unless NO_COLOR is set), always or never" },
@@ -82,6 +84,7 @@ int cmd_merge(int argc, char **argv)
 	assay_merge_opts mo = { words, nwords, output, value_cap, &args,
 				quiet ? NULL : &term, quiet ? 0 : 1, suite };
 	rc = assay_merge_shards(&mo, &total, &err);
+	assay_plugins_shutdown(); /* a command verifier's processes, from re-verification */
 	if (!quiet)
 		term.free(term.payload);
 	assay_arena_free(a);

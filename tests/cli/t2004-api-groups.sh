@@ -80,7 +80,7 @@ test_case '--shard keeps each api group whole in one shard' '
 		n=$(grep -l "\"group\": \"$g\"" sh1/reports.jsonl sh2/reports.jsonl | wc -l)
 		[ "$n" = 1 ]
 	done
-	run_assay merge sh1 sh2 -o shm; expect_exit 0'
+	run_assay merge sh1 sh2 --suite s -o shm; expect_exit 0'
 
 test_case '--resume runs an api group interrupted mid-way again whole, on a fresh server' '
 	rm -rf t && cp -r s t

@@ -1,7 +1,7 @@
 /*
  * calculate_score and did_pass (report.h; verification.md): a case's score and verdict from
  * its verified attributes, and the same recomputed from a report line's `results` for a reader
- * that must not trust the line's own `passed` and `score` (assay merge).
+ * that must not trust the line's own `passed` and `score`.
  */
 #include <math.h>
 #include <string.h>

@@ -111,6 +111,10 @@ typedef struct assay_suite {
 	size_t ncases;               /**< over all checkpoints and groups */
 	bool strict;                 /**< warnings are errors: assay_suite_filter.strict or
 					  `strict: true` in suite.yaml; assay_case_load obeys it */
+	size_t unrun_case_files;     /**< case files in folders that no checkpoint or group of
+					  suite.yaml declares (a misspelled group or checkpoint
+					  folder): they never run; each folder is also a warning
+					  ("... never run"). summary.json's `unrun_case_files` */
 } assay_suite;
 
 /**

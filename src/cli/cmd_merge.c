@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assay/fs.h"
+#include "assay/json.h"
 #include "assay/plugin.h"
 #include "assay/report.h"
 #include "assay/shard.h"
@@ -22,6 +24,29 @@
 static const char usage[] = "assay merge DIR... --suite SUITE -o OUT [options]";
 
 #define MAX_SHARDS 4096
+
+/* summary.json's unrun_case_files of the merged folder `dir` (case files the shards' suite
+ * never ran: a suite mistake), 0 when it says none or cannot be read */
+static int64_t unrun_case_files(const char *dir)
+{
+	char path[4096];
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_arena *a = assay_arena_new(0);
+	assay_value v;
+	int64_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!assay_fs_read(&text, path, (size_t)1 << 28, &err) &&
+	    !assay_json_parse(&v, a, text.ptr, text.len, NULL, &err)) {
+		const assay_value *u = assay_object_get(&v, "unrun_case_files");
+
+		n = u && u->kind == ASSAY_V_INT ? u->u.i : 0;
+	}
+	assay_buf_release(&text);
+	assay_arena_free(a);
+	return n;
+}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -95,5 +120,7 @@ int cmd_merge(int argc, char **argv)
 	if (!quiet)
 		printf("merged %zu shard%s: %s (reports.jsonl, summary.json, assay.db)\n", nwords,
 		       nwords == 1 ? "" : "s", output);
-	return total.passed == total.total ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	/* as `assay run`: case files a suite mistake left out did not pass either */
+	return total.passed == total.total && !unrun_case_files(output) ? CLI_EXIT_OK
+									 : CLI_EXIT_FAILED;
 }

@@ -42,8 +42,9 @@ test_case 'folders of cases the suite does not declare are warned about, with di
 	expect_grep "^3 cases checked: 0 errors, 2 warnings$" out
 	run_assay check-suite s --strict; expect_exit 3
 	expect_grep "^3 cases checked: 2 errors, 0 warnings$" out
-	run_assay run s -o r1; expect_exit 0
+	run_assay run s -o r1; expect_exit 1
 	expect_grep "warning: .*featrues" err
+	expect_grep "^3 case files never ran" out
 	run_assay run s -o r2 --strict; expect_exit 3
 	expect_grep "featrues|checkpoint_3" err'
 

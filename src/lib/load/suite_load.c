@@ -922,7 +922,8 @@ static int load(struct loader *ld, const char *dir)
 			s->checkpoints[j - 1] = t;
 		}
 	}
-	assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint), warn_plain, ld);
+	s->unrun_case_files = assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint),
+						     warn_plain, ld);
 	return finish(ld);
 }
 

@@ -18,6 +18,7 @@
 #include "assay/report.h"
 #include "assay/shard.h"
 #include "cmd.h"
+#include "plugins.h"
 #include "exit.h"
 #include "util/banned.h"
 
@@ -50,7 +51,7 @@ static int64_t unrun_case_files(const char *dir)
 
 int cmd_merge(int argc, char **argv)
 {
-	const char *output = NULL, *color = "auto", *suite = NULL;
+	const char *output = NULL, *color = "auto", *suite = NULL, *plugins = NULL;
 	size_t value_cap = 0, max_failures = 10;
 	bool quiet = false;
 	const cli_opt opts[] = {
@@ -63,6 +64,9 @@ int cmd_merge(int argc, char **argv)
 		{ "suite", 0, CLI_OPT_STRING, &suite, "DIR",
 		  "the suite the shards ran (required): every case is verified again from its case "
 		  "file and the actual values its shard recorded; no shard's verdict is taken" },
+		{ "plugin", 0, CLI_OPT_STRING, &plugins, "PATH",
+		  "load verifier plug-ins (shared objects; several separated by ':') that the "
+		  "suite's cases are verified with, as for the run" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &quiet, NULL, "print no failures or summary" },
 		{ "color", 0, CLI_OPT_STRING, &color, "WHEN",
 		  "auto (on a terminal, unless NO_COLOR is set), always or never" },
@@ -93,6 +97,8 @@ int cmd_merge(int argc, char **argv)
 		if (!strcmp(words[i], output))
 			return cli_error(CLI_EXIT_USAGE, "-o %s is one of the shards: merge into "
 							 "another folder", output);
+	if (plugins && cli_load_plugins(plugins))
+		return CLI_EXIT_USAGE;
 	a = assay_arena_new(0);
 	assay_array_push(a, &args, assay_value_strz(a, "assay"));
 	for (int i = 0; i < argc; i++)

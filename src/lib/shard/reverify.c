@@ -177,7 +177,12 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 				why = "is not an attribute of the case";
 		}
 	}
-	if (why)
+	if (c->error && !shard_error)
+		/* the shard loaded the case and the suite at hand cannot: not a forgery to guess */
+		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				   "cannot be verified again here: %s (a verifier plug-in the run "
+				   "loaded with --plugin? give it to merge too)", c->error);
+	else if (why)
 		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				   "its attribute %s %s: was the store changed by hand?", attr, why);
 	else if (says != v.passed)

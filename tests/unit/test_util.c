@@ -13,6 +13,7 @@
 #include "assay/fs.h"
 #include "assay/strvec.h"
 #include "util/base64.h"
+#include "util/hash.h"
 
 Test(buf, starts_empty_and_terminated)
 {
@@ -387,4 +388,18 @@ Test(fs_beneath, read_refuses_links_fifos_and_caps, .timeout = 10)
 	free(fifo);
 	free(root);
 	free(outside);
+}
+
+/* The test vector of the SipHash paper (Aumasson and Bernstein, 2012, appendix A): key 00..0f,
+ * message 00..0e. */
+Test(hash, siphash24_matches_the_papers_test_vector)
+{
+	uint8_t key[16], msg[15];
+
+	for (int i = 0; i < 16; i++)
+		key[i] = (uint8_t)i;
+	for (int i = 0; i < 15; i++)
+		msg[i] = (uint8_t)i;
+	cr_assert_eq(assay_siphash24(key, msg, sizeof(msg)), 0xa129ca6149be45e5ull);
+	cr_assert_neq(assay_siphash24(key, msg, 14), 0xa129ca6149be45e5ull);
 }

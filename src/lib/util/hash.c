@@ -77,7 +77,10 @@ static inline uint64_t load64(const unsigned char *p)
 	return v;
 }
 
-static uint64_t siphash13(uint64_t k0, uint64_t k1, const void *data, size_t len)
+/* SipHash-c-d (Aumasson and Bernstein, 2012) of `len` bytes under k0, k1. */
+static inline __attribute__((always_inline)) uint64_t sip(uint64_t k0, uint64_t k1,
+							   const void *data, size_t len,
+							   int c, int d)
 {
 	const unsigned char *in = data;
 	uint64_t v0 = 0x736f6d6570736575ull ^ k0, v1 = 0x646f72616e646f6dull ^ k1;
@@ -88,7 +91,8 @@ static uint64_t siphash13(uint64_t k0, uint64_t k1, const void *data, size_t len
 	for (; in != end; in += 8) {
 		m = load64(in);
 		v3 ^= m;
-		SIPROUND;
+		for (int i = 0; i < c; i++)
+			SIPROUND;
 		v0 ^= m;
 	}
 	switch (len & 7) {
@@ -102,13 +106,23 @@ static uint64_t siphash13(uint64_t k0, uint64_t k1, const void *data, size_t len
 	default: break;
 	}
 	v3 ^= b;
-	SIPROUND;
+	for (int i = 0; i < c; i++)
+		SIPROUND;
 	v0 ^= b;
 	v2 ^= 0xff;
-	SIPROUND;
-	SIPROUND;
-	SIPROUND;
+	for (int i = 0; i < d; i++)
+		SIPROUND;
 	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+static uint64_t siphash13(uint64_t k0, uint64_t k1, const void *data, size_t len)
+{
+	return sip(k0, k1, data, len, 1, 3);
+}
+
+uint64_t assay_siphash24(const uint8_t key[16], const void *p, size_t len)
+{
+	return sip(load64(key), load64(key + 8), p, len, 2, 4);
 }
 
 uint64_t assay_hash(const void *p, size_t len)

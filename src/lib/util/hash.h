@@ -30,6 +30,10 @@ uint64_t assay_hash(const void *p, size_t len);
 /* assay_hash() of `len` bytes at `p` and a 64-bit `tweak` (an INI section's number...). */
 uint64_t assay_hash_tweak(const void *p, size_t len, uint64_t tweak);
 
+/* SipHash-2-4 of `len` bytes at `p` under a caller's 16-byte key: for digests whose collisions
+ * would change a verdict (the diff's items under ignore_order, json_schema's uniqueItems). */
+uint64_t assay_siphash24(const uint8_t key[16], const void *p, size_t len);
+
 /* The process's 16-byte key (for a module that needs a keyed hash of its own making). */
 void assay_hash_key(uint8_t out[16]);
 

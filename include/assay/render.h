@@ -20,7 +20,8 @@
 #ifndef ASSAY_RENDER_H
 #define ASSAY_RENDER_H
 
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 #include "value.h"
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
  * @file report.h
  * Report sinks: the places finished cases and the run summary are written to.
  * Spec: suite-format.md "What a run writes"; verification.md "Testing Your Verifier" (the
- * run-case array). The sink interface itself is in run.h.
+ * run-case array). The sink interface itself is in sink.h.
  */
 #ifndef ASSAY_REPORT_H
 #define ASSAY_REPORT_H
@@ -10,7 +10,8 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 
 #ifdef __cplusplus
 extern "C" {

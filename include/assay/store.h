@@ -14,7 +14,8 @@
 #define ASSAY_STORE_H
 
 #include "json.h"
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -31,7 +31,7 @@
 #include "assay/json.h"
 #include "assay/plugin.h"
 #include "assay/proc.h"
-#include "assay/run.h"
+#include "assay/model.h"
 #include "assay/suite.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"

@@ -28,7 +28,7 @@
 
 #include "assay/json.h"
 #include "assay/report.h"
-#include "assay/run.h"
+#include "assay/sink.h"
 #include "report/term_int.h"
 #include "util/banned.h"
 

@@ -49,14 +49,6 @@ static bool is_limit(const char *name)
 	return false;
 }
 
-double assay_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static assay_value timestamp_now(assay_arena *a)
 {
 	struct timeval tv;

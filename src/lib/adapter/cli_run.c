@@ -27,7 +27,7 @@
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
-#include "run/run_int.h"
+#include "proc/reach.h"
 #include "adapter/adapter_int.h"
 #include "util/banned.h"
 
@@ -100,8 +100,8 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 		if (slash && slash != top)
 			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
 
-		assay_run__sandbox_reach(ctx->sandbox, top, workdir);
-		assay_run__sandbox_reach(ctx->sandbox, top, job->tmp);
+		assay_proc__sandbox_reach(ctx->sandbox, top, workdir);
+		assay_proc__sandbox_reach(ctx->sandbox, top, job->tmp);
 		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);

@@ -55,13 +55,5 @@ void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint 
  * api request, not a process (its execution has no process figures). */
 void assay_run__finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
 			    const assay_case_report *cr, bool request);
-/*
- * With root and the sandbox on (`sb` enabled), the program runs as an unprivileged uid
- * (proc.h assay_sandbox.uid): lets it through the run's own folders on the way to `path`, by
- * adding search permission for others (o+x) to every folder from `top` (the run's root) down to
- * `path`'s parent that lacks it. Folders are opened without following links; one that is a
- * link, not a folder or outside `top` is left alone. Does nothing without root.
- */
-void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path);
 
 #endif

@@ -18,6 +18,7 @@
 #include "assay/render.h"
 #include "assay/run.h"
 #include "assay/summary.h"
+#include "proc/reach.h"
 #include "run/run_int.h"
 #include "util/banned.h"
 
@@ -179,7 +180,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	run.tmp_root = assay_path_join(run.root, ".tmp");
 	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
 	/* as root, cases run as nobody: the run's root must let them through */
-	assay_run__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
+	assay_proc__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
 
 	run.t = assay_tallies_new(suite);
 	for (size_t i = 0; i < opts->nsinks; i++) {

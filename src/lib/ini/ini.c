@@ -22,7 +22,7 @@
 
 #include "assay/buf.h"
 #include "assay/ini.h"
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
 #include "util/hash.h"
 #include "util/banned.h"
 

@@ -74,13 +74,6 @@ typedef struct assay_plugin {
  */
 ASSAY_EXTERN int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err);
 
-/**
- * Stops every persistent `command` plug-in process (closes its standard input, waits up to 2
- * seconds for it to exit, then kills it). Call it at the end of a run; verifying again later
- * starts them anew. Safe to call when none runs.
- */
-ASSAY_EXTERN void assay_plugins_shutdown(void);
-
 #ifdef __cplusplus
 }
 #endif

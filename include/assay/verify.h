@@ -154,6 +154,13 @@ ASSAY_EXTERN extern const assay_verifier assay_verifier_flexible;
 /** The process plug-in (plugin.h): an external program decides. */
 ASSAY_EXTERN extern const assay_verifier assay_verifier_command;
 
+/**
+ * Stops every persistent `command` plug-in process (closes its standard input, waits up to 2
+ * seconds for it to exit, then kills it). Call it at the end of a run; verifying again later
+ * starts them anew. Safe to call when none runs.
+ */
+ASSAY_EXTERN void assay_plugins_shutdown(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,9 @@
  * (include/assay/plugin.h states the protocol). Spec: suite-format.md "Verifiers (built in)"
  * (`command`: it gets {group, case, attribute, actual, expected, options} as JSON on stdin and
  * prints {is_correct, diff, weight?}); issue #7 section 3.
+ * A built-in verifier of the registry (verify.c lists it, as it lists every verifier of this
+ * module); the shared-object plug-ins of src/lib/plugin register into that registry, so no
+ * module names the other's verifiers both ways.
  *
  * Key decisions:
  * - Every plug-in process runs through the process layer (proc.h): its own session, nothing
@@ -29,7 +32,6 @@
 
 #include "assay/buf.h"
 #include "assay/json.h"
-#include "assay/plugin.h"
 #include "assay/proc.h"
 #include "assay/model.h"
 #include "assay/suite.h"

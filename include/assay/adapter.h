@@ -66,6 +66,17 @@ ASSAY_EXTERN int assay_case_error_at(const assay_case_load_ctx *ctx, const assay
 ASSAY_EXTERN void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay_value *at,
 				     const char *fmt, ...) ASSAY_PRINTF(3, 4);
 
+/** What a case is given besides its environment (assay_adapter.case_inputs); all borrowed from
+ *  the case. */
+typedef struct assay_case_inputs {
+	const char *const *argv;        /**< the case's own arguments (after the command), or NULL */
+	size_t argc;
+	const char *stdin_data;         /**< its standard input, or NULL: empty */
+	size_t stdin_len;
+	const assay_input_file *files;  /**< files written into its working folder before it runs */
+	size_t nfiles;
+} assay_case_inputs;
+
 typedef struct assay_adapter {
 	const char *name;                 /**< "cli", "api" (reports' case.type) */
 	const char *const *case_keys;     /**< NULL-terminated keys of a case it reads */
@@ -124,6 +135,13 @@ typedef struct assay_adapter {
 	 * up. Spec: suite-format.md ("A case (api adapter)").
 	 */
 	size_t (*groups_at_once)(const assay_suite *suite);
+	/**
+	 * Fills `out` with what case `c` (loaded by this adapter, without error) is given besides
+	 * its environment: its arguments, standard input and input files, for a repro bundle
+	 * (render.h, assay_sink_repro_new). May be NULL: the adapter's cases are given nothing of
+	 * the kind, and their bundles have no argv.json, env.json, stdin or files/.
+	 */
+	void (*case_inputs)(const assay_case *c, assay_case_inputs *out);
 } assay_adapter;
 
 /** The cli adapter (suite-format.md, "A case (cli adapter)"). */

@@ -385,4 +385,5 @@ const assay_adapter assay_adapter_cli = {
 	.finish = finish,
 	.abort = abort_job,
 	.extend = extend,
+	.case_inputs = assay_cli__case_inputs,
 };

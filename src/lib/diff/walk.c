@@ -583,7 +583,7 @@ void assay_diff__walk(struct assay_diff__ctx *c, const assay_value *e, const ass
 }
 
 /*
- * Containers sharing their storage (an actual parsed like its expected, json_int.h) are one
+ * Containers sharing their storage (an actual parsed like its expected, json_lib.h) are one
  * value: nothing below them can be reported, unless a regex_paths pattern is below (it may not
  * match its own text), and only max_diffs would count the comparisons below.
  */

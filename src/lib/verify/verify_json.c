@@ -37,7 +37,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "assay/verify.h"
-#include "json/json_int.h"
+#include "json/json_lib.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -94,7 +94,7 @@ static bool blank(const char *p, size_t n)
 }
 
 /* The actual value, or false after filling `out` with the failure. Its containers equal to
- * their counterparts in `expected` share their storage (json_int.h): most of a large output
+ * their counterparts in `expected` share their storage (json_lib.h): most of a large output
  * that matches costs no memory of its own. */
 static bool load_actual(assay_value *v, assay_verification *out, const assay_verify_call *call,
 			bool lines, bool skip_invalid, const assay_value *expected)

@@ -4,7 +4,8 @@
  * pass, per-case deltas of score, time and peak memory, an exact McNemar test on the pass/fail
  * flips and paired bootstrap confidence intervals for the mean differences (stats.h), and a
  * verdict: is B significantly worse?
- * Spec: issue #9 item 5; docs/statistics.md explains the statistics and their sources.
+ * Spec: docs/reports.md ("Comparing runs: assay compare"); docs/statistics.md explains the
+ * statistics and their sources.
  *
  * Cases are paired by checkpoint, group and id. Each run is a results folder or a reports.jsonl
  * file (render.h: assay_report_each_line). Memory: a few dozen bytes per case of A (the pairs

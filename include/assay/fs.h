@@ -2,7 +2,7 @@
  * @file fs.h
  * File-system helpers: reading capped files, atomic writes, folder trees. Paths are ordinary
  * NUL-terminated strings, relative to the current folder unless absolute.
- * Spec: style.md §7.3 ("never lose data": temp file + fsync + rename).
+ * Spec: docs/architecture.md (the util module: atomic writes, safe tree removal and copy).
  */
 #ifndef ASSAY_FS_H
 #define ASSAY_FS_H

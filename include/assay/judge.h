@@ -1,7 +1,7 @@
 /**
  * @file judge.h
  * Judges: the grader, comparator and analyzer of a skill evaluation behind one interface.
- * Spec: issue #8 item 6; docs/eval-schemas.md (the answers' shapes: grading.json,
+ * Spec: docs/skills.md ("Judges"); docs/eval-schemas.md (the answers' shapes: grading.json,
  * comparison.json, analysis.json); docs/skill-evals.md decisions 8 and 9.
  *
  * A judge is either a command (it reads one JSON request on standard input and prints one JSON

@@ -3,9 +3,10 @@
  * A streaming writer of Apache Parquet files: flat columns of strings, doubles, 64-bit integers,
  * booleans and UTC timestamps, plus lists of structs (what SlopCodeBench's reports.parquet
  * holds in its `results` and `case` columns), each column REQUIRED or OPTIONAL.
- * Spec: issue #9 (reports.parquet, one row per case); the Apache Parquet format specification
- * (parquet-format: README "File format", Encodings.md "PLAIN" and "RLE/bit-packed hybrid",
- * LogicalTypes.md "STRING", "TIMESTAMP", "LIST", Compression.md "ZSTD"); the file layout and what
+ * Spec: docs/reports.md ("reports.parquet", one row per case); the Apache Parquet format
+ * specification (external: the apache/parquet-format repository's README "File format",
+ * Encodings.md "PLAIN" and "RLE/bit-packed hybrid", LogicalTypes.md "STRING", "TIMESTAMP",
+ * "LIST", Compression.md "ZSTD"); the file layout and what
  * SlopCodeBench writes are in docs/internals/parquet.md.
  *
  * What is written: format version 1 data pages (PLAIN values, RLE/bit-packed hybrid definition

@@ -27,7 +27,8 @@
  *
  * The plug-in is trusted (the suite's author wrote it); the program under test is not, and
  * never runs a plug-in: plug-in programs run as assay's user, outside the case's sandbox.
- * Spec: suite-format.md "Verifiers (built in)" (`command`); issue #7 section 3.
+ * Spec: suite-format.md "Verifiers (built in)" (`command`); docs/verifiers.md ("command:
+ * plug-in programs", "Shared-object plug-ins").
  */
 #ifndef ASSAY_PLUGIN_H
 #define ASSAY_PLUGIN_H

@@ -2,9 +2,9 @@
  * @file proc.h
  * Running one untrusted program: argv, environment, working folder, standard input, capped
  * captures of stdout and stderr, a timeout, resource limits, an optional sandbox, and honest
- * resource use. Spec: style.md §7.7; suite-format.md "A case (cli adapter)"; issue #2 item 3;
- * issue #5 ("Hostile submissions"); docs/security.md says what the sandbox promises and how each
- * promise is tested.
+ * resource use. Spec: suite-format.md "A case (cli adapter)"; docs/cli.md ("How a case runs
+ * (cli adapter)"); docs/security.md says what the sandbox promises and how each promise is
+ * tested.
  *
  * Calling sequence (one process, blocking):   ASSAY_PROC_INIT, fill fields, assay_proc_run(),
  *                                              assay_proc_release().

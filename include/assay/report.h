@@ -17,7 +17,8 @@
 extern "C" {
 #endif
 
-/** Report lines carry values up to this many bytes by default (issue #9); the rest is a blob. */
+/** Report lines carry values up to this many bytes by default (docs/reports.md); the rest is a
+ *  blob. */
 #define ASSAY_REPORT_VALUE_CAP_DEFAULT (64u * 1024)
 
 /** Options of the terminal sink. */
@@ -35,11 +36,12 @@ typedef struct assay_term_opts {
 } assay_term_opts;
 
 /**
- * A sink for people: a progress line while cases run, then the failing cases (issue #11: per
- * attribute the reason in one line where it fits, a short rendering of longer diffs, how the
- * program ended, the last lines of its stderr, a command line reproducing the case; a
- * regression copy failing as its original in one line), a table of checkpoints and group types
- * (passed, total, rate), and what ran ("12 of 25 cases ran" when interrupted).
+ * A sink for people: a progress line while cases run, then the failing cases (docs/cli.md,
+ * "The failure listing": per attribute the reason in one line where it fits, a short rendering
+ * of longer diffs, how the program ended, the last lines of its stderr, a command line
+ * reproducing the case; a regression copy failing as its original in one line), a table of
+ * checkpoints and group types (passed, total, rate), and what ran ("12 of 25 cases ran" when
+ * interrupted).
  * With --keep (the summary's work_dir), each listed case's stdin is written under
  * `<work_dir>/.stdin/` for its reproduce line.
  * @return 0

@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-/** Verification budget defaults (issue #5): per attribute. */
+/** Verification budget defaults (docs/decisions.md, "Verifying and scoring"): per attribute. */
 #define ASSAY_VERIFY_MEMORY_DEFAULT (512u * 1024 * 1024)
 #define ASSAY_VERIFY_SECONDS_DEFAULT 60.0
 

@@ -2,7 +2,7 @@
  * @file shard.h
  * Scale-out: one suite run as N shards on N machines (Slurm job arrays, Kubernetes Indexed
  * Jobs, anything), then merged into one run.
- * Spec: issue #10 part 3; docs/scale-out.md; docs/cli.md (`--shard`, `assay merge`).
+ * Spec: docs/scale-out.md; docs/cli.md (`--shard`, `assay merge`).
  *
  * The split is deterministic and needs no coordination: every shard loads the same suite and
  * selection, computes the whole assignment, and keeps its own part. A unit of the split is a

@@ -3,7 +3,7 @@
  * Skill evaluation workspaces: a skill (a folder with SKILL.md), its eval cases
  * (evals/evals.json), versions (history.json and vN/skill snapshots), runs of an executor,
  * grades (grading/<case>_v<N>_run<R>.json), blind comparisons and analyses.
- * Spec: issue #8; docs/eval-schemas.md (the contract: file and field names, score rules);
+ * Spec: docs/skills.md; docs/eval-schemas.md (the contract: file and field names, score rules);
  * docs/skill-evals.md (workflow, decisions 1-9, the deterministic checks of section 4).
  *
  * Workspace layout (docs/skills.md):
@@ -67,7 +67,7 @@ ASSAY_EXTERN void assay_skill_diag_add(assay_skill_diags *d, assay_skill_severit
 ASSAY_EXTERN void assay_skill_diags_clear(assay_skill_diags *d);
 
 /*
- * Workspaces (issue #8 items 1 and 2)
+ * Workspaces (docs/skills.md, "The workspace")
  */
 
 /** What assay_skill_init() made (all false: it was all there already). */
@@ -119,7 +119,7 @@ ASSAY_EXTERN int assay_skill_refresh_average(const char *workspace, int version,
 					     assay_err *err);
 
 /*
- * Checking the five files (issue #8 item 3)
+ * Checking the five files (docs/skills.md, "Check")
  */
 
 typedef enum assay_skill_file_kind {
@@ -149,7 +149,7 @@ ASSAY_EXTERN int assay_skill_check_workspace(assay_skill_diags *d, const char *w
 					     assay_err *err);
 
 /*
- * Deterministic convention checks (issue #8 item 4; skill-evals.md section 4)
+ * Deterministic convention checks (docs/skills.md, "Lint"; skill-evals.md section 4)
  */
 
 typedef enum assay_skill_profile {
@@ -260,7 +260,8 @@ ASSAY_EXTERN void assay_skill_wilson(double successes, double n, double z, doubl
 				     double *hi);
 
 /*
- * Running, comparing, reporting (issue #8 items 5, 7, 8)
+ * Running, comparing, reporting (docs/skills.md, "Running: the executor", "Blind comparison",
+ * "Report")
  */
 
 /** What happened to one (case, run). */
@@ -363,9 +364,9 @@ ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
 				     const assay_skill_compare_opts *o, assay_err *err);
 
 /**
- * The report (issue #8 item 8) as a value: {versions: [{version, description, average_score,
- * cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}], pass_rate}],
- * never_discriminating: [{case_id, criterion}], warnings: [text...]}.
+ * The report (docs/skills.md, "Report") as a value: {versions: [{version, description,
+ * average_score, cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}],
+ * pass_rate}], never_discriminating: [{case_id, criterion}], warnings: [text...]}.
  * @return 0; the errors of reading history.json/evals.json
  */
 ASSAY_EXTERN int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace,

@@ -119,7 +119,8 @@ typedef struct assay_suite {
 
 /**
  * What to load: all NULL/0 means everything, loaded leniently. A case is kept when its
- * checkpoint, its group and the case itself are each selected (spec: issue #11, "Selection").
+ * checkpoint, its group and the case itself are each selected (spec: docs/cli.md, "Selecting
+ * cases").
  */
 typedef struct assay_suite_filter {
 	const char *checkpoint;        /**< exact checkpoint name, or NULL */
@@ -175,8 +176,8 @@ ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 /**
  * The content hash of a suite: SHA-256 over suite.yaml, whose settings every case inherits.
  * Resuming a run checks it, so a run is never completed against a changed suite.yaml; each
- * case's own file is checked by its own hash (store.h). Spec: issue #9 item 1 ("suite content
- * hash").
+ * case's own file is checked by its own hash (store.h). Spec: docs/cli.md ("Resuming an
+ * interrupted run").
  * @param out receives 64 lower-case hex digits and a NUL
  * @return 0, or ASSAY_EIO / ASSAY_ENOTFOUND naming suite.yaml
  */
@@ -265,7 +266,7 @@ ASSAY_EXTERN const char *assay_file_attribute_path(const char *attribute);
 
 /**
  * Whether `expected` (the expected value of a file attribute) is `{absent: true}`: the file must
- * not be produced (suite-format.md, "A case (cli adapter)"; issue #11).
+ * not be produced (suite-format.md, "A case (cli adapter)").
  */
 ASSAY_EXTERN bool assay_expected_is_absent(const assay_value *expected);
 
@@ -277,9 +278,10 @@ typedef struct assay_expected_edit {
 } assay_expected_edit;
 
 /**
- * Writes expected values into case file `file` (`assay run --accept`; issue #11): each edit
- * sets `expected.<attribute>` (a file's `expected.files.<path>`), adding the key, and the
- * mappings around it, when the case inherited the value or had none. A YAML file is edited by
+ * Writes expected values into case file `file` (`assay run --accept`; docs/cli.md, "Writing
+ * expected values back"): each edit sets `expected.<attribute>` (a file's
+ * `expected.files.<path>`), adding the key, and the mappings around it, when the case
+ * inherited the value or had none. A YAML file is edited by
  * position: every other key, comment and line stays as written; a JSON file is written whole
  * (pretty, key order kept). Nothing is written unless every edit reads back as the old
  * document with exactly those values set; the file is replaced atomically, keeping its mode.

@@ -1,8 +1,9 @@
 /**
  * @file value.h
  * assay's value model: the JSON, YAML and TOML values that suites, verifiers, diffs and reports
- * share. Spec: issue #6 ("a compact value model in an arena ... that the loader, the verifiers
- * and the diff share"; "a real number type"), issue #5 item 7 (no string can imitate a number).
+ * share. Spec: docs/architecture.md ("How memory is spent": values in arenas);
+ * docs/decisions.md ("Loading": numbers of any size, a kind of their own, so no string can pass
+ * for a number).
  *
  * A value is a small struct (16 bytes) passed and stored by value. Scalars hold their data in
  * the struct; strings, big integers and containers point to memory in an *arena*, which owns it

@@ -69,7 +69,8 @@ ASSAY_EXTERN void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay
 /** What a case is given besides its environment (assay_adapter.case_inputs); all borrowed from
  *  the case. */
 typedef struct assay_case_inputs {
-	const char *const *argv;        /**< the case's own arguments (after the command), or NULL */
+	const char *const *argv;        /**< the case's own arguments (after the command), or
+					     NULL */
 	size_t argc;
 	const char *stdin_data;         /**< its standard input, or NULL: empty */
 	size_t stdin_len;

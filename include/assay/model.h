@@ -98,7 +98,7 @@ typedef struct assay_case_report {
 	const struct assay_checkpoint *checkpoint;
 	const struct assay_group *group;
 	const char *id;                  /**< the case id */
-	const struct assay_case *kase;          /**< the loaded case, or NULL when replayed */
+	const struct assay_case *kase;   /**< the loaded case, or NULL when replayed */
 	const assay_case_result *result; /**< NULL if the case could not be loaded, or replayed */
 	/** The reports.jsonl line: VerifierReport fields plus checkpoint, score, passed. */
 	const assay_value *json;

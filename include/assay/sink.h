@@ -46,14 +46,16 @@ typedef struct assay_run_summary {
  */
 typedef struct assay_sink {
 	void *payload;
-	int (*on_begin)(void *payload, const struct assay_suite *suite, size_t total, assay_err *err);
+	int (*on_begin)(void *payload, const struct assay_suite *suite, size_t total,
+			assay_err *err);
 	int (*on_case)(void *payload, const assay_case_report *report, assay_err *err);
 	int (*on_end)(void *payload, const assay_run_summary *summary, assay_err *err);
 	void (*free)(void *payload);
 	/** A case is about to run (`index`: its 1-based position in run order, of `total`;
 	 *  with jobs > 1 several cases run at once and starts come in any order); may be NULL. */
 	void (*on_start)(void *payload, const struct assay_checkpoint *checkpoint,
-			 const struct assay_group *group, const char *id, size_t index, size_t total);
+			 const struct assay_group *group, const char *id, size_t index,
+			 size_t total);
 	/** true: `on_case` takes cases in the order they finish (a results store, which keeps
 	 *  each case's position); false (the default): in run order. */
 	bool any_order;

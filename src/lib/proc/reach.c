@@ -30,7 +30,8 @@ void assay_proc__sandbox_reach(const assay_sandbox *sb, const char *top, const c
 	size_t n = strlen(top);
 	char *p;
 
-	if (!sb || !sb->enabled || geteuid() != 0 || !assay_proc__path_within(top, path) || !path[n])
+	if (!sb || !sb->enabled || geteuid() != 0 || !assay_proc__path_within(top, path) ||
+	    !path[n])
 		return;
 	p = assay_xstrdup(path);
 	/* `top`, then every folder below it on the way to `path`: cut at each '/' from `top`'s

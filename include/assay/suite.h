@@ -61,6 +61,13 @@ typedef struct assay_group {
 	double timeout;             /**< seconds: group, else checkpoint, else adapter */
 	assay_limits limits;        /**< adapter.limits, then checkpoint's, then group's */
 	assay_strvec env;           /**< "K=V" / "K": adapter env, then checkpoint env */
+	/* A Python verifier deciding every case of the group (`verifier: {python, class}` of its
+	 * checkpoint, else of the suite; verification.md "Verifier Protocol"), or NULL. */
+	const char *verifier_python; /**< absolute path of the .py file (in the suite's arena) */
+	const char *verifier_class;  /**< the class to build (default "Verifier") */
+	assay_value verifier_config; /**< the checkpoint's mapping in suite.yaml: its config */
+	double verifier_timeout;     /**< verifier.timeout: seconds per case's answer (0: the
+					  verification budget's time, 60 s by default) */
 } assay_group;
 
 typedef struct assay_checkpoint {

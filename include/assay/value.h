@@ -125,6 +125,9 @@ ASSAY_EXTERN char *assay_arena_strndup(assay_arena *a, const char *s, size_t len
  *  what assay_arena_over() compares with its limit. */
 ASSAY_EXTERN size_t assay_arena_used(const assay_arena *a);
 
+/** The arena's limit in bytes, as given to assay_arena_new (0: none). */
+ASSAY_EXTERN size_t assay_arena_limit(const assay_arena *a);
+
 /** True once the arena holds (with what is charged to it) more than its limit. */
 ASSAY_EXTERN bool assay_arena_over(const assay_arena *a);
 

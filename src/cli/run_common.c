@@ -168,6 +168,28 @@ static size_t usable_cpus(void)
 	return n > 0 ? (size_t)n : 1;
 }
 
+/* Python verifiers (verification.md "Verifier Protocol"): --python, and which Python they run
+ * with, said once on stderr. */
+static void say_python(const assay_suite *s, const struct run_args *a)
+{
+	const char *env = getenv("ASSAY_PYTHON");
+
+	if (a->python)
+		assay_python_set(a->python);
+	for (size_t i = 0; i < s->ncheckpoints; i++)
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++)
+			if (s->checkpoints[i].groups[j].verifier_python) {
+				if (!a->quiet)
+					fprintf(stderr, "assay: Python verifiers run with '%s' "
+							"(%s)\n", assay_python_get(),
+						a->python ? "--python"
+						: env && *env ? "ASSAY_PYTHON"
+						: "the default; choose with --python or "
+						  "ASSAY_PYTHON");
+				return;
+			}
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -210,6 +232,7 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	}
 	if (!a->quiet)
 		warn_partial_groups(*out);
+	say_python(*out, a);
 	return 0;
 }
 

@@ -163,6 +163,11 @@ size_t assay_arena_used(const assay_arena *a)
 	return a->total + a->charged;
 }
 
+size_t assay_arena_limit(const assay_arena *a)
+{
+	return a->limit;
+}
+
 bool assay_arena_over(const assay_arena *a)
 {
 	return a->limit && a->total + a->charged > a->limit;

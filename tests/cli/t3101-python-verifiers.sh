@@ -174,7 +174,14 @@ test_case 'the verifier runs in a fresh folder of its own, removed after, never 
 	        self.start = os.getcwd()
 	    def __call__(self, g, c, actual, expected):
 	        open("mine.txt", "w").write("x")
+	        # a module planted in the working folder is not imported
+	        open("planted_mod.py", "w").write("X = 1\n")
+	        try:
+	            import planted_mod; planted = "imported"
+	        except ImportError:
+	            planted = "not imported"
 	        return {"cwd": VerificationResult.create(os.getcwd(), os.getcwd() == self.start),
+	                "planted": VerificationResult.create(planted, planted == "not imported"),
 	                "tmp": VerificationResult.create(tempfile.gettempdir(), True)}
 	EOF
 	mkdir ptmp
@@ -184,6 +191,7 @@ test_case 'the verifier runs in a fresh folder of its own, removed after, never 
 	case "$dir" in "$PWD"/ptmp/assay-plugin-??????) ;; *) echo "ran in $dir"; exit 1;; esac
 	one_case c1 ok ".results.tmp.diff == \"$dir\""
 	[ ! -e "$dir" ] && [ -z "$(ls ptmp)" ]
+	one_case c1 ok ".results.planted.is_correct"
 	[ "$(stat -c "%u:%g %a" / "$PWD")" = "$before" ]'
 
 test_case 'the case'"'"'s output cannot forge an answer, whatever the verifier prints or runs' '

@@ -224,6 +224,9 @@ def main():
     _install_models()
     hello = json.loads(inp.readline())
     where = hello["file"]
+    # `python -c` puts "" (the working folder) first in sys.path: the process's own folder
+    # is no place to import from (a module planted there would shadow deepdiff or json).
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", os.getcwd())]
     sys.path.insert(0, where.rsplit("/", 1)[0] if "/" in where else ".")
     module = types.ModuleType("verifier")
     module.__file__ = where

@@ -51,9 +51,17 @@ test_case 'a damaged or foreign parquet file is an error that says what is wrong
 	run_assay report cut.parquet --format jsonl; expect_exit 2
 	expect_grep "not a Parquet file as assay writes them" err
 	size=$(stat -c %s r.parquet)
-	for off in 8 40 100 $((size - 60)) $((size - 30)) $((size - 12)); do
+	# the footer and page headers at set places, then every 101st byte with bytes that vary
+	offs="8 40 100 $((size - 60)) $((size - 30)) $((size - 12))"
+	offs="$offs $(seq 4 101 $((size - 8)))"
+	i=0
+	for off in $offs; do
+		i=$((i + 1))
 		cp r.parquet bad.parquet
-		printf "\377\377\377\377" | dd of=bad.parquet bs=1 seek=$off conv=notrunc 2>/dev/null
+		case $((i % 4)) in
+		0) b="\377\377\377\377" ;; 1) b="\000" ;; 2) b="\177\001" ;; *) b="\200\200\200\200\001" ;;
+		esac
+		printf "$b" | dd of=bad.parquet bs=1 seek=$off conv=notrunc 2>/dev/null
 		run_assay report bad.parquet --format jsonl -o /dev/null
 		[ "$code" = 0 ] || [ "$code" = 2 ] || { echo "offset $off: exit $code"; cat err; exit 1; }
 	done'

@@ -13,6 +13,8 @@
  * - score and passed are not columns (VerifierReport forbids them): they are remade from the
  *   results with calculate_score and did_pass (assay_score_line). An error a case had is not
  *   kept by the format either.
+ * - The checkpoint is the `checkpoint` column, else the case's `checkpoint` (a file holding the
+ *   contract's columns only).
  */
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +97,15 @@ static int on_row(void *payload, const assay_value *row, assay_err *err)
 	copy(a, &line, row, "original_checkpoint");
 	copy(a, &line, row, "original_group");
 	copy(a, &line, row, "checkpoint");
+	{
+		/* a file without a checkpoint column (the contract's columns only) keeps it in
+		 * the case's metadata */
+		const assay_value *cp = assay_object_get(&line, "checkpoint");
+		const assay_value *in_case = assay_object_get(&kase, "checkpoint");
+
+		if ((!cp || cp->kind != ASSAY_V_STRING) && in_case && in_case->kind == ASSAY_V_STRING)
+			assay_object_set(a, &line, "checkpoint", *in_case);
+	}
 	for (size_t k = 0; k < 3; k++) {
 		static const char *const keys[] = { "checkpoint", "group", "id" };
 		const assay_value *v = assay_object_get(&line, keys[k]);

@@ -214,4 +214,30 @@ test_case 'the case'"'"'s output cannot forge an answer, whatever the verifier p
 	one_case c1 ok ".results.output.diff == \"judged\" and .results.output.is_correct == false"
 	one_case c1 ok "(.results | has(\"forged\") | not) and .passed == false and .error == null"'
 
+test_case 'an api case: the verifier reads the response (status_code, body, headers)' '
+	cp -r "$FIXTURES/suites/api" api
+	chmod -R a+rX api
+	printf "verifier: {python: v.py}\n" >> api/suite.yaml
+	cat > api/v.py <<-EOF
+	import json
+	class Verifier:
+	    def __init__(self, config): pass
+	    def __call__(self, g, c, actual, expected):
+	        body = json.loads(actual.output) if c == "echo-post" else None
+	        return {
+	            "status_code": VerificationResult.create(
+	                [actual.status_code, expected.status_code],
+	                actual.status_code == expected.status_code),
+	            "body": VerificationResult.create(
+	                type(actual.output).__name__,
+	                body is None or body["json"] == expected.output["json"]),
+	            "headers": VerificationResult.create(
+	                sorted(k.lower() for k in actual.headers)[:1],
+	                "content-type" in (k.lower() for k in actual.headers)),
+	        }
+	EOF
+	run_assay run api -o res; expect_exit 1
+	one_case checkpoint_1 echo-post ".passed and .results.body.diff == \"str\" and .results.status_code.diff == [200, 200]"
+	one_case checkpoint_1 wrong-status ".results.status_code | .is_correct == false and .diff == [201, 200]"'
+
 test_done

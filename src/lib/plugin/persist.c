@@ -258,7 +258,10 @@ int assay_plugin__ask(const assay_plugin__target *t, const assay_buf *req, doubl
 			goto out;
 		}
 	}
-	err_from = ps->p.err.len;
+	/* what it wrote to stderr before this request is dropped: a chatty plug-in holds at most
+	 * a request's worth of it, and each message gets this request's tail */
+	assay_buf_reset(&ps->p.err);
+	err_from = 0;
 	assay_buf_add(&line, req->ptr, req->len);
 	assay_buf_addch(&line, '\n');
 	if (assay_proc_write_stdin(&ps->p, line.ptr, line.len, &e)) {

@@ -239,7 +239,7 @@ ASSAY_EXTERN void assay_pq_writer_free(assay_pq_writer *w);
 struct assay_value;
 
 /**
- * Reads a Parquet file of the kind this writer makes (issue 17 item 2: from_parquet_row's
+ * Reads a Parquet file of the kind this writer makes (verification.md: from_parquet_row's
  * side): version 1 data pages, PLAIN values, RLE/bit-packed levels, uncompressed or zstd;
  * flat BOOLEAN, INT32, INT64, DOUBLE and BYTE_ARRAY columns and top-level lists of structs of
  * them. Calls `fn` with each row, in file order, as an object: column name -> value (a string

@@ -19,7 +19,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/plugin.h"
-#include "assay/run.h"
+#include "assay/model.h"
 #include "plugin/plugin_int.h"
 #include "util/banned.h"
 

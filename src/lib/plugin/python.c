@@ -35,7 +35,6 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/plugin.h"
-#include "assay/run.h"
 #include "plugin/plugin_int.h"
 #include "util/banned.h"
 

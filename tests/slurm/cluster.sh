@@ -201,14 +201,14 @@ job_state() {
 }
 
 # wait_job JOBID [SECONDS]: waits until the job (every task of an array) has ended, at most
-# SECONDS (120); fails when it has not.
+# SECONDS (240: the ASan build on a loaded machine); fails when it has not.
 wait_job() {
 	local i
-	for i in $(seq $((${2:-120} * 10))); do
+	for i in $(seq $((${2:-240} * 10))); do
 		[ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && return 0
 		sleep 0.1
 	done
-	echo "job $1 still queued after ${2:-120} s:"
+	echo "job $1 still queued after ${2:-240} s:"
 	squeue -j "$1"
 	return 1
 }

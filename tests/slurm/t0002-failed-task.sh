@@ -35,7 +35,8 @@ test_case 'a task that dies fails, and the merge job names its shard and merges 
 	merge=$(submitted submit.out | tail -n 1)
 	[ -n "$job" ] && [ -n "$merge" ]
 	wait_job "$job"
-	wait_job "$merge"
+	# the merge starts once the array has ended (with afterok it would stay pending for ever)
+	wait_job "$merge" 60
 	[ "$(job_state "${job}_1")" = FAILED ]
 	scontrol show job "${job}_1" | grep -q "ExitCode=137:0"
 	for t in 2 3; do [ "$(job_state "${job}_$t")" = COMPLETED ]; done

@@ -2,7 +2,8 @@
 # --shard-durations on a real (one-node) Slurm cluster (issue #22): docs/scale-out.md's array,
 # given an earlier run's results (DURATIONS), balances its tasks on a suite of skewed case
 # durations (tests/fixtures/suites/skewed: three cases of a second among 25, which the
-# unweighted deal puts in one shard of three): the slowest task takes at most 1.3 times the
+# unweighted deal puts in one shard of three): the slowest task's run (its shard's duration,
+# summary.json; Slurm's own start and end times are whole seconds) takes at most 1.3 times the
 # mean. (The first run, unweighted, shows the skew the second one removes.)
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +33,7 @@ test_case 'DURATIONS from a previous run balances the array (slowest task within
 	first=$job
 	ratio=$(slowest "$first")
 	echo "unweighted: slowest shard $ratio x the mean"
+	jq -s -c "map(.duration)" "results/jq-$first"/shard-{1,2,3}/summary.json | tee ../unweighted
 	# the fixture is skewed: without durations, one task takes far longer
 	awk -v r="$ratio" "BEGIN { exit !(r > 1.5) }"
 	export DURATIONS=results/jq-$first/merged
@@ -39,7 +41,7 @@ test_case 'DURATIONS from a previous run balances the array (slowest task within
 	[ "$job" != "$first" ]
 	ratio=$(slowest "$job")
 	echo "with DURATIONS: slowest shard $ratio x the mean"
-	jq -s "map(.duration)" "results/jq-$job"/shard-{1,2,3}/summary.json
+	jq -s -c "map(.duration)" "results/jq-$job"/shard-{1,2,3}/summary.json | tee ../weighted
 	awk -v r="$ratio" "BEGIN { exit !(r <= 1.3) }"
 	# the balanced split is another split of the same run: each slow case in its own shard
 	for t in 1 2 3; do
@@ -48,5 +50,7 @@ test_case 'DURATIONS from a previous run balances the array (slowest task within
 	no_sanitizer_report
 	echo "$ratio" >../ratio'
 
-[ -s ratio ] && echo "# skewed suite with DURATIONS: slowest task $(cat ratio) x the mean"
+if [ -s ratio ]; then
+	echo "# skewed suite, each task's run (s): unweighted $(cat unweighted), with DURATIONS $(cat weighted): slowest $(cat ratio) x the mean"
+fi
 test_done

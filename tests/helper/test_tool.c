@@ -80,7 +80,9 @@ static int usage(void)
 	      "  read-key DESC        print the user key DESC of the session keyring\n"
 	      "  tty PATH             open /dev/tty and PATH, write a line to PATH\n"
 	      "  burn-ignored-child SECONDS\n"
-	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n",
+	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n"
+	      "  new-namespace HOW    make a namespace (unshare-user, unshare-all, clone-user,\n"
+	      "                       clone3-user, setns-uts): \"made\" or \"errno N\"\n",
 	      stderr);
 	return 2;
 }
@@ -457,5 +459,7 @@ int main(int argc, char **argv)
 		return cmd_tty(argv[2]);
 	if (strcmp(cmd, "burn-ignored-child") == 0 && nargs == 1)
 		return cmd_burn_ignored_child(argv[2]);
+	if (strcmp(cmd, "new-namespace") == 0 && nargs == 1)
+		return cmd_new_namespace(argv[2]);
 	return usage();
 }

@@ -34,5 +34,6 @@ int cmd_stream_pair(void);
 int cmd_read_key(const char *desc);
 int cmd_tty(const char *path);
 int cmd_burn_ignored_child(const char *secs);
+int cmd_new_namespace(const char *how);
 
 #endif

@@ -1104,3 +1104,39 @@ Test(sandbox_nonroot, max_rss_is_honest_without_root, .timeout = 60)
 	}
 	free(mem);
 }
+
+/* ---- issue 18 item 11: no namespace of the case's own ---- */
+
+/* The way `how` of making a namespace, in the sandbox: its output. */
+static char *new_namespace(const struct box *b, bool sandbox, const char *how, int *code)
+{
+	char *out = NULL;
+
+	*code = attack(b, sandbox, &out, "new-namespace", how, NULL);
+	return out;
+}
+
+Test(sandbox, the_case_cannot_make_namespaces)
+{
+	static const char *const refused[] = { "unshare-user", "unshare-all", "clone-user",
+					       "setns-uts" };
+	struct box b;
+	char *out;
+	int code;
+
+	box_make(&b);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		out = new_namespace(&b, true, refused[i], &code);
+		cr_expect_eq(code, 1, "%s: %s", refused[i], out);
+		cr_expect_str_eq(out, "errno 1\n", "%s", refused[i]); /* EPERM */
+		free(out);
+	}
+	/* clone3's flags lie in memory a filter cannot read: ENOSYS, so libc falls back to
+	 * clone, whose flags it can */
+	out = new_namespace(&b, true, "clone3-user", &code);
+	cr_expect_str_eq(out, "errno 38\n", "clone3"); /* ENOSYS */
+	free(out);
+	/* what the filter must not take away: threads and processes */
+	cr_expect_eq(attack(&b, true, NULL, "spawn-grandchild", "0", NULL), 0);
+	box_free(&b);
+}

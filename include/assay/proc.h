@@ -70,7 +70,9 @@ enum assay_sandbox_layer {
 	ASSAY_SANDBOX_LANDLOCK_FS = 1 << 2,    /**< Landlock: files only where allowed */
 	ASSAY_SANDBOX_LANDLOCK_NET = 1 << 3,   /**< Landlock: no TCP bind or connect (network off) */
 	ASSAY_SANDBOX_LANDLOCK_SCOPE = 1 << 4, /**< Landlock: no signal or abstract socket outside */
-	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no keyring; network off: no socket(),
+	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no keyring, no new namespace
+						    (unshare, setns, clone with CLONE_NEW*;
+						    clone3 is ENOSYS); network off: no socket(),
 						    no datagram socketpair */
 	ASSAY_SANDBOX_NO_NEW_PRIVS = 1 << 6,   /**< no setuid or file capability gains at exec */
 };

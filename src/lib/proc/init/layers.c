@@ -19,6 +19,10 @@
  *   the machine this was written on, most of the whole case.
  * - Keyrings are off whatever the network: the session keyring the program inherits is
  *   assay's (and its user's), so seccomp fails keyctl, add_key and request_key with ENOSYS.
+ * - So are new namespaces (issue 18 item 11): unshare and clone with a CLONE_NEW* flag, and
+ *   setns, fail with EPERM (a nested user namespace holds every capability in it: kernel attack
+ *   surface); clone3 fails with ENOSYS, since its flags lie in memory the filter cannot read,
+ *   and libc then falls back to clone, whose flags it can.
  * - The seccomp filter refuses io_uring_setup with the network off (io_uring creates sockets
  *   without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64, arm on aarch64)
  *   get the same rules, and socketcall(2) is refused outright because its arguments cannot be

@@ -237,6 +237,41 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 }
 
 /*
+ * limits.memory as a memory cgroup per case (docs/security.md, "Limits"): enabled here, unless
+ * ASSAY_NO_CGROUP is set, and case cgroups left by an assay that was killed are removed. Said
+ * at start, unless -q: the cgroups used, or why not when the suite (adapter, checkpoint or group)
+ * sets limits.memory, and what was removed.
+ */
+static void memory_cgroups(const assay_suite *suite, const struct run_args *a)
+{
+	assay_cgroup_report rep;
+	bool wanted = false, on = false;
+	const char *no = getenv("ASSAY_NO_CGROUP");
+	int swept = 0;
+
+	for (size_t i = 0; i < suite->ncheckpoints && !wanted; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups && !wanted; j++)
+			wanted = suite->checkpoints[i].groups[j].limits.memory_bytes > 0;
+	if (no && *no) {
+		snprintf(rep.why, sizeof(rep.why), "ASSAY_NO_CGROUP is set");
+	} else if ((on = assay_memory_cgroups_enable(&rep))) {
+		swept = assay_memory_cgroups_sweep();
+	}
+	if (a->quiet)
+		return;
+	if (swept)
+		fprintf(stderr, "assay: removed %d case memory cgroup%s left by an assay that is "
+				"gone, in %s\n", swept, swept == 1 ? "" : "s", rep.base);
+	if (wanted && on)
+		fprintf(stderr, "assay: limits.memory: a memory cgroup (v%d) per case, in %s\n",
+			rep.version, rep.base);
+	else if (wanted)
+		fprintf(stderr, "assay: warning: no memory cgroup per case (%s): limits.memory "
+				"falls back to RLIMIT_DATA, which does not bound shared or memfd "
+				"memory, and max_rss to per-process peaks\n", rep.why);
+}
+
+/*
  * --sandbox and --network over the suite's settings; then, with the sandbox on, the kernel is
  * asked once which layers it grants: a refused layer is a warning (cases run without it), or an
  * error when the sandbox is required. Returns 0 or an exit code.
@@ -264,6 +299,7 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
 		opts->network = !strcmp(a->network, "on");
 	}
 	mode = opts->sandbox >= 0 ? opts->sandbox : (int)suite->sandbox;
+	memory_cgroups(suite, a);
 	if (mode == ASSAY_SANDBOX_OFF)
 		return 0;
 	if (assay_sandbox_probe(&rep, &err))

@@ -331,6 +331,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}
+	if (!out->error && pr->limit == ASSAY_LIMIT_MEMORY && job->p.cg_oom)
+		/* the kernel's OOM kill in the case's memory cgroup: no guess (proc.h) */
+		out->error = assay_value_stringf(assay_case_result_arena(out),
+						 "memory limit exceeded (%lld bytes): the kernel "
+						 "killed a process of the case",
+						 job->c->limits.memory_bytes).u.s;
 	if (!out->error && pr->limit != ASSAY_LIMIT_NONE && pr->limit != ASSAY_LIMIT_WALL)
 		out->error = limit_message(out, pr->limit, &job->c->limits);
 	size_t olen, elen;

@@ -100,6 +100,20 @@ typedef struct assay_run_opts {
 ASSAY_EXTERN int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 				 assay_tally *summary_out, assay_err *err);
 
+/**
+ * Removes the root folders (`assay-XXXXXX`, with every case's working folder) that runs killed
+ * before they could remove them left beneath `work_root` (NULL: $TMPDIR, else /tmp): a root is
+ * removed only when it is a folder (not a link) of this process's euid holding `.owner`, whose
+ * lock (held by a run for its whole life, dropped by the kernel when it dies) is free and whose
+ * pid is not alive with the start time written there (docs/security.md, "A killed run's
+ * folders"; issue 18 item 10). A live run's root, a root kept with `keep` (its `.owner` removed at
+ * the end) and any other folder are left alone. assay_run_suite() never does this by itself:
+ * it removes folders the caller did not ask it to make, so the caller chooses, and says so.
+ * @param removed NULL, or receives the path of each root removed
+ * @return how many were removed (never an error: what cannot be read or removed is left)
+ */
+ASSAY_EXTERN int assay_run_sweep_roots(const char *work_root, assay_strvec *removed);
+
 /** What assay_case_report_build() decided about a case. */
 typedef struct assay_verdict {
 	double score;       /**< calculate_score() (0 when nothing was verified) */

@@ -370,6 +370,15 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 		return rc;
 	}
 
+	/* the folders of runs killed before they could remove them (SIGKILL, a crash) */
+	assay_strvec gone = ASSAY_STRVEC_INIT;
+
+	assay_run_sweep_roots(opts.work_root, &gone);
+	for (size_t i = 0; i < gone.nr && !a->quiet; i++)
+		fprintf(stderr, "assay: removed %s, the working folders of a run that was killed\n",
+			gone.v[i]);
+	assay_strvec_clear(&gone);
+
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);

@@ -30,8 +30,20 @@ struct assay_run__run {
 	struct assay_tallies *t;          /* summary.h: counted in run order */
 	assay_strvec not_run;             /* checkpoint/group/id of each case not run (interrupted) */
 	size_t released;                  /* cases handed to the in-order sinks */
+	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
 	assay_err *err;
 };
+
+/* ---- workroot.c: who owns a run's root ---- */
+
+/* Marks `root` (just made) as this process's: root/.owner, holding our pid and start time,
+ * locked (flock) until the returned descriptor is closed. @return it, or -1 (the root is then
+ * never removed by a later run: it looks kept). */
+int assay_run__root_claim(const char *root);
+
+/* Closes the lock `*fd` (-1 after); with `root` set (--keep), removes root/.owner first, so
+ * that later runs leave the kept folders alone. */
+void assay_run__root_disown(const char *root, int *fd);
 
 /*
  * Runs every case of the run, up to opts->jobs at once (pool.c), handing each report to

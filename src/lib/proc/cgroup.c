@@ -19,8 +19,9 @@
  *   cgroup's own oom_kill counter, never guessed. assay is not in the cgroup and cannot be the
  *   victim; the supervisor can (a tiny process, so the last choice): the library then reports
  *   the case as killed by SIGKILL at its memory limit.
- * - Without a memory limit no cgroup is made (a mkdir and rmdir of a memory cgroup is most of a
- *   trivial case's cost on v1): `max_rss` is then the largest per-process peak, as before.
+ * - Without a memory limit no cgroup is made (on v1 a memory cgroup costs a trivial case 1.2x
+ *   its median time, 2x its mean: decisions.md): `max_rss` is then the largest per-process
+ *   peak, as before.
  * - Nothing happens behind the caller's back: until it calls assay_memory_cgroups_enable(), the
  *   library makes no cgroup (limits.memory is RLIMIT_DATA, as before); assay is never moved
  *   into a cgroup, and a v2 subtree whose memory controller is not enabled is left as it is

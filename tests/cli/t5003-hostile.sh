@@ -105,7 +105,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	test_case 'run by an unprivileged user: every attack fails, with every layer' '
 		cd nobody
 		code=0
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" TMPDIR="$PWD" \
 			"$ASSAY" run "$S" -o res --stdout-cap 128M --sandbox required \
 			-j "${HOSTILE_JOBS:-1}" >out 2>err || code=$?
 		expect_exit 1

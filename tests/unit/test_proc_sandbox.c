@@ -1239,56 +1239,64 @@ Test(limits, cgroups_are_removed_and_a_dead_owners_are_swept, .timeout = 60)
 	struct box b;
 	assay_proc_result r;
 	assay_cgroup_report cg;
-	char *dir, *fake, *live, *out;
-	pid_t dead;
+	char *fake, *live, *procs, *out, num[32];
+	pid_t dead, orphan;
+	FILE *f;
+	int st = 0, swept;
+	bool moved;
 
 	need_cgroups(&cg);
-	dir = cg.base;
 	/* a cgroup left by an assay killed mid-case (its pid is gone), with a process still in it;
 	 * and one whose owner (this process) is alive */
 	dead = fork();
 	if (dead == 0)
 		_exit(0);
 	waitpid(dead, NULL, 0);
-	fake = assay_xasprintf("%s/assay-%ld-12345-0", dir, (long)dead);
-	live = assay_xasprintf("%s/assay-%ld-%llu-999", dir, (long)getpid(),
+	fake = assay_xasprintf("%s/assay-%ld-12345-0", cg.base, (long)dead);
+	live = assay_xasprintf("%s/assay-%ld-%llu-999", cg.base, (long)getpid(),
 			       assay_proc__start_time((long)getpid()));
 	cr_assert_eq(mkdir(fake, 0755), 0, "%s: %s", fake, strerror(errno));
-	cr_assert_eq(mkdir(live, 0755), 0, "%s: %s", live, strerror(errno));
-	pid_t orphan = fork();
-
+	if (mkdir(live, 0755)) {
+		rmdir(fake);
+		cr_assert_fail("%s: %s", live, strerror(errno));
+	}
+	orphan = fork();
 	if (orphan == 0) {
 		pause();
 		_exit(0);
 	}
-	char num[32];
 	snprintf(num, sizeof(num), "%ld", (long)orphan);
-	char *procs = assay_path_join(fake, "cgroup.procs");
-	FILE *f = fopen(procs, "w");
-
-	cr_assert(f && fputs(num, f) >= 0 && fclose(f) == 0, "%s: %s", procs, strerror(errno));
+	procs = assay_path_join(fake, "cgroup.procs");
+	f = fopen(procs, "w");
+	moved = f && fputs(num, f) >= 0;
+	moved = f && !fclose(f) && moved;
+	cr_expect(moved, "%s: %s", procs, strerror(errno));
 	free(procs);
-	cr_expect_eq(assay_memory_cgroups_sweep(), 1);
+	swept = assay_memory_cgroups_sweep();
+	cr_expect_eq(swept, 1);
 	cr_expect(!assay_fs_exists(fake), "the dead owner's cgroup is still there");
 	cr_expect(assay_fs_exists(live), "a live owner's cgroup was removed");
-	int st = 0;
+	if (!swept)
+		kill(orphan, SIGKILL); /* clean up whatever the outcome */
 	cr_expect_eq(waitpid(orphan, &st, 0), orphan);
-	cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "what was left in it lives");
+	cr_expect(swept && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		  "what was left in it lives");
 	rmdir(fake);
 	rmdir(live);
+	free(fake);
 	free(live);
+	/* the cases' own cgroups go with them, an OOM-killed one's too */
 	box_make(&b);
-	hold(&b, true, "shared", "300", 64 * MiB, &r, &out); /* OOM-killed */
+	hold(&b, true, "shared", "300", 64 * MiB, &r, &out);
+	cr_expect_eq(r.limit, ASSAY_LIMIT_MEMORY, "%s", out);
 	free(out);
 	hold(&b, false, "shared", "8", 64 * MiB, &r, &out);
 	free(out);
-	cr_expect_eq(count_cgroups(dir, (long)getpid()), 0, "a case's cgroup was left behind");
+	cr_expect_eq(count_cgroups(cg.base, (long)getpid()), 0, "a case's cgroup was left behind");
 	box_free(&b);
-	free(fake);
 }
 
-/* Not enabled by the caller (or not available): RLIMIT_DATA as before, the guess as before,
- * and no cgroup is made behind the caller's back. */
+/* Not enabled by the caller (or not available): RLIMIT_DATA as before, the guess as before. */
 Test(limits, without_cgroups_the_data_limit_holds, .timeout = 60)
 {
 	struct box b;

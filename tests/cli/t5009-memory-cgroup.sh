@@ -52,8 +52,10 @@ test_case 'the cgroups of an assay killed mid-case are removed by the next run' 
 	[ -n "$(ls "$base" | grep "^assay-$bg-")" ]
 	printf "arguments: [hold-mem, shared, \"8\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
 	run_assay run s -o res2; expect_exit 0
-	grep -q "removed 1 case memory cgroup left by an assay that is gone" err || { cat err; false; }
-	[ -z "$(ls "$base" | grep "^assay-$bg-")" ]'
+	[ -z "$(ls "$base" | grep "^assay-$bg-")" ]
+	# Every assay run sweeps at start: under ctest -j2 another test'\''s run may have been first.
+	grep -q "removed [0-9]* case memory cgroups\{0,1\} left by an assay that is gone" err ||
+		echo "(swept by another run)"'
 
 # python3, not the test tool: an ASan build's shadow memory does not fit under RLIMIT_DATA.
 test_case 'ASSAY_NO_CGROUP: RLIMIT_DATA, said at start; the memfd is held (the documented gap)' '

@@ -350,7 +350,7 @@ typedef struct assay_cgroup_report {
 
 /**
  * Lets a case with a memory limit run in a memory cgroup of its own (docs/security.md,
- * "Limits", issue 18 item 6). Until a caller calls this the library makes no cgroup, and
+ * "Limits"). Until a caller calls this the library makes no cgroup, and
  * `limits.memory_bytes` is RLIMIT_DATA per process. It looks for assay's own cgroup of cgroup
  * v2 with the memory controller enabled for its children, else of cgroup v1's memory
  * hierarchy, and makes and removes a probe cgroup there (root, or a delegated subtree). When

@@ -106,7 +106,7 @@ ASSAY_EXTERN int assay_run_suite(const assay_suite *suite, const assay_run_opts 
  * removed only when it is a folder (not a link) of this process's euid holding `.owner`, whose
  * lock (held by a run for its whole life, dropped by the kernel when it dies) is free and whose
  * pid is not alive with the start time written there (docs/security.md, "A killed run's
- * folders"; issue 18 item 10). A live run's root, a root kept with `keep` (its `.owner` removed at
+ * folders"). A live run's root, a root kept with `keep` (its `.owner` removed at
  * the end) and any other folder are left alone. assay_run_suite() never does this by itself:
  * it removes folders the caller did not ask it to make, so the caller chooses, and says so.
  * @param removed NULL, or receives the path of each root removed

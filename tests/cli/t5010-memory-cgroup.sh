@@ -49,7 +49,8 @@ test_case 'the cgroups of an assay killed mid-case are removed by the next run' 
 	done
 	[ -n "$(ls "$base" | grep "^assay-$bg-")" ]
 	kill -9 $bg; wait $bg || true
-	[ -n "$(ls "$base" | grep "^assay-$bg-")" ]
+	# (not checked here that the cgroup outlived the kill: under ctest -j2 another test's run
+	# may sweep it at once)
 	printf "arguments: [hold-mem, shared, \"8\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
 	run_assay run s -o res2; expect_exit 0
 	[ -z "$(ls "$base" | grep "^assay-$bg-")" ]

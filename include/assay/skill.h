@@ -213,9 +213,10 @@ ASSAY_EXTERN void assay_skill_lint_release(assay_skill_lint *l);
 
 /**
  * The convention_compliance object of grading.json: the five keys, each {passed, details}.
- * A key passes when none of its error or warning checks failed; it is null when its only
- * checks could not be decided. `details` names the file checked (`label`, or the SKILL.md
- * path) and the failed checks.
+ * A key passes when none of its error or warning checks failed; `passed` is always a bool,
+ * as grading.json types it: a key whose only checks could not be decided (type_alignment of
+ * no or an undecidable type) passes, and its details say why. `details` names the file
+ * checked (`label`, or the SKILL.md path) and the failed checks.
  */
 ASSAY_EXTERN assay_value assay_skill_lint_compliance(const assay_skill_lint *l,
 						     const char *label, assay_arena *a);

@@ -271,6 +271,10 @@ typedef enum assay_skill_item_state {
 	ASSAY_SKILL_GRADING_ERROR = 1, /**< the grader's answers were not valid: recorded in the
 					    run folder's grading_error.json */
 	ASSAY_SKILL_SKIPPED = 2,       /**< not started: the time or cost budget ran out */
+	ASSAY_SKILL_RUN_ERROR = 3,     /**< the executor could not be started (no such program,
+					    not executable): nothing to grade, no judge asked;
+					    recorded in the run folder's run_error.json (issue 18
+					    item 5) */
 } assay_skill_item_state;
 
 typedef struct assay_skill_item {
@@ -279,15 +283,16 @@ typedef struct assay_skill_item {
 	assay_skill_item_state state;
 	bool pass;                /**< overall == "pass" */
 	double overall_score;
-	int exit_code;            /**< the executor's (-1 timeout, -N signal, 127 not started) */
+	int exit_code;            /**< the executor's (-1 timeout, -N signal; a run error: 127) */
 	bool timed_out;           /**< the executor ran into its timeout (exit_code -1) */
 	double timeout_s;         /**< that timeout, seconds */
 	double seconds;           /**< executor wall seconds */
 	double judge_seconds;
 	double cost;              /**< executor (metrics.json cost_usd) + judge */
 	bool cost_unknown;        /**< metrics.json gave a cost that is not a finite number >= 0
-				       (negative, NaN, text): it is not in `cost` */
-	const char *error;        /**< grading error or NULL */
+				       (negative, NaN, text, a container at any depth), or is
+				       present but no readable JSON object: it is not in `cost` */
+	const char *error;        /**< the grading or run error, or NULL */
 } assay_skill_item;
 
 typedef struct assay_skill_run_opts {
@@ -314,13 +319,17 @@ typedef struct assay_skill_run_summary {
 	size_t cost_unknown;      /**< runs whose executor cost was unknown (not in `cost`) */
 	bool budget_hit;
 	double average_score;     /**< NaN when none */
+	size_t run_errors;        /**< runs whose executor could not be started (not graded) */
 } assay_skill_run_summary;
 
 /**
  * Runs the executor for each case and run in isolated run folders, asks the grader, writes
- * grading/<case>_v<N>_run<R>.json, refreshes the version's average_score.
+ * grading/<case>_v<N>_run<R>.json, refreshes the version's average_score. An executor that
+ * cannot be started is a run error (run_error.json), never sent to the grader.
  * @return 0 (failed runs are data); ASSAY_ENOTFOUND/ASSAY_EPARSE/ASSAY_EINVALID when the
- *         workspace, its config or evals.json cannot be used; ASSAY_EIO; ASSAY_ESPAWN
+ *         workspace, its config or evals.json cannot be used; ASSAY_ENOMATCH when
+ *         `case_glob` matches no case id (err's msg then names the closest ids) or the
+ *         version has no snapshot; ASSAY_EIO; ASSAY_ESPAWN
  */
 ASSAY_EXTERN int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 				 assay_err *err);

@@ -37,6 +37,10 @@ static void progress(void *payload, const assay_skill_item *it)
 	case ASSAY_SKILL_SKIPPED:
 		printf("%-24s v%d run%d  skipped (budget)\n", it->case_id, it->version, it->run);
 		break;
+	case ASSAY_SKILL_RUN_ERROR:
+		printf("%-24s v%d run%d  run error: %s (not graded)\n", it->case_id, it->version,
+		       it->run, it->error);
+		break;
 	}
 	fflush(stdout);
 }
@@ -102,13 +106,17 @@ int cli_skill_run(int argc, char **argv)
 	if (!s.planned) /* a run that grades nothing passes nothing */
 		return cli_error(CLI_EXIT_FAILED, "nothing to run: evals.json has no cases (add "
 						  "them: docs/skills.md)");
-	printf("\nv%d: %zu of %zu runs graded, %zu passed, %zu grading error%s, %zu skipped; "
-	       "%.1fs", s.version, s.graded, s.planned, s.passed, s.grading_errors,
-	       s.grading_errors == 1 ? "" : "s", s.skipped, s.seconds);
+	printf("\nv%d: %zu of %zu runs graded, %zu passed, %zu grading error%s, ", s.version,
+	       s.graded, s.planned, s.passed, s.grading_errors, s.grading_errors == 1 ? "" : "s");
+	if (s.run_errors)
+		printf("%zu run error%s (executor not started), ", s.run_errors,
+		       s.run_errors == 1 ? "" : "s");
+	printf("%zu skipped; %.1fs", s.skipped, s.seconds);
 	if (s.cost > 0)
 		printf(", cost %.4f", s.cost);
 	if (s.cost_unknown)
-		printf(", cost unknown for %zu run%s (metrics.json cost is not a number >= 0)",
+		printf(", cost unknown for %zu run%s (metrics.json's cost is not a number >= 0, or "
+		       "the file is no readable JSON object)",
 		       s.cost_unknown, s.cost_unknown == 1 ? "" : "s");
 	if (!isnan(s.average_score))
 		printf("; average_score %.1f", s.average_score);

@@ -9,8 +9,9 @@
  * (the lowest version graded) passes every case in every run, or every criterion of it scored
  * 5. Only grading files named <case>_v<N>_run<R>.json are read; an unreadable one is listed
  * under `unreadable`. A run whose grading failed has no grading file: it is counted apart, as
- * `grading_errors` (from runs/<case>/vN/runR/grading_error.json), never in the pass rate, so
- * that the table shows it rather than a pass rate that silently lost a run.
+ * `grading_errors` (from runs/<case>/vN/runR/grading_error.json, or run_error.json when the
+ * executor could not be started), never in the pass rate, so that the table shows it rather
+ * than a pass rate that silently lost a run.
  */
 #include <dirent.h>
 #include <math.h>
@@ -39,7 +40,8 @@ static int by_name(const void *x, const void *y)
 	return c ? c : a->run - b->run;
 }
 
-/* Runs of (case, version) whose grading failed: run folders holding grading_error.json (a
+/* Runs of (case, version) whose grading failed: run folders holding grading_error.json or
+ * run_error.json (a
  * new run removes its folder, so only the latest attempt of each run counts). Only a regular
  * file counts (never a link), and only for a run without a grading file: a run is graded or
  * failed to be, never both, so an error beside a grade is not assay's (skill check agrees). */
@@ -62,10 +64,15 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 			continue;
 		char *p = assay_skill__path(ws, "runs/%s/v%lld/%s/grading_error.json", id,
 					    (long long)ver, e->d_name);
+		char *q = assay_skill__path(ws, "runs/%s/v%lld/%s/run_error.json", id,
+					    (long long)ver, e->d_name);
 		char *g = assay_skill__path(ws, "grading/%s_v%lld_run%ld.json", id, (long long)ver,
 					    run);
-		n += !lstat(p, &st) && S_ISREG(st.st_mode) && !assay_fs_exists(g);
+		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
+			      (!lstat(q, &st) && S_ISREG(st.st_mode));
+		n += failed && !assay_fs_exists(g);
 		free(p);
+		free(q);
 		free(g);
 	}
 	if (d)

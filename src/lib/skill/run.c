@@ -9,8 +9,10 @@
  * version's skill), with the run folder as its working folder. Its standard output becomes
  * transcript.md unless it wrote one; timing.json records its time and exit. Files it left are
  * read without following links. The files assay writes there (timing.json, executor.stderr,
- * grading_error.json) are assay's alone: whatever the executor left under those names is
- * removed first, so it cannot forge a grading error or a timing.
+ * grading_error.json, run_error.json) are assay's alone: whatever the executor left under
+ * those names is removed first, so it cannot forge a grading error or a timing. An executor
+ * that cannot be started (no such program, not executable) is a run error, written to
+ * run_error.json: there is nothing to grade, so no judge is asked, nor paid (issue 18 item 5).
  *
  * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
  * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
@@ -33,6 +35,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/proc.h"
+#include "load/load_int.h" /* assay_load__distance: the closest case ids */
 #include "skill/skill_int.h"
 #include "util/banned.h"
 
@@ -181,8 +184,8 @@ static int copy_inputs(struct runner *r, const assay_value *files, const char *i
 
 /*
  * The executor's cost from metrics.json: the first of cost_usd, total_cost_usd, cost that is
- * present. A cost that is not a finite number >= 0 (negative, NaN, text, a container) is
- * unknown: it adds nothing and the run is counted in the summary's cost_unknown, so a forged
+ * present. A cost that is not a finite number >= 0 (negative, NaN, text, a container at any
+ * depth) is unknown: it adds nothing and the run is counted in the summary's cost_unknown, so a forged
  * cost can never lower the total that the budget checks. No cost at all is 0 (an executor
  * that does not report one).
  */
@@ -240,7 +243,26 @@ static assay_value bounded_metrics(assay_arena *a, const assay_value *m)
 /* The files assay writes in a run folder: whatever the executor left under these names (a
  * file, a link, a folder) is removed, never followed, before assay writes its own. */
 static const char *const assay_files[] = { "grading_error.json", "timing.json",
-					   "executor.stderr", NULL };
+					   "executor.stderr", "run_error.json", NULL };
+
+/* run_error.json: {case_id, version, run, error}, and the item a run error. */
+static int run_error(struct runner *r, struct job *job, const char *run_dir, assay_arena *a,
+		     assay_err *err)
+{
+	assay_value e = assay_value_object();
+	char *path = assay_path_join(run_dir, "run_error.json");
+	int rc;
+
+	job->item.state = ASSAY_SKILL_RUN_ERROR;
+	job->item.error = job->error;
+	assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
+	assay_object_set(a, &e, "version", assay_value_int(r->version));
+	assay_object_set(a, &e, "run", assay_value_int(job->run));
+	assay_object_set(a, &e, "error", assay_value_strz(a, job->error));
+	rc = assay_skill__write_json(path, &e, err);
+	free(path);
+	return rc;
+}
 
 static int do_job(struct runner *r, struct job *job, assay_err *err)
 {
@@ -308,6 +330,12 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	for (int i = 0; assay_files[i]; i++)
 		if ((rc = assay_fs_remove_beneath(run_dir, assay_files[i], err)))
 			goto out;
+	if (pr.status == ASSAY_PROC_EXEC_FAILED) {
+		snprintf(job->error, sizeof(job->error), "the executor could not be started: "
+			 "%.400s: %s", p.argv.v[0], strerror(pr.exec_errno));
+		rc = run_error(r, job, run_dir, a, err);
+		goto out;
+	}
 	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
 		assay_fs_write_beneath(run_dir, "transcript.md", p.out.ptr, p.out.len, 0644, NULL);
 	if (p.err.len)
@@ -329,13 +357,26 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		assay_fs_write_beneath(run_dir, "timing.json", tb.ptr, tb.len, 0644, NULL);
 		assay_buf_release(&tb);
 	}
+	/*
+	 * The cost is read from metrics.json as parsed, before bounded_metrics() leaves anything
+	 * out: a cost nested too deep to copy must stay unknown, not give way to the next key
+	 * (issue 18 item 12). A metrics.json that is present but no readable JSON object
+	 * (malformed, too big, a folder or a link) has an unknown cost too.
+	 */
 	assay_buf_reset(&b);
-	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL)) {
-		assay_value m;
-		if (!assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT)
-			metrics = bounded_metrics(a, &m);
+	char *mpath = assay_path_join(run_dir, "metrics.json");
+	struct stat mst;
+	bool present = !lstat(mpath, &mst);
+	free(mpath);
+	assay_value m;
+	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL) &&
+	    !assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT) {
+		job->item.cost = metric_cost(&m, &job->item.cost_unknown);
+		metrics = bounded_metrics(a, &m);
+	} else {
+		job->item.cost = 0;
+		job->item.cost_unknown = present;
 	}
-	job->item.cost = metric_cost(&metrics, &job->item.cost_unknown);
 
 	/* The grader. */
 	const char *redact[] = { run_dir, "<run>", r->skill_dir, "<skill>", c->workspace,
@@ -418,6 +459,7 @@ static void report(struct runner *r, struct job *job)
 		break;
 	case ASSAY_SKILL_GRADING_ERROR: s->grading_errors++; break;
 	case ASSAY_SKILL_SKIPPED: s->skipped++; break;
+	case ASSAY_SKILL_RUN_ERROR: s->run_errors++; break;
 	}
 	if (r->o->progress)
 		r->o->progress(r->o->payload, &job->item);
@@ -460,6 +502,48 @@ static void *worker(void *arg)
 	}
 }
 
+/*
+ * A --case that matches no id: ASSAY_ENOMATCH naming the three closest ids (by edit distance
+ * to the pattern without its glob characters), as `assay run` does for a case name.
+ */
+static int no_case(const assay_value *cases, const char *glob, assay_err *err)
+{
+	const char *near[3] = { NULL, NULL, NULL };
+	size_t dist[3] = { 0, 0, 0 };
+	assay_buf plain = ASSAY_BUF_INIT, msg = ASSAY_BUF_INIT;
+	int rc;
+
+	for (const char *q = glob; *q; q++)
+		if (!strchr("*?[]\\", *q))
+			assay_buf_addch(&plain, *q);
+	for (uint32_t i = 0; i < cases->len; i++) {
+		const char *id = assay_skill__str(&cases->u.items[i], "id");
+		size_t d;
+		int at;
+
+		if (!id)
+			continue;
+		d = assay_load__distance(plain.ptr, id);
+		for (at = 0; at < 3 && near[at] && dist[at] <= d; at++)
+			;
+		if (at == 3)
+			continue;
+		memmove(&near[at + 1], &near[at], (size_t)(2 - at) * sizeof(*near));
+		memmove(&dist[at + 1], &dist[at], (size_t)(2 - at) * sizeof(*dist));
+		near[at] = id;
+		dist[at] = d;
+	}
+	assay_buf_addf(&msg, "no case of evals.json matches '%s'", glob);
+	for (int i = 0; i < 3 && near[i]; i++)
+		assay_buf_addf(&msg, "%s%s", i ? ", " : " (closest: ", near[i]);
+	if (near[0])
+		assay_buf_addch(&msg, ')');
+	rc = assay_err_set(err, ASSAY_ENOMATCH, NULL, 0, 0, "%s", msg.ptr);
+	assay_buf_release(&plain);
+	assay_buf_release(&msg);
+	return rc;
+}
+
 int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 		    assay_err *err)
 {
@@ -493,9 +577,6 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 		goto out;
 	}
 	r.name_dir = assay_skill__basename(c.skill);
-	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
-		goto out;
-
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	int runs = o->runs > 0 ? o->runs : o->improve ? 3 : 1;
 	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs + 1, sizeof(*r.jobs));
@@ -513,6 +594,13 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 			j->item.run = k;
 		}
 	}
+	if (o->case_glob && !r.njobs && cases->len) {
+		rc = no_case(cases, o->case_glob, err);
+		goto out;
+	}
+	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
+		goto out;
+
 	out->planned = r.njobs;
 	r.budget_seconds = o->budget_seconds >= 0 ? o->budget_seconds : c.budget_seconds;
 	r.budget_cost = o->budget_cost >= 0 ? o->budget_cost : c.budget_cost;

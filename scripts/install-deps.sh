@@ -17,7 +17,7 @@ set -eu
 
 pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conversion-dev
 libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
-libtomlplusplus-dev"
+libtomlplusplus-dev zlib1g-dev"
 test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
 python3 python3-yaml groff-base python3-pydantic python3-deepdiff slurm-wlm munge"
 tests=false

@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "strvec.h"
 #include "value.h"
 
 #ifdef __cplusplus
@@ -223,6 +224,37 @@ ASSAY_EXTERN assay_value assay_skill_lint_compliance(const assay_skill_lint *l,
 /** The whole lint as a value: {skill, skill_md, profile, convention_compliance, checks,
  *  errors, warnings}. */
 ASSAY_EXTERN assay_value assay_skill_lint_value(const assay_skill_lint *l, assay_arena *a);
+
+/*
+ * Packaging (issue 20 item 7)
+ */
+
+/** What assay_skill_package() did. Release with assay_skill_package_release(). */
+typedef struct assay_skill_package_result {
+	assay_skill_lint lint;    /**< the lint run first (nothing is written when it has errors) */
+	bool written;             /**< the archive was written */
+	char *path;               /**< the archive's path (absolute), once known */
+	size_t files;             /**< files packed */
+	size_t bytes;             /**< their size before compression */
+	assay_strvec links;       /**< symbolic links left out (relative paths) */
+} assay_skill_package_result;
+
+/**
+ * Writes `<out_dir>/<folder name>.skill`: the ZIP archive skill-creator's package_skill.py
+ * makes (every regular file of the skill, deflated, named `<folder name>/<path>`, in sorted
+ * order, Unix modes kept), after a lint with `lint` (NULL: the agentskills profile) that has
+ * no error; with errors nothing is written and `out->lint` says why. Links are never followed
+ * nor packed (listed in `out->links`); `.git/` at the top is left out. Written atomically.
+ * @param out_dir NULL or "": the current folder (made when missing)
+ * @return 0 (also when the lint failed: see out->written); ASSAY_ENOTFOUND if `skill_dir` is
+ *         not a folder; ASSAY_ETOOBIG for a file over 256 MiB or an archive past ZIP's 4 GiB
+ *         and 65,535 entries; ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_package(assay_skill_package_result *out, const char *skill_dir,
+				     const char *out_dir, const assay_skill_lint_opts *lint,
+				     assay_err *err);
+/** Frees what a package result holds. */
+ASSAY_EXTERN void assay_skill_package_release(assay_skill_package_result *r);
 
 /*
  * Scores (eval-schemas.md "grading.json", decision 8)

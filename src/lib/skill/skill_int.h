@@ -2,7 +2,10 @@
 #ifndef ASSAY_SKILL_INT_H
 #define ASSAY_SKILL_INT_H
 
+#include <time.h>
+
 #include "assay/buf.h"
+#include "assay/fs.h"
 #include "assay/judge.h"
 #include "assay/skill.h"
 #include "assay/strvec.h"
@@ -66,5 +69,19 @@ int assay_skill__evals_load(assay_value *out, assay_arena *a, const struct skill
 /* The text given to judges for one run folder: outputs and transcript (redacted). */
 void assay_skill__run_outputs(assay_buf *out, const char *run_dir, const char *redact[],
 			      size_t max);
+
+/* zip.c: a ZIP archive written through an assay_fs_atomic (no ZIP64). */
+struct skill_zip {
+	assay_buf central;        /* the central directory so far */
+	size_t offset;            /* bytes written */
+	size_t entries;
+};
+void assay_skill__zip_init(struct skill_zip *z);
+/* Adds one file, deflated; `mode` its Unix mode, `mtime` its time. 0, ASSAY_ETOOBIG, EIO. */
+int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w, const char *name,
+			 const void *data, size_t len, unsigned mode, time_t mtime, assay_err *err);
+/* Writes the central directory and its end record. */
+int assay_skill__zip_finish(struct skill_zip *z, assay_fs_atomic *w, assay_err *err);
+void assay_skill__zip_release(struct skill_zip *z);
 
 #endif

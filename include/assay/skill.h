@@ -291,6 +291,14 @@ ASSAY_EXTERN bool assay_skill_first_is_a(uint64_t seed, const char *case_id, int
  *  n == 0 gives [0, 1]. */
 ASSAY_EXTERN void assay_skill_wilson(double successes, double n, double z, double *lo,
 				     double *hi);
+/**
+ * The difference of two independent proportions, s1/n1 - s2/n2, into *d, with Newcombe's
+ * hybrid score interval (1998, method 10: the two Wilson intervals at `z` combined) into
+ * [*lo, *hi]. It stays within [-1, 1] and is honest for small n; an empty side counts as 0 of
+ * 0 (its Wilson interval [0, 1]).
+ */
+ASSAY_EXTERN void assay_skill_delta_ci(double s1, double n1, double s2, double n2, double z,
+				       double *d, double *lo, double *hi);
 
 /*
  * Running, comparing, reporting (docs/skills.md, "Running: the executor", "Blind comparison",
@@ -325,6 +333,8 @@ typedef struct assay_skill_item {
 				       (negative, NaN, text, a container at any depth), or is
 				       present but no readable JSON object: it is not in `cost` */
 	const char *error;        /**< the grading or run error, or NULL */
+	bool without_skill;       /**< a run of the no-skill baseline (configuration
+				       without_skill), not of `version` */
 } assay_skill_item;
 
 typedef struct assay_skill_run_opts {
@@ -340,9 +350,18 @@ typedef struct assay_skill_run_opts {
 	/** Called (under a lock) as each item ends. */
 	void (*progress)(void *payload, const assay_skill_item *item);
 	void *payload;
+	bool without_skill;       /**< each (case, run) also runs without the skill (issue 20
+				       item 2): without_skill/runs/<case>/run<R>/, graded into
+				       without_skill/grading/<case>_run<R>.json */
 } assay_skill_run_opts;
 
-#define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL }
+#define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL, \
+				    false }
+
+/** The outcome counts of one configuration's runs. */
+typedef struct assay_skill_run_counts {
+	size_t planned, graded, passed, grading_errors, run_errors, skipped;
+} assay_skill_run_counts;
 
 typedef struct assay_skill_run_summary {
 	int version;
@@ -352,6 +371,9 @@ typedef struct assay_skill_run_summary {
 	bool budget_hit;
 	double average_score;     /**< NaN when none */
 	size_t run_errors;        /**< runs whose executor could not be started (not graded) */
+	/** The no-skill baseline's runs (opts.without_skill), counted apart: the fields above
+	 *  count the version's runs only; `cost`, `budget_hit` cover both. */
+	assay_skill_run_counts without_skill;
 } assay_skill_run_summary;
 
 /**

@@ -14,12 +14,24 @@
 #include "exit.h"
 #include "util/banned.h"
 
+/* "v0", or "no-skill" for a run of the baseline without the skill. */
+static const char *config_label(const assay_skill_item *it, char buf[16])
+{
+	if (it->without_skill)
+		return "no-skill";
+	snprintf(buf, 16, "v%d", it->version);
+	return buf;
+}
+
 static void progress(void *payload, const assay_skill_item *it)
 {
+	char vb[16];
+	const char *v = config_label(it, vb);
+
 	(void)payload;
 	switch (it->state) {
 	case ASSAY_SKILL_GRADED:
-		printf("%-24s v%d run%d  %-4s %4.1f  ", it->case_id, it->version, it->run,
+		printf("%-24s %s run%d  %-4s %4.1f  ", it->case_id, v, it->run,
 		       it->pass ? "pass" : "FAIL", it->overall_score);
 		if (it->timed_out)
 			printf("timed out after %g s", it->timeout_s);
@@ -28,18 +40,17 @@ static void progress(void *payload, const assay_skill_item *it)
 		printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
 		break;
 	case ASSAY_SKILL_GRADING_ERROR:
-		printf("%-24s v%d run%d  grading error: %s", it->case_id, it->version, it->run,
-		       it->error);
+		printf("%-24s %s run%d  grading error: %s", it->case_id, v, it->run, it->error);
 		if (it->timed_out)
 			printf(" (the executor timed out after %g s)", it->timeout_s);
 		printf("\n");
 		break;
 	case ASSAY_SKILL_SKIPPED:
-		printf("%-24s v%d run%d  skipped (budget)\n", it->case_id, it->version, it->run);
+		printf("%-24s %s run%d  skipped (budget)\n", it->case_id, v, it->run);
 		break;
 	case ASSAY_SKILL_RUN_ERROR:
-		printf("%-24s v%d run%d  run error: %s (not graded)\n", it->case_id, it->version,
-		       it->run, it->error);
+		printf("%-24s %s run%d  run error: %s (not graded)\n", it->case_id, v, it->run,
+		       it->error);
 		break;
 	}
 	fflush(stdout);
@@ -65,6 +76,8 @@ int cli_skill_run(int argc, char **argv)
 		{ "budget-cost", 0, CLI_OPT_SECONDS, &bcost, "C",
 		  "start no run once the cost reaches C (0: no limit)" },
 		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judge again" },
+		{ "baseline", 0, CLI_OPT_FLAG, &o.without_skill, NULL,
+		  "each run also without the skill (configuration without_skill)" },
 		{ NULL },
 	};
 	assay_skill_run_summary s;
@@ -121,12 +134,31 @@ int cli_skill_run(int argc, char **argv)
 	if (!isnan(s.average_score))
 		printf("; average_score %.1f", s.average_score);
 	printf("\n");
+	const assay_skill_run_counts *w = &s.without_skill;
+	if (w->planned) {
+		printf("no skill: %zu of %zu runs graded, %zu passed, %zu grading error%s, ",
+		       w->graded, w->planned, w->passed, w->grading_errors,
+		       w->grading_errors == 1 ? "" : "s");
+		if (w->run_errors)
+			printf("%zu run error%s (executor not started), ", w->run_errors,
+			       w->run_errors == 1 ? "" : "s");
+		printf("%zu skipped", w->skipped);
+		if (s.graded && w->graded) {
+			double d, lo, hi;
+			assay_skill_delta_ci((double)s.passed, (double)s.graded, (double)w->passed,
+					     (double)w->graded, 1.959963984540054, &d, &lo, &hi);
+			printf("; the skill's effect on the pass rate: %+.0f%% (95%% CI %+.0f%% to "
+			       "%+.0f%%, Newcombe)", 100 * d, 100 * lo, 100 * hi);
+		}
+		printf("\n");
+	}
 	if (s.budget_hit)
 		fprintf(stderr, "assay: the budget ran out: %zu run%s not started%s\n", s.skipped,
 			s.skipped == 1 ? "" : "s",
 			s.cost_unknown ? " (a run's cost was unknown, so the cost budget could "
 					 "not be kept)" : "");
-	return s.passed == s.planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	/* The baseline may fail (that is what it measures), but it must have been measured. */
+	return s.passed == s.planned && w->graded == w->planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }
 
 static int parse_version(const char *s, int *out)
@@ -264,7 +296,38 @@ int cli_skill_report(int argc, char **argv)
 			printf("%6s", "-");
 		if (avg && assay_value_is_number(avg))
 			printf("  average_score %.1f", assay_value_number(avg));
+		const assay_value *de = assay_object_get(v, "delta_without_skill");
+		if (de && de->kind == ASSAY_V_OBJECT)
+			printf("  vs no skill %+.0f%% (95%% CI %+.0f%% to %+.0f%%), mean %+.1f",
+			       100 * assay_value_number(assay_object_get(de, "pass_rate")),
+			       100 * assay_value_number(assay_object_get(de, "ci_lo")),
+			       100 * assay_value_number(assay_object_get(de, "ci_hi")),
+			       assay_value_number(assay_object_get(de, "mean")));
 		printf("\n");
+	}
+	const assay_value *bl = assay_object_get(&r, "without_skill");
+	if (bl && bl->kind == ASSAY_V_OBJECT) {
+		const assay_value *cs = assay_object_get(bl, "cases");
+		for (uint32_t j = 0; j < cs->len; j++) {
+			const assay_value *c = &cs->u.items[j], *cpr = assay_object_get(c, "pass_rate");
+			printf("%-8s %-24s %5lld %6lld ", "no-skill",
+			       assay_object_get(c, "case_id")->u.s,
+			       (long long)assay_object_get(c, "runs")->u.i,
+			       (long long)assay_object_get(c, "grading_errors")->u.i);
+			if (cpr->kind == ASSAY_V_NULL)
+				printf("%6s %5s\n", "-", "-");
+			else
+				printf("%5.0f%% %5.1f\n", 100 * assay_value_number(cpr),
+				       assay_value_number(assay_object_get(c, "mean")));
+		}
+		const assay_value *pr = assay_object_get(bl, "pass_rate");
+		printf("%-8s %-24s %5lld %6lld ", "no-skill", "(all cases)",
+		       (long long)assay_object_get(bl, "runs")->u.i,
+		       (long long)assay_object_get(bl, "grading_errors")->u.i);
+		if (pr->kind != ASSAY_V_NULL)
+			printf("%5.0f%%\n", 100 * assay_value_number(pr));
+		else
+			printf("%6s\n", "-");
 	}
 	const assay_value *nd = assay_object_get(&r, "never_discriminating");
 	if (nd->len) {

@@ -81,6 +81,140 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 	return n;
 }
 
+/* "<case>_run<R>.json" (a grading file of the no-skill baseline): the case id and R. */
+static bool baseline_name(const char *name, char *id, size_t size, int *run)
+{
+	size_t n = strlen(name);
+	const char *u;
+	char *end;
+
+	if (n < 10 || strcmp(name + n - 5, ".json"))
+		return false;
+	for (u = name + n - 5; u > name && strncmp(u, "_run", 4); u--)
+		;
+	if (u == name || (size_t)(u - name) >= size)
+		return false;
+	long r = strtol(u + 4, &end, 10);
+	if (end == u + 4 || strcmp(end, ".json") || r < 1 || r > 1000000)
+		return false;
+	memcpy(id, name, (size_t)(u - name));
+	id[u - name] = '\0';
+	*run = (int)r;
+	return true;
+}
+
+/* Failed runs of the baseline for one case: run_error.json or grading_error.json, no grade. */
+static size_t baseline_errors(const char *ws, const char *id)
+{
+	char *dir = assay_skill__path(ws, "without_skill/runs/%s", id);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *end;
+		long run;
+		struct stat st;
+
+		if (strncmp(e->d_name, "run", 3))
+			continue;
+		run = strtol(e->d_name + 3, &end, 10);
+		if (end == e->d_name + 3 || *end || run < 1)
+			continue;
+		char *p = assay_skill__path(ws, "without_skill/runs/%s/%s/grading_error.json", id,
+					    e->d_name);
+		char *q = assay_skill__path(ws, "without_skill/runs/%s/%s/run_error.json", id,
+					    e->d_name);
+		char *g = assay_skill__path(ws, "without_skill/grading/%s_run%ld.json", id, run);
+		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
+			      (!lstat(q, &st) && S_ISREG(st.st_mode));
+		n += failed && !assay_fs_exists(g);
+		free(p);
+		free(q);
+		free(g);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return n;
+}
+
+/*
+ * The no-skill baseline (issue 20 item 2) as a value {runs, grading_errors, passed, pass_rate,
+ * mean, cases: [{case_id, runs, grading_errors, pass_rate, mean}]}, or null when it never ran;
+ * its totals into *runs, *passed and *sum (of overall_score).
+ */
+static assay_value without_skill_value(assay_arena *a, const char *ws,
+				       const assay_value *cases, size_t *runs, size_t *passed,
+				       double *sum, assay_value *unreadable)
+{
+	char *gdir = assay_path_join(ws, "without_skill/grading");
+	assay_value out = assay_value_object(), vcases = assay_value_array();
+	size_t errors = 0;
+	struct dirent **names = NULL;
+	int n = scandir(gdir, &names, NULL, alphasort);
+
+	*runs = *passed = 0;
+	*sum = 0;
+	for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
+		const char *id = assay_skill__str(&cases->u.items[ci], "id");
+		size_t r = 0, p = 0, gerr = id ? baseline_errors(ws, id) : 0;
+		double s = 0;
+
+		for (int i = 0; id && i < n; i++) {
+			char cid[256];
+			int run;
+			assay_value g;
+			if (!baseline_name(names[i]->d_name, cid, sizeof(cid), &run) ||
+			    strcmp(cid, id))
+				continue;
+			char *path = assay_path_join(gdir, names[i]->d_name);
+			if (assay_skill__load_json(&g, a, path, NULL) || g.kind != ASSAY_V_OBJECT) {
+				assay_array_push(a, unreadable, assay_value_strz(a, path));
+			} else {
+				const assay_value *os = assay_object_get(&g, "overall_score");
+				r++;
+				p += assay_value_is_str(assay_object_get(&g, "overall"), "pass");
+				s += os && assay_value_is_number(os) ? assay_value_number(os) : 0;
+			}
+			free(path);
+		}
+		errors += gerr;
+		if (!r && !gerr)
+			continue;
+		assay_value ce = assay_value_object();
+		assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
+		assay_object_set(a, &ce, "runs", assay_value_int((int64_t)r));
+		assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
+		assay_object_set(a, &ce, "pass_rate", r ? assay_value_real((double)p / (double)r)
+							: assay_value_null());
+		assay_object_set(a, &ce, "mean", r ? assay_value_real(assay_skill_round1(
+								  s / (double)r))
+						   : assay_value_null());
+		assay_array_push(a, &vcases, ce);
+		*runs += r;
+		*passed += p;
+		*sum += s;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(gdir);
+	if (!*runs && !errors)
+		return assay_value_null();
+	assay_object_set(a, &out, "runs", assay_value_int((int64_t)*runs));
+	assay_object_set(a, &out, "grading_errors", assay_value_int((int64_t)errors));
+	assay_object_set(a, &out, "passed", assay_value_int((int64_t)*passed));
+	assay_object_set(a, &out, "pass_rate", *runs ? assay_value_real((double)*passed /
+									 (double)*runs)
+						     : assay_value_null());
+	assay_object_set(a, &out, "mean", *runs ? assay_value_real(assay_skill_round1(
+							  *sum / (double)*runs))
+						: assay_value_null());
+	assay_object_set(a, &out, "cases", vcases);
+	return out;
+}
+
 static const assay_value *result(const assay_value *g, const char *crit)
 {
 	const assay_value *rs = assay_object_get(g, "results");
@@ -133,6 +267,10 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	const assay_value *hv = assay_object_get(&history, "versions");
+	size_t bruns, bpass;
+	double bsum;
+	assay_value bl = without_skill_value(a, c.workspace, cases, &bruns, &bpass, &bsum,
+					     &unreadable);
 	int baseline = -1;
 	for (size_t i = 0; i < ng; i++)
 		if (baseline < 0 || gs[i].version < baseline)
@@ -144,6 +282,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			continue;
 		assay_value ve = assay_value_object(), vcases = assay_value_array();
 		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0, verrors = 0;
+		double vsum = 0;
 		bool all_five = true, any = false;
 
 		assay_object_set(a, &ve, "version", assay_value_int(ver));
@@ -229,6 +368,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			assay_array_push(a, &vcases, ce);
 			vruns += runs;
 			vpass += pass;
+			vsum += sum;
 			graded_cases++;
 			passed_cases += pass == runs;
 		}
@@ -238,6 +378,21 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 									  (double)vruns)
 							    : assay_value_null());
 		assay_object_set(a, &ve, "cases", vcases);
+		/* The skill's effect: this version's runs against the runs without the skill. */
+		if (vruns && bruns) {
+			double dd, lo, hi;
+			assay_value de = assay_value_object();
+			assay_skill_delta_ci((double)vpass, (double)vruns, (double)bpass,
+					     (double)bruns, 1.959963984540054, &dd, &lo, &hi);
+			assay_object_set(a, &de, "pass_rate", assay_value_real(dd));
+			assay_object_set(a, &de, "ci_lo", assay_value_real(lo));
+			assay_object_set(a, &de, "ci_hi", assay_value_real(hi));
+			assay_object_set(a, &de, "mean", assay_value_real(assay_skill_round1(
+				vsum / (double)vruns - bsum / (double)bruns)));
+			assay_object_set(a, &ve, "delta_without_skill", de);
+		} else {
+			assay_object_set(a, &ve, "delta_without_skill", assay_value_null());
+		}
 		assay_array_push(a, &versions, ve);
 		if (ver == baseline && any && cases && graded_cases == cases->len &&
 		    passed_cases == graded_cases)
@@ -276,6 +431,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 	*out = assay_value_object();
 	assay_object_set(a, out, "workspace", assay_value_strz(a, c.workspace));
 	assay_object_set(a, out, "versions", versions);
+	assay_object_set(a, out, "without_skill", bl);
 	assay_object_set(a, out, "never_discriminating", nd);
 	assay_object_set(a, out, "warnings", warnings);
 	assay_object_set(a, out, "unreadable", unreadable);

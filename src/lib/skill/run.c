@@ -14,6 +14,11 @@
  * that cannot be started (no such program, not executable) is a run error, written to
  * run_error.json: there is nothing to grade, so no judge is asked, nor paid (issue 18 item 5).
  *
+ * With opts.without_skill each (case, run) also runs as the no-skill baseline (issue 20 item
+ * 2): the same executor with an empty skill folder (without_skill/skill, emptied by assay),
+ * ASSAY_CONFIGURATION=without_skill, its own run folder and grading file under without_skill/,
+ * counted apart in the summary.
+ *
  * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
  * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
  * a run is metrics.json's cost_usd (or total_cost_usd) plus what the grader cost; a cost that is
@@ -43,6 +48,7 @@ struct job {
 	const assay_value *ecase;
 	const char *case_id;
 	int run;
+	bool without;              /* a run of the no-skill baseline */
 	assay_skill_item item;
 	char error[600];
 };
@@ -52,6 +58,7 @@ struct runner {
 	const assay_skill_run_opts *o;
 	int version;
 	char *skill_dir;           /* v<N>/skill, absolute */
+	char *noskill_dir;         /* without_skill/skill (empty), absolute */
 	char *name_dir;            /* the original skill folder's name (decision 6) */
 	assay_judge *grader;
 	struct job *jobs;
@@ -123,7 +130,8 @@ static char *find_skill_md(const char *root, const char *rel, int depth)
 	return found;
 }
 
-static assay_value compliance(struct runner *r, const char *run_dir, assay_arena *a)
+static assay_value compliance(struct runner *r, const struct job *job, const char *run_dir,
+			      assay_arena *a)
 {
 	char *outputs = assay_path_join(run_dir, "outputs");
 	char *rel = find_skill_md(outputs, "", 0);
@@ -141,6 +149,10 @@ static assay_value compliance(struct runner *r, const char *run_dir, assay_arena
 		dir = sub[0] ? assay_path_join(outputs, sub) : assay_xstrdup(outputs);
 		label = assay_xasprintf("outputs/%s", rel);
 		free(sub);
+	} else if (job->without) {
+		/* no skill was installed: nothing of a skill to lint, and it says so */
+		dir = assay_xstrdup(r->noskill_dir);
+		label = assay_xstrdup("without_skill/skill/SKILL.md");
 	} else {
 		dir = assay_xstrdup(r->skill_dir);
 		lo.name_dir = r->name_dir;
@@ -256,9 +268,12 @@ static int run_error(struct runner *r, struct job *job, const char *run_dir, ass
 	job->item.state = ASSAY_SKILL_RUN_ERROR;
 	job->item.error = job->error;
 	assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
-	assay_object_set(a, &e, "version", assay_value_int(r->version));
+	assay_object_set(a, &e, "version", job->without ? assay_value_null()
+							: assay_value_int(r->version));
 	assay_object_set(a, &e, "run", assay_value_int(job->run));
 	assay_object_set(a, &e, "error", assay_value_strz(a, job->error));
+	if (job->without)
+		assay_object_set(a, &e, "configuration", assay_value_strz(a, "without_skill"));
 	rc = assay_skill__write_json(path, &e, err);
 	free(path);
 	return rc;
@@ -268,13 +283,21 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 {
 	struct skill_config *c = r->c;
 	assay_arena *a = assay_arena_new(0);
-	char *run_dir = assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
-					  r->version, job->run);
+	char *run_dir = job->without
+				? assay_skill__path(c->workspace, "without_skill/runs/%s/run%d",
+						    job->case_id, job->run)
+				: assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
+						    r->version, job->run);
 	char *inputs = assay_path_join(run_dir, "inputs");
 	char *outputs = assay_path_join(run_dir, "outputs");
 	char *tmp = assay_path_join(run_dir, "tmp");
-	char *gpath = assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json", job->case_id,
-					r->version, job->run);
+	char *gpath = job->without
+			      ? assay_skill__path(c->workspace, "without_skill/grading/%s_run%d.json",
+						  job->case_id, job->run)
+			      : assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json",
+						  job->case_id, r->version, job->run);
+	const char *skill = job->without ? r->noskill_dir : r->skill_dir;
+	const char *config = job->without ? "without_skill" : "with_skill";
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result pr;
 	assay_buf b = ASSAY_BUF_INIT;
@@ -292,12 +315,13 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	char runs[16], ver[16];
 	snprintf(runs, sizeof(runs), "%d", job->run);
 	snprintf(ver, sizeof(ver), "%d", r->version);
-	const char *vars[] = { "{prompt}", prompt, "{skill}", r->skill_dir, "{inputs}", inputs,
+	const char *vars[] = { "{prompt}", prompt, "{skill}", skill, "{inputs}", inputs,
 			       "{outputs}", outputs, "{run_dir}", run_dir, "{case_id}",
-			       job->case_id, "{run}", runs, NULL };
+			       job->case_id, "{run}", runs, "{configuration}", config, NULL };
 	for (size_t i = 0; i < c->executor.nr; i++)
 		assay_strvec_push_nodup(&p.argv, expand(c->executor.v[i], vars));
-	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", r->skill_dir);
+	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", skill);
+	assay_strvec_pushf(&p.env, "ASSAY_CONFIGURATION=%s", config);
 	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", prompt);
 	assay_strvec_pushf(&p.env, "ASSAY_INPUTS=%s", inputs);
 	assay_strvec_pushf(&p.env, "ASSAY_OUTPUTS=%s", outputs);
@@ -308,7 +332,7 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	p.out_cap = 16u << 20;
 	p.err_cap = 1u << 20;
 	p.timeout_s = c->exec_timeout;
-	const char *reads[] = { r->skill_dir, NULL };
+	const char *reads[] = { skill, NULL };
 	const char *writes[] = { run_dir, NULL };
 	if (c->exec_sandbox) {
 		p.sandbox.enabled = true;
@@ -379,7 +403,7 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	}
 
 	/* The grader. */
-	const char *redact[] = { run_dir, "<run>", r->skill_dir, "<skill>", c->workspace,
+	const char *redact[] = { run_dir, "<run>", skill, "<skill>", c->workspace,
 				 "<workspace>", NULL };
 	assay_value req = assay_value_object(), ex = assay_value_object();
 	assay_buf text = ASSAY_BUF_INIT;
@@ -414,8 +438,12 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		job->item.state = ASSAY_SKILL_GRADING_ERROR;
 		job->item.error = job->error;
 		assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
-		assay_object_set(a, &e, "version", assay_value_int(r->version));
+		assay_object_set(a, &e, "version", job->without ? assay_value_null()
+								: assay_value_int(r->version));
 		assay_object_set(a, &e, "run", assay_value_int(job->run));
+		if (job->without)
+			assay_object_set(a, &e, "configuration",
+					 assay_value_strz(a, "without_skill"));
 		assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
 		assay_object_set(a, &e, "attempts", assay_value_int(st.attempts));
 		assay_object_set(a, &e, "error", assay_value_strz(a, je.msg));
@@ -427,10 +455,17 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		rc = assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
 		goto out;
 	}
-	assay_value cc = compliance(r, run_dir, a);
+	assay_value cc = compliance(r, job, run_dir, a);
 	assay_value g = assay_skill_grading_build(a, job->ecase, r->version, job->run, &answer,
 						  &cc, &metrics);
-	rc = assay_skill__write_json(gpath, &g, err);
+	if (job->without) {
+		/* grading.json's shape; no version was run, and the configuration says so */
+		assay_object_set(a, &g, "version", assay_value_null());
+		assay_object_set(a, &g, "configuration", assay_value_strz(a, "without_skill"));
+		rc = assay_fs_mkparents(gpath, err);
+	}
+	if (!rc)
+		rc = assay_skill__write_json(gpath, &g, err);
 	job->item.state = ASSAY_SKILL_GRADED;
 	job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
 	job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
@@ -449,17 +484,21 @@ out:
 static void report(struct runner *r, struct job *job)
 {
 	assay_skill_run_summary *s = r->sum;
+	assay_skill_run_counts *w = &s->without_skill;
 
 	s->cost += job->item.cost;
 	s->cost_unknown += job->item.cost_unknown;
 	switch (job->item.state) {
 	case ASSAY_SKILL_GRADED:
-		s->graded++;
-		s->passed += job->item.pass;
+		if (job->without)
+			w->graded++, w->passed += job->item.pass;
+		else
+			s->graded++, s->passed += job->item.pass;
 		break;
-	case ASSAY_SKILL_GRADING_ERROR: s->grading_errors++; break;
-	case ASSAY_SKILL_SKIPPED: s->skipped++; break;
-	case ASSAY_SKILL_RUN_ERROR: s->run_errors++; break;
+	case ASSAY_SKILL_GRADING_ERROR: (job->without ? w->grading_errors++
+						      : s->grading_errors++); break;
+	case ASSAY_SKILL_SKIPPED: (job->without ? w->skipped++ : s->skipped++); break;
+	case ASSAY_SKILL_RUN_ERROR: (job->without ? w->run_errors++ : s->run_errors++); break;
 	}
 	if (r->o->progress)
 		r->o->progress(r->o->payload, &job->item);
@@ -579,20 +618,29 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 	r.name_dir = assay_skill__basename(c.skill);
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	int runs = o->runs > 0 ? o->runs : o->improve ? 3 : 1;
-	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs + 1, sizeof(*r.jobs));
+	int configs = o->without_skill ? 2 : 1;
+	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs * (size_t)configs + 1,
+			       sizeof(*r.jobs));
 	for (uint32_t i = 0; i < cases->len; i++) {
 		const char *id = assay_skill__str(&cases->u.items[i], "id");
 		if (o->case_glob && fnmatch(o->case_glob, id, 0))
 			continue;
-		for (int k = 1; k <= runs; k++) {
-			struct job *j = &r.jobs[r.njobs++];
-			j->ecase = &cases->u.items[i];
-			j->case_id = id;
-			j->run = k;
-			j->item.case_id = id;
-			j->item.version = r.version;
-			j->item.run = k;
-		}
+		for (int k = 1; k <= runs; k++)
+			for (int w = 0; w < configs; w++) {
+				struct job *j = &r.jobs[r.njobs++];
+				j->ecase = &cases->u.items[i];
+				j->case_id = id;
+				j->run = k;
+				j->without = w;
+				j->item.case_id = id;
+				j->item.version = r.version;
+				j->item.run = k;
+				j->item.without_skill = w;
+				if (w)
+					out->without_skill.planned++;
+				else
+					out->planned++;
+			}
 	}
 	if (o->case_glob && !r.njobs && cases->len) {
 		rc = no_case(cases, o->case_glob, err);
@@ -600,8 +648,14 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 	}
 	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
 		goto out;
+	if (o->without_skill) {
+		/* the baseline's skill folder: assay's own, and always empty */
+		r.noskill_dir = assay_skill__path(c.workspace, "without_skill/skill");
+		if ((rc = assay_fs_remove_tree(r.noskill_dir, err)) ||
+		    (rc = assay_fs_mkdirs(r.noskill_dir, err)))
+			goto out;
+	}
 
-	out->planned = r.njobs;
 	r.budget_seconds = o->budget_seconds >= 0 ? o->budget_seconds : c.budget_seconds;
 	r.budget_cost = o->budget_cost >= 0 ? o->budget_cost : c.budget_cost;
 	r.t0 = now_s();
@@ -632,6 +686,7 @@ out:
 	assay_judge_free(r.grader);
 	free(r.jobs);
 	free(r.skill_dir);
+	free(r.noskill_dir);
 	free(r.name_dir);
 	assay_skill__config_release(&c);
 	assay_arena_free(a);

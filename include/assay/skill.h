@@ -427,6 +427,27 @@ typedef struct assay_skill_compare_summary {
 ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
 				     const assay_skill_compare_opts *o, assay_err *err);
 
+/** What assay_skill_benchmark() wrote. Free `path` with free(). */
+typedef struct assay_skill_benchmark_result {
+	int version;
+	char *path;               /**< benchmarks/<time>/benchmark.json (absolute) */
+	size_t with_skill_runs, without_skill_runs;
+	double pass_rate_with;    /**< mean expectation pass rate of the version's runs */
+	double pass_rate_without; /**< the baseline's; NaN without one */
+} assay_skill_benchmark_result;
+
+/**
+ * Writes benchmarks/<UTC time>/benchmark.json in the shape of skill-creator's
+ * references/schemas.md (metadata, runs[] with configuration with_skill/without_skill and a
+ * nested result, run_summary with mean/stddev/min/max and delta strings, notes) from the
+ * version's grading files and the no-skill baseline's (issue 20 item 3).
+ * @param version < 0: current_version
+ * @return 0; ASSAY_ENOMATCH when the version has no graded run; the errors of reading the
+ *         workspace; ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_benchmark(assay_skill_benchmark_result *out,
+				       const char *workspace, int version, assay_err *err);
+
 /**
  * The report (docs/skills.md, "Report") as a value: {versions: [{version, description,
  * average_score, cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}],

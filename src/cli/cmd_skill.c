@@ -1,7 +1,8 @@
 /*
  * assay skill <subcommand>: skill evaluation workspaces (docs/skills.md). This file holds the
  * dispatcher, `init` and `snapshot`; cmd_skill_check.c holds `check` and `lint`,
- * cmd_skill_run.c `run`, `compare` and `report`, cmd_skill_package.c `package`.
+ * cmd_skill_run.c `run`, `compare` and `report`, cmd_skill_package.c `package`,
+ * cmd_skill_benchmark.c `benchmark`.
  *
  * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
  * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage (also a
@@ -110,6 +111,7 @@ static const struct {
 	{ "run", cli_skill_run, "run the executor and the grader for each case" },
 	{ "compare", cli_skill_compare, "blind comparison of two versions, then the analysis" },
 	{ "report", cli_skill_report, "pass rates, score ranges, flaky criteria, warnings" },
+	{ "benchmark", cli_skill_benchmark, "benchmark.json for skill-creator's viewer" },
 	{ "package", cli_skill_package, "write the .skill archive after a lint that passes" },
 };
 

@@ -81,28 +81,6 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 	return n;
 }
 
-/* "<case>_run<R>.json" (a grading file of the no-skill baseline): the case id and R. */
-static bool baseline_name(const char *name, char *id, size_t size, int *run)
-{
-	size_t n = strlen(name);
-	const char *u;
-	char *end;
-
-	if (n < 10 || strcmp(name + n - 5, ".json"))
-		return false;
-	for (u = name + n - 5; u > name && strncmp(u, "_run", 4); u--)
-		;
-	if (u == name || (size_t)(u - name) >= size)
-		return false;
-	long r = strtol(u + 4, &end, 10);
-	if (end == u + 4 || strcmp(end, ".json") || r < 1 || r > 1000000)
-		return false;
-	memcpy(id, name, (size_t)(u - name));
-	id[u - name] = '\0';
-	*run = (int)r;
-	return true;
-}
-
 /* Failed runs of the baseline for one case: run_error.json or grading_error.json, no grade. */
 static size_t baseline_errors(const char *ws, const char *id)
 {
@@ -165,7 +143,7 @@ static assay_value without_skill_value(assay_arena *a, const char *ws,
 			char cid[256];
 			int run;
 			assay_value g;
-			if (!baseline_name(names[i]->d_name, cid, sizeof(cid), &run) ||
+			if (!assay_skill__baseline_name(names[i]->d_name, cid, sizeof(cid), &run) ||
 			    strcmp(cid, id))
 				continue;
 			char *path = assay_path_join(gdir, names[i]->d_name);

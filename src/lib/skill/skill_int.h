@@ -21,6 +21,8 @@ size_t assay_skill__utf8_len(const char *s, size_t n);
 void assay_skill__pos(const assay_arena *a, const assay_value *v, int *line, int *col);
 bool assay_skill__grading_name(const char *name, char *case_id, size_t size, int *version,
 			       int *run);
+/* "<case>_run<R>.json", a grading file of the no-skill baseline: the case id and R. */
+bool assay_skill__baseline_name(const char *name, char *case_id, size_t size, int *run);
 const char *assay_skill__str(const assay_value *obj, const char *key);
 bool assay_skill__int(const assay_value *obj, const char *key, int64_t *out);
 char *assay_skill__path(const char *ws, const char *fmt, ...) ASSAY_PRINTF(2, 3);

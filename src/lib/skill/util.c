@@ -254,3 +254,25 @@ void assay_skill_diags_clear(assay_skill_diags *d)
 	free(d->v);
 	*d = (assay_skill_diags)ASSAY_SKILL_DIAGS_INIT;
 }
+
+/* "<case>_run<R>.json" (a grading file of the no-skill baseline): the case id and R. */
+bool assay_skill__baseline_name(const char *name, char *id, size_t size, int *run)
+{
+	size_t n = strlen(name);
+	const char *u;
+	char *end;
+
+	if (n < 10 || strcmp(name + n - 5, ".json"))
+		return false;
+	for (u = name + n - 5; u > name && strncmp(u, "_run", 4); u--)
+		;
+	if (u == name || (size_t)(u - name) >= size)
+		return false;
+	long r = strtol(u + 4, &end, 10);
+	if (end == u + 4 || strcmp(end, ".json") || r < 1 || r > 1000000)
+		return false;
+	memcpy(id, name, (size_t)(u - name));
+	id[u - name] = '\0';
+	*run = (int)r;
+	return true;
+}

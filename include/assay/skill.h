@@ -335,6 +335,7 @@ typedef struct assay_skill_item {
 	const char *error;        /**< the grading or run error, or NULL */
 	bool without_skill;       /**< a run of the no-skill baseline (configuration
 				       without_skill), not of `version` */
+	bool kept;                /**< resume: graded before, its grading file kept */
 } assay_skill_item;
 
 typedef struct assay_skill_run_opts {
@@ -353,10 +354,12 @@ typedef struct assay_skill_run_opts {
 	bool without_skill;       /**< each (case, run) also runs without the skill (issue 20
 				       item 2): without_skill/runs/<case>/run<R>/, graded into
 				       without_skill/grading/<case>_run<R>.json */
+	bool resume;              /**< keep a run whose grading file exists (reported with
+				       `kept`), run the others: a killed run continues */
 } assay_skill_run_opts;
 
 #define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL, \
-				    false }
+				    false, false }
 
 /** The outcome counts of one configuration's runs. */
 typedef struct assay_skill_run_counts {
@@ -426,6 +429,47 @@ typedef struct assay_skill_compare_summary {
  */
 ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
 				     const assay_skill_compare_opts *o, assay_err *err);
+
+typedef struct assay_skill_improve_opts {
+	const char *workspace;
+	int iterations;           /**< new versions at most; <= 0: 3 */
+	int runs;                 /**< runs per case; <= 0: 3 */
+	size_t jobs;              /**< runs at once; 0: config.json's */
+	int patience;             /**< stop after this many iterations in a row without
+				       improvement; <= 0: 2 */
+	double target;            /**< stop when this share of a version's runs pass; <= 0: 1 */
+	double budget_seconds;    /**< the whole loop's; < 0: config.json's; 0: none */
+	double budget_cost;       /**< the runs' cost over the whole loop; < 0: config's */
+	bool no_cache;
+	/** Each run as it ends (as assay_skill_run_opts.progress). */
+	void (*progress)(void *payload, const assay_skill_item *item);
+	/** Each step as it starts, in words. */
+	void (*step)(void *payload, const char *what);
+	void *payload;
+} assay_skill_improve_opts;
+
+#define ASSAY_SKILL_IMPROVE_OPTS_INIT { NULL, 0, 0, 0, 0, 0, -1, -1, false, NULL, NULL, NULL }
+
+typedef struct assay_skill_improve_result {
+	char stopped[600];        /**< why the loop stopped */
+	bool failed;              /**< it stopped because a step failed (grading or run errors,
+				       failed judgements, the improver) */
+	int best_version;         /**< -1 when no version has graded runs */
+	double best_pass_rate;
+	size_t versions;          /**< versions in the session */
+} assay_skill_improve_result;
+
+/**
+ * Improve mode as a loop (skill-evals.md 3.5; issue 20 item 1): runs of the current version,
+ * grading, blind comparison with the previous version (both orders), analysis, then the
+ * config's improver writes the next version into the skill folder and assay snapshots it;
+ * until a stop rule holds (src/lib/skill/improve.c lists them). Resumable after a kill;
+ * improve.json records the session.
+ * @return 0 (a stop, even for a failed step, is data: see out->failed); the errors of
+ *         assay_skill_run(), assay_skill_compare() and assay_skill_snapshot()
+ */
+ASSAY_EXTERN int assay_skill_improve(assay_skill_improve_result *out,
+				     const assay_skill_improve_opts *o, assay_err *err);
 
 /** What assay_skill_benchmark() wrote. Free `path` with free(). */
 typedef struct assay_skill_benchmark_result {

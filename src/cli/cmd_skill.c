@@ -1,7 +1,7 @@
 /*
  * assay skill <subcommand>: skill evaluation workspaces (docs/skills.md). This file holds the
  * dispatcher, `init` and `snapshot`; cmd_skill_check.c holds `check` and `lint`,
- * cmd_skill_run.c `run`, `compare` and `report`, cmd_skill_package.c `package`,
+ * cmd_skill_run.c `run`, `improve`, `compare` and `report`, cmd_skill_package.c `package`,
  * cmd_skill_benchmark.c `benchmark`.
  *
  * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
@@ -109,6 +109,7 @@ static const struct {
 	{ "check", cli_skill_check, "validate a workspace or one of its files" },
 	{ "lint", cli_skill_lint, "run the deterministic convention checks on a skill" },
 	{ "run", cli_skill_run, "run the executor and the grader for each case" },
+	{ "improve", cli_skill_improve, "the improve loop: run, compare, analyse, improver, snapshot" },
 	{ "compare", cli_skill_compare, "blind comparison of two versions, then the analysis" },
 	{ "report", cli_skill_report, "pass rates, score ranges, flaky criteria, warnings" },
 	{ "benchmark", cli_skill_benchmark, "benchmark.json for skill-creator's viewer" },

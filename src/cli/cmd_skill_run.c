@@ -33,11 +33,16 @@ static void progress(void *payload, const assay_skill_item *it)
 	case ASSAY_SKILL_GRADED:
 		printf("%-24s %s run%d  %-4s %4.1f  ", it->case_id, v, it->run,
 		       it->pass ? "pass" : "FAIL", it->overall_score);
-		if (it->timed_out)
+		if (it->kept)
+			;
+		else if (it->timed_out)
 			printf("timed out after %g s", it->timeout_s);
 		else
 			printf("exit %-3d", it->exit_code);
-		printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
+		if (it->kept)
+			printf("(kept: graded before)\n");
+		else
+			printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
 		break;
 	case ASSAY_SKILL_GRADING_ERROR:
 		printf("%-24s %s run%d  grading error: %s", it->case_id, v, it->run, it->error);
@@ -78,6 +83,8 @@ int cli_skill_run(int argc, char **argv)
 		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judge again" },
 		{ "baseline", 0, CLI_OPT_FLAG, &o.without_skill, NULL,
 		  "each run also without the skill (configuration without_skill)" },
+		{ "resume", 0, CLI_OPT_FLAG, &o.resume, NULL,
+		  "keep runs graded before (a killed run continues)" },
 		{ NULL },
 	};
 	assay_skill_run_summary s;
@@ -159,6 +166,73 @@ int cli_skill_run(int argc, char **argv)
 					 "not be kept)" : "");
 	/* The baseline may fail (that is what it measures), but it must have been measured. */
 	return s.passed == s.planned && w->graded == w->planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}
+
+static void step(void *payload, const char *what)
+{
+	(void)payload;
+	printf("== %s\n", what);
+	fflush(stdout);
+}
+
+int cli_skill_improve(int argc, char **argv)
+{
+	static const char usage[] = "assay skill improve WORKSPACE [--iterations N] [--runs N] "
+				    "[options]";
+	const char *words[1];
+	size_t iterations = 0, runs = 0, jobs = 0, patience = 0;
+	double bsec = -1, bcost = -1, target = -1;
+	assay_skill_improve_opts o = ASSAY_SKILL_IMPROVE_OPTS_INIT;
+	const cli_opt opts[] = {
+		{ "iterations", 0, CLI_OPT_COUNT, &iterations, "N",
+		  "make at most N new versions (default 3)" },
+		{ "runs", 0, CLI_OPT_COUNT, &runs, "N", "runs per case (default 3)" },
+		{ "jobs", 'j', CLI_OPT_COUNT, &jobs, "N", "runs at once (default: config.json's)" },
+		{ "patience", 0, CLI_OPT_COUNT, &patience, "N",
+		  "stop after N iterations in a row without improvement (default 2)" },
+		{ "target", 0, CLI_OPT_SECONDS, &target, "RATE",
+		  "stop when this share of a version's runs pass (default 1)" },
+		{ "budget-seconds", 0, CLI_OPT_SECONDS, &bsec, "S",
+		  "the whole loop's time (0: no limit)" },
+		{ "budget-cost", 0, CLI_OPT_SECONDS, &bcost, "C",
+		  "the runs' cost over the whole loop (0: no limit)" },
+		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judges again" },
+		{ NULL },
+	};
+	assay_skill_improve_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	size_t n;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (iterations > 1000 || runs > 1000 || patience > 1000)
+		return cli_error(CLI_EXIT_USAGE, "--iterations, --runs and --patience are at most "
+						 "1000");
+	if (target != -1 && (target <= 0 || target > 1))
+		return cli_error(CLI_EXIT_USAGE, "--target is a share of runs, above 0 and at most "
+						 "1");
+	o.workspace = words[0];
+	o.iterations = (int)iterations;
+	o.runs = (int)runs;
+	o.jobs = jobs;
+	o.patience = (int)patience;
+	o.target = target;
+	o.budget_seconds = bsec;
+	o.budget_cost = bcost;
+	o.progress = progress;
+	o.step = step;
+	if ((rc = assay_skill_improve(&r, &o, &err)))
+		return cli_skill_exit(rc, &err);
+	printf("\nstopped: %s\n", r.stopped);
+	if (r.best_version >= 0)
+		printf("best version: v%d (%.0f%% of its runs passed)\n", r.best_version,
+		       100 * r.best_pass_rate);
+	return r.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
 static int parse_version(const char *s, int *out)

@@ -180,6 +180,8 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 	c->path = assay_path_join(c->workspace, "config.json");
 	c->executor = (assay_strvec)ASSAY_STRVEC_INIT;
 	c->exec_timeout = 600;
+	c->improver = (assay_strvec)ASSAY_STRVEC_INIT;
+	c->improver_timeout = 600;
 	c->jobs = 1;
 	c->seed = 1;
 	for (int r = 0; r < 3; r++) {
@@ -204,6 +206,12 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 		if ((rc = get_command(c, ex, &c->executor, err)) ||
 		    (rc = get_number(c, ex, "timeout", &c->exec_timeout, err)) ||
 		    (rc = get_bool(c, ex, "sandbox", &c->exec_sandbox, err)))
+			return rc;
+	}
+	const assay_value *im = assay_object_get(&root, "improver");
+	if (im && im->kind == ASSAY_V_OBJECT) {
+		if ((rc = get_command(c, im, &c->improver, err)) ||
+		    (rc = get_number(c, im, "timeout", &c->improver_timeout, err)))
 			return rc;
 	}
 	d = -1;
@@ -256,6 +264,7 @@ void assay_skill__config_release(struct skill_config *c)
 	free(c->path);
 	free(c->skill);
 	assay_strvec_clear(&c->executor);
+	assay_strvec_clear(&c->improver);
 	free(c->skill_type);
 	free(c->budget_class);
 	free(c->prompts_dir);

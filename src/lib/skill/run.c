@@ -78,28 +78,6 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Replaces {name} placeholders in one word of the executor template. */
-static char *expand(const char *word, const char *const *vars)
-{
-	assay_buf b = ASSAY_BUF_INIT;
-
-	for (const char *p = word; *p;) {
-		bool hit = false;
-		for (size_t i = 0; vars[i]; i += 2) {
-			size_t k = strlen(vars[i]);
-			if (!strncmp(p, vars[i], k)) {
-				assay_buf_adds(&b, vars[i + 1]);
-				p += k;
-				hit = true;
-				break;
-			}
-		}
-		if (!hit)
-			assay_buf_addch(&b, *p++);
-	}
-	return assay_buf_detach(&b, NULL);
-}
-
 /* The shallowest SKILL.md below `dir` (sorted, no links), relative, or NULL. */
 static char *find_skill_md(const char *root, const char *rel, int depth)
 {
@@ -257,6 +235,16 @@ static assay_value bounded_metrics(assay_arena *a, const assay_value *m)
 static const char *const assay_files[] = { "grading_error.json", "timing.json",
 					   "executor.stderr", "run_error.json", NULL };
 
+/* The grading file of a job. */
+static char *grading_path(const struct runner *r, const struct job *job)
+{
+	return job->without
+		       ? assay_skill__path(r->c->workspace, "without_skill/grading/%s_run%d.json",
+					   job->case_id, job->run)
+		       : assay_skill__path(r->c->workspace, "grading/%s_v%d_run%d.json",
+					   job->case_id, r->version, job->run);
+}
+
 /* run_error.json: {case_id, version, run, error}, and the item a run error. */
 static int run_error(struct runner *r, struct job *job, const char *run_dir, assay_arena *a,
 		     assay_err *err)
@@ -291,11 +279,7 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	char *inputs = assay_path_join(run_dir, "inputs");
 	char *outputs = assay_path_join(run_dir, "outputs");
 	char *tmp = assay_path_join(run_dir, "tmp");
-	char *gpath = job->without
-			      ? assay_skill__path(c->workspace, "without_skill/grading/%s_run%d.json",
-						  job->case_id, job->run)
-			      : assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json",
-						  job->case_id, r->version, job->run);
+	char *gpath = grading_path(r, job);
 	const char *skill = job->without ? r->noskill_dir : r->skill_dir;
 	const char *config = job->without ? "without_skill" : "with_skill";
 	assay_proc p = ASSAY_PROC_INIT;
@@ -319,7 +303,7 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 			       "{outputs}", outputs, "{run_dir}", run_dir, "{case_id}",
 			       job->case_id, "{run}", runs, "{configuration}", config, NULL };
 	for (size_t i = 0; i < c->executor.nr; i++)
-		assay_strvec_push_nodup(&p.argv, expand(c->executor.v[i], vars));
+		assay_strvec_push_nodup(&p.argv, assay_skill__expand(c->executor.v[i], vars));
 	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", skill);
 	assay_strvec_pushf(&p.env, "ASSAY_CONFIGURATION=%s", config);
 	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", prompt);
@@ -504,6 +488,26 @@ static void report(struct runner *r, struct job *job)
 		r->o->progress(r->o->payload, &job->item);
 }
 
+/* resume: a job whose grading file exists and reads as one is kept, not run again. */
+static bool kept(struct runner *r, struct job *job)
+{
+	char *p = grading_path(r, job);
+	assay_arena *a = assay_arena_new(0);
+	assay_value g;
+	bool ok = !assay_skill__load_json(&g, a, p, NULL) && g.kind == ASSAY_V_OBJECT &&
+		  assay_value_is_number(assay_object_get(&g, "overall_score"));
+
+	if (ok) {
+		job->item.state = ASSAY_SKILL_GRADED;
+		job->item.kept = true;
+		job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
+		job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
+	}
+	assay_arena_free(a);
+	free(p);
+	return ok;
+}
+
 static void *worker(void *arg)
 {
 	struct runner *r = arg;
@@ -515,6 +519,11 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		struct job *job = &r->jobs[r->next++];
+		if (r->o->resume && kept(r, job)) {
+			report(r, job);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
 		double used = now_s() - r->t0;
 		if ((r->budget_seconds > 0 && used >= r->budget_seconds) ||
 		    (r->budget_cost > 0 && (r->sum->cost >= r->budget_cost ||

@@ -27,6 +27,9 @@ const char *assay_skill__str(const assay_value *obj, const char *key);
 bool assay_skill__int(const assay_value *obj, const char *key, int64_t *out);
 char *assay_skill__path(const char *ws, const char *fmt, ...) ASSAY_PRINTF(2, 3);
 char *assay_skill__basename(const char *path);
+/* One word of a command template with each {name} of `vars` (name, value, ..., NULL)
+ * replaced (caller frees). */
+char *assay_skill__expand(const char *word, const char *const *vars);
 bool assay_skill__is_kebab(const char *s);
 int assay_skill__copy_skill(const char *src, const char *dst, assay_err *err);
 /* Whether folders `a` and `b` hold the same names, kinds, bytes and link targets. */
@@ -47,6 +50,8 @@ struct skill_config {
 	char *skill;              /* the skill folder users edit (absolute) */
 	assay_strvec executor;    /* the executor template, one word each */
 	double exec_timeout;
+	assay_strvec improver;    /* the improver template (empty: none) */
+	double improver_timeout;
 	bool exec_sandbox;
 	size_t jobs;
 	uint64_t seed;

@@ -276,3 +276,25 @@ bool assay_skill__baseline_name(const char *name, char *id, size_t size, int *ru
 	*run = (int)r;
 	return true;
 }
+
+/* Replaces {name} placeholders in one word of a command template (executor, improver). */
+char *assay_skill__expand(const char *word, const char *const *vars)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	for (const char *p = word; *p;) {
+		bool hit = false;
+		for (size_t i = 0; vars[i]; i += 2) {
+			size_t k = strlen(vars[i]);
+			if (!strncmp(p, vars[i], k)) {
+				assay_buf_adds(&b, vars[i + 1]);
+				p += k;
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			assay_buf_addch(&b, *p++);
+	}
+	return assay_buf_detach(&b, NULL);
+}

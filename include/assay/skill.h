@@ -471,6 +471,43 @@ typedef struct assay_skill_improve_result {
 ASSAY_EXTERN int assay_skill_improve(assay_skill_improve_result *out,
 				     const assay_skill_improve_opts *o, assay_err *err);
 
+typedef struct assay_skill_triggers_opts {
+	const char *workspace;
+	int version;              /**< < 0: current_version */
+	int runs;                 /**< runs per query; <= 0: config's triggers.runs, else 1 */
+	/** Each query as its runs end: whether it should trigger, whether it did (at least
+	 *  half its runs read the skill), runs that read it, runs done. */
+	void (*progress)(void *payload, const char *query, bool should, bool triggered,
+			 size_t read, size_t runs);
+	void *payload;
+} assay_skill_triggers_opts;
+
+#define ASSAY_SKILL_TRIGGERS_OPTS_INIT { NULL, -1, 0, NULL, NULL }
+
+typedef struct assay_skill_triggers_result {
+	int version;
+	size_t queries;           /**< queries with at least one run done */
+	size_t tp, fp, fn, tn;
+	double precision, recall, accuracy; /**< NaN when undefined (no denominator) */
+	size_t errors;            /**< runs whose executor could not start (not counted) */
+	char error[600];          /**< the last such reason */
+} assay_skill_triggers_result;
+
+/**
+ * Trigger evals (issue 20 item 5): each query of SKILL/evals/triggers.json
+ * ([{"query", "should_trigger"}]) through the executor with the version's skill installed
+ * among config.json's triggers.skills; whether the skill was read is decided from the
+ * transcript (src/lib/skill/triggers.c says how). Writes triggers/v<N>/results.json.
+ * @return 0; ASSAY_ENOTFOUND (no triggers.json, a triggers.skills folder missing);
+ *         ASSAY_EPARSE/ASSAY_EINVALID (malformed, with path:line:col); ASSAY_ENOMATCH (no
+ *         such version); ASSAY_EIO; ASSAY_ESPAWN
+ */
+ASSAY_EXTERN int assay_skill_triggers(assay_skill_triggers_result *out,
+				      const assay_skill_triggers_opts *o, assay_err *err);
+/** Every triggers/v<N>/results.json of the workspace, by version, as an array in `a`. */
+ASSAY_EXTERN int assay_skill_triggers_versions(assay_value *out, assay_arena *a,
+					       const char *workspace, assay_err *err);
+
 /** What assay_skill_benchmark() wrote. Free `path` with free(). */
 typedef struct assay_skill_benchmark_result {
 	int version;

@@ -52,6 +52,9 @@ struct skill_config {
 	double exec_timeout;
 	assay_strvec improver;    /* the improver template (empty: none) */
 	double improver_timeout;
+	assay_strvec trigger_command; /* triggers.command (empty: the executor's) */
+	assay_strvec trigger_skills;  /* triggers.skills: other skill folders, absolute */
+	int trigger_runs;             /* triggers.runs (0: 1) */
 	bool exec_sandbox;
 	size_t jobs;
 	uint64_t seed;

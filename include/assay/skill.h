@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "buf.h"
 #include "strvec.h"
 #include "value.h"
 
@@ -507,6 +508,26 @@ ASSAY_EXTERN int assay_skill_triggers(assay_skill_triggers_result *out,
 /** Every triggers/v<N>/results.json of the workspace, by version, as an array in `a`. */
 ASSAY_EXTERN int assay_skill_triggers_versions(assay_value *out, assay_arena *a,
 					       const char *workspace, assay_err *err);
+
+/**
+ * The review page (issue 20 item 4): one self-contained HTML document (no server, network or
+ * CDN needed) showing every case, every graded run's outputs, transcript and grades with
+ * their evidence, the comparisons and analyses, with a feedback box per run. Appended to
+ * `out`. With `serve`, the page's save button POSTs to "feedback" (relative to the page)
+ * instead of downloading feedback.json.
+ * @return 0; the errors of reading the workspace
+ */
+ASSAY_EXTERN int assay_skill_review_page(assay_buf *out, const char *workspace, bool serve,
+					 assay_err *err);
+/**
+ * Checks the review page's feedback (`len` bytes of JSON: {"reviews": [{"run_id":
+ * "<case>/v<N>/run<R>", "feedback", "timestamp"}], "status"}) and writes it, rebuilt by
+ * assay, as the workspace's feedback.json (atomically).
+ * @return 0; ASSAY_EPARSE (not JSON); ASSAY_EINVALID (not that shape); ASSAY_ETOOBIG (over
+ *         1 MiB); ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_feedback_save(const char *workspace, const char *body,
+					   size_t len, assay_err *err);
 
 /** What assay_skill_benchmark() wrote. Free `path` with free(). */
 typedef struct assay_skill_benchmark_result {

@@ -2,7 +2,8 @@
  * assay skill <subcommand>: skill evaluation workspaces (docs/skills.md). This file holds the
  * dispatcher, `init` and `snapshot`; cmd_skill_check.c holds `check` and `lint`,
  * cmd_skill_run.c `run`, `improve`, `compare` and `report`, cmd_skill_package.c `package`,
- * cmd_skill_benchmark.c `benchmark`, cmd_skill_triggers.c `triggers`.
+ * cmd_skill_benchmark.c `benchmark`, cmd_skill_triggers.c `triggers`,
+ * cmd_skill_review.c `review`.
  *
  * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
  * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage (also a
@@ -112,6 +113,7 @@ static const struct {
 	{ "improve", cli_skill_improve, "the improve loop: run, compare, analyse, improver, snapshot" },
 	{ "compare", cli_skill_compare, "blind comparison of two versions, then the analysis" },
 	{ "report", cli_skill_report, "pass rates, score ranges, flaky criteria, warnings" },
+	{ "review", cli_skill_review, "one HTML page to read every run and leave feedback" },
 	{ "triggers", cli_skill_triggers, "does the skill get loaded when it should? (trigger evals)" },
 	{ "benchmark", cli_skill_benchmark, "benchmark.json for skill-creator's viewer" },
 	{ "package", cli_skill_package, "write the .skill archive after a lint that passes" },

@@ -505,6 +505,16 @@ typedef struct assay_skill_triggers_result {
  */
 ASSAY_EXTERN int assay_skill_triggers(assay_skill_triggers_result *out,
 				      const assay_skill_triggers_opts *o, assay_err *err);
+/**
+ * The description improver of the trigger evals: config.json's triggers.improver.command
+ * (placeholders {results}: triggers/v<N>/results.json, {skill}, {workspace}, {version}) runs
+ * in triggers/improve/v<N>/, edits the skill folder, and assay snapshots it.
+ * @param next receives the new version
+ * @return 0 (a new version); 1 with `why` when there is no improver, it failed or it changed
+ *         nothing; the errors of running it and of assay_skill_snapshot()
+ */
+ASSAY_EXTERN int assay_skill_triggers_improver(const char *workspace, int version, int *next,
+					       char *why, size_t whysize, assay_err *err);
 /** Every triggers/v<N>/results.json of the workspace, by version, as an array in `a`. */
 ASSAY_EXTERN int assay_skill_triggers_versions(assay_value *out, assay_arena *a,
 					       const char *workspace, assay_err *err);

@@ -35,13 +35,16 @@ static void pct(const assay_value *v)
 
 int cli_skill_triggers(int argc, char **argv)
 {
-	static const char usage[] = "assay skill triggers WORKSPACE [--version N] [--runs N]";
+	static const char usage[] = "assay skill triggers WORKSPACE [--version N] [--runs N] "
+				    "[--iterations N]";
 	const char *version = NULL, *words[1];
-	size_t runs = 0;
+	size_t runs = 0, iterations = 0;
 	const cli_opt opts[] = {
 		{ "version", 0, CLI_OPT_STRING, &version, "N", "the version (default: current)" },
 		{ "runs", 0, CLI_OPT_COUNT, &runs, "N",
 		  "runs per query (default: config.json's triggers.runs, else 1)" },
+		{ "iterations", 0, CLI_OPT_COUNT, &iterations, "N",
+		  "let triggers.improver write up to N new descriptions, measuring each" },
 		{ NULL },
 	};
 	assay_skill_triggers_opts o = ASSAY_SKILL_TRIGGERS_OPTS_INIT;
@@ -56,8 +59,8 @@ int cli_skill_triggers(int argc, char **argv)
 		cli_usage(stderr, usage, opts);
 		return CLI_EXIT_USAGE;
 	}
-	if (runs > 1000)
-		return cli_error(CLI_EXIT_USAGE, "--runs must be at most 1000");
+	if (runs > 1000 || iterations > 1000)
+		return cli_error(CLI_EXIT_USAGE, "--runs and --iterations must be at most 1000");
 	if (version) {
 		char *end;
 		long x = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
@@ -68,14 +71,48 @@ int cli_skill_triggers(int argc, char **argv)
 	o.workspace = words[0];
 	o.runs = (int)runs;
 	o.progress = query_done;
-	if ((rc = assay_skill_triggers(&r, &o, &err)))
-		return cli_skill_exit(rc, &err);
-	if (r.errors)
-		printf("%zu run%s could not start: %s\n", r.errors, r.errors == 1 ? "" : "s",
-		       r.error);
-	printf("\nv%d: %zu quer%s; true positives %zu, false positives %zu, false negatives "
-	       "%zu, true negatives %zu\n", r.version, r.queries, r.queries == 1 ? "y" : "ies",
-	       r.tp, r.fp, r.fn, r.tn);
+	double prev = -1;
+	for (size_t it = 0;; it++) {
+		if ((rc = assay_skill_triggers(&r, &o, &err)))
+			return cli_skill_exit(rc, &err);
+		if (r.errors)
+			printf("%zu run%s could not start: %s\n", r.errors, r.errors == 1 ? "" : "s",
+			       r.error);
+		printf("\nv%d: %zu quer%s; true positives %zu, false positives %zu, false "
+		       "negatives %zu, true negatives %zu\n", r.version, r.queries,
+		       r.queries == 1 ? "y" : "ies", r.tp, r.fp, r.fn, r.tn);
+		if (!iterations)
+			break;
+		/* the description loop: stop when right, capped, or no better than before */
+		double acc = isnan(r.accuracy) ? 0 : r.accuracy;
+		char why[600] = "";
+		int next;
+		if (!r.fp && !r.fn && !r.errors)
+			snprintf(why, sizeof(why), "every query is right");
+		else if (it >= iterations)
+			snprintf(why, sizeof(why), "%zu new description%s (--iterations)", it,
+				 it == 1 ? "" : "s");
+		else if (it && acc <= prev)
+			snprintf(why, sizeof(why), "the new description is no better (accuracy "
+				 "%.0f%%, before %.0f%%)", 100 * acc, 100 * prev);
+		if (!why[0]) {
+			assay_err ie = ASSAY_ERR_INIT;
+			printf("== v%d: the description improver writes the next version\n",
+			       r.version);
+			rc = assay_skill_triggers_improver(words[0], r.version, &next, why,
+							   sizeof(why), &ie);
+			if (rc < 0)
+				return cli_skill_exit(rc, &ie);
+			if (!rc) {
+				printf("== v%d: snapshot made\n", next);
+				prev = acc;
+				o.version = next;
+				continue;
+			}
+		}
+		printf("stopped: %s\n", why);
+		break;
+	}
 
 	/* per description version */
 	assay_arena *a = assay_arena_new(0);

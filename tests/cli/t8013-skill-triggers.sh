@@ -69,5 +69,30 @@ test_case 'mistakes: no triggers.json, a malformed entry, an executor that canno
 	run_assay skill triggers ws; expect_exit 1
 	expect_grep "^1 run could not start: the executor could not be started: .*missing-executor: No such file or directory$" out
 	run_assay skill triggers ws --version 5; expect_exit 2'
+test_case 'the description loop: the improver rewrites it until every query is right' '
+	setup
+	set_config ".triggers.improver = {command: [\"$SKILL_TESTS/describe_improver.sh\", \"{results}\", \"{skill}\"]}"
+	run_assay skill triggers ws --iterations 3; expect_exit 0
+	expect_grep "^v0: 4 queries; true positives 1, false positives 1, false negatives 1, true negatives 1$" out
+	expect_grep "^== v0: the description improver writes the next version$" out
+	expect_grep "^== v1: snapshot made$" out
+	expect_grep "^v1: 4 queries; true positives 2, false positives 0, false negatives 0, true negatives 2$" out
+	expect_grep "^stopped: every query is right$" out
+	expect_grep "^v0 +50% +50% +50%  " out
+	expect_grep "^v1 +100% +100% +100%  " out
+	jq -e ".accuracy == 1.0 and (.description | endswith(\"Also for queries such as summarise these meeting notes.\"))" ws/triggers/v1/results.json
+	jq -e ".current_version == 1 and .versions[1].description == \"description improver, from v0\"" ws/history.json
+	! grep -qi "criteria" ws/v1/skill/SKILL.md
+	test -f ws/triggers/improve/v0/improver.stdout
+	run_assay skill check ws; expect_exit 0'
+test_case 'the description loop stops when a new description is no better, or without an improver' '
+	setup
+	set_config ".triggers.improver = {command: [\"$SKILL_TESTS/improver.sh\", \"{results}\", \"{skill}\"]}"
+	IMPROVER_NOISE=1 run_assay skill triggers ws --iterations 3; expect_exit 1
+	expect_grep "^stopped: the new description is no better \(accuracy 50%, before 50%\)$" out
+	jq -e ".current_version == 1" ws/history.json
+	setup
+	run_assay skill triggers ws --iterations 3; expect_exit 1
+	expect_grep "^stopped: no triggers.improver in config.json" out'
 
 test_done

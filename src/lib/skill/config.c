@@ -184,6 +184,7 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 	c->improver_timeout = 600;
 	c->trigger_command = (assay_strvec)ASSAY_STRVEC_INIT;
 	c->trigger_skills = (assay_strvec)ASSAY_STRVEC_INIT;
+	c->trigger_improver = (assay_strvec)ASSAY_STRVEC_INIT;
 	c->jobs = 1;
 	c->seed = 1;
 	for (int r = 0; r < 3; r++) {
@@ -220,8 +221,11 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 	if (tr && tr->kind == ASSAY_V_OBJECT) {
 		const assay_member *sk = assay_object_member(tr, "skills");
 		double runs = 0;
+		const assay_value *ti = assay_object_get(tr, "improver");
 		if ((rc = get_command(c, tr, &c->trigger_command, err)) ||
-		    (rc = get_number(c, tr, "runs", &runs, err)))
+		    (rc = get_number(c, tr, "runs", &runs, err)) ||
+		    (ti && ti->kind == ASSAY_V_OBJECT &&
+		     (rc = get_command(c, ti, &c->trigger_improver, err))))
 			return rc;
 		c->trigger_runs = runs >= 1 ? (runs > 1000 ? 1000 : (int)runs) : 0;
 		if (sk && sk->value.kind != ASSAY_V_ARRAY && sk->value.kind != ASSAY_V_NULL)
@@ -292,6 +296,7 @@ void assay_skill__config_release(struct skill_config *c)
 	assay_strvec_clear(&c->improver);
 	assay_strvec_clear(&c->trigger_command);
 	assay_strvec_clear(&c->trigger_skills);
+	assay_strvec_clear(&c->trigger_improver);
 	free(c->skill_type);
 	free(c->budget_class);
 	free(c->prompts_dir);

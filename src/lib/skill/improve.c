@@ -170,48 +170,15 @@ static int session_write(const struct session *s, const char *ws, const char *st
 static int run_improver(const struct skill_config *c, int n, const char *analysis, char *why,
 			size_t whysize, assay_err *err)
 {
-	assay_proc p = ASSAY_PROC_INIT;
-	assay_proc_result pr;
 	char ver[16];
 	char *dir = assay_skill__path(c->workspace, "improve/v%d", n);
 	char *grading = assay_path_join(c->workspace, "grading");
 	int rc;
 
 	snprintf(ver, sizeof(ver), "%d", n);
-	/* a folder made for it, and nothing else (never a working folder it did not get) */
-	if ((rc = assay_fs_remove_tree(dir, err)) || (rc = assay_fs_mkdirs(dir, err)))
-		goto out;
 	const char *vars[] = { "{analysis}", analysis, "{skill}", c->skill, "{workspace}",
 			       c->workspace, "{version}", ver, "{grading}", grading, NULL };
-	for (size_t i = 0; i < c->improver.nr; i++)
-		assay_strvec_push_nodup(&p.argv, assay_skill__expand(c->improver.v[i], vars));
-	assay_strvec_pushf(&p.env, "ASSAY_ANALYSIS=%s", analysis);
-	assay_strvec_pushf(&p.env, "ASSAY_SKILL=%s", c->skill);
-	assay_strvec_pushf(&p.env, "ASSAY_WORKSPACE=%s", c->workspace);
-	assay_strvec_pushf(&p.env, "ASSAY_VERSION=%d", n);
-	p.cwd = assay_xstrdup(dir);
-	p.out_cap = 1u << 20;
-	p.err_cap = 1u << 20;
-	p.timeout_s = c->improver_timeout;
-	if ((rc = assay_proc_run(&p, &pr, err)))
-		goto out;
-	assay_fs_write_beneath(dir, "improver.stdout", p.out.ptr, p.out.len, 0644, NULL);
-	assay_fs_write_beneath(dir, "improver.stderr", p.err.ptr, p.err.len, 0644, NULL);
-	if (pr.status == ASSAY_PROC_EXEC_FAILED)
-		snprintf(why, whysize, "the improver could not be started: %s: %s", p.argv.v[0],
-			 strerror(pr.exec_errno));
-	else if (pr.status == ASSAY_PROC_TIMED_OUT)
-		snprintf(why, whysize, "the improver timed out after %g s", c->improver_timeout);
-	else if (pr.status == ASSAY_PROC_SIGNALED)
-		snprintf(why, whysize, "the improver was killed by signal %d", pr.term_signal);
-	else if (pr.exit_code)
-		snprintf(why, whysize, "the improver exited %d (improve/v%d/improver.stderr)",
-			 pr.exit_code, n);
-	else
-		why[0] = '\0';
-	rc = why[0] ? 1 : 0;
-out:
-	assay_proc_release(&p);
+	rc = assay_skill__run_improver(c, &c->improver, vars, dir, why, whysize, err);
 	free(dir);
 	free(grading);
 	return rc;

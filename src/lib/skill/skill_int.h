@@ -55,6 +55,7 @@ struct skill_config {
 	assay_strvec trigger_command; /* triggers.command (empty: the executor's) */
 	assay_strvec trigger_skills;  /* triggers.skills: other skill folders, absolute */
 	int trigger_runs;             /* triggers.runs (0: 1) */
+	assay_strvec trigger_improver; /* triggers.improver (empty: none) */
 	bool exec_sandbox;
 	size_t jobs;
 	uint64_t seed;
@@ -67,6 +68,15 @@ struct skill_config {
 
 int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *err);
 void assay_skill__config_release(struct skill_config *c);
+/*
+ * Runs an improver command (template `tpl`, `vars` as for assay_skill__expand, each also in
+ * the environment as ASSAY_<NAME>) in folder `dir`, made afresh for it, with improver.timeout;
+ * keeps its improver.stdout and improver.stderr there. 0 when it exited 0; 1 when it failed
+ * (`why`); an error code when assay could not run it.
+ */
+int assay_skill__run_improver(const struct skill_config *c, const assay_strvec *tpl,
+			      const char *const *vars, const char *dir, char *why,
+			      size_t whysize, assay_err *err);
 int assay_skill__judge_new(assay_judge **out, const struct skill_config *c,
 			   assay_judge_role role, bool no_cache, assay_err *err);
 /* Default config.json text for a skill folder (caller frees). */

@@ -352,3 +352,46 @@ int assay_skill_triggers_versions(assay_value *out, assay_arena *a, const char *
 	free(dir);
 	return 0;
 }
+
+int assay_skill_triggers_improver(const char *workspace, int version, int *next, char *why,
+				  size_t whysize, assay_err *err)
+{
+	struct skill_config c;
+	char ver[16], desc[64];
+	char *dir = NULL, *results = NULL;
+	int rc;
+
+	*next = -1;
+	why[0] = '\0';
+	if ((rc = assay_skill__config_load(&c, workspace, err)))
+		goto out;
+	if (!c.trigger_improver.nr) {
+		snprintf(why, whysize, "no triggers.improver in config.json: improve the "
+			 "description by hand, snapshot, and run triggers again");
+		rc = 1;
+		goto out;
+	}
+	snprintf(ver, sizeof(ver), "%d", version);
+	dir = assay_skill__path(c.workspace, "triggers/improve/v%d", version);
+	results = assay_skill__path(c.workspace, "triggers/v%d/results.json", version);
+	const char *vars[] = { "{results}", results, "{skill}", c.skill, "{workspace}",
+			       c.workspace, "{version}", ver, NULL };
+	if ((rc = assay_skill__run_improver(&c, &c.trigger_improver, vars, dir, why, whysize,
+					    err)))
+		goto out;
+	assay_err se = ASSAY_ERR_INIT;
+	snprintf(desc, sizeof(desc), "description improver, from v%d", version);
+	rc = assay_skill_snapshot(workspace, desc, false, next, &se);
+	if (rc == ASSAY_ENOMATCH) {
+		snprintf(why, whysize, "the description improver changed nothing in the skill");
+		rc = 1;
+	} else if (rc && err) {
+		*err = se;
+	}
+out:
+	free(dir);
+	free(results);
+	assay_skill__config_release(&c);
+	return rc;
+}
+

@@ -13,6 +13,7 @@
 
 #include "assay/fs.h"
 #include "assay/json.h"
+#include "assay/proc.h"
 #include "skill/skill_int.h"
 #include "util/banned.h"
 
@@ -298,3 +299,54 @@ char *assay_skill__expand(const char *word, const char *const *vars)
 	}
 	return assay_buf_detach(&b, NULL);
 }
+
+int assay_skill__run_improver(const struct skill_config *c, const assay_strvec *tpl,
+			      const char *const *vars, const char *dir, char *why,
+			      size_t whysize, assay_err *err)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result pr;
+	int rc;
+
+	/* a folder made for it, and nothing else (never a working folder it did not get) */
+	if ((rc = assay_fs_remove_tree(dir, err)) || (rc = assay_fs_mkdirs(dir, err)))
+		goto out;
+	for (size_t i = 0; i < tpl->nr; i++)
+		assay_strvec_push_nodup(&p.argv, assay_skill__expand(tpl->v[i], vars));
+	/* each {name} also as ASSAY_NAME in the environment */
+	for (size_t i = 0; vars[i]; i += 2) {
+		assay_buf e = ASSAY_BUF_INIT;
+		assay_buf_adds(&e, "ASSAY_");
+		for (const char *q = vars[i] + 1; *q && *q != '}'; q++)
+			assay_buf_addch(&e, (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q));
+		assay_buf_addf(&e, "=%s", vars[i + 1]);
+		assay_strvec_push_nodup(&p.env, assay_buf_detach(&e, NULL));
+	}
+	p.cwd = assay_xstrdup(dir);
+	p.out_cap = 1u << 20;
+	p.err_cap = 1u << 20;
+	p.timeout_s = c->improver_timeout;
+	if ((rc = assay_proc_run(&p, &pr, err)))
+		goto out;
+	assay_fs_write_beneath(dir, "improver.stdout", p.out.ptr, p.out.len, 0644, NULL);
+	assay_fs_write_beneath(dir, "improver.stderr", p.err.ptr, p.err.len, 0644, NULL);
+	const char *rel = strncmp(dir, c->workspace, strlen(c->workspace)) ? dir
+			  : dir + strlen(c->workspace) + (dir[strlen(c->workspace)] == '/');
+	if (pr.status == ASSAY_PROC_EXEC_FAILED)
+		snprintf(why, whysize, "the improver could not be started: %s: %s", p.argv.v[0],
+			 strerror(pr.exec_errno));
+	else if (pr.status == ASSAY_PROC_TIMED_OUT)
+		snprintf(why, whysize, "the improver timed out after %g s", c->improver_timeout);
+	else if (pr.status == ASSAY_PROC_SIGNALED)
+		snprintf(why, whysize, "the improver was killed by signal %d", pr.term_signal);
+	else if (pr.exit_code)
+		snprintf(why, whysize, "the improver exited %d (%s/improver.stderr)", pr.exit_code,
+			 rel);
+	else
+		why[0] = '\0';
+	rc = why[0] ? 1 : 0;
+out:
+	assay_proc_release(&p);
+	return rc;
+}
+

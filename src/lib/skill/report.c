@@ -241,7 +241,8 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 	if (d)
 		closedir(d);
 	free(gdir);
-	qsort(gs, ng, sizeof(*gs), by_name);
+	if (ng) /* qsort must not be given NULL, even for 0 items */
+		qsort(gs, ng, sizeof(*gs), by_name);
 
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	const assay_value *hv = assay_object_get(&history, "versions");

@@ -130,5 +130,8 @@ int cli_skill_triggers(int argc, char **argv)
 		printf("  %.100s\n", d && d->kind == ASSAY_V_STRING ? d->u.s : "-");
 	}
 	assay_arena_free(a);
+	if (!r.queries && !r.errors) /* measuring nothing proves nothing */
+		return cli_error(CLI_EXIT_FAILED, "nothing measured: evals/triggers.json has no "
+						  "queries");
 	return r.fp || r.fn || r.errors ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

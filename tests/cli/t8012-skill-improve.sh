@@ -66,7 +66,11 @@ test_case 'without an improver the next version is the author'"'"'s; a failing i
 	make_workspace
 	with_improver
 	IMPROVER_ADD=frontmatter run_assay skill improve ws --runs 1; expect_exit 0
-	expect_grep "^stopped: the improver changed nothing in the skill$" out'
+	expect_grep "^stopped: the improver changed nothing in the skill$" out
+	make_workspace
+	jq ".cases = []" demo-skill/evals/evals.json > e && mv e demo-skill/evals/evals.json
+	run_assay skill improve ws; expect_exit 1
+	expect_grep "^stopped: nothing to run: evals.json has no cases" out'
 test_case 'killed in the middle, it resumes: no graded run is run again, the result is the same' '
 	make_workspace
 	with_improver

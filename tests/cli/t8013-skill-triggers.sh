@@ -68,7 +68,10 @@ test_case 'mistakes: no triggers.json, a malformed entry, an executor that canno
 	set_config ".triggers.command = [\"$PWD/missing-executor\"]"
 	run_assay skill triggers ws; expect_exit 1
 	expect_grep "^1 run could not start: the executor could not be started: .*missing-executor: No such file or directory$" out
-	run_assay skill triggers ws --version 5; expect_exit 2'
+	run_assay skill triggers ws --version 5; expect_exit 2
+	echo "[]" > demo-skill/evals/triggers.json
+	run_assay skill triggers ws; expect_exit 1
+	expect_grep "nothing measured: evals/triggers.json has no queries" err'
 test_case 'the description loop: the improver rewrites it until every query is right' '
 	setup
 	set_config ".triggers.improver = {command: [\"$SKILL_TESTS/describe_improver.sh\", \"{results}\", \"{skill}\"]}"

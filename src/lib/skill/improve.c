@@ -245,14 +245,17 @@ int assay_skill_improve(assay_skill_improve_result *out, const assay_skill_impro
 		assay_object_set(s.a, &e, "average_score", isnan(rs.average_score)
 			? assay_value_null() : assay_value_real(rs.average_score));
 		double pass_rate = rs.graded ? (double)rs.passed / (double)rs.graded : 0;
-		if (rs.budget_hit)
+		if (!rs.planned)
+			snprintf(stopped, sizeof(stopped), "nothing to run: evals.json has no cases "
+				 "(add them: docs/skills.md)");
+		else if (rs.budget_hit)
 			snprintf(stopped, sizeof(stopped), "the budget ran out during the runs of v%d",
 				 n);
 		else if (rs.grading_errors || rs.run_errors)
 			snprintf(stopped, sizeof(stopped), "v%d had %zu grading error(s) and %zu run "
 				 "error(s): fix them, then improve again", n, rs.grading_errors,
 				 rs.run_errors);
-		out->failed = !rs.budget_hit && stopped[0];
+		out->failed = (!rs.budget_hit || !rs.planned) && stopped[0];
 
 		/* 2. blind comparison with v<n-1>, then the analysis */
 		char analysis[4096] = "";

@@ -45,7 +45,7 @@ test_case 'loaded from the file in Chromium: no console error; runs, comparisons
 	nasty_workspace
 	sed -i "s/^provides: frontmatter$/provides: frontmatter, token-efficiency/" demo-skill/SKILL.md
 	run_assay skill snapshot ws -d better; expect_exit 0
-	run_assay skill run ws; expect_exit 0
+	run_assay skill run ws --baseline; expect_exit 0
 	run_assay skill compare ws v0 v1; expect_exit 0
 	run_assay skill review ws; expect_exit 0
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
@@ -56,7 +56,8 @@ test_case 'loaded from the file in Chromium: no console error; runs, comparisons
 	! grep -q "<b>x</b>" dom.html
 	grep -q "scripted: looked for frontmatter: ok" dom.html
 	# both versions'"'"' runs of the case, the comparisons and the analysis
-	test "$(grep -o "<section class=\"run\"" dom.html | wc -l)" = 2
+	test "$(grep -o "<section class=\"run\"" dom.html | wc -l)" = 3
+	grep -q "<h3 class=\"fail\">without the skill run 1: fail 2" dom.html
 	grep -q "<summary>v0_vs_v1.json</summary>" dom.html
 	grep -q "<summary>case-01_v0_vs_v1_run1_order1.json</summary>" dom.html
 	grep -q "winner_version" dom.html'
@@ -112,6 +113,10 @@ test_case 'the feedback endpoint refuses other origins, other media types and ba
 	test ! -e ws/feedback.json
 	test "$(post "$good" application/json "${url%/}")" = 200
 	jq -e ".reviews == [{\"run_id\": \"case-01/v0/run1\", \"case_id\": \"case-01\", \"version\": 0, \"run\": 1, \"feedback\": \"fine\", \"timestamp\": \"2026-01-01T00:00:00Z\"}]" ws/feedback.json
+	check_schema ws/feedback.json
+	base="{\"reviews\": [{\"run_id\": \"case-01/without_skill/run1\", \"feedback\": \"as expected\"}], \"status\": \"complete\"}"
+	test "$(post "$base" application/json)" = 200
+	jq -e ".reviews[0] | .run_id == \"case-01/without_skill/run1\" and .version == null and .run == 1 and .case_id == \"case-01\"" ws/feedback.json
 	check_schema ws/feedback.json
 	kill $spid; wait $spid 2>/dev/null || true'
 

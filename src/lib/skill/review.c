@@ -60,21 +60,27 @@ static assay_value files_of(assay_arena *a, const char *dir)
 	return out;
 }
 
-/* One run: its grades, outputs and transcript. */
+/* One run (`version` -1: of the no-skill baseline): its grades, outputs and transcript. */
 static assay_value run_value(assay_arena *a, const struct skill_config *c, const char *id,
 			     int version, int run, const assay_value *g)
 {
 	assay_value r = assay_value_object();
-	char *run_dir = assay_skill__path(c->workspace, "runs/%s/v%d/run%d", id, version, run);
-	char *skill = assay_skill__path(c->workspace, "v%d/skill", version);
+	bool without = version < 0;
+	char *run_dir = without ? assay_skill__path(c->workspace, "without_skill/runs/%s/run%d",
+						    id, run)
+				: assay_skill__path(c->workspace, "runs/%s/v%d/run%d", id,
+						    version, run);
+	char *skill = without ? assay_skill__path(c->workspace, "without_skill/skill")
+			      : assay_skill__path(c->workspace, "v%d/skill", version);
 	const char *redact[] = { run_dir, "<run>", skill, "<skill>", c->workspace, "<workspace>",
 				 NULL };
 	assay_buf b = ASSAY_BUF_INIT;
 
-	assay_object_set(a, &r, "run_id", assay_value_stringf(a, "%s/v%d/run%d", id, version,
-								  run));
+	assay_object_set(a, &r, "run_id", without
+			 ? assay_value_stringf(a, "%s/without_skill/run%d", id, run)
+			 : assay_value_stringf(a, "%s/v%d/run%d", id, version, run));
 	assay_object_set(a, &r, "case_id", assay_value_strz(a, id));
-	assay_object_set(a, &r, "version", assay_value_int(version));
+	assay_object_set(a, &r, "version", without ? assay_value_null() : assay_value_int(version));
 	assay_object_set(a, &r, "run", assay_value_int(run));
 	assay_object_set(a, &r, "overall", assay_value_copy(a, assay_object_get(g, "overall")));
 	assay_object_set(a, &r, "overall_score",
@@ -138,11 +144,30 @@ static int page_data(assay_value *out, assay_arena *a, const struct skill_config
 		free(names[i]);
 	}
 	free(names);
+	/* the no-skill baseline's runs, as version -1 (shown first) */
+	char *bdir = assay_path_join(c->workspace, "without_skill/grading");
+	names = NULL; /* scandir leaves it alone when the folder is missing */
+	int nb = scandir(bdir, &names, NULL, alphasort);
+	if (nb > 0)
+		gs = assay_xrealloc(gs, ((size_t)(n > 0 ? n : 0) + (size_t)nb) * sizeof(*gs));
+	for (int i = 0; i < nb; i++) {
+		if (assay_skill__baseline_name(names[i]->d_name, gs[k].id, sizeof(gs[k].id),
+					       &gs[k].run)) {
+			gs[k].version = -1;
+			k++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(bdir);
 	if (k)
 		qsort(gs, k, sizeof(*gs), by_run);
 	for (size_t i = 0; i < k; i++) {
-		char *p = assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json", gs[i].id,
-					    gs[i].version, gs[i].run);
+		char *p = gs[i].version < 0
+				  ? assay_skill__path(c->workspace, "without_skill/grading/%s_run%d.json",
+						      gs[i].id, gs[i].run)
+				  : assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json",
+						      gs[i].id, gs[i].version, gs[i].run);
 		assay_value g;
 		if (!assay_skill__load_json(&g, a, p, NULL) && g.kind == ASSAY_V_OBJECT)
 			assay_array_push(a, &runs, run_value(a, c, gs[i].id, gs[i].version,
@@ -230,7 +255,8 @@ static const char page_tail[] =
 	"  for (const r of data.runs.filter(r => r.case_id === c.id)) {\n"
 	"    const s = el('section', null, 'run');\n"
 	"    s.dataset.run = r.run_id;\n"
-	"    s.append(el('h3', 'v' + r.version + ' run ' + r.run + ': ' + r.overall + ' ' +\n"
+	"    s.append(el('h3', (r.version === null ? 'without the skill' : 'v' + r.version) +\n"
+	"                ' run ' + r.run + ': ' + r.overall + ' ' +\n"
 	"                r.overall_score, r.overall === 'pass' ? 'pass' : 'fail'));\n"
 	"    const t = el('table');\n"
 	"    const head = el('tr');\n"
@@ -375,20 +401,27 @@ int assay_skill_feedback_save(const char *workspace, const char *body, size_t le
 		const char *vs = slash - 1;
 		while (vs > id && vs[-1] != '/')
 			vs--;
-		if (vs == id || sscanf(vs, "v%d/run%d", &ver, &run) != 2 || ver < 0 || run < 1 ||
-		    (size_t)(vs - 1 - id) >= sizeof(cid)) {
+		bool without = vs > id && sscanf(vs, "without_skill/run%d", &run) == 1 &&
+			       !strncmp(vs, "without_skill/", 14);
+		if (without)
+			ver = 0;
+		if (vs == id || (!without && sscanf(vs, "v%d/run%d", &ver, &run) != 2) ||
+		    ver < 0 || run < 1 || (size_t)(vs - 1 - id) >= sizeof(cid)) {
 			rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "review %u: run_id '%.100s' "
-					   "is not \"<case>/v<N>/run<R>\"", i, id);
+					   "is not \"<case>/v<N>/run<R>\" nor "
+					   "\"<case>/without_skill/run<R>\"", i, id);
 			goto out;
 		}
 		memcpy(cid, id, (size_t)(vs - 1 - id));
 		cid[vs - 1 - id] = '\0';
 		assay_skill__now(now);
 		assay_value e = assay_value_object();
-		assay_object_set(a, &e, "run_id", assay_value_stringf(a, "%s/v%d/run%d", cid, ver,
-								      run));
+		assay_object_set(a, &e, "run_id", without
+				 ? assay_value_stringf(a, "%s/without_skill/run%d", cid, run)
+				 : assay_value_stringf(a, "%s/v%d/run%d", cid, ver, run));
 		assay_object_set(a, &e, "case_id", assay_value_strz(a, cid));
-		assay_object_set(a, &e, "version", assay_value_int(ver));
+		assay_object_set(a, &e, "version", without ? assay_value_null()
+							   : assay_value_int(ver));
 		assay_object_set(a, &e, "run", assay_value_int(run));
 		assay_object_set(a, &e, "feedback", assay_value_strz(a, text));
 		/* the page's time when it is one of ours (YYYY-MM-DDTHH:MM:SSZ), else now */

@@ -10,7 +10,7 @@
  * key read from an environment variable, a timeout, retries with exponential backoff), or
  * Anthropic's Messages API (POST BASE_URL/v1/messages, headers x-api-key and
  * anthropic-version, the answer from the reply's text content blocks, usage's
- * input_tokens/output_tokens priced; issue 20 item 6).
+ * input_tokens/output_tokens priced; docs/skills.md).
  *
  * Every request is rendered from a prompt template: `<prompts_dir>/<role>.md` when that file
  * exists, else the built-in one (assay_judge_builtin_prompt()). `{{field}}` in a template is

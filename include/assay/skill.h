@@ -227,7 +227,7 @@ ASSAY_EXTERN assay_value assay_skill_lint_compliance(const assay_skill_lint *l,
 ASSAY_EXTERN assay_value assay_skill_lint_value(const assay_skill_lint *l, assay_arena *a);
 
 /*
- * Packaging (issue 20 item 7)
+ * Packaging (docs/skills.md)
  */
 
 /** What assay_skill_package() did. Release with assay_skill_package_release(). */
@@ -314,8 +314,7 @@ typedef enum assay_skill_item_state {
 	ASSAY_SKILL_SKIPPED = 2,       /**< not started: the time or cost budget ran out */
 	ASSAY_SKILL_RUN_ERROR = 3,     /**< the executor could not be started (no such program,
 					    not executable): nothing to grade, no judge asked;
-					    recorded in the run folder's run_error.json (issue 18
-					    item 5) */
+					    recorded in the run folder's run_error.json (docs/skills.md) */
 } assay_skill_item_state;
 
 typedef struct assay_skill_item {
@@ -352,8 +351,8 @@ typedef struct assay_skill_run_opts {
 	/** Called (under a lock) as each item ends. */
 	void (*progress)(void *payload, const assay_skill_item *item);
 	void *payload;
-	bool without_skill;       /**< each (case, run) also runs without the skill (issue 20
-				       item 2): without_skill/runs/<case>/run<R>/, graded into
+	bool without_skill;       /**< each (case, run) also runs without the skill (docs/skills.md):
+				       without_skill/runs/<case>/run<R>/, graded into
 				       without_skill/grading/<case>_run<R>.json */
 	bool resume;              /**< keep a run whose grading file exists (reported with
 				       `kept`), run the others: a killed run continues */
@@ -461,7 +460,7 @@ typedef struct assay_skill_improve_result {
 } assay_skill_improve_result;
 
 /**
- * Improve mode as a loop (skill-evals.md 3.5; issue 20 item 1): runs of the current version,
+ * Improve mode as a loop (docs/skill-evals.md 3.5): runs of the current version,
  * grading, blind comparison with the previous version (both orders), analysis, then the
  * config's improver writes the next version into the skill folder and assay snapshots it;
  * until a stop rule holds (src/lib/skill/improve.c lists them). Resumable after a kill;
@@ -495,7 +494,7 @@ typedef struct assay_skill_triggers_result {
 } assay_skill_triggers_result;
 
 /**
- * Trigger evals (issue 20 item 5): each query of SKILL/evals/triggers.json
+ * Trigger evals (docs/skills.md): each query of SKILL/evals/triggers.json
  * ([{"query", "should_trigger"}]) through the executor with the version's skill installed
  * among config.json's triggers.skills; whether the skill was read is decided from the
  * transcript (src/lib/skill/triggers.c says how). Writes triggers/v<N>/results.json.
@@ -520,7 +519,7 @@ ASSAY_EXTERN int assay_skill_triggers_versions(assay_value *out, assay_arena *a,
 					       const char *workspace, assay_err *err);
 
 /**
- * The review page (issue 20 item 4): one self-contained HTML document (no server, network or
+ * The review page (docs/skills.md): one self-contained HTML document (no server, network or
  * CDN needed) showing every case, every graded run's outputs, transcript and grades with
  * their evidence, the comparisons and analyses, with a feedback box per run. Appended to
  * `out`. With `serve`, the page's save button POSTs to "feedback" (relative to the page)
@@ -550,9 +549,9 @@ typedef struct assay_skill_benchmark_result {
 
 /**
  * Writes benchmarks/<UTC time>/benchmark.json in the shape of skill-creator's
- * references/schemas.md (metadata, runs[] with configuration with_skill/without_skill and a
+ * skill-creator's benchmark schema (docs/skills.md: metadata, runs[] with configuration with_skill/without_skill and a
  * nested result, run_summary with mean/stddev/min/max and delta strings, notes) from the
- * version's grading files and the no-skill baseline's (issue 20 item 3).
+ * version's grading files and the no-skill baseline's (docs/skills.md).
  * @param version < 0: current_version
  * @return 0; ASSAY_ENOMATCH when the version has no graded run; the errors of reading the
  *         workspace; ASSAY_EIO

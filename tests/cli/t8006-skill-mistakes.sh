@@ -53,7 +53,7 @@ test_case 'a --case that matches no id names the closest ids and exits 2 (issue 
 	make_workspace
 	run_assay skill run ws --case case-1; expect_exit 2
 	expect_grep "no case of evals.json matches .case-1. \\(closest: case-01, case-02\\)" err
-	! grep -q "has no cases" err
+	! grep -q "has no cases" err || false
 	test ! -d ws/runs'
 
 test_done

@@ -12,6 +12,8 @@
  *   on-no-ns     on, but the user and PID namespaces refused (ASSAY_SANDBOX_REFUSE)
  *   on-no-ll     on, but the three Landlock layers refused
  *   on-no-seccomp on, but the seccomp filter refused
+ *   on-mem       on, with a 512 MiB memory limit: a memory cgroup per case where assay may make
+ *                them (issue 18 item 6), so on-mem / on is the cgroup's cost
  * The goal of issue 5: "on" costs at most 10% more than "off".
  */
 #define _GNU_SOURCE
@@ -36,6 +38,7 @@ struct mode {
 	bool proc, sandbox;
 	const char *refuse; /* ASSAY_SANDBOX_REFUSE, or NULL */
 	double *t;
+	long long memory; /* limits.memory_bytes: with memory cgroups, a cgroup per case */
 };
 
 static double now_s(void)
@@ -103,6 +106,7 @@ static void run_proc(const struct mode *m, const char *work, const char *tmp)
 	p.cwd = strdup(work);
 	p.sandbox.enabled = m->sandbox;
 	p.sandbox.tmp_dir = tmp;
+	p.limits.memory_bytes = m->memory;
 	if (assay_proc_run(&p, &r, &err) || r.status != ASSAY_PROC_EXITED || r.exit_code != 0 ||
 	    strcmp(p.out.ptr, "hi\n")) {
 		fprintf(stderr, "bench: %s: case failed: %s (status %d)\n", m->name, err.msg,
@@ -139,18 +143,21 @@ static struct stats stats_of(double *t, int n)
 int main(int argc, char **argv)
 {
 	struct mode modes[] = {
-		{ "bare", false, false, NULL, NULL },
-		{ "off", true, false, NULL, NULL },
-		{ "on", true, true, NULL, NULL },
-		{ "on-no-ns", true, true, "user-namespace", NULL },
-		{ "on-no-ll", true, true, "landlock-fs,landlock-net,landlock-scope", NULL },
-		{ "on-no-seccomp", true, true, "seccomp", NULL },
+		{ "bare", false, false, NULL, NULL, 0 },
+		{ "off", true, false, NULL, NULL, 0 },
+		{ "on", true, true, NULL, NULL, 0 },
+		{ "on-no-ns", true, true, "user-namespace", NULL, 0 },
+		{ "on-no-ll", true, true, "landlock-fs,landlock-net,landlock-scope", NULL, 0 },
+		{ "on-no-seccomp", true, true, "seccomp", NULL, 0 },
+		{ "on-mem", true, true, NULL, NULL, 512LL << 20 },
 	};
+	assay_cgroup_report cg;
+	bool cgroups = assay_memory_cgroups_enable(&cg);
 	const int nmodes = sizeof(modes) / sizeof(modes[0]);
 	int n = argc > 1 ? atoi(argv[1]) : 2000;
 	const char *dir = argc > 2 ? argv[2] : "/tmp";
 	char *work, *tmp;
-	struct stats off = { 1, 1, 1 }, on = { 0, 0, 0 };
+	struct stats off = { 1, 1, 1 }, on = { 1, 1, 1 }, mem = { 0, 0, 0 };
 	assay_sandbox_report probe;
 
 	if (n < 10)
@@ -187,9 +194,16 @@ int main(int argc, char **argv)
 			off = s;
 		if (!strcmp(modes[k].name, "on"))
 			on = s;
+		if (!strcmp(modes[k].name, "on-mem"))
+			mem = s;
 	}
 	printf("sandbox on / off: %.3f (median), %.3f (mean); goal <= 1.10\n",
 	       on.median / off.median, on.mean / off.mean);
+	if (cgroups)
+		printf("memory cgroup per case (on-mem / on): %.3f (median), %.3f (mean)\n",
+		       mem.median / on.median, mem.mean / on.mean);
+	else
+		printf("on-mem ran without memory cgroups (%s): RLIMIT_DATA only\n", cg.why);
 	for (int k = 0; k < nmodes; k++)
 		free(modes[k].t);
 	free(work);

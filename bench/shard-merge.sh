@@ -33,7 +33,7 @@ for r in $(seq 1 "$RUNS"); do
 		"$ASSAY" run "$TMP/s" -q -o "$TMP/shard-$k" --shard "$k/$K"
 	done
 	t2=$(now)
-	"$ASSAY" merge "$TMP"/shard-* -o "$TMP/merged" -q
+	"$ASSAY" merge "$TMP"/shard-* --suite "$TMP/s" -o "$TMP/merged" -q
 	t3=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >> "$TMP/t-whole"
 	awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >> "$TMP/t-shards"

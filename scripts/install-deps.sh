@@ -7,16 +7,19 @@
 # no npm yet (a machine whose node comes from elsewhere keeps it: Debian's npm would conflict
 # with it), then DuckDB's npm package under $ASSAY_TEST_NODE_DIR (default
 # /usr/local/lib/assay-test-node): tests/cli/t5102 and t5103 read assay's Parquet files back
-# with it, and no test downloads anything at test time.
+# with it, and no test downloads anything at test time; pydantic and deepdiff (tests/cli/t3101
+# runs the contract's Python verifier examples under the contract's own pydantic model); Slurm
+# and munge (tests/slurm/ starts a private one-node cluster to run docs/scale-out.md's job
+# array; the packages' own services are not used).
 # Idempotent: installs only what is missing and runs apt-get update only then.
 # Usage: scripts/install-deps.sh [--tests]   (as root, or with sudo)
 set -eu
 
 pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conversion-dev
 libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
-libtomlplusplus-dev"
+libtomlplusplus-dev zlib1g-dev"
 test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
-python3 python3-yaml groff-base"
+python3 python3-yaml groff-base python3-pydantic python3-deepdiff slurm-wlm munge"
 tests=false
 case "${1:-}" in
 "") ;;

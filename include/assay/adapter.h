@@ -21,60 +21,13 @@
 #include <poll.h>
 
 #include "buf.h"
+#include "model.h"
 #include "proc.h"
 #include "suite.h"
-#include "verify.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** One attribute of a case result: a name ("status_code", "output", "files-x", ...) and its
- *  actual value (verify.h). */
-typedef struct assay_attribute {
-	const char *name;
-	assay_actual actual;
-} assay_attribute;
-
-/**
- * CaseResult: what running one case produced. Owns everything it points to (names and bytes
- * live in `arena`, big captures in `bufs`); released with assay_case_result_release().
- */
-typedef struct assay_case_result {
-	assay_attribute *attrs;   /**< in report order */
-	size_t nattrs;
-	assay_proc_result proc;   /**< how the (main) process ended, its times and resources */
-	const char *error;        /**< how the run ended abnormally ("timed out after 2 seconds",
-				       "cannot run 'x': ..."), or NULL */
-	const char *log;          /**< text the adapter wants in the report beside the attributes
-				       (the api server's output), or NULL */
-	assay_arena *arena;       /**< names, small values */
-	assay_buf *bufs;          /**< captures, files */
-	size_t nbufs;
-} assay_case_result;
-
-#define ASSAY_CASE_RESULT_INIT { NULL, 0, { 0 }, NULL, NULL, NULL, NULL, 0 }
-
-/**
- * Adds attribute `name` (copied) with `actual` to `r`; bytes of `actual` must live as long as
- * `r` (use assay_case_result_keep() for a buffer). @return the stored attribute
- */
-ASSAY_EXTERN assay_attribute *assay_case_result_add(assay_case_result *r, const char *name,
-						    assay_actual actual);
-/**
- * Moves the content of `b` into `r` (b is left INIT).
- * @param len_out receives the length
- * @return the kept bytes (valid as long as `r`)
- */
-ASSAY_EXTERN const char *assay_case_result_keep(assay_case_result *r, assay_buf *b,
-						size_t *len_out);
-/** The arena of `r` (made on first use), for names and messages that live as long as `r`. */
-ASSAY_EXTERN assay_arena *assay_case_result_arena(assay_case_result *r);
-/** The attribute named `name`, or NULL. */
-ASSAY_EXTERN const assay_attribute *assay_case_result_get(const assay_case_result *r,
-							  const char *name);
-/** Frees everything in `r` and returns it to ASSAY_CASE_RESULT_INIT. */
-ASSAY_EXTERN void assay_case_result_release(assay_case_result *r);
 
 /** What the runner passes an adapter: the resolved settings of the run. All borrowed. */
 typedef struct assay_run_ctx {
@@ -112,6 +65,18 @@ ASSAY_EXTERN int assay_case_error_at(const assay_case_load_ctx *ctx, const assay
 /** Sends a warning located at `at` to ctx->warn (when set). */
 ASSAY_EXTERN void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay_value *at,
 				     const char *fmt, ...) ASSAY_PRINTF(3, 4);
+
+/** What a case is given besides its environment (assay_adapter.case_inputs); all borrowed from
+ *  the case. */
+typedef struct assay_case_inputs {
+	const char *const *argv;        /**< the case's own arguments (after the command), or
+					     NULL */
+	size_t argc;
+	const char *stdin_data;         /**< its standard input, or NULL: empty */
+	size_t stdin_len;
+	const assay_input_file *files;  /**< files written into its working folder before it runs */
+	size_t nfiles;
+} assay_case_inputs;
 
 typedef struct assay_adapter {
 	const char *name;                 /**< "cli", "api" (reports' case.type) */
@@ -171,6 +136,13 @@ typedef struct assay_adapter {
 	 * up. Spec: suite-format.md ("A case (api adapter)").
 	 */
 	size_t (*groups_at_once)(const assay_suite *suite);
+	/**
+	 * Fills `out` with what case `c` (loaded by this adapter, without error) is given besides
+	 * its environment: its arguments, standard input and input files, for a repro bundle
+	 * (render.h, assay_sink_repro_new). May be NULL: the adapter's cases are given nothing of
+	 * the kind, and their bundles have no argv.json, env.json, stdin or files/.
+	 */
+	void (*case_inputs)(const assay_case *c, assay_case_inputs *out);
 } assay_adapter;
 
 /** The cli adapter (suite-format.md, "A case (cli adapter)"). */

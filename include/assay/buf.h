@@ -1,7 +1,7 @@
 /**
  * @file buf.h
  * A growable byte buffer with an optional size cap (git's strbuf rules plus curl's dynbuf cap).
- * Spec: style.md §7.6.
+ * Spec: docs/architecture.md ("Ownership rules": caller-allocated structs).
  *
  * Invariants: `ptr` is never NULL and `ptr[len] == '\0'`; the content may hold NUL bytes.
  * `alloc` is private. With `max` > 0, the content never grows past `max` bytes: an append that

@@ -1,7 +1,7 @@
 /**
  * @file common.h
  * Error codes, the error-detail struct, allocation helpers and export markers shared by every
- * assay module. Spec: style.md §7.3 (error handling), §7.5 (header shape).
+ * assay module. Spec: docs/architecture.md ("Errors").
  */
 #ifndef ASSAY_COMMON_H
 #define ASSAY_COMMON_H

@@ -4,7 +4,8 @@
  * pass, per-case deltas of score, time and peak memory, an exact McNemar test on the pass/fail
  * flips and paired bootstrap confidence intervals for the mean differences (stats.h), and a
  * verdict: is B significantly worse?
- * Spec: issue #9 item 5; docs/statistics.md explains the statistics and their sources.
+ * Spec: docs/reports.md ("Comparing runs: assay compare"); docs/statistics.md explains the
+ * statistics and their sources.
  *
  * Cases are paired by checkpoint, group and id. Each run is a results folder or a reports.jsonl
  * file (render.h: assay_report_each_line). Memory: a few dozen bytes per case of A (the pairs
@@ -27,10 +28,15 @@ typedef struct assay_compare_opts {
 	double alpha;       /**< significance level in (0, 0.5); 0: 0.05 */
 	size_t resamples;   /**< bootstrap resamples; 0: 5000 */
 	uint64_t seed;      /**< the bootstrap's seed (the same seed, the same intervals) */
+	size_t min_pairs;   /**< fewer paired cases than this and no verdict is given (`worse`
+			         stays false, `judged` false); 0: ASSAY_COMPARE_MIN_PAIRS */
 } assay_compare_opts;
 
-#define ASSAY_COMPARE_OPTS_VERSION 1
-#define ASSAY_COMPARE_OPTS_INIT { ASSAY_COMPARE_OPTS_VERSION, 0.05, 5000, 1 }
+/* 2 added min_pairs; a version 1 struct (without it) is still read, with the default */
+#define ASSAY_COMPARE_OPTS_VERSION 2
+#define ASSAY_COMPARE_MIN_PAIRS 10
+#define ASSAY_COMPARE_OPTS_INIT                                                                    \
+	{ ASSAY_COMPARE_OPTS_VERSION, 0.05, 5000, 1, ASSAY_COMPARE_MIN_PAIRS }
 
 /** How one case compares, as the callback of assay_compare_runs() sees it (borrowed). */
 typedef struct assay_compare_case {
@@ -60,8 +66,15 @@ typedef struct assay_comparison {
 	assay_compare_measure pass;     /**< passing as 1, failing as 0: the pass rates, B − A and
 					     its paired bootstrap interval */
 	double alpha, confidence;       /**< confidence = 1 − alpha, of every interval */
-	bool worse;                     /**< B is significantly worse: McNemar's p_b_worse < alpha,
-					     or the score interval lies below 0 */
+	bool worse;                     /**< B is significantly worse (docs/statistics.md, "The
+					     verdict"): at least min_pairs paired cases, and
+					     McNemar's p_b_worse < alpha, or the sign test's
+					     p_b_worse < alpha with the score interval below 0.
+					     Cases in one run only are never evidence */
+	assay_mcnemar sign;             /**< the exact sign test on the paired score changes: b
+					     pairs whose score fell, c whose score rose */
+	size_t min_pairs;               /**< the minimum paired count in force */
+	bool judged;                    /**< paired >= min_pairs: a verdict was possible */
 } assay_comparison;
 
 /**

@@ -1,8 +1,8 @@
 /**
  * @file csv.h
  * CSV and TSV text as values (value.h): an array of records, each an array of its fields as
- * strings. Spec: suite-format.md "Verifiers (built in)" (`csv`, `tsv`); RFC 4180; issue #7
- * ("quoted fields, embedded newlines, CRLF").
+ * strings. Spec: suite-format.md "Verifiers (built in)" (`csv`, `tsv`); RFC 4180;
+ * docs/verifiers.md ("csv and tsv": quoted fields, embedded newlines, CRLF).
  *
  * The rules (RFC 4180, and Python's csv module where the RFC is silent):
  * - Records end at CRLF, LF or a lone CR; the last may end without one. A line with nothing on

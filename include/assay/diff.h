@@ -3,8 +3,9 @@
  * The structural diff: two values compared the way python deepdiff compares them, reported in
  * deepdiff's JSON vocabulary, with assay's comparison options.
  * Spec: suite-format.md "Verifiers (built in)" (json options) and the deepdiff paragraph below
- * it; issue #6 (parity with deepdiff 6.2.2, ignore_order as multisets with repetition_change,
- * exclude paths, string case, significant digits, max_diffs, per-path weights).
+ * it; docs/internals/deepdiff-parity.md (parity with deepdiff 6.2.2, ignore_order as multisets
+ * with repetition_change, exclude paths, string case, significant digits, max_diffs, per-path
+ * weights).
  * docs/internals/deepdiff-parity.md describes the semantics in full.
  */
 #ifndef ASSAY_DIFF_H

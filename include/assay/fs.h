@@ -2,7 +2,7 @@
  * @file fs.h
  * File-system helpers: reading capped files, atomic writes, folder trees. Paths are ordinary
  * NUL-terminated strings, relative to the current folder unless absolute.
- * Spec: style.md §7.3 ("never lose data": temp file + fsync + rename).
+ * Spec: docs/architecture.md (the util module: atomic writes, safe tree removal and copy).
  */
 #ifndef ASSAY_FS_H
 #define ASSAY_FS_H
@@ -29,7 +29,9 @@ ASSAY_EXTERN int assay_fs_sha256(const char *path, char out[65], assay_err *err)
 
 /**
  * Writes `len` bytes to `path` atomically: `path`.tmp.<pid> is written, fsync'd, then renamed
- * over `path`. Readers see the old file or the new one, never a partial one.
+ * over `path`. Readers see the old file or the new one, never a partial one. A `path` that is
+ * neither a file nor a folder (a device such as /dev/null or /dev/stdout, a FIFO, a socket;
+ * links followed) is written to directly instead: it is never replaced.
  * @param mode permission bits for a new file (e.g. 0644)
  * @return 0 or ASSAY_EIO (details in `err`; the temp file is removed)
  */
@@ -56,7 +58,9 @@ ASSAY_EXTERN int assay_fs_atomic_write(assay_fs_atomic *w, const void *data, siz
 				       assay_err *err);
 /**
  * Syncs the file and renames it to `path` (replacing what was there), or, when `keep_existing`
- * and `path` exists, discards it. Returns `w` to INIT either way.
+ * and `path` exists, discards it. A `path` that is neither a file nor a folder (a device, a
+ * FIFO, a socket; links followed) receives the file's bytes and is never replaced. Returns `w`
+ * to INIT either way.
  * @return 0, or ASSAY_EIO
  */
 ASSAY_EXTERN int assay_fs_atomic_commit(assay_fs_atomic *w, const char *path, bool keep_existing,

@@ -2,9 +2,10 @@
  * @file ini.h
  * INI documents as values (value.h), read as Python's configparser reads them with
  * `ConfigParser(interpolation=None)` and `read_string()`. Spec: suite-format.md "Verifiers
- * (built in)" (`ini`); issue #7 ("INI as configparser: sections -> keys -> string values, `=`
- * and `:`, comments, continuation lines, the DEFAULT section's keys inherited by every
- * section, keys case-preserved"); docs/decisions.md says why this is not libinih.
+ * (built in)" (`ini`); docs/verifiers.md ("yaml, toml, ini": INI as configparser: sections ->
+ * keys -> string values, `=` and `:`, comments, continuation lines, the DEFAULT section's keys
+ * inherited by every section, keys case-preserved); docs/decisions.md says why this is not
+ * libinih.
  *
  * What a document becomes: an object of sections in the order the text first names them, each
  * an object of its keys and their string values: `{name: dict(parser[name]) for name in

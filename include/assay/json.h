@@ -1,8 +1,8 @@
 /**
  * @file json.h
  * JSON text <-> values (value.h), as Python's json module reads and writes it.
- * Spec: suite-format.md "Verifiers (built in)" (json, jsonl); issue #6 (parsing straight into
- * the value model, numbers of any size, floats as Python reads and writes them).
+ * Spec: suite-format.md "Verifiers (built in)" (json, jsonl); docs/decisions.md ("Loading":
+ * read as Python's json.loads reads them, integers of any size, floats as Python writes them).
  */
 #ifndef ASSAY_JSON_H
 #define ASSAY_JSON_H
@@ -68,7 +68,8 @@ ASSAY_EXTERN int assay_json_parse_lines(assay_value *out, assay_arena *a, const 
 ASSAY_EXTERN void assay_json_write(assay_buf *out, const assay_value *v, int flags);
 
 /**
- * Where values cut out of a report line go (issue #9): blobs named by the SHA-256 of their bytes.
+ * Where values cut out of a report line go (docs/reports.md, "Report lines, cut values"): blobs
+ * named by the SHA-256 of their bytes.
  * A blob is written in pieces (`open`, `write`..., then `close` with its name), since a cut
  * value may be too big to hold in memory twice. Every function returns 0 or an error code with
  * `err` set.

@@ -1,13 +1,16 @@
 /**
  * @file judge.h
  * Judges: the grader, comparator and analyzer of a skill evaluation behind one interface.
- * Spec: issue #8 item 6; docs/eval-schemas.md (the answers' shapes: grading.json,
+ * Spec: docs/skills.md ("Judges"); docs/eval-schemas.md (the answers' shapes: grading.json,
  * comparison.json, analysis.json); docs/skill-evals.md decisions 8 and 9.
  *
  * A judge is either a command (it reads one JSON request on standard input and prints one JSON
- * answer on standard output; run through assay_proc, with a timeout) or an OpenAI-compatible
+ * answer on standard output; run through assay_proc, with a timeout), an OpenAI-compatible
  * chat-completions endpoint (libcurl: POST BASE_URL/chat/completions with the model, the API
- * key read from an environment variable, a timeout, retries with exponential backoff).
+ * key read from an environment variable, a timeout, retries with exponential backoff), or
+ * Anthropic's Messages API (POST BASE_URL/v1/messages, headers x-api-key and
+ * anthropic-version, the answer from the reply's text content blocks, usage's
+ * input_tokens/output_tokens priced; docs/skills.md).
  *
  * Every request is rendered from a prompt template: `<prompts_dir>/<role>.md` when that file
  * exists, else the built-in one (assay_judge_builtin_prompt()). `{{field}}` in a template is
@@ -44,14 +47,16 @@ ASSAY_EXTERN const char *assay_judge_role_name(assay_judge_role role);
 
 /** How a judge is reached. Strings are borrowed for assay_judge_new() only (it copies). */
 typedef struct assay_judge_config {
-	const char *type;         /**< "command" or "http" */
+	const char *type;         /**< "command", "http" (chat completions) or "anthropic" */
 	const assay_strvec *command; /**< command judge: argv (argv[0] looked up in PATH) */
 	bool sandbox;             /**< command judge: run it under proc.h's sandbox (network on,
 				       nothing of the workspace readable) */
-	const char *base_url;     /**< http judge: e.g. "http://127.0.0.1:8080/v1" */
+	const char *base_url;     /**< http judge: e.g. "http://127.0.0.1:8080/v1"; anthropic:
+				       NULL or "" for "https://api.anthropic.com" */
 	const char *model;        /**< the model name (http: sent; both: part of the cache key) */
-	const char *api_key_env;  /**< http judge: name of the environment variable holding the
-				       key (NULL or unset: no Authorization header) */
+	const char *api_key_env;  /**< http judges: name of the environment variable holding the
+				       key (NULL or unset: no Authorization / x-api-key header;
+				       anthropic: NULL or "" means "ANTHROPIC_API_KEY") */
 	double timeout_s;         /**< per try, seconds (<= 0: 300) */
 	int retries;              /**< further tries after a failed or invalid one (< 0: 0) */
 	double backoff_s;         /**< first pause between tries, doubled each time */
@@ -70,8 +75,9 @@ typedef struct assay_judge assay_judge;
 /**
  * Makes a judge from `cfg`.
  * @param out receives the judge (free with assay_judge_free)
- * @return 0; ASSAY_EINVALID for an unknown type, a command judge without a command or an
- *         http judge without base_url or model (details in `err`)
+ * @return 0; ASSAY_EINVALID for an unknown type, a command judge without a command, an
+ *         http judge without base_url or model, or an anthropic judge without a model
+ *         (details in `err`)
  */
 ASSAY_EXTERN int assay_judge_new(assay_judge **out, const assay_judge_config *cfg,
 				 assay_err *err);

@@ -3,9 +3,10 @@
  * A streaming writer of Apache Parquet files: flat columns of strings, doubles, 64-bit integers,
  * booleans and UTC timestamps, plus lists of structs (what SlopCodeBench's reports.parquet
  * holds in its `results` and `case` columns), each column REQUIRED or OPTIONAL.
- * Spec: issue #9 (reports.parquet, one row per case); the Apache Parquet format specification
- * (parquet-format: README "File format", Encodings.md "PLAIN" and "RLE/bit-packed hybrid",
- * LogicalTypes.md "STRING", "TIMESTAMP", "LIST", Compression.md "ZSTD"); the file layout and what
+ * Spec: docs/reports.md ("reports.parquet", one row per case); the Apache Parquet format
+ * specification (external: the apache/parquet-format repository's README "File format",
+ * Encodings.md "PLAIN" and "RLE/bit-packed hybrid", LogicalTypes.md "STRING", "TIMESTAMP",
+ * "LIST", Compression.md "ZSTD"); the file layout and what
  * SlopCodeBench writes are in docs/internals/parquet.md.
  *
  * What is written: format version 1 data pages (PLAIN values, RLE/bit-packed hybrid definition
@@ -234,6 +235,27 @@ ASSAY_EXTERN uint64_t assay_pq_writer_rows(const assay_pq_writer *w);
  * the target path is left untouched. NULL is allowed.
  */
 ASSAY_EXTERN void assay_pq_writer_free(assay_pq_writer *w);
+
+struct assay_value;
+
+/**
+ * Reads a Parquet file of the kind this writer makes (verification.md: from_parquet_row's
+ * side): version 1 data pages, PLAIN values, RLE/bit-packed levels, uncompressed or zstd;
+ * flat BOOLEAN, INT32, INT64, DOUBLE and BYTE_ARRAY columns and top-level lists of structs of
+ * them. Calls `fn` with each row, in file order, as an object: column name -> value (a string
+ * for BYTE_ARRAY, an integer for INT32/INT64 and timestamps, a real, a boolean, null; a list
+ * column as an array of objects, member name -> value, or null). A row lives until `fn`
+ * returns. The file is read whole into memory (at most 4 GiB); one row group is decoded at a
+ * time. The file is untrusted: anything it holds outside that subset, or inconsistent, is an
+ * error, never a crash.
+ * @param nrows NULL, or receives the rows the footer announces (set before the first `fn`)
+ * @return 0; `fn`'s non-zero code; ASSAY_ENOTFOUND, ASSAY_EIO, ASSAY_ETOOBIG (the file);
+ *         ASSAY_EPARSE ("not a Parquet file as assay writes them: ..." saying what was found)
+ */
+ASSAY_EXTERN int assay_pq_read(const char *path,
+			       int (*fn)(void *payload, const struct assay_value *row,
+					 assay_err *err),
+			       void *payload, uint64_t *nrows, assay_err *err);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,8 @@
  *
  * The plug-in is trusted (the suite's author wrote it); the program under test is not, and
  * never runs a plug-in: plug-in programs run as assay's user, outside the case's sandbox.
- * Spec: suite-format.md "Verifiers (built in)" (`command`); issue #7 section 3.
+ * Spec: suite-format.md "Verifiers (built in)" (`command`); docs/verifiers.md ("command:
+ * plug-in programs", "Shared-object plug-ins").
  */
 #ifndef ASSAY_PLUGIN_H
 #define ASSAY_PLUGIN_H
@@ -74,12 +75,51 @@ typedef struct assay_plugin {
  */
 ASSAY_EXTERN int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err);
 
+
 /**
- * Stops every persistent `command` plug-in process (closes its standard input, waits up to 2
- * seconds for it to exit, then kills it). Call it at the end of a run; verifying again later
- * starts them anew. Safe to call when none runs.
+ * Names the Python interpreter that runs Python verifiers (`verifier: {python: FILE, class:
+ * NAME}` in suite.yaml; verification.md "Verifier Protocol"): a path, or a name looked up in
+ * PATH. NULL or "" goes back to the default: the ASSAY_PYTHON environment variable when set,
+ * else `python3`. The string is copied. Not thread-safe: call it before a run.
  */
-ASSAY_EXTERN void assay_plugins_shutdown(void);
+ASSAY_EXTERN void assay_python_set(const char *python);
+
+/** The interpreter Python verifiers run with (see assay_python_set); borrowed. */
+ASSAY_EXTERN const char *assay_python_get(void);
+
+/** One case for a Python verifier. Everything is borrowed. */
+typedef struct assay_python_call {
+	const char *file;          /**< absolute path of the verifier's .py file */
+	const char *class_name;    /**< the class to build (`Verifier` by default) */
+	const assay_value *config; /**< the checkpoint's configuration (a mapping), or NULL */
+	const char *group_name;
+	const char *case_name;
+	const assay_value *actual;   /**< a mapping: the CaseResult attributes (output, stderr,
+					  status_code, files as path -> content, execution_time,
+					  ...) */
+	const assay_value *expected; /**< a mapping: the case's expected values, as written */
+	double timeout;            /**< seconds for this case's answer (<= 0: 60) */
+	size_t memory;             /**< the process's data limit in bytes (0: none) */
+	assay_arena *arena;        /**< where the results are made */
+} assay_python_call;
+
+/**
+ * Verifies one case with a Python verifier: one persistent process per distinct (interpreter,
+ * file, class, configuration), started at the first case (its class built once with the
+ * configuration), running assay's embedded bridge in the sandbox (every layer the kernel grants;
+ * no network; it reads the system folders, the verifier's folder and the interpreter's
+ * installation). The call's `actual` and `expected` reach the verifier as objects read by
+ * attribute. assay_plugins_shutdown() stops the processes.
+ * @param results receives a mapping NAME -> {diff, is_correct, weight} in `call->arena`: what
+ *                the verifier returned, each VerificationResult validated as the contract's
+ *                model does (no extra key, weight > 0, a diff JSON can write)
+ * @return 0; ASSAY_EINVALID (the verifier cannot be built, raised, returned something else, did
+ *         not answer within the timeout, died; the message names the file, the class and the
+ *         interpreter, with Python's message or the end of its standard error); ASSAY_ENOTFOUND
+ *         or ASSAY_EIO (the file cannot be read); all with `err` set
+ */
+ASSAY_EXTERN int assay_python_verify(assay_value *results, const assay_python_call *call,
+				     assay_err *err);
 
 #ifdef __cplusplus
 }

@@ -2,9 +2,9 @@
  * @file proc.h
  * Running one untrusted program: argv, environment, working folder, standard input, capped
  * captures of stdout and stderr, a timeout, resource limits, an optional sandbox, and honest
- * resource use. Spec: style.md §7.7; suite-format.md "A case (cli adapter)"; issue #2 item 3;
- * issue #5 ("Hostile submissions"); docs/security.md says what the sandbox promises and how each
- * promise is tested.
+ * resource use. Spec: suite-format.md "A case (cli adapter)"; docs/cli.md ("How a case runs
+ * (cli adapter)"); docs/security.md says what the sandbox promises and how each promise is
+ * tested.
  *
  * Calling sequence (one process, blocking):   ASSAY_PROC_INIT, fill fields, assay_proc_run(),
  *                                              assay_proc_release().
@@ -70,7 +70,9 @@ enum assay_sandbox_layer {
 	ASSAY_SANDBOX_LANDLOCK_FS = 1 << 2,    /**< Landlock: files only where allowed */
 	ASSAY_SANDBOX_LANDLOCK_NET = 1 << 3,   /**< Landlock: no TCP bind or connect (network off) */
 	ASSAY_SANDBOX_LANDLOCK_SCOPE = 1 << 4, /**< Landlock: no signal or abstract socket outside */
-	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no keyring; network off: no socket(),
+	ASSAY_SANDBOX_SECCOMP = 1 << 5,        /**< seccomp: no keyring, no new namespace
+						    (unshare, setns, clone with CLONE_NEW*;
+						    clone3 is ENOSYS); network off: no socket(),
 						    no datagram socketpair */
 	ASSAY_SANDBOX_NO_NEW_PRIVS = 1 << 6,   /**< no setuid or file capability gains at exec */
 };
@@ -98,7 +100,9 @@ typedef struct assay_proc_result {
 	double cpu_user_s;   /**< user CPU seconds of every waited-for process of the case */
 	double cpu_sys_s;    /**< system CPU seconds of every waited-for process of the case */
 	long long max_rss;   /**< the largest peak resident set size among the case's processes,
-				  bytes (not their sum) */
+				  bytes (not their sum); with a memory cgroup (a memory limit and
+				  assay_memory_cgroups()), at least the cgroup's peak, which counts
+				  every page of the case, shared and memfd pages included */
 	bool out_truncated;  /**< stdout was longer than its cap */
 	bool err_truncated;  /**< stderr was longer than its cap */
 	assay_limit limit;   /**< the limit the case ran into, first of: cpu, file size,
@@ -163,11 +167,16 @@ typedef struct assay_sandbox {
 typedef struct assay_limits {
 	double cpu_s;              /**< CPU seconds per process, rounded up to whole seconds
 				        (RLIMIT_CPU; SIGXCPU at the limit, SIGKILL a second later) */
-	long long memory_bytes;    /**< data memory per process (RLIMIT_DATA: heap and private
-				        writable mappings, not address space reserved with
-				        PROT_NONE). An allocation past it fails; the limit is
-				        reported only as a guess: when the program ended abnormally
-				        and its peak RSS reached half the limit */
+	long long memory_bytes;    /**< memory of the whole case. With memory cgroups
+				        (assay_memory_cgroups()): every page its processes bring
+				        in, shared and memfd pages included, no swap; past it the
+				        kernel kills a process of the case (reported as
+				        ASSAY_LIMIT_MEMORY). Without: data memory per process
+				        (RLIMIT_DATA: heap and private writable mappings, not
+				        address space reserved with PROT_NONE); an allocation
+				        past it fails, and the limit is reported only as a guess:
+				        when the program ended abnormally and its peak RSS
+				        reached half the limit */
 	long long file_size_bytes; /**< the largest file a process may write (RLIMIT_FSIZE) */
 	long open_files;           /**< descriptors per process (RLIMIT_NOFILE) */
 	long processes;            /**< processes of the case at once. Exact inside the sandbox's
@@ -229,6 +238,9 @@ typedef struct assay_proc {
 	int exec_errno;
 	size_t rep_len;
 	unsigned char rep[192];  /* the supervisor's report */
+	char *cg;                /* the case's memory cgroup while it runs, or NULL */
+	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
+	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;
 
 #define ASSAY_PROC_INIT                                                                        \
@@ -328,6 +340,45 @@ ASSAY_EXTERN void assay_proc_release(assay_proc *p);
  * @return 0, or ASSAY_ESPAWN if the supervisor could not be run (details in `err`)
  */
 ASSAY_EXTERN int assay_sandbox_probe(assay_sandbox_report *out, assay_err *err);
+
+/** What assay_memory_cgroups_enable() found. */
+typedef struct assay_cgroup_report {
+	int version;    /**< 2 (cgroup v2), 1 (cgroup v1's memory hierarchy), 0: none */
+	char base[512]; /**< the cgroup folder the cases' cgroups are made in, or "" */
+	char why[256];  /**< with version 0: why there are none, else "" */
+} assay_cgroup_report;
+
+/**
+ * Lets a case with a memory limit run in a memory cgroup of its own (docs/security.md,
+ * "Limits"). Until a caller calls this the library makes no cgroup, and
+ * `limits.memory_bytes` is RLIMIT_DATA per process. It looks for assay's own cgroup of cgroup
+ * v2 with the memory controller enabled for its children, else of cgroup v1's memory
+ * hierarchy, and makes and removes a probe cgroup there (root, or a delegated subtree). When
+ * it may: from then on every case with a memory limit gets a cgroup beneath that one, named
+ * assay-PID-START-N, the supervisor written into it before anything of the case runs; the
+ * limit bounds every page the case brings in (heap, shared and memfd pages, tmpfs files, no
+ * swap), the kernel's OOM kill there is ASSAY_LIMIT_MEMORY, `max_rss` is at least the cgroup's
+ * peak, and a case whose cgroup cannot be made fails to start (ASSAY_ESPAWN). assay itself is
+ * never moved into a cgroup. Looks once; later calls report the same. Thread-safe.
+ * @param out NULL, or filled with what was found
+ * @return true when cgroups are used
+ */
+ASSAY_EXTERN bool assay_memory_cgroups_enable(assay_cgroup_report *out);
+
+/**
+ * Whether assay_memory_cgroups_enable() enabled them.
+ * @param why NULL, or `len` bytes for the reason when false (not enabled, or not available)
+ */
+ASSAY_EXTERN bool assay_memory_cgroups(char *why, size_t len);
+
+/**
+ * Removes the case cgroups beneath the enabled base whose assay is gone (its pid not alive with
+ * the start time in the cgroup's name: an assay killed mid-case), SIGKILLing the processes
+ * still in them first. Never touches a cgroup not named assay-PID-START-N, or one whose owner
+ * is alive. Nothing unless cgroups are enabled.
+ * @return how many were removed
+ */
+ASSAY_EXTERN int assay_memory_cgroups_sweep(void);
 
 /**
  * A short fixed name for one layer bit ("user-namespace", "pid-namespace", "landlock-fs",

@@ -9,8 +9,8 @@
  * whole values (Parquet), with every marker put back from its blob.
  * Also: SlopCodeBench's pass policies, the sink deciding a run's verdict by one of them, and
  * failure repro bundles.
- * Spec: issue #9 items 2 (aggregates, pass policies), 3 (formats), 4 (reading back), 6 (repro
- * bundles); verification.md (VerifierReport, AttributeResult, to_parquet_row);
+ * Spec: docs/reports.md (formats, pass policies, reading back, repro bundles); verification.md
+ * (VerifierReport, AttributeResult, to_parquet_row);
  * docs/reports.md describes every format for users.
  *
  * Memory stays flat whatever the number of cases: a renderer keeps per case only what it needs
@@ -20,7 +20,8 @@
 #ifndef ASSAY_RENDER_H
 #define ASSAY_RENDER_H
 
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 #include "value.h"
 
 #ifdef __cplusplus
@@ -211,7 +212,7 @@ ASSAY_EXTERN void assay_summary_add_policies(assay_arena *a, assay_value *summar
 ASSAY_EXTERN int assay_sink_policy_new(assay_sink *out, assay_pass_policy p, bool *passed);
 
 /*
- * Failure repro bundles (issue #9 item 6).
+ * Failure repro bundles (docs/reports.md, "Repro bundles").
  */
 
 /** What a repro bundle needs to know of the run (copied by assay_sink_repro_new). */

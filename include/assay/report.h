@@ -2,7 +2,7 @@
  * @file report.h
  * Report sinks: the places finished cases and the run summary are written to.
  * Spec: suite-format.md "What a run writes"; verification.md "Testing Your Verifier" (the
- * run-case array). The sink interface itself is in run.h.
+ * run-case array). The sink interface itself is in sink.h.
  */
 #ifndef ASSAY_REPORT_H
 #define ASSAY_REPORT_H
@@ -10,13 +10,15 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Report lines carry values up to this many bytes by default (issue #9); the rest is a blob. */
+/** Report lines carry values up to this many bytes by default (docs/reports.md); the rest is a
+ *  blob. */
 #define ASSAY_REPORT_VALUE_CAP_DEFAULT (64u * 1024)
 
 /** Options of the terminal sink. */
@@ -34,11 +36,12 @@ typedef struct assay_term_opts {
 } assay_term_opts;
 
 /**
- * A sink for people: a progress line while cases run, then the failing cases (issue #11: per
- * attribute the reason in one line where it fits, a short rendering of longer diffs, how the
- * program ended, the last lines of its stderr, a command line reproducing the case; a
- * regression copy failing as its original in one line), a table of checkpoints and group types
- * (passed, total, rate), and what ran ("12 of 25 cases ran" when interrupted).
+ * A sink for people: a progress line while cases run, then the failing cases (docs/cli.md,
+ * "The failure listing": per attribute the reason in one line where it fits, a short rendering
+ * of longer diffs, how the program ended, the last lines of its stderr, a command line
+ * reproducing the case; a regression copy failing as its original in one line), a table of
+ * checkpoints and group types (passed, total, rate), and what ran ("12 of 25 cases ran" when
+ * interrupted).
  * With --keep (the summary's work_dir), each listed case's stdin is written under
  * `<work_dir>/.stdin/` for its reproduce line.
  * @return 0
@@ -85,7 +88,8 @@ ASSAY_EXTERN double assay_score_end(const assay_score *acc, bool errored, bool *
 /**
  * Recomputes calculate_score and did_pass from a report line's own `results` (each attribute
  * whose `is_correct` is a boolean was verified; its `weight` counts), for a reader that must
- * not trust the line's stated `passed` and `score` (assay merge). The line's error
+ * not trust the line's stated `passed` and `score` (assay merge no longer uses it: it verifies
+ * each case again from the suite, shard.h). The line's error
  * (assay_report_get(line, "error")) makes it fail.
  * @param line  a whole report line (blobs expanded)
  * @return 0; ASSAY_EINVALID when `results` is not an object or an attribute's weight is not a

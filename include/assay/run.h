@@ -22,6 +22,8 @@
 #define ASSAY_RUN_H
 
 #include "adapter.h"
+#include "model.h"
+#include "sink.h"
 #include "suite.h"
 #include "value.h"
 
@@ -29,74 +31,7 @@
 extern "C" {
 #endif
 
-/** One finished case, as handed to sinks. Everything is borrowed for the call. */
-typedef struct assay_case_report {
-	const assay_checkpoint *checkpoint;
-	const assay_group *group;
-	const char *id;                  /**< the case id */
-	const assay_case *kase;          /**< the loaded case, or NULL when replayed */
-	const assay_case_result *result; /**< NULL if the case could not be loaded, or replayed */
-	/** The reports.jsonl line: VerifierReport fields plus checkpoint, score, passed. */
-	const assay_value *json;
-	double score;      /**< calculate_score(): weighted mean of verified attributes */
-	bool passed;       /**< did_pass(): every verified attribute correct (false on error) */
-	const char *error; /**< the case could not be loaded, run or verified: why; else NULL */
-	bool replayed;     /**< taken from an earlier run's reports (resume), not run now */
-	size_t index;      /**< 1-based position of the case in the run (its place in run order,
-				whatever order cases finish in) */
-	size_t total;      /**< cases in the run */
-} assay_case_report;
-
-/** Counts for one checkpoint and group type (summary.json). */
-typedef struct assay_tally {
-	size_t passed;
-	size_t total;
-	size_t errors;
-	double score_sum;
-} assay_tally;
-
-/** The run's aggregate, handed to sinks at the end. */
-typedef struct assay_run_summary {
-	const assay_suite *suite;
-	const assay_value *json; /**< summary.json's object (owned by the runner) */
-	assay_tally total;
-	size_t planned;          /**< cases the run was to run */
-	double wall_s;           /**< seconds the run took */
-	bool interrupted;        /**< stopped early (the stop flag, or fail_fast): not every case
-				      ran; summary.json's "not_run" names those that did not */
-} assay_run_summary;
-
-/**
- * A report sink: where finished cases go (reports.jsonl is the first; JUnit, TAP, a results
- * store are others). Every callback may be NULL. A non-zero return from a callback stops the
- * run with that error (a sink that cannot write must not lose results silently).
- * `on_case` gets the cases in run order (the same order at any `jobs`), unless `any_order` is
- * set: then each case as soon as it is verified, in the order cases finish.
- */
-typedef struct assay_sink {
-	void *payload;
-	int (*on_begin)(void *payload, const assay_suite *suite, size_t total, assay_err *err);
-	int (*on_case)(void *payload, const assay_case_report *report, assay_err *err);
-	int (*on_end)(void *payload, const assay_run_summary *summary, assay_err *err);
-	void (*free)(void *payload);
-	/** A case is about to run (`index`: its 1-based position in run order, of `total`;
-	 *  with jobs > 1 several cases run at once and starts come in any order); may be NULL. */
-	void (*on_start)(void *payload, const assay_checkpoint *checkpoint,
-			 const assay_group *group, const char *id, size_t index, size_t total);
-	/** true: `on_case` takes cases in the order they finish (a results store, which keeps
-	 *  each case's position); false (the default): in run order. */
-	bool any_order;
-	/** Makes lasting what `on_case` took (a store commits its open batch); may be NULL.
-	 *  Called while cases run: when the runner has nothing to do for a moment (20 ms), and
-	 *  at the latest ASSAY_SINK_FLUSH_SECONDS after the first case taken since the last
-	 *  call (on_end comes at the end). A non-zero return stops the run as above. */
-	int (*flush)(void *payload, assay_err *err);
-} assay_sink;
-
-/** The longest a runner lets a case wait for assay_sink.flush while cases run, seconds. */
-#define ASSAY_SINK_FLUSH_SECONDS 0.25
-
-/** Verification budget defaults (issue #5): per attribute. */
+/** Verification budget defaults (docs/decisions.md, "Verifying and scoring"): per attribute. */
 #define ASSAY_VERIFY_MEMORY_DEFAULT (512u * 1024 * 1024)
 #define ASSAY_VERIFY_SECONDS_DEFAULT 60.0
 
@@ -165,6 +100,20 @@ typedef struct assay_run_opts {
 ASSAY_EXTERN int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 				 assay_tally *summary_out, assay_err *err);
 
+/**
+ * Removes the root folders (`assay-XXXXXX`, with every case's working folder) that runs killed
+ * before they could remove them left beneath `work_root` (NULL: $TMPDIR, else /tmp): a root is
+ * removed only when it is a folder (not a link) of this process's euid holding `.owner`, whose
+ * lock (held by a run for its whole life, dropped by the kernel when it dies) is free and whose
+ * pid is not alive with the start time written there (docs/security.md, "A killed run's
+ * folders"). A live run's root, a root kept with `keep` (its `.owner` removed at
+ * the end) and any other folder are left alone. assay_run_suite() never does this by itself:
+ * it removes folders the caller did not ask it to make, so the caller chooses, and says so.
+ * @param removed NULL, or receives the path of each root removed
+ * @return how many were removed (never an error: what cannot be read or removed is left)
+ */
+ASSAY_EXTERN int assay_run_sweep_roots(const char *work_root, assay_strvec *removed);
+
 /** What assay_case_report_build() decided about a case. */
 typedef struct assay_verdict {
 	double score;       /**< calculate_score() (0 when nothing was verified) */
@@ -201,9 +150,6 @@ ASSAY_EXTERN assay_value assay_case_report_error(assay_arena *a, const assay_sui
 						 const assay_group *group, const char *id,
 						 const assay_case *c, const char *message,
 						 double t0);
-
-/** CLOCK_MONOTONIC now, in seconds. */
-ASSAY_EXTERN double assay_now(void);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * @file shard.h
  * Scale-out: one suite run as N shards on N machines (Slurm job arrays, Kubernetes Indexed
  * Jobs, anything), then merged into one run.
- * Spec: issue #10 part 3; docs/scale-out.md; docs/cli.md (`--shard`, `assay merge`).
+ * Spec: docs/scale-out.md; docs/cli.md (`--shard`, `assay merge`).
  *
  * The split is deterministic and needs no coordination: every shard loads the same suite and
  * selection, computes the whole assignment, and keeps its own part. A unit of the split is a
@@ -163,11 +163,10 @@ typedef struct assay_merge_opts {
 					   NULL */
 	assay_sink *sinks;       /**< more sinks fed the merged run (a terminal report), or NULL */
 	size_t nsinks;
-	const char *suite;       /**< the suite folder the shards ran, to check each case's file
-				      against (it must be the suite.yaml they ran), or NULL: the
-				      `suite_path` the shards recorded, when it exists and holds
-				      that suite.yaml (else the case files are checked only against
-				      the shards' own record) */
+	const char *suite;       /**< the suite folder the shards ran (required: NULL is
+				      ASSAY_EINVALID): it must be the suite.yaml they ran; each
+				      case's file is hashed again, and each case verified again from
+				      it */
 } assay_merge_opts;
 
 /**
@@ -181,15 +180,17 @@ typedef struct assay_merge_opts {
  * @param summary_out NULL, or receives the merged counts
  * A shard's word is checked, not trusted (docs/scale-out.md, "What a merge checks"): counts
  * are bounded, no case may be held twice, the split's fingerprint is remade from the cases the
- * shards hold, each case's verdict and score are remade from its attributes
- * (assay_score_line), each blob must hash to its name, the case files' digest is remade from
- * the stored case hashes and, with the suite at hand (`suite`, else the recorded suite_path),
- * each case file is hashed again; every store must be a plain assay store (store.h).
+ * shards hold, each blob must hash to its name, each case file of `suite` is hashed again and
+ * each case verified again from it and the actual values its shard recorded, by the runner's
+ * code (assay_case_report_build): a verdict, score, expected value, is_correct, weight or
+ * attribute score the shard states otherwise is refused; every store must be a plain assay
+ * store (store.h).
  * @return 0; ASSAY_ENOTFOUND (a folder holds no results); ASSAY_EINVALID (a folder is not a
  *         shard, did not finish, or the set is wrong: a shard missing or given twice, shards of
  *         different suites, counts or splits, a case missing or in two shards; the message
  *         names the folders; or a shard does not hold what it says: a case held twice or not
- *         where the split placed it, a verdict its attributes do not make, a forged blob,
+ *         where the split placed it, a verdict or result re-verification does not make, no
+ *         `suite`, a forged blob,
  *         other case files, an absurd count, a store that is not a plain assay store); ASSAY_EBUSY (`output` is being written by another assay);
  *         ASSAY_ESTORE, ASSAY_EIO. On error `output` is left as it was.
  */

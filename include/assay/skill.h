@@ -3,7 +3,7 @@
  * Skill evaluation workspaces: a skill (a folder with SKILL.md), its eval cases
  * (evals/evals.json), versions (history.json and vN/skill snapshots), runs of an executor,
  * grades (grading/<case>_v<N>_run<R>.json), blind comparisons and analyses.
- * Spec: issue #8; docs/eval-schemas.md (the contract: file and field names, score rules);
+ * Spec: docs/skills.md; docs/eval-schemas.md (the contract: file and field names, score rules);
  * docs/skill-evals.md (workflow, decisions 1-9, the deterministic checks of section 4).
  *
  * Workspace layout (docs/skills.md):
@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include "buf.h"
+#include "strvec.h"
 #include "value.h"
 
 #ifdef __cplusplus
@@ -67,7 +69,7 @@ ASSAY_EXTERN void assay_skill_diag_add(assay_skill_diags *d, assay_skill_severit
 ASSAY_EXTERN void assay_skill_diags_clear(assay_skill_diags *d);
 
 /*
- * Workspaces (issue #8 items 1 and 2)
+ * Workspaces (docs/skills.md, "The workspace")
  */
 
 /** What assay_skill_init() made (all false: it was all there already). */
@@ -119,7 +121,7 @@ ASSAY_EXTERN int assay_skill_refresh_average(const char *workspace, int version,
 					     assay_err *err);
 
 /*
- * Checking the five files (issue #8 item 3)
+ * Checking the five files (docs/skills.md, "Check")
  */
 
 typedef enum assay_skill_file_kind {
@@ -149,7 +151,7 @@ ASSAY_EXTERN int assay_skill_check_workspace(assay_skill_diags *d, const char *w
 					     assay_err *err);
 
 /*
- * Deterministic convention checks (issue #8 item 4; skill-evals.md section 4)
+ * Deterministic convention checks (docs/skills.md, "Lint"; skill-evals.md section 4)
  */
 
 typedef enum assay_skill_profile {
@@ -213,15 +215,47 @@ ASSAY_EXTERN void assay_skill_lint_release(assay_skill_lint *l);
 
 /**
  * The convention_compliance object of grading.json: the five keys, each {passed, details}.
- * A key passes when none of its error or warning checks failed; it is null when its only
- * checks could not be decided. `details` names the file checked (`label`, or the SKILL.md
- * path) and the failed checks.
+ * A key passes when none of its error or warning checks failed; `passed` is always a bool,
+ * as grading.json types it: a key whose only checks could not be decided (type_alignment of
+ * no or an undecidable type) passes, and its details say why. `details` names the file
+ * checked (`label`, or the SKILL.md path) and the failed checks.
  */
 ASSAY_EXTERN assay_value assay_skill_lint_compliance(const assay_skill_lint *l,
 						     const char *label, assay_arena *a);
 /** The whole lint as a value: {skill, skill_md, profile, convention_compliance, checks,
  *  errors, warnings}. */
 ASSAY_EXTERN assay_value assay_skill_lint_value(const assay_skill_lint *l, assay_arena *a);
+
+/*
+ * Packaging (docs/skills.md)
+ */
+
+/** What assay_skill_package() did. Release with assay_skill_package_release(). */
+typedef struct assay_skill_package_result {
+	assay_skill_lint lint;    /**< the lint run first (nothing is written when it has errors) */
+	bool written;             /**< the archive was written */
+	char *path;               /**< the archive's path (absolute), once known */
+	size_t files;             /**< files packed */
+	size_t bytes;             /**< their size before compression */
+	assay_strvec links;       /**< symbolic links left out (relative paths) */
+} assay_skill_package_result;
+
+/**
+ * Writes `<out_dir>/<folder name>.skill`: the ZIP archive skill-creator's package_skill.py
+ * makes (every regular file of the skill, deflated, named `<folder name>/<path>`, in sorted
+ * order, Unix modes kept), after a lint with `lint` (NULL: the agentskills profile) that has
+ * no error; with errors nothing is written and `out->lint` says why. Links are never followed
+ * nor packed (listed in `out->links`); `.git/` at the top is left out. Written atomically.
+ * @param out_dir NULL or "": the current folder (made when missing)
+ * @return 0 (also when the lint failed: see out->written); ASSAY_ENOTFOUND if `skill_dir` is
+ *         not a folder; ASSAY_ETOOBIG for a file over 256 MiB or an archive past ZIP's 4 GiB
+ *         and 65,535 entries; ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_package(assay_skill_package_result *out, const char *skill_dir,
+				     const char *out_dir, const assay_skill_lint_opts *lint,
+				     assay_err *err);
+/** Frees what a package result holds. */
+ASSAY_EXTERN void assay_skill_package_release(assay_skill_package_result *r);
 
 /*
  * Scores (eval-schemas.md "grading.json", decision 8)
@@ -258,9 +292,18 @@ ASSAY_EXTERN bool assay_skill_first_is_a(uint64_t seed, const char *case_id, int
  *  n == 0 gives [0, 1]. */
 ASSAY_EXTERN void assay_skill_wilson(double successes, double n, double z, double *lo,
 				     double *hi);
+/**
+ * The difference of two independent proportions, s1/n1 - s2/n2, into *d, with Newcombe's
+ * hybrid score interval (1998, method 10: the two Wilson intervals at `z` combined) into
+ * [*lo, *hi]. It stays within [-1, 1] and is honest for small n; an empty side counts as 0 of
+ * 0 (its Wilson interval [0, 1]).
+ */
+ASSAY_EXTERN void assay_skill_delta_ci(double s1, double n1, double s2, double n2, double z,
+				       double *d, double *lo, double *hi);
 
 /*
- * Running, comparing, reporting (issue #8 items 5, 7, 8)
+ * Running, comparing, reporting (docs/skills.md, "Running: the executor", "Blind comparison",
+ * "Report")
  */
 
 /** What happened to one (case, run). */
@@ -269,6 +312,9 @@ typedef enum assay_skill_item_state {
 	ASSAY_SKILL_GRADING_ERROR = 1, /**< the grader's answers were not valid: recorded in the
 					    run folder's grading_error.json */
 	ASSAY_SKILL_SKIPPED = 2,       /**< not started: the time or cost budget ran out */
+	ASSAY_SKILL_RUN_ERROR = 3,     /**< the executor could not be started (no such program,
+					    not executable): nothing to grade, no judge asked;
+					    recorded in the run folder's run_error.json (docs/skills.md) */
 } assay_skill_item_state;
 
 typedef struct assay_skill_item {
@@ -277,15 +323,19 @@ typedef struct assay_skill_item {
 	assay_skill_item_state state;
 	bool pass;                /**< overall == "pass" */
 	double overall_score;
-	int exit_code;            /**< the executor's (-1 timeout, -N signal, 127 not started) */
+	int exit_code;            /**< the executor's (-1 timeout, -N signal; a run error: 127) */
 	bool timed_out;           /**< the executor ran into its timeout (exit_code -1) */
 	double timeout_s;         /**< that timeout, seconds */
 	double seconds;           /**< executor wall seconds */
 	double judge_seconds;
 	double cost;              /**< executor (metrics.json cost_usd) + judge */
 	bool cost_unknown;        /**< metrics.json gave a cost that is not a finite number >= 0
-				       (negative, NaN, text): it is not in `cost` */
-	const char *error;        /**< grading error or NULL */
+				       (negative, NaN, text, a container at any depth), or is
+				       present but no readable JSON object: it is not in `cost` */
+	const char *error;        /**< the grading or run error, or NULL */
+	bool without_skill;       /**< a run of the no-skill baseline (configuration
+				       without_skill), not of `version` */
+	bool kept;                /**< resume: graded before, its grading file kept */
 } assay_skill_item;
 
 typedef struct assay_skill_run_opts {
@@ -301,9 +351,20 @@ typedef struct assay_skill_run_opts {
 	/** Called (under a lock) as each item ends. */
 	void (*progress)(void *payload, const assay_skill_item *item);
 	void *payload;
+	bool without_skill;       /**< each (case, run) also runs without the skill (docs/skills.md):
+				       without_skill/runs/<case>/run<R>/, graded into
+				       without_skill/grading/<case>_run<R>.json */
+	bool resume;              /**< keep a run whose grading file exists (reported with
+				       `kept`), run the others: a killed run continues */
 } assay_skill_run_opts;
 
-#define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL }
+#define ASSAY_SKILL_RUN_OPTS_INIT { NULL, false, -1, 0, 0, NULL, -1, -1, false, NULL, NULL, \
+				    false, false }
+
+/** The outcome counts of one configuration's runs. */
+typedef struct assay_skill_run_counts {
+	size_t planned, graded, passed, grading_errors, run_errors, skipped;
+} assay_skill_run_counts;
 
 typedef struct assay_skill_run_summary {
 	int version;
@@ -312,13 +373,20 @@ typedef struct assay_skill_run_summary {
 	size_t cost_unknown;      /**< runs whose executor cost was unknown (not in `cost`) */
 	bool budget_hit;
 	double average_score;     /**< NaN when none */
+	size_t run_errors;        /**< runs whose executor could not be started (not graded) */
+	/** The no-skill baseline's runs (opts.without_skill), counted apart: the fields above
+	 *  count the version's runs only; `cost`, `budget_hit` cover both. */
+	assay_skill_run_counts without_skill;
 } assay_skill_run_summary;
 
 /**
  * Runs the executor for each case and run in isolated run folders, asks the grader, writes
- * grading/<case>_v<N>_run<R>.json, refreshes the version's average_score.
+ * grading/<case>_v<N>_run<R>.json, refreshes the version's average_score. An executor that
+ * cannot be started is a run error (run_error.json), never sent to the grader.
  * @return 0 (failed runs are data); ASSAY_ENOTFOUND/ASSAY_EPARSE/ASSAY_EINVALID when the
- *         workspace, its config or evals.json cannot be used; ASSAY_EIO; ASSAY_ESPAWN
+ *         workspace, its config or evals.json cannot be used; ASSAY_ENOMATCH when
+ *         `case_glob` matches no case id (err's msg then names the closest ids) or the
+ *         version has no snapshot; ASSAY_EIO; ASSAY_ESPAWN
  */
 ASSAY_EXTERN int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 				 assay_err *err);
@@ -362,10 +430,139 @@ typedef struct assay_skill_compare_summary {
 ASSAY_EXTERN int assay_skill_compare(assay_skill_compare_summary *out,
 				     const assay_skill_compare_opts *o, assay_err *err);
 
+typedef struct assay_skill_improve_opts {
+	const char *workspace;
+	int iterations;           /**< new versions at most; <= 0: 3 */
+	int runs;                 /**< runs per case; <= 0: 3 */
+	size_t jobs;              /**< runs at once; 0: config.json's */
+	int patience;             /**< stop after this many iterations in a row without
+				       improvement; <= 0: 2 */
+	double target;            /**< stop when this share of a version's runs pass; <= 0: 1 */
+	double budget_seconds;    /**< the whole loop's; < 0: config.json's; 0: none */
+	double budget_cost;       /**< the runs' cost over the whole loop; < 0: config's */
+	bool no_cache;
+	/** Each run as it ends (as assay_skill_run_opts.progress). */
+	void (*progress)(void *payload, const assay_skill_item *item);
+	/** Each step as it starts, in words. */
+	void (*step)(void *payload, const char *what);
+	void *payload;
+} assay_skill_improve_opts;
+
+#define ASSAY_SKILL_IMPROVE_OPTS_INIT { NULL, 0, 0, 0, 0, 0, -1, -1, false, NULL, NULL, NULL }
+
+typedef struct assay_skill_improve_result {
+	char stopped[600];        /**< why the loop stopped */
+	bool failed;              /**< it stopped because a step failed (grading or run errors,
+				       failed judgements, the improver) */
+	int best_version;         /**< -1 when no version has graded runs */
+	double best_pass_rate;
+	size_t versions;          /**< versions in the session */
+} assay_skill_improve_result;
+
 /**
- * The report (issue #8 item 8) as a value: {versions: [{version, description, average_score,
- * cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}], pass_rate}],
- * never_discriminating: [{case_id, criterion}], warnings: [text...]}.
+ * Improve mode as a loop (docs/skill-evals.md 3.5): runs of the current version,
+ * grading, blind comparison with the previous version (both orders), analysis, then the
+ * config's improver writes the next version into the skill folder and assay snapshots it;
+ * until a stop rule holds (src/lib/skill/improve.c lists them). Resumable after a kill;
+ * improve.json records the session.
+ * @return 0 (a stop, even for a failed step, is data: see out->failed); the errors of
+ *         assay_skill_run(), assay_skill_compare() and assay_skill_snapshot()
+ */
+ASSAY_EXTERN int assay_skill_improve(assay_skill_improve_result *out,
+				     const assay_skill_improve_opts *o, assay_err *err);
+
+typedef struct assay_skill_triggers_opts {
+	const char *workspace;
+	int version;              /**< < 0: current_version */
+	int runs;                 /**< runs per query; <= 0: config's triggers.runs, else 1 */
+	/** Each query as its runs end: whether it should trigger, whether it did (at least
+	 *  half its runs read the skill), runs that read it, runs done. */
+	void (*progress)(void *payload, const char *query, bool should, bool triggered,
+			 size_t read, size_t runs);
+	void *payload;
+} assay_skill_triggers_opts;
+
+#define ASSAY_SKILL_TRIGGERS_OPTS_INIT { NULL, -1, 0, NULL, NULL }
+
+typedef struct assay_skill_triggers_result {
+	int version;
+	size_t queries;           /**< queries with at least one run done */
+	size_t tp, fp, fn, tn;
+	double precision, recall, accuracy; /**< NaN when undefined (no denominator) */
+	size_t errors;            /**< runs whose executor could not start (not counted) */
+	char error[600];          /**< the last such reason */
+} assay_skill_triggers_result;
+
+/**
+ * Trigger evals (docs/skills.md): each query of SKILL/evals/triggers.json
+ * ([{"query", "should_trigger"}]) through the executor with the version's skill installed
+ * among config.json's triggers.skills; whether the skill was read is decided from the
+ * transcript (src/lib/skill/triggers.c says how). Writes triggers/v<N>/results.json.
+ * @return 0; ASSAY_ENOTFOUND (no triggers.json, a triggers.skills folder missing);
+ *         ASSAY_EPARSE/ASSAY_EINVALID (malformed, with path:line:col); ASSAY_ENOMATCH (no
+ *         such version); ASSAY_EIO; ASSAY_ESPAWN
+ */
+ASSAY_EXTERN int assay_skill_triggers(assay_skill_triggers_result *out,
+				      const assay_skill_triggers_opts *o, assay_err *err);
+/**
+ * The description improver of the trigger evals: config.json's triggers.improver.command
+ * (placeholders {results}: triggers/v<N>/results.json, {skill}, {workspace}, {version}) runs
+ * in triggers/improve/v<N>/, edits the skill folder, and assay snapshots it.
+ * @param next receives the new version
+ * @return 0 (a new version); 1 with `why` when there is no improver, it failed or it changed
+ *         nothing; the errors of running it and of assay_skill_snapshot()
+ */
+ASSAY_EXTERN int assay_skill_triggers_improver(const char *workspace, int version, int *next,
+					       char *why, size_t whysize, assay_err *err);
+/** Every triggers/v<N>/results.json of the workspace, by version, as an array in `a`. */
+ASSAY_EXTERN int assay_skill_triggers_versions(assay_value *out, assay_arena *a,
+					       const char *workspace, assay_err *err);
+
+/**
+ * The review page (docs/skills.md): one self-contained HTML document (no server, network or
+ * CDN needed) showing every case, every graded run's outputs, transcript and grades with
+ * their evidence, the comparisons and analyses, with a feedback box per run. Appended to
+ * `out`. With `serve`, the page's save button POSTs to "feedback" (relative to the page)
+ * instead of downloading feedback.json.
+ * @return 0; the errors of reading the workspace
+ */
+ASSAY_EXTERN int assay_skill_review_page(assay_buf *out, const char *workspace, bool serve,
+					 assay_err *err);
+/**
+ * Checks the review page's feedback (`len` bytes of JSON: {"reviews": [{"run_id":
+ * "<case>/v<N>/run<R>", "feedback", "timestamp"}], "status"}) and writes it, rebuilt by
+ * assay, as the workspace's feedback.json (atomically).
+ * @return 0; ASSAY_EPARSE (not JSON); ASSAY_EINVALID (not that shape); ASSAY_ETOOBIG (over
+ *         1 MiB); ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_feedback_save(const char *workspace, const char *body,
+					   size_t len, assay_err *err);
+
+/** What assay_skill_benchmark() wrote. Free `path` with free(). */
+typedef struct assay_skill_benchmark_result {
+	int version;
+	char *path;               /**< benchmarks/<time>/benchmark.json (absolute) */
+	size_t with_skill_runs, without_skill_runs;
+	double pass_rate_with;    /**< mean expectation pass rate of the version's runs */
+	double pass_rate_without; /**< the baseline's; NaN without one */
+} assay_skill_benchmark_result;
+
+/**
+ * Writes benchmarks/<UTC time>/benchmark.json in the shape of skill-creator's
+ * skill-creator's benchmark schema (docs/skills.md: metadata, runs[] with configuration with_skill/without_skill and a
+ * nested result, run_summary with mean/stddev/min/max and delta strings, notes) from the
+ * version's grading files and the no-skill baseline's (docs/skills.md).
+ * @param version < 0: current_version
+ * @return 0; ASSAY_ENOMATCH when the version has no graded run; the errors of reading the
+ *         workspace; ASSAY_EIO
+ */
+ASSAY_EXTERN int assay_skill_benchmark(assay_skill_benchmark_result *out,
+				       const char *workspace, int version, assay_err *err);
+
+/**
+ * The report (docs/skills.md, "Report") as a value: {versions: [{version, description,
+ * average_score, cases: [{case_id, runs, pass_rate, mean, min, max, flaky: [criterion...]}],
+ * pass_rate}], never_discriminating: [{case_id, criterion}], warnings: [text...]}.
  * @return 0; the errors of reading history.json/evals.json
  */
 ASSAY_EXTERN int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace,

@@ -4,8 +4,8 @@
  * exact McNemar test on paired pass/fail flips, percentile bootstrap confidence intervals for a
  * mean and for a paired mean difference, the Wilson score interval for a proportion, and the
  * standard normal quantile it needs.
- * Spec: issues #8 (skill comparison) and #9 (run comparison); docs/statistics.md explains each
- * statistic, when assay uses it and its sources.
+ * Spec: docs/skills.md (skill comparison) and docs/reports.md (run comparison);
+ * docs/statistics.md explains each statistic, when assay uses it and its sources.
  *
  * Everything here is a pure function of its arguments (the bootstrap of its seed too): the same
  * inputs give the same bits on every run and machine with IEEE 754 doubles. Nothing allocates

@@ -7,14 +7,15 @@
  * ASSAY_STORE_BATCH_SECONDS, each case whole or not at all: killing assay at any moment leaves
  * a consistent store that lacks at most the cases of the last batch, and `--resume` runs only
  * the cases without a finished result.
- * Spec: issue #9 item 1 (results store), item 4 (reading back); suite-format.md "What a run
- * writes".
+ * Spec: docs/cli.md ("Running again into the same folder", "Resuming an interrupted run",
+ * "Files"); suite-format.md "What a run writes".
  */
 #ifndef ASSAY_STORE_H
 #define ASSAY_STORE_H
 
 #include "json.h"
-#include "run.h"
+#include "sink.h"
+#include "suite.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
  * @file strvec.h
  * A NULL-terminated array of strings (git's strvec): argv and environment lists.
  * Pushes copy their argument; the vector owns every string. `v` is never NULL.
- * Spec: style.md §7.6.
+ * Spec: docs/architecture.md ("Ownership rules": caller-allocated structs).
  */
 #ifndef ASSAY_STRVEC_H
 #define ASSAY_STRVEC_H

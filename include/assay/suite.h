@@ -61,6 +61,13 @@ typedef struct assay_group {
 	double timeout;             /**< seconds: group, else checkpoint, else adapter */
 	assay_limits limits;        /**< adapter.limits, then checkpoint's, then group's */
 	assay_strvec env;           /**< "K=V" / "K": adapter env, then checkpoint env */
+	/* A Python verifier deciding every case of the group (`verifier: {python, class}` of its
+	 * checkpoint, else of the suite; verification.md "Verifier Protocol"), or NULL. */
+	const char *verifier_python; /**< absolute path of the .py file (in the suite's arena) */
+	const char *verifier_class;  /**< the class to build (default "Verifier") */
+	assay_value verifier_config; /**< the checkpoint's mapping in suite.yaml: its config */
+	double verifier_timeout;     /**< verifier.timeout: seconds per case's answer (0: the
+					  verification budget's time, 60 s by default) */
 } assay_group;
 
 typedef struct assay_checkpoint {
@@ -111,11 +118,16 @@ typedef struct assay_suite {
 	size_t ncases;               /**< over all checkpoints and groups */
 	bool strict;                 /**< warnings are errors: assay_suite_filter.strict or
 					  `strict: true` in suite.yaml; assay_case_load obeys it */
+	size_t unrun_case_files;     /**< case files in folders that no checkpoint or group of
+					  suite.yaml declares (a misspelled group or checkpoint
+					  folder): they never run; each folder is also a warning
+					  ("... never run"). summary.json's `unrun_case_files` */
 } assay_suite;
 
 /**
  * What to load: all NULL/0 means everything, loaded leniently. A case is kept when its
- * checkpoint, its group and the case itself are each selected (spec: issue #11, "Selection").
+ * checkpoint, its group and the case itself are each selected (spec: docs/cli.md, "Selecting
+ * cases").
  */
 typedef struct assay_suite_filter {
 	const char *checkpoint;        /**< exact checkpoint name, or NULL */
@@ -171,8 +183,8 @@ ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 /**
  * The content hash of a suite: SHA-256 over suite.yaml, whose settings every case inherits.
  * Resuming a run checks it, so a run is never completed against a changed suite.yaml; each
- * case's own file is checked by its own hash (store.h). Spec: issue #9 item 1 ("suite content
- * hash").
+ * case's own file is checked by its own hash (store.h). Spec: docs/cli.md ("Resuming an
+ * interrupted run").
  * @param out receives 64 lower-case hex digits and a NUL
  * @return 0, or ASSAY_EIO / ASSAY_ENOTFOUND naming suite.yaml
  */
@@ -261,7 +273,7 @@ ASSAY_EXTERN const char *assay_file_attribute_path(const char *attribute);
 
 /**
  * Whether `expected` (the expected value of a file attribute) is `{absent: true}`: the file must
- * not be produced (suite-format.md, "A case (cli adapter)"; issue #11).
+ * not be produced (suite-format.md, "A case (cli adapter)").
  */
 ASSAY_EXTERN bool assay_expected_is_absent(const assay_value *expected);
 
@@ -273,9 +285,10 @@ typedef struct assay_expected_edit {
 } assay_expected_edit;
 
 /**
- * Writes expected values into case file `file` (`assay run --accept`; issue #11): each edit
- * sets `expected.<attribute>` (a file's `expected.files.<path>`), adding the key, and the
- * mappings around it, when the case inherited the value or had none. A YAML file is edited by
+ * Writes expected values into case file `file` (`assay run --accept`; docs/cli.md, "Writing
+ * expected values back"): each edit sets `expected.<attribute>` (a file's
+ * `expected.files.<path>`), adding the key, and the mappings around it, when the case
+ * inherited the value or had none. A YAML file is edited by
  * position: every other key, comment and line stays as written; a JSON file is written whole
  * (pretty, key order kept). Nothing is written unless every edit reads back as the old
  * document with exactly those values set; the file is replaced atomically, keeping its mode.

@@ -37,7 +37,7 @@ ASSAY_EXTERN assay_tally assay_tallies_total(const assay_tallies *t);
 
 /**
  * The summary.json object, made in `a`: suite, duration (`wall_s` seconds), interrupted,
- * totals, checkpoints (each with types and groups: passed, total, pass_rate, errors,
+ * totals, unrun_case_files (assay_suite's), checkpoints (each with types and groups: passed, total, pass_rate, errors,
  * mean_score), failed, work_dir when `work_dir` is not NULL, and SlopCodeBench's policies
  * (assay_summary_add_policies, render.h).
  */

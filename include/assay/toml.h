@@ -2,8 +2,8 @@
  * @file toml.h
  * TOML documents as values (value.h), read as Python's tomllib reads them, through toml++
  * (Debian's libtomlplusplus, behind a small C++ shim). Spec: suite-format.md "Verifiers (built
- * in)" (`toml`); issue #7 ("TOML 1.0 as tomllib: dates and times are values of their own, not
- * strings; integers are 64-bit").
+ * in)" (`toml`); docs/verifiers.md ("yaml, toml, ini": TOML 1.0 as tomllib: dates and times
+ * are values of their own, not strings; integers are 64-bit).
  *
  * What a document becomes: a table is an object whose members keep the order in which the
  * document first named their keys (tomllib's dict order); an array is an array; strings,

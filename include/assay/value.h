@@ -1,8 +1,9 @@
 /**
  * @file value.h
  * assay's value model: the JSON, YAML and TOML values that suites, verifiers, diffs and reports
- * share. Spec: issue #6 ("a compact value model in an arena ... that the loader, the verifiers
- * and the diff share"; "a real number type"), issue #5 item 7 (no string can imitate a number).
+ * share. Spec: docs/architecture.md ("How memory is spent": values in arenas);
+ * docs/decisions.md ("Loading": numbers of any size, a kind of their own, so no string can pass
+ * for a number).
  *
  * A value is a small struct (16 bytes) passed and stored by value. Scalars hold their data in
  * the struct; strings, big integers and containers point to memory in an *arena*, which owns it
@@ -95,6 +96,10 @@ struct assay_member {
  * Arenas
  */
 
+/** How deep assay's readers (JSON, YAML) let a document nest: deeper is a parse error. Python
+ *  reads no more than about 1000 levels; past this, depth is an attack on memory, not data. */
+#define ASSAY_MAX_DEPTH 100000
+
 /** Memory that values live in; freed all at once (opaque). */
 typedef struct assay_arena assay_arena;
 
@@ -116,11 +121,43 @@ ASSAY_EXTERN void *assay_arena_alloc(assay_arena *a, size_t size);
 /** A NUL-terminated copy of `len` bytes of `s` in the arena (not aligned). */
 ASSAY_EXTERN char *assay_arena_strndup(assay_arena *a, const char *s, size_t len);
 
-/** Bytes allocated from the arena so far (what assay_arena_over() compares with its limit). */
+/** Bytes allocated from the arena so far plus the bytes charged to it (assay_arena_charge):
+ *  what assay_arena_over() compares with its limit. */
 ASSAY_EXTERN size_t assay_arena_used(const assay_arena *a);
 
-/** True once the arena holds more than its limit. */
+/** The arena's limit in bytes, as given to assay_arena_new (0: none). */
+ASSAY_EXTERN size_t assay_arena_limit(const assay_arena *a);
+
+/** True once the arena holds (with what is charged to it) more than its limit. */
 ASSAY_EXTERN bool assay_arena_over(const assay_arena *a);
+
+/**
+ * Counts `bytes` of memory held outside the arena against its limit, until they are
+ * uncharged: a parser's own stacks, tables and buffers (and a library's, such as libyaml's),
+ * so that the limit bounds everything a parse holds, not only the values it made.
+ */
+ASSAY_EXTERN void assay_arena_charge(assay_arena *a, size_t bytes);
+
+/** Takes back `bytes` charged with assay_arena_charge() (never more than was charged). */
+ASSAY_EXTERN void assay_arena_uncharge(assay_arena *a, size_t bytes);
+
+/**
+ * Sets the time part of the budget: after `deadline` (CLOCK_MONOTONIC seconds, as
+ * assay_now(); 0: none) assay_arena_check() stops parsers. The verifiers set it to the
+ * call's deadline for the call (verify.h).
+ * @return the deadline it replaces, to put back
+ */
+ASSAY_EXTERN double assay_arena_set_deadline(assay_arena *a, double deadline);
+
+/**
+ * What parsers ask every few thousand steps: ASSAY_ETOOBIG when the arena is over its limit
+ * (assay_arena_over) or its deadline has passed (assay_arena_expired then says so), else 0.
+ * Reads the clock only when a deadline is set.
+ */
+ASSAY_EXTERN int assay_arena_check(assay_arena *a);
+
+/** True once assay_arena_check() found the deadline passed. */
+ASSAY_EXTERN bool assay_arena_expired(const assay_arena *a);
 
 /** A source position: 1-based line and column (in characters). */
 typedef struct assay_pos {

@@ -3,38 +3,18 @@
  * Verifiers: compare one attribute's actual value with its expected value and return a diff, a
  * verdict and a weight (verification.md, VerificationResult). Verifiers are found by name in a
  * registry, so plug-ins (a process protocol, a C ABI) can join the built-in ones later.
+ * The actual values verifiers read are the case model's (model.h).
  * Spec: suite-format.md "Verifiers (built in)"; verification.md "Core Data Structures".
  */
 #ifndef ASSAY_VERIFY_H
 #define ASSAY_VERIFY_H
 
+#include "model.h"
 #include "value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** The kinds of actual value an attribute can have. */
-typedef enum assay_actual_kind {
-	ASSAY_ACTUAL_BYTES = 0, /**< stdout, stderr, a file, a response body: `bytes`/`len` */
-	ASSAY_ACTUAL_INT,       /**< status_code, max_rss: `integer` */
-	ASSAY_ACTUAL_REAL,      /**< execution_time (seconds): `real` */
-	ASSAY_ACTUAL_MISSING,   /**< a file that was not produced */
-} assay_actual_kind;
-
-/** An actual value, borrowed for the duration of one verifier call. */
-typedef struct assay_actual {
-	assay_actual_kind kind;
-	const char *bytes;  /**< BYTES: may hold NUL and invalid UTF-8; not NUL-terminated */
-	size_t len;
-	bool truncated;     /**< BYTES: the capture hit its cap */
-	long long integer;
-	double real;
-	const struct assay_value *value; /**< BYTES: NULL, or what the bytes read as (an api
-					      response's headers as a mapping, its body parsed as
-					      JSON with response_is_json): reports show it instead
-					      of the text; verifiers read the bytes */
-} assay_actual;
 
 /** One verifier call: everything is borrowed from the caller. */
 typedef struct assay_verify_call {
@@ -175,6 +155,13 @@ ASSAY_EXTERN extern const assay_verifier assay_verifier_file;
 ASSAY_EXTERN extern const assay_verifier assay_verifier_flexible;
 /** The process plug-in (plugin.h): an external program decides. */
 ASSAY_EXTERN extern const assay_verifier assay_verifier_command;
+
+/**
+ * Stops every persistent `command` plug-in process (closes its standard input, waits up to 2
+ * seconds for it to exit, then kills it). Call it at the end of a run; verifying again later
+ * starts them anew. Safe to call when none runs.
+ */
+ASSAY_EXTERN void assay_plugins_shutdown(void);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,8 @@
  * @file yaml.h
  * YAML documents as values (value.h, through libyaml), with the source position of every node
  * that has data, so that later checks can report `path:line:col`. Spec: suite-format.md
- * (suite.yaml and case files are YAML); issue #2 item 2 ("every malformed file is reported as
- * path:line:col: message"); issue #6 (the value model).
+ * (suite.yaml and case files are YAML); docs/decisions.md ("Loading": YAML 1.1 as PyYAML
+ * resolves it; a malformed file is reported as path:line:col: message).
  *
  * Scalars resolve as PyYAML's YAML 1.1 resolver does (suites are often written by PyYAML):
  * plain `~`, `null`, `Null`, `NULL` or empty -> null; `true/false/yes/no/on/off` in lower,

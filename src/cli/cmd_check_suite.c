@@ -198,16 +198,29 @@ static bool builtin(const assay_verifier *v)
 	return false;
 }
 
+/* A resource limit: a run checks it without a verifier unless one is named (case_report.c). */
+static bool is_limit(const char *name)
+{
+	return !strcmp(name, "execution_time") || !strcmp(name, "max_rss") ||
+	       !strcmp(name, "cpu_time");
+}
+
 /*
- * Runs each verify entry of `c` on a stand-in actual value (the expected text, or the expected
- * status code), to find what a verifier refuses only when it runs.
+ * Runs the verifier of each expected attribute of `c` (its verify entry's, else the default
+ * one, as a run does) on a stand-in actual value (the expected text, or the expected status
+ * code), to find what a verifier refuses only when it runs: every such attribute is an error.
  */
+
 static void try_verifiers(struct problems *p, const assay_suite *s, const assay_group *g,
 			  const assay_case *c)
 {
-	for (uint32_t i = 0; i < c->expected.len; i++) {
+	static const assay_value none = { .kind = ASSAY_V_OBJECT };
+
+	for (uint32_t i = 0; c->expected.kind == ASSAY_V_OBJECT && i < c->expected.len; i++) {
 		const assay_member *m = &c->expected.u.members[i];
-		const assay_value *opts = assay_object_get(&c->verify, m->key.u.s);
+		const assay_value *entry = assay_object_get(&c->verify, m->key.u.s);
+		/* no verify entry: the default verifier, as a run verifies it (case_report.c) */
+		const assay_value *opts = entry ? entry : &none;
 		const assay_verifier *v = NULL;
 		assay_arena *a;
 		assay_buf text = ASSAY_BUF_INIT;
@@ -217,7 +230,11 @@ static void try_verifiers(struct problems *p, const assay_suite *s, const assay_
 		const char *t;
 		size_t tl;
 
-		if (!opts || assay_verify_check(&v, NULL, opts, m->key.u.s, NULL) || !builtin(v))
+		if (assay_verify_check(&v, NULL, opts, m->key.u.s, NULL) || !builtin(v))
+			continue;
+		/* what a run checks without a verifier: a resource limit, a file expected absent */
+		if ((is_limit(m->key.u.s) && !assay_object_get(opts, "verifier")) ||
+		    (assay_expected_is_absent(&m->value) && assay_file_attribute_path(m->key.u.s)))
 			continue;
 		if (m->value.kind == ASSAY_V_INT) {
 			ac.kind = ASSAY_ACTUAL_INT;
@@ -238,11 +255,22 @@ static void try_verifiers(struct problems *p, const assay_suite *s, const assay_
 		if (assay_verify_attribute(&out, &call, &err) == ASSAY_EINVALID) {
 			char where[700];
 			const assay_value *at = assay_object_get(opts, "verifier");
-			char *msg;
+			char *msg = NULL;
 
-			if (!assay_case_locate(c, s, at ? at : opts, where, sizeof(where)))
-				assay_case_locate(c, s, &c->verify, where, sizeof(where));
-			if (strncmp(where, c->file, strlen(c->file))) {
+			if (!entry) {
+				/* the default verifier refuses the expected value: located there */
+				if (!assay_case_locate(c, s, &m->value, where, sizeof(where)) &&
+				    !assay_case_locate(c, s, &c->expected, where, sizeof(where)))
+					snprintf(where, sizeof(where), "%s", c->file);
+				msg = assay_xasprintf("%s: expected.%s: %s (a run fails the case)", where,
+						      m->key.u.s, err.msg);
+			} else if (!assay_case_locate(c, s, at ? at : opts, where, sizeof(where)) &&
+				   !assay_case_locate(c, s, &c->verify, where, sizeof(where))) {
+				snprintf(where, sizeof(where), "%s", c->file);
+			}
+			if (msg) {
+				/* (the default verifier's, made above) */
+			} else if (strncmp(where, c->file, strlen(c->file))) {
 				/* an entry of `defaults` or `case_defaults`: name the case too, at
 				 * its expected value */
 				char mine[700];
@@ -280,8 +308,9 @@ static void check_cases(struct problems *p, const assay_suite *s)
 				p->cases++;
 				if (c->error)
 					add(&p->errors, c->error);
-				else
-					try_verifiers(p, s, g, c);
+				/* every error of the case at once: what was loaded of it is
+				 * verified too */
+				try_verifiers(p, s, g, c);
 				assay_case_free(c);
 			}
 		}
@@ -327,6 +356,15 @@ static int check(const struct run_args *a)
 	for (size_t i = 0; i < n; i++) {
 		strict |= pieces[i]->strict;
 		check_cases(&p, pieces[i]);
+		if (n == 1 && !pieces[i]->ncases) {
+			/* run refuses a suite that tests nothing (run_common_load) */
+			char *msg = assay_xasprintf("%s: the suite has no cases: `assay run` refuses "
+						    "it; a group's cases go in <checkpoint path>/"
+						    "<group>/ (suite-format.md, \"Layout\")",
+						    pieces[i]->file);
+			add(&p.errors, msg);
+			free(msg);
+		}
 		assay_suite_free(pieces[i]);
 	}
 	for (size_t i = 0; i < p.errors.nr; i++)

@@ -108,6 +108,15 @@ static void print_json(struct listing *l, const assay_comparison *r, const char 
 	assay_object_set(a, &mc, "p_b_worse", assay_value_real(r->mcnemar.p_b_worse));
 	assay_object_set(a, &mc, "p_two_sided", assay_value_real(r->mcnemar.p_two_sided));
 	assay_object_set(a, &o, "mcnemar", mc);
+	mc = assay_value_object();
+	assay_object_set(a, &mc, "score_fell", assay_value_int((int64_t)r->sign.b));
+	assay_object_set(a, &mc, "score_rose", assay_value_int((int64_t)r->sign.c));
+	assay_object_set(a, &mc, "p_b_worse", assay_value_real(r->sign.p_b_worse));
+	assay_object_set(a, &o, "sign_test", mc);
+	assay_object_set(a, &o, "only_a", assay_value_int((int64_t)r->only_a));
+	assay_object_set(a, &o, "only_b", assay_value_int((int64_t)r->only_b));
+	assay_object_set(a, &o, "min_pairs", assay_value_int((int64_t)r->min_pairs));
+	assay_object_set(a, &o, "judged", assay_value_bool(r->judged));
 	measure_json(a, &o, "pass_rate", &r->pass);
 	measure_json(a, &o, "score", &r->score);
 	measure_json(a, &o, "time", &r->time);
@@ -189,8 +198,15 @@ static void print_text(struct listing *l, const assay_comparison *r, const char 
 	       "p(two-sided) = %.4g\n",
 	       (unsigned long long)r->mcnemar.b, (unsigned long long)r->mcnemar.c,
 	       r->mcnemar.p_b_worse, r->mcnemar.p_two_sided);
-	printf("verdict: B is %s than A (alpha %g)\n",
-	       r->worse ? "significantly worse" : "not significantly worse", r->alpha);
+	printf("exact sign test on scores: %llu fell, %llu rose; p(B worse) = %.4g\n",
+	       (unsigned long long)r->sign.b, (unsigned long long)r->sign.c, r->sign.p_b_worse);
+	if (!r->judged)
+		printf("verdict: none: %zu paired case%s, at least %zu needed to judge (cases in one "
+		       "run only are not evidence)\n", r->paired, r->paired == 1 ? "" : "s",
+		       r->min_pairs);
+	else
+		printf("verdict: B is %s than A (alpha %g)\n",
+		       r->worse ? "significantly worse" : "not significantly worse", r->alpha);
 }
 
 /* The run description of results folder `path` (NULL for a reports.jsonl, or no store). */
@@ -254,6 +270,8 @@ int cmd_compare(int argc, char **argv)
 		{ "resamples", 0, CLI_OPT_COUNT, &o.resamples, "N",
 		  "bootstrap resamples (default 5000)" },
 		{ "seed", 0, CLI_OPT_COUNT, &seed, "N", "the bootstrap's seed (default 1)" },
+		{ "min-pairs", 0, CLI_OPT_COUNT, &o.min_pairs, "N",
+		  "give no verdict (exit 0) with fewer than N paired cases (default 10)" },
 		{ "max-list", 0, CLI_OPT_COUNT, &l.max, "N",
 		  "list at most N cases of each kind (default 20)" },
 		{ "json", 0, CLI_OPT_FLAG, &l.json, NULL, "print the comparison as JSON, every case" },

@@ -15,7 +15,8 @@
 #include "report_args.h"
 #include "util/banned.h"
 
-static const char usage[] = "assay report DIR|FILE.jsonl --format F[:PATH] [-o FILE] [options]";
+static const char usage[] =
+	"assay report DIR|FILE.jsonl|FILE.parquet --format F[:PATH] [-o FILE] [options]";
 
 int cmd_report(int argc, char **argv)
 {

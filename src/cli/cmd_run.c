@@ -381,7 +381,7 @@ int cmd_run(int argc, char **argv)
 		{ "output", 'o', CLI_OPT_STRING, &a.output, "DIR",
 		  "the results folder: assay.db, reports.jsonl, summary.json (default "
 		  "assay-results)" },
-		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no progress or summary" },
+		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no progress or summary (a warning that case files never run stays)" },
 		{ "verbose", 'v', CLI_OPT_FLAG, &a.verbose, NULL, "print a line per case" },
 		{ "color", 0, CLI_OPT_STRING, &a.color, "WHEN",
 		  "auto (on a terminal, unless NO_COLOR is set), always or never" },

@@ -57,7 +57,7 @@ int cmd_run_case(int argc, char **argv)
 		  "show every attribute of every case in full, with format_result (json)" },
 		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
 		  "text (the default on a terminal) or json (the default otherwise)" },
-		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no warnings" },
+		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no warnings but that case files never run" },
 		{ NULL },
 	};
 	const char *words[1];

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "assay/fs.h"
 #include "assay/json.h"
+#include "assay/render.h"
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
@@ -18,7 +20,7 @@
 #include "util/banned.h"
 
 static const char usage[] =
-	"assay show DIR CASE [--attribute NAME [--value FIELD] | --format-result]";
+	"assay show DIR|FILE.parquet|FILE.jsonl CASE [--attribute NAME [--value FIELD] | --format-result]";
 
 struct show {
 	assay_store *s;
@@ -83,7 +85,7 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 	}
 	a = assay_arena_new(0);
 	v = assay_value_copy(a, line);
-	if ((rc = assay_store_expand(sh->s, &v, a, err))) {
+	if (sh->s && (rc = assay_store_expand(sh->s, &v, a, err))) {
 		assay_arena_free(a);
 		return rc;
 	}
@@ -137,6 +139,18 @@ int cmd_show(int argc, char **argv)
 	    strcmp(sh.field, "diff"))
 		return cli_error(CLI_EXIT_USAGE, "--value takes actual, expected or diff");
 	sh.pattern = words[1];
+	if (!assay_fs_is_dir(words[0]) && assay_fs_exists(words[0])) {
+		/* a reports.parquet (from_parquet_row) or reports.jsonl file: its lines as kept */
+		sh.counting = true;
+		rc = assay_report_each_line(words[0], show_one, &sh, &err);
+		sh.counting = false;
+		if (!rc)
+			rc = assay_report_each_line(words[0], show_one, &sh, &err);
+		if (rc)
+			return cli_report_err(rc == ASSAY_EPARSE || rc == ASSAY_ENOTFOUND
+						      ? CLI_EXIT_USAGE : CLI_EXIT_INTERNAL, &err);
+		goto shown;
+	}
 	if ((rc = assay_store_open(&sh.s, words[0], 0, &err)))
 		return cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID
 					      ? CLI_EXIT_USAGE
@@ -154,6 +168,7 @@ int cmd_show(int argc, char **argv)
 					      ? CLI_EXIT_USAGE
 					      : CLI_EXIT_INTERNAL,
 				      &err);
+shown:
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED, "no case%s matches '%s' in %s",
 				 sh.attribute ? " with that attribute" : "", words[1], words[0]);

@@ -1,7 +1,9 @@
 /*
  * assay skill <subcommand>: skill evaluation workspaces (docs/skills.md). This file holds the
  * dispatcher, `init` and `snapshot`; cmd_skill_check.c holds `check` and `lint`,
- * cmd_skill_run.c `run`, `compare` and `report`.
+ * cmd_skill_run.c `run`, `improve`, `compare` and `report`, cmd_skill_package.c `package`,
+ * cmd_skill_benchmark.c `benchmark`, cmd_skill_triggers.c `triggers`,
+ * cmd_skill_review.c `review`.
  *
  * Exit status: 0 done (and, for check, lint and run, nothing failed); 1 a check or lint error,
  * a failed run, a grading error, runs skipped by the budget, a failed judgement; 2 usage (also a
@@ -108,8 +110,13 @@ static const struct {
 	{ "check", cli_skill_check, "validate a workspace or one of its files" },
 	{ "lint", cli_skill_lint, "run the deterministic convention checks on a skill" },
 	{ "run", cli_skill_run, "run the executor and the grader for each case" },
+	{ "improve", cli_skill_improve, "the improve loop: run, compare, analyse, improver, snapshot" },
 	{ "compare", cli_skill_compare, "blind comparison of two versions, then the analysis" },
 	{ "report", cli_skill_report, "pass rates, score ranges, flaky criteria, warnings" },
+	{ "review", cli_skill_review, "one HTML page to read every run and leave feedback" },
+	{ "triggers", cli_skill_triggers, "does the skill get loaded when it should? (trigger evals)" },
+	{ "benchmark", cli_skill_benchmark, "benchmark.json for skill-creator's viewer" },
+	{ "package", cli_skill_package, "write the .skill archive after a lint that passes" },
 };
 
 static void usage(FILE *f)

@@ -14,28 +14,48 @@
 #include "exit.h"
 #include "util/banned.h"
 
+/* "v0", or "no-skill" for a run of the baseline without the skill. */
+static const char *config_label(const assay_skill_item *it, char buf[16])
+{
+	if (it->without_skill)
+		return "no-skill";
+	snprintf(buf, 16, "v%d", it->version);
+	return buf;
+}
+
 static void progress(void *payload, const assay_skill_item *it)
 {
+	char vb[16];
+	const char *v = config_label(it, vb);
+
 	(void)payload;
 	switch (it->state) {
 	case ASSAY_SKILL_GRADED:
-		printf("%-24s v%d run%d  %-4s %4.1f  ", it->case_id, it->version, it->run,
+		printf("%-24s %s run%d  %-4s %4.1f  ", it->case_id, v, it->run,
 		       it->pass ? "pass" : "FAIL", it->overall_score);
-		if (it->timed_out)
+		if (it->kept)
+			;
+		else if (it->timed_out)
 			printf("timed out after %g s", it->timeout_s);
 		else
 			printf("exit %-3d", it->exit_code);
-		printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
+		if (it->kept)
+			printf("(kept: graded before)\n");
+		else
+			printf(" %7.2fs  judge %.2fs\n", it->seconds, it->judge_seconds);
 		break;
 	case ASSAY_SKILL_GRADING_ERROR:
-		printf("%-24s v%d run%d  grading error: %s", it->case_id, it->version, it->run,
-		       it->error);
+		printf("%-24s %s run%d  grading error: %s", it->case_id, v, it->run, it->error);
 		if (it->timed_out)
 			printf(" (the executor timed out after %g s)", it->timeout_s);
 		printf("\n");
 		break;
 	case ASSAY_SKILL_SKIPPED:
-		printf("%-24s v%d run%d  skipped (budget)\n", it->case_id, it->version, it->run);
+		printf("%-24s %s run%d  skipped (budget)\n", it->case_id, v, it->run);
+		break;
+	case ASSAY_SKILL_RUN_ERROR:
+		printf("%-24s %s run%d  run error: %s (not graded)\n", it->case_id, v, it->run,
+		       it->error);
 		break;
 	}
 	fflush(stdout);
@@ -61,6 +81,10 @@ int cli_skill_run(int argc, char **argv)
 		{ "budget-cost", 0, CLI_OPT_SECONDS, &bcost, "C",
 		  "start no run once the cost reaches C (0: no limit)" },
 		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judge again" },
+		{ "baseline", 0, CLI_OPT_FLAG, &o.without_skill, NULL,
+		  "each run also without the skill (configuration without_skill)" },
+		{ "resume", 0, CLI_OPT_FLAG, &o.resume, NULL,
+		  "keep runs graded before (a killed run continues)" },
 		{ NULL },
 	};
 	assay_skill_run_summary s;
@@ -102,23 +126,113 @@ int cli_skill_run(int argc, char **argv)
 	if (!s.planned) /* a run that grades nothing passes nothing */
 		return cli_error(CLI_EXIT_FAILED, "nothing to run: evals.json has no cases (add "
 						  "them: docs/skills.md)");
-	printf("\nv%d: %zu of %zu runs graded, %zu passed, %zu grading error%s, %zu skipped; "
-	       "%.1fs", s.version, s.graded, s.planned, s.passed, s.grading_errors,
-	       s.grading_errors == 1 ? "" : "s", s.skipped, s.seconds);
+	printf("\nv%d: %zu of %zu runs graded, %zu passed, %zu grading error%s, ", s.version,
+	       s.graded, s.planned, s.passed, s.grading_errors, s.grading_errors == 1 ? "" : "s");
+	if (s.run_errors)
+		printf("%zu run error%s (executor not started), ", s.run_errors,
+		       s.run_errors == 1 ? "" : "s");
+	printf("%zu skipped; %.1fs", s.skipped, s.seconds);
 	if (s.cost > 0)
 		printf(", cost %.4f", s.cost);
 	if (s.cost_unknown)
-		printf(", cost unknown for %zu run%s (metrics.json cost is not a number >= 0)",
+		printf(", cost unknown for %zu run%s (metrics.json's cost is not a number >= 0, or "
+		       "the file is no readable JSON object)",
 		       s.cost_unknown, s.cost_unknown == 1 ? "" : "s");
 	if (!isnan(s.average_score))
 		printf("; average_score %.1f", s.average_score);
 	printf("\n");
+	const assay_skill_run_counts *w = &s.without_skill;
+	if (w->planned) {
+		printf("no skill: %zu of %zu runs graded, %zu passed, %zu grading error%s, ",
+		       w->graded, w->planned, w->passed, w->grading_errors,
+		       w->grading_errors == 1 ? "" : "s");
+		if (w->run_errors)
+			printf("%zu run error%s (executor not started), ", w->run_errors,
+			       w->run_errors == 1 ? "" : "s");
+		printf("%zu skipped", w->skipped);
+		if (s.graded && w->graded) {
+			double d, lo, hi;
+			assay_skill_delta_ci((double)s.passed, (double)s.graded, (double)w->passed,
+					     (double)w->graded, 1.959963984540054, &d, &lo, &hi);
+			printf("; the skill's effect on the pass rate: %+.0f%% (95%% CI %+.0f%% to "
+			       "%+.0f%%, Newcombe)", 100 * d, 100 * lo, 100 * hi);
+		}
+		printf("\n");
+	}
 	if (s.budget_hit)
 		fprintf(stderr, "assay: the budget ran out: %zu run%s not started%s\n", s.skipped,
 			s.skipped == 1 ? "" : "s",
 			s.cost_unknown ? " (a run's cost was unknown, so the cost budget could "
 					 "not be kept)" : "");
-	return s.passed == s.planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	/* The baseline may fail (that is what it measures), but it must have been measured. */
+	return s.passed == s.planned && w->graded == w->planned ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}
+
+static void step(void *payload, const char *what)
+{
+	(void)payload;
+	printf("== %s\n", what);
+	fflush(stdout);
+}
+
+int cli_skill_improve(int argc, char **argv)
+{
+	static const char usage[] = "assay skill improve WORKSPACE [--iterations N] [--runs N] "
+				    "[options]";
+	const char *words[1];
+	size_t iterations = 0, runs = 0, jobs = 0, patience = 0;
+	double bsec = -1, bcost = -1, target = -1;
+	assay_skill_improve_opts o = ASSAY_SKILL_IMPROVE_OPTS_INIT;
+	const cli_opt opts[] = {
+		{ "iterations", 0, CLI_OPT_COUNT, &iterations, "N",
+		  "make at most N new versions (default 3)" },
+		{ "runs", 0, CLI_OPT_COUNT, &runs, "N", "runs per case (default 3)" },
+		{ "jobs", 'j', CLI_OPT_COUNT, &jobs, "N", "runs at once (default: config.json's)" },
+		{ "patience", 0, CLI_OPT_COUNT, &patience, "N",
+		  "stop after N iterations in a row without improvement (default 2)" },
+		{ "target", 0, CLI_OPT_SECONDS, &target, "RATE",
+		  "stop when this share of a version's runs pass (default 1)" },
+		{ "budget-seconds", 0, CLI_OPT_SECONDS, &bsec, "S",
+		  "the whole loop's time (0: no limit)" },
+		{ "budget-cost", 0, CLI_OPT_SECONDS, &bcost, "C",
+		  "the runs' cost over the whole loop (0: no limit)" },
+		{ "no-cache", 0, CLI_OPT_FLAG, &o.no_cache, NULL, "ask the judges again" },
+		{ NULL },
+	};
+	assay_skill_improve_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	size_t n;
+	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != 1) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	if (iterations > 1000 || runs > 1000 || patience > 1000)
+		return cli_error(CLI_EXIT_USAGE, "--iterations, --runs and --patience are at most "
+						 "1000");
+	if (target != -1 && (target <= 0 || target > 1))
+		return cli_error(CLI_EXIT_USAGE, "--target is a share of runs, above 0 and at most "
+						 "1");
+	o.workspace = words[0];
+	o.iterations = (int)iterations;
+	o.runs = (int)runs;
+	o.jobs = jobs;
+	o.patience = (int)patience;
+	o.target = target;
+	o.budget_seconds = bsec;
+	o.budget_cost = bcost;
+	o.progress = progress;
+	o.step = step;
+	if ((rc = assay_skill_improve(&r, &o, &err)))
+		return cli_skill_exit(rc, &err);
+	printf("\nstopped: %s\n", r.stopped);
+	if (r.best_version >= 0)
+		printf("best version: v%d (%.0f%% of its runs passed)\n", r.best_version,
+		       100 * r.best_pass_rate);
+	return r.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
 static int parse_version(const char *s, int *out)
@@ -256,7 +370,38 @@ int cli_skill_report(int argc, char **argv)
 			printf("%6s", "-");
 		if (avg && assay_value_is_number(avg))
 			printf("  average_score %.1f", assay_value_number(avg));
+		const assay_value *de = assay_object_get(v, "delta_without_skill");
+		if (de && de->kind == ASSAY_V_OBJECT)
+			printf("  vs no skill %+.0f%% (95%% CI %+.0f%% to %+.0f%%), mean %+.1f",
+			       100 * assay_value_number(assay_object_get(de, "pass_rate")),
+			       100 * assay_value_number(assay_object_get(de, "ci_lo")),
+			       100 * assay_value_number(assay_object_get(de, "ci_hi")),
+			       assay_value_number(assay_object_get(de, "mean")));
 		printf("\n");
+	}
+	const assay_value *bl = assay_object_get(&r, "without_skill");
+	if (bl && bl->kind == ASSAY_V_OBJECT) {
+		const assay_value *cs = assay_object_get(bl, "cases");
+		for (uint32_t j = 0; j < cs->len; j++) {
+			const assay_value *c = &cs->u.items[j], *cpr = assay_object_get(c, "pass_rate");
+			printf("%-8s %-24s %5lld %6lld ", "no-skill",
+			       assay_object_get(c, "case_id")->u.s,
+			       (long long)assay_object_get(c, "runs")->u.i,
+			       (long long)assay_object_get(c, "grading_errors")->u.i);
+			if (cpr->kind == ASSAY_V_NULL)
+				printf("%6s %5s\n", "-", "-");
+			else
+				printf("%5.0f%% %5.1f\n", 100 * assay_value_number(cpr),
+				       assay_value_number(assay_object_get(c, "mean")));
+		}
+		const assay_value *pr = assay_object_get(bl, "pass_rate");
+		printf("%-8s %-24s %5lld %6lld ", "no-skill", "(all cases)",
+		       (long long)assay_object_get(bl, "runs")->u.i,
+		       (long long)assay_object_get(bl, "grading_errors")->u.i);
+		if (pr->kind != ASSAY_V_NULL)
+			printf("%5.0f%%\n", 100 * assay_value_number(pr));
+		else
+			printf("%6s\n", "-");
 	}
 	const assay_value *nd = assay_object_get(&r, "never_discriminating");
 	if (nd->len) {

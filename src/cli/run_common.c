@@ -168,6 +168,28 @@ static size_t usable_cpus(void)
 	return n > 0 ? (size_t)n : 1;
 }
 
+/* Python verifiers (verification.md "Verifier Protocol"): --python, and which Python they run
+ * with, said once on stderr. */
+static void say_python(const assay_suite *s, const struct run_args *a)
+{
+	const char *env = getenv("ASSAY_PYTHON");
+
+	if (a->python)
+		assay_python_set(a->python);
+	for (size_t i = 0; i < s->ncheckpoints; i++)
+		for (size_t j = 0; j < s->checkpoints[i].ngroups; j++)
+			if (s->checkpoints[i].groups[j].verifier_python) {
+				if (!a->quiet)
+					fprintf(stderr, "assay: Python verifiers run with '%s' "
+							"(%s)\n", assay_python_get(),
+						a->python ? "--python"
+						: env && *env ? "ASSAY_PYTHON"
+						: "the default; choose with --python or "
+						  "ASSAY_PYTHON");
+				return;
+			}
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -183,8 +205,18 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 		filter.case_names = (const char *const *)a->case_names.v;
 	if (a->plugins && cli_load_plugins(a->plugins))
 		return CLI_EXIT_LOAD;
-	rc = assay_suite_load(out, a->suite_dir, &filter, a->quiet ? NULL : collect_warning,
-			      &warnings, &err);
+	rc = assay_suite_load(out, a->suite_dir, &filter, collect_warning, &warnings, &err);
+	if (a->quiet) {
+		/* -q never hides a warning that changes what runs: case files left out of the run
+		 * by a suite mistake (a misspelled group folder: "... never run") */
+		assay_strvec keep = ASSAY_STRVEC_INIT;
+
+		for (size_t i = 0; i < warnings.nr; i++)
+			if (strstr(warnings.v[i], " never run"))
+				assay_strvec_push(&keep, warnings.v[i]);
+		assay_strvec_clear(&warnings);
+		warnings = keep;
+	}
 	print_load_warnings(&warnings, a->strict || (!rc && (*out)->strict), rc ? &err : NULL);
 	assay_strvec_clear(&warnings);
 	if (rc == ASSAY_ENOMATCH)
@@ -200,7 +232,43 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	}
 	if (!a->quiet)
 		warn_partial_groups(*out);
+	say_python(*out, a);
 	return 0;
+}
+
+/*
+ * limits.memory as a memory cgroup per case (docs/security.md, "Limits"): enabled here, unless
+ * ASSAY_NO_CGROUP is set, and case cgroups left by an assay that was killed are removed. Said
+ * at start, unless -q: the cgroups used, or why not when the suite (adapter, checkpoint or group)
+ * sets limits.memory, and what was removed.
+ */
+static void memory_cgroups(const assay_suite *suite, const struct run_args *a)
+{
+	assay_cgroup_report rep;
+	bool wanted = false, on = false;
+	const char *no = getenv("ASSAY_NO_CGROUP");
+	int swept = 0;
+
+	for (size_t i = 0; i < suite->ncheckpoints && !wanted; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups && !wanted; j++)
+			wanted = suite->checkpoints[i].groups[j].limits.memory_bytes > 0;
+	if (no && *no) {
+		snprintf(rep.why, sizeof(rep.why), "ASSAY_NO_CGROUP is set");
+	} else if ((on = assay_memory_cgroups_enable(&rep))) {
+		swept = assay_memory_cgroups_sweep();
+	}
+	if (a->quiet)
+		return;
+	if (swept)
+		fprintf(stderr, "assay: removed %d case memory cgroup%s left by an assay that is "
+				"gone, in %s\n", swept, swept == 1 ? "" : "s", rep.base);
+	if (wanted && on)
+		fprintf(stderr, "assay: limits.memory: a memory cgroup (v%d) per case, in %s\n",
+			rep.version, rep.base);
+	else if (wanted)
+		fprintf(stderr, "assay: warning: no memory cgroup per case (%s): limits.memory "
+				"falls back to RLIMIT_DATA, which does not bound shared or memfd "
+				"memory, and max_rss to per-process peaks\n", rep.why);
 }
 
 /*
@@ -231,6 +299,7 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
 		opts->network = !strcmp(a->network, "on");
 	}
 	mode = opts->sandbox >= 0 ? opts->sandbox : (int)suite->sandbox;
+	memory_cgroups(suite, a);
 	if (mode == ASSAY_SANDBOX_OFF)
 		return 0;
 	if (assay_sandbox_probe(&rep, &err))
@@ -301,6 +370,15 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 		return rc;
 	}
 
+	/* the folders of runs killed before they could remove them (SIGKILL, a crash) */
+	assay_strvec gone = ASSAY_STRVEC_INIT;
+
+	assay_run_sweep_roots(opts.work_root, &gone);
+	for (size_t i = 0; i < gone.nr && !a->quiet; i++)
+		fprintf(stderr, "assay: removed %s, the working folders of a run that was killed\n",
+			gone.v[i]);
+	assay_strvec_clear(&gone);
+
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -320,6 +398,9 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	 * from a failure, so that a batch system retries it (scale-out.md) */
 	if (stop_requested && total.total < suite->ncases)
 		return CLI_EXIT_INTERRUPTED;
-	return total.passed == total.total && total.total == suite->ncases ? CLI_EXIT_OK
-									   : CLI_EXIT_FAILED;
+	/* case files a suite mistake left out of the run did not pass either (issue 18.3) */
+	return total.passed == total.total && total.total == suite->ncases &&
+			       !suite->unrun_case_files
+		       ? CLI_EXIT_OK
+		       : CLI_EXIT_FAILED;
 }

@@ -24,6 +24,7 @@ struct run_args {
 	const char *network;         /* --network on|off, or NULL: the suite's */
 	assay_strvec pass_env;       /* --pass-env NAME (repeatable, globs) */
 	const char *plugins;         /* --plugin PATH[:PATH...]: shared-object verifier plug-ins */
+	const char *python;          /* --python PATH: the interpreter of Python verifiers */
 	bool keep;
 	bool full;
 	bool quiet;
@@ -76,6 +77,8 @@ struct run_args {
 	  "let cases use the network (default: the suite's adapter.network, else off)" },      \
 	{ "plugin", 0, CLI_OPT_STRING, &(a).plugins, "PATH",                                    \
 	  "load verifier plug-ins (shared objects; several separated by ':')" },               \
+	{ "python", 0, CLI_OPT_STRING, &(a).python, "PATH",                                     \
+	  "Python for Python verifiers (default: $ASSAY_PYTHON, else python3)" },               \
 	{ "pass-env", 0, CLI_OPT_LIST, &(a).pass_env, "NAME",                                   \
 	  "also give cases this variable of assay's environment (a glob; repeatable)" },       \
 	{ "jobs", 'j', CLI_OPT_COUNT, &(a).jobs, "N",                                          \

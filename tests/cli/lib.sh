@@ -15,6 +15,9 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/assay-cli-test.XXXXXX")
 chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
+# Runs make their roots (assay-XXXXXX) here, not in the shared $TMPDIR: a root a killed run left
+# is this script's, removed with it, and another script's run never sweeps it (and says so).
+export TMPDIR="$TMP"
 
 n_passed=0
 n_failed=0

@@ -9,7 +9,7 @@
 write_files() {
 	mkdir -p "$1"
 	"$ASSAY_TEST_PARQUET" "$1" 2>"$1.err"
-	! grep -E -q "(Address|Leak|UndefinedBehavior)Sanitizer|runtime error:" "$1.err"
+	! grep -E -q "(Address|Leak|UndefinedBehavior)Sanitizer|runtime error:" "$1.err" || false
 }
 
 # u32le FILE OFFSET: the little-endian 32-bit number at OFFSET.

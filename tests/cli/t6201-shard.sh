@@ -37,7 +37,7 @@ done
 
 test_case 'three shards, merged, are the unsharded run (reports, summary, store)' '
 	[ -s single/reports.jsonl ]
-	run_assay merge s1 s2 s3 -o merged --value-cap 200; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o merged --value-cap 200; expect_exit 1
 	expect_grep "^merged 3 shards: merged" out
 	expect_grep "^25 of 28 cases passed" out
 	expect_grep "^  FAIL checkpoint_1/core/h-fails" out
@@ -89,12 +89,12 @@ test_case 'every case runs in exactly one shard; the group sharing a folder stay
 
 test_case 'one shard, and more shards than cases, still merge' '
 	run_assay run "$SUITE" -o one --shard 1/1 -q; expect_exit 1
-	run_assay merge one -o one-merged -q --value-cap 200; expect_exit 1
+	run_assay merge one --suite "$SUITE" -o one-merged -q --value-cap 200; expect_exit 1
 	test_cmp <(in_order single) <(strip one-merged/reports.jsonl)
 	for i in $(seq 1 30); do "$ASSAY" run "$SUITE" -o many$i --shard $i/30 -q >/dev/null 2>&1 || true; done
 	[ "$(cat many*/reports.jsonl | wc -l)" = 28 ]
 	[ "$(jq -s "map(select(.totals.total == 0)) | length" many*/summary.json)" -ge 2 ]
-	run_assay merge many* -o many-merged -q --value-cap 200; expect_exit 1
+	run_assay merge many* --suite "$SUITE" -o many-merged -q --value-cap 200; expect_exit 1
 	test_cmp <(in_order single) <(strip many-merged/reports.jsonl)'
 
 test_case '--shard-durations balances by an earlier run: the slow case gets a shard of its own' '
@@ -114,10 +114,10 @@ test_case '--shard-durations balances by an earlier run: the slow case gets a sh
 	mkdir prev && cp durations.jsonl prev/reports.jsonl
 	run_assay run "$SUITE" -o d1b --shard 1/2 --shard-durations prev -q
 	test_cmp <(names d1) <(names d1b)
-	run_assay merge d1 d2 -o d-merged -q --value-cap 200; expect_exit 1
+	run_assay merge d1 d2 --suite "$SUITE" -o d-merged -q --value-cap 200; expect_exit 1
 	test_cmp <(in_order single) <(strip d-merged/reports.jsonl)
 	# a split with other durations is another split: not merged with this one
-	run_assay merge d1 c1 -o bad -q; expect_exit 2
+	run_assay merge d1 c1 --suite "$SUITE" -o bad -q; expect_exit 2
 	expect_grep "were split differently" err
 	[ ! -e bad ]
 	run_assay run "$SUITE" -o x --shard-durations durations.jsonl; expect_exit 2
@@ -148,7 +148,7 @@ test_case '--shard auto: Slurm job arrays and Kubernetes Indexed Jobs' '
 	test_cmp <(names s1) <(names k1)
 	JOB_COMPLETION_INDEX=2 "$ASSAY" run "$SUITE" -o k3 --shard auto/3 -q || true
 	test_cmp <(names s3) <(names k3)
-	run_assay merge k1 s2 k3 -o k-merged -q; expect_exit 1
+	run_assay merge k1 s2 k3 --suite "$SUITE" -o k-merged -q; expect_exit 1
 	code=0; JOB_COMPLETION_INDEX=1 "$ASSAY" run "$SUITE" -o x --shard auto 2>err >/dev/null || code=$?
 	expect_exit 2; expect_grep "ASSAY_SHARD_COUNT" err
 	code=0; JOB_COMPLETION_INDEX=3 ASSAY_SHARD_COUNT=3 "$ASSAY" run "$SUITE" -o x --shard auto 2>err >/dev/null || code=$?
@@ -166,85 +166,85 @@ test_case 'a wrong --shard is a usage error' '
 	[ ! -e x ]'
 
 test_case 'merge refuses a missing, duplicated or foreign shard, and changes nothing' '
-	run_assay merge s1 s3 -o m -q; expect_exit 2
+	run_assay merge s1 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "shard 2/3 is missing" err
-	run_assay merge s1 -o m -q; expect_exit 2
+	run_assay merge s1 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "shards 2/3, 3/3 are missing" err
 	cp -r s2 s2-copy
-	run_assay merge s1 s2 s2-copy s3 -o m -q; expect_exit 2
+	run_assay merge s1 s2 s2-copy s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "shard 2/3 is given twice: s2 and s2-copy" err
 	# N differs
 	run_assay run "$SUITE" -o h1 --shard 1/2 -q
-	run_assay merge h1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge h1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "shard 1/2 but s2 is shard 2/3" err
 	# another selection
 	run_assay run "$SUITE" -o sel1 --shard 1/3 -g core -q
-	run_assay merge sel1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge sel1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "split differently" err
 	# another suite (suite.yaml changed)
 	cp -r "$SUITE" other && sed -i "s/^name: shard/name: other/" other/suite.yaml
 	run_assay run other -o o1 --shard 1/3 -q
-	run_assay merge o1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge o1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "hold runs of different suites" err
 	# not a shard, not results at all
-	run_assay merge single s2 s3 -o m -q; expect_exit 2
+	run_assay merge single s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "single: holds a run that was not sharded" err
-	run_assay merge nowhere s2 s3 -o m -q; expect_exit 2
+	run_assay merge nowhere s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "not a results folder" err
 	run_assay merge s1 s2 s3 -q; expect_exit 2
-	run_assay merge s1 s2 s3 -o s2 -q; expect_exit 2
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o s2 -q; expect_exit 2
 	# the same folder by another name: refused, the shard untouched
 	before=$(sha256sum s2/summary.json)
-	run_assay merge s1 s2 s3 -o ./s2/ -q; expect_exit 2
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o ./s2/ -q; expect_exit 2
 	expect_grep "is the shard s2" err
 	ln -s s2 s2-link
-	run_assay merge s1 s2-link s3 -o s2 -q; expect_exit 2
+	run_assay merge s1 s2-link s3 --suite "$SUITE" -o s2 -q; expect_exit 2
 	[ "$(sha256sum s2/summary.json)" = "$before" ]
 	[ "$(wc -l < s2/reports.jsonl)" -ge 8 ]
 	[ ! -e m ]'
 
 test_case 'merge refuses an unfinished shard and a shard store that lies' '
 	cp -r s1 cut1 && sqlite3 cut1/assay.db "UPDATE run SET finished = NULL"
-	run_assay merge cut1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge cut1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "shard 1/3 did not finish" err
 	# a case copied into a second shard
 	cp -r s1 dup1
 	sqlite3 dup1/assay.db "ATTACH \"s2/assay.db\" AS o; INSERT INTO cases (position, checkpoint, grp, id, passed, score, line) SELECT position, checkpoint, grp, id, passed, score, line FROM o.cases LIMIT 1"
-	run_assay merge dup1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge dup1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "is in two shards: dup1 and s2" err
 	# two cases at one place
 	cp -r s1 twice1
 	sqlite3 twice1/assay.db "INSERT INTO cases (position, checkpoint, grp, id, passed, score, line) SELECT position, checkpoint, grp, id || \"x\", passed, score, line FROM cases WHERE position = (SELECT min(position) FROM cases)"
-	run_assay merge twice1 s2 s3 -o m -q; expect_exit 2
+	run_assay merge twice1 s2 s3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "two cases have one place in the run" err
 	# a case taken out
 	cp -r s3 hole3 && sqlite3 hole3/assay.db "DELETE FROM cases WHERE seq = (SELECT max(seq) FROM cases)"
-	run_assay merge s1 s2 hole3 -o m -q; expect_exit 2
+	run_assay merge s1 s2 hole3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "in no shard: a shard.s results are incomplete" err
 	# a position past the run
 	cp -r s3 far3 && sqlite3 far3/assay.db "UPDATE cases SET position = 9999 WHERE seq = (SELECT max(seq) FROM cases)"
-	run_assay merge s1 s2 far3 -o m -q; expect_exit 2
+	run_assay merge s1 s2 far3 --suite "$SUITE" -o m -q; expect_exit 2
 	expect_grep "has no place in the run" err
 	[ ! -e m ]'
 
 test_case 'merge replaces an existing results folder whole, never anything else' '
-	run_assay merge s1 s2 s3 -o res -q --value-cap 200; expect_exit 1
-	run_assay merge s1 s2 s3 -o res -q --value-cap 200; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o res -q --value-cap 200; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o res -q --value-cap 200; expect_exit 1
 	test_cmp <(in_order single) <(strip res/reports.jsonl)
 	[ "$(ls -a | grep -c "merge-")" = 0 ]
 	mkdir keep && echo precious > keep/file
-	run_assay merge s1 s2 s3 -o keep -q; expect_exit 2
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o keep -q; expect_exit 2
 	expect_grep "not a results folder: not replaced" err
 	[ "$(cat keep/file)" = precious ]
 	mkdir empty
-	run_assay merge s1 s2 s3 -o empty -q; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o empty -q; expect_exit 1
 	[ -s empty/summary.json ]
-	run_assay merge s1 s2 s3 -o res2/ -q; expect_exit 1
-	run_assay merge s1 s2 s3 -o res2// -q; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o res2/ -q; expect_exit 1
+	run_assay merge s1 s2 s3 --suite "$SUITE" -o res2// -q; expect_exit 1
 	[ -s res2/summary.json ] && [ "$(ls -a res2 | grep -c merge-)" = 0 ]
 	# a failed merge leaves the old results as they were
 	before=$(sha256sum res/summary.json)
-	run_assay merge s1 s2 -o res -q; expect_exit 2
+	run_assay merge s1 s2 --suite "$SUITE" -o res -q; expect_exit 2
 	[ "$(sha256sum res/summary.json)" = "$before" ]'
 
 test_case '--resume continues the same shard only' '
@@ -269,7 +269,7 @@ test_case 'an api suite: each group stays whole in one shard (its cases share on
 	done
 	cat api1/reports.jsonl api2/reports.jsonl api3/reports.jsonl | jq -r .id | sort > got
 	[ "$(wc -l < got)" = 7 ]
-	run_assay merge api1 api2 api3 -o apim; expect_exit 1'
+	run_assay merge api1 api2 api3 --suite "$API" -o apim; expect_exit 1'
 
 test_case 'a value beyond 1 MiB (a blob file) goes through shards and merge whole' '
 	mkdir -p big/c/g
@@ -279,7 +279,7 @@ test_case 'a value beyond 1 MiB (a blob file) goes through shards and merge whol
 	done
 	run_assay run big -o bsingle -q; expect_exit 1
 	for i in 1 2; do run_assay run big -o "b$i" --shard "$i/2" -q; done
-	run_assay merge b1 b2 -o bmerged; expect_exit 1
+	run_assay merge b1 b2 --suite big -o bmerged; expect_exit 1
 	[ "$(ls bmerged/blobs | wc -l)" = 2 ]
 	[ "$(sqlite3 bmerged/assay.db "SELECT count(*) FROM blobs b JOIN blob_chunks c ON c.blob = b.sha256 WHERE b.bytes > 1048576")" = 0 ]
 	run_assay show bmerged a -a output --value actual; expect_exit 0
@@ -294,17 +294,17 @@ test_case 'hostile review: blob files that are not plain files of their bytes ar
 	cp -r b1 hz1
 	rm hz1/blobs/$f
 	sqlite3 hz1/assay.db "UPDATE blobs SET bytes = 0 WHERE sha256 = '\''$f'\''"
-	run_assay merge hz1 b2 -o hzm; expect_exit 2
+	run_assay merge hz1 b2 --suite big -o hzm; expect_exit 2
 	expect_grep "does not hold the bytes its SHA-256 names" err
 	sqlite3 hz1/assay.db "UPDATE blobs SET bytes = -1 WHERE sha256 = '\''$f'\''"
-	run_assay merge hz1 b2 -o hzm; expect_exit 2
+	run_assay merge hz1 b2 --suite big -o hzm; expect_exit 2
 	expect_grep "negative size" err
 	# a device node is never opened (with root only: mknod)
 	if [ "$(id -u)" = 0 ]; then
 		cp -r b1 hd1
 		rm hd1/blobs/$f
 		mknod hd1/blobs/$f c 1 5
-		run_assay merge hd1 b2 -o hdm; expect_exit 2
+		run_assay merge hd1 b2 --suite big -o hdm; expect_exit 2
 		expect_grep "is not a file of the recorded size" err
 	fi
 	[ ! -e hzm ] && [ ! -e hdm ]'

@@ -36,13 +36,13 @@ test_case 'the Slurm scripts are valid bash and the array runs as three shards, 
 			SUITE="$ASSAY_SRC/examples/jq-1.6" bash shards.sbatch
 	done
 	[ -d results/jq-77/shard-1 ] && [ -d results/jq-77/shard-3 ]
-	RESULTS=results/jq-77 bash merge.sbatch > merge.out || [ $? = 1 ]
+	SUITE="$ASSAY_SRC/examples/jq-1.6" RESULTS=results/jq-77 bash merge.sbatch > merge.out || [ $? = 1 ]
 	jq -e ".totals.total == 350" results/jq-77/merged/summary.json
 	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" results/jq-77/merged/reports.jsonl | sort -u | wc -l)" = 350 ]
 	jq -s -e "map(.shard.index) == [1, 2, 3] and all(.shard.count == 3)" \
 		results/jq-77/shard-1/summary.json results/jq-77/shard-2/summary.json results/jq-77/shard-3/summary.json
 	# without RESULTS the merge script says so
-	! env -u RESULTS bash merge.sbatch 2>err
+	! env -u RESULTS bash merge.sbatch 2>err || false
 	grep -q "RESULTS" err'
 
 test_case 'the Kubernetes manifest parses, and its shard and merge commands run as pods would' '
@@ -85,7 +85,7 @@ test_case 'the Kubernetes manifest parses, and its shard and merge commands run 
 	jq -r ".shard[2]" commands.json | sed -e "s|/opt/assay/|$ASSAY_SRC/|g" \
 		-e "s|/results|$PWD/results|g" -e "s|--shard auto|& -g regex -g base64 -g errors|" > shard.sh
 	grep -q -- "--shard auto -g regex" shard.sh
-	jq -r ".merge[2]" commands.json | sed -e "s|/results|$PWD/results|g" > merge.sh
+	jq -r ".merge[2]" commands.json | sed -e "s|/opt/assay/|$ASSAY_SRC/|g" -e "s|/results|$PWD/results|g" > merge.sh
 	jq -r ".wait[2]" commands.json | sed -e "s|/results|$PWD/results|g" -e "s|sleep 10|exit 9|" > wait.sh
 	[ "$(jq -r ".shard[0:2] | join(\" \")" commands.json)" = "sh -c" ]
 	# the merge waits while shards are missing

@@ -35,16 +35,15 @@ merge_refused() {
 	local pattern=$1
 	shift
 	rm -rf m
-	run_assay merge "$@" -o m -q; expect_exit 2
+	run_assay merge --suite "${SUITE_DIR:-suite}" "$@" -o m -q; expect_exit 2
 	expect_grep "$pattern" err
 	[ ! -e m ]
 }
 
 test_case 'the honest shards merge (the baseline of the attacks below)' '
 	[ -n "$X" ] && [ -n "$Y" ] && [ -n "$Z" ]
-	run_assay merge s1 s2 -o m -q; expect_exit 1
-	run_assay merge s1 s2 -o m2 -q --suite suite; expect_exit 1
-	[ "$(jq -r .passed m/summary.json)" = "$(jq -r .passed m2/summary.json)" ]'
+	run_assay merge s1 s2 -o m -q --suite suite; expect_exit 1
+	jq -e ".totals.passed > 0" m/summary.json'
 
 test_case 'a case renamed to a case of another shard is held twice: refused' '
 	cp -r s1 r1
@@ -74,11 +73,11 @@ test_case 'a case that says passed but whose attributes do not: refused' '
 	sqlite3 p1/assay.db "UPDATE cases SET passed = 1, score = 1, line = json_set(line,
 		'\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1) WHERE checkpoint = '\''checkpoint_1'\'' AND id = '\''h-fails'\''"
 	if [ $h = s1 ]; then set -- p1 s2; else set -- s1 p1; fi
-	merge_refused "case checkpoint_1/core/h-fails says passed but its attributes do not" "$@"
+	merge_refused "case checkpoint_1/core/h-fails: says passed but re-verification fails it" "$@"
 	# a score its attributes do not make
 	cp -r s1 q1
 	sqlite3 q1/assay.db "UPDATE cases SET line = json_set(line, '\''$.case.score'\'', 0.5) WHERE grp = '\''core'\'' AND id = '\''$X'\''"
-	merge_refused "says score 0.5 but its attributes make 1" q1 s2'
+	merge_refused "says score 0.5 but re-verification makes 1" q1 s2'
 
 test_case 'a blob whose bytes are not its SHA-256: refused' '
 	b=$(for s in s1 s2; do [ "$(sqlite3 $s/assay.db "SELECT count(*) FROM blob_chunks")" -gt 0 ] && echo $s; done | head -1)
@@ -101,10 +100,7 @@ test_case 'a shard run on a copy of the suite with an edited case file: refused'
 	# the shard lies about the digest too: the stored case-file hashes give it away
 	honest=$(sqlite3 $h/assay.db "SELECT json_extract(meta, '\''$.shard.cases_hash'\'') FROM run")
 	sqlite3 e$k/assay.db "UPDATE run SET meta = json_set(meta, '\''$.shard.cases_hash'\'', '\''$honest'\'')"
-	merge_refused "ran case checkpoint_1/core/h-fails from another case file" "$@" --suite suite
-	mv suite suite.away
-	merge_refused "the case files the shards ran are not those they found" s$((3 - k)) e$k
-	mv suite.away suite'
+	merge_refused "ran case checkpoint_1/core/h-fails from another case file" "$@"'
 
 test_case 'a store whose tables are endless views: refused at once by merge, report and show' '
 	endless="WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)"
@@ -119,7 +115,7 @@ test_case 'a store whose tables are endless views: refused at once by merge, rep
 		CREATE VIEW META AS $endless SELECT m0.* FROM m0, r"
 	for v in v1 v2 v3; do
 		rm -rf m
-		code=0; timeout 30 "$ASSAY" merge $v s2 -o m -q >out 2>err || code=$?
+		code=0; timeout 30 "$ASSAY" merge $v s2 --suite suite -o m -q >out 2>err || code=$?
 		[ $code = 2 ]; expect_grep "is not a plain table: not an assay results store" err; [ ! -e m ]
 	done
 	code=0; timeout 30 "$ASSAY" report v1 --format tap >out 2>err || code=$?
@@ -167,10 +163,8 @@ test_case 'a case file edited and its shard resumed: merged with the suite at ha
 		merge_refused "shard $o ran case checkpoint_2/checkpoint_1_core/a from another case file" s1 s2
 		"$ASSAY" run suite -o s$o --shard $o/2 --resume -q >/dev/null 2>&1 || true
 	fi
-	run_assay merge s1 s2 -o m -q; expect_exit 1
+	run_assay merge s1 s2 --suite suite -o m -q; expect_exit 1
 	[ "$(sqlite3 m/assay.db "SELECT passed FROM cases WHERE checkpoint = '\''checkpoint_1'\'' AND grp = '\''core'\'' AND id = '\''a'\''")" = 1 ]
-	# without the suite, the digests the shards made when they split it no longer match
-	mv suite suite.away
-	merge_refused "the case files the shards ran are not those they found" s1 s2'
+	cd ..'
 
 test_done

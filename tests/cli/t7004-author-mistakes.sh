@@ -37,13 +37,14 @@ test_case 'folders of cases the suite does not declare are warned about, with di
 	run_assay check-suite s; expect_exit 0
 	expect_grep "^warning: .*/s/checkpoint_1/featrues/: 2 case files in a folder that is no group of checkpoint .checkpoint_1.: they are never run \\(did you mean .features.\\?\\)$" out
 	expect_grep "^warning: .*/s/checkpoint_3/: 1 case file in 1 group folder, but suite.yaml has no checkpoint there: it is never run \\(did you mean .checkpoint_[12].\\?\\)$" out
-	! grep -q notes out
-	! grep -q assets out
+	! grep -q notes out || false
+	! grep -q assets out || false
 	expect_grep "^3 cases checked: 0 errors, 2 warnings$" out
 	run_assay check-suite s --strict; expect_exit 3
 	expect_grep "^3 cases checked: 2 errors, 0 warnings$" out
-	run_assay run s -o r1; expect_exit 0
+	run_assay run s -o r1; expect_exit 1
 	expect_grep "warning: .*featrues" err
+	expect_grep "^3 case files never ran" out
 	run_assay run s -o r2 --strict; expect_exit 3
 	expect_grep "featrues|checkpoint_3" err'
 
@@ -134,7 +135,7 @@ test_case 'show and report create nothing in the results folder; a run leaves on
 	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > ro/c/g/x.yaml
 	run_assay run ro -o rr; expect_exit 0
 	ls rr > before
-	! grep -q "assay.db-" before
+	! grep -q "assay.db-" before || false
 	run_assay show rr x; expect_exit 0
 	run_assay report rr --format markdown; expect_exit 0
 	run_assay report rr --format json -o rr.json; expect_exit 0
@@ -143,7 +144,7 @@ test_case 'show and report create nothing in the results folder; a run leaves on
 	# a store an older assay left in WAL mode is read without creating its log files
 	python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"PRAGMA journal_mode=WAL\"); c.close()" rr/assay.db
 	ls rr > before
-	! grep -q "assay.db-" before
+	! grep -q "assay.db-" before || false
 	run_assay report rr --format markdown; expect_exit 0
 	expect_grep "the one case passed" out
 	run_assay show rr x; expect_exit 0
@@ -160,9 +161,9 @@ test_case 'show labels each case when an id matches a case and its regression co
 	printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > sh/checkpoint_2/core/other.yaml
 	run_assay run sh -o rs; expect_exit 0
 	run_assay show rs other; expect_exit 0
-	! grep -q "==>" out
+	! grep -q "==>" out || false
 	run_assay show rs checkpoint_1/features/hello; expect_exit 0
-	! grep -q "==>" out
+	! grep -q "==>" out || false
 	run_assay show rs hello; expect_exit 0
 	expect_grep "^==> checkpoint_1/core/hello <==$" out
 	expect_grep "^==> checkpoint_1/features/hello <==$" out

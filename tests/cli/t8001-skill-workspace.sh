@@ -49,6 +49,16 @@ test_case 'snapshot records HEAD only when the skill is committed' '
 	echo dirty >> demo-skill/SKILL.md
 	run_assay skill snapshot ws -d dirty; expect_exit 0
 	jq -e ".versions[2].git_hash == null" ws/history.json'
+test_case 'init on a committed skill without evals.json records HEAD (issue 20 item 8)' '
+	command -v git >/dev/null || exit 0
+	cp -r "$SKILL_FIXTURES/published/brand-guidelines" bg
+	git init -q bg && git -C bg add -A && git -C bg -c user.name=t -c user.email=t@t commit -qm c
+	run_assay skill init bg; expect_exit 0
+	test -f bg/evals/evals.json
+	jq -e ".versions[0].git_hash == \"$(git -C bg rev-parse HEAD)\"" bg-workspace/history.json
+	echo dirty >> bg/SKILL.md
+	run_assay skill init bg --workspace ws2; expect_exit 0
+	jq -e ".versions[0].git_hash == null" ws2/history.json'
 test_case 'check names path:line:col for each problem and exits 1' '
 	make_workspace
 	cat > ws/history.json <<-JSON

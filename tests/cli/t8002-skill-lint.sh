@@ -10,7 +10,7 @@ test_case 'a published skill passes the specification: exit 0, a table of the fi
 	for k in frontmatter description_field token_efficiency progressive_disclosure type_alignment; do
 		expect_grep "^$k " out
 	done
-	expect_grep "^type_alignment +- +no type declared$" out
+	expect_grep "^type_alignment +yes +no type declared$" out
 	expect_grep "^0 errors, 0 warnings \(profile agentskills\)$" out'
 test_case 'an error-severity failure exits 1 so CI can gate on it' '
 	run_assay skill lint "$SKILL_FIXTURES/published/template"; expect_exit 1
@@ -21,8 +21,9 @@ test_case 'the JSON has the convention_compliance object and every check' '
 	run_assay skill lint "$SKILL_FIXTURES/broken/broken-refs" --json; expect_exit 1
 	jq -e ".convention_compliance | keys_unsorted == [\"frontmatter\",\"description_field\",\"token_efficiency\",\"progressive_disclosure\",\"type_alignment\"]" out
 	jq -e ".convention_compliance.progressive_disclosure.passed == false" out
-	jq -e "[.checks[] | select(.passed == false and .severity == \"error\") | .message] == [\"reference '\''references/missing.md'\'' does not resolve inside the skill\", \"reference '\''scripts/run.py'\'' does not resolve inside the skill\"]" out
-	jq -e ".errors == 2 and .profile == \"agentskills\"" out'
+	jq -e "[.checks[] | select(.passed == false and .severity == \"error\") | .message] == [\"link '\''references/missing.md'\'' does not resolve inside the skill\"]" out
+	jq -e "[.checks[] | select(.passed == false and .id == \"PD1\") | [.severity, .line]] == [[\"error\", 8], [\"warning\", 8]]" out
+	jq -e ".errors == 1 and .profile == \"agentskills\"" out'
 test_case 'profiles change severities, not checks' '
 	run_assay skill lint "$SKILL_FIXTURES/broken/claude-helper"; expect_exit 0
 	expect_grep "^warning +NM5 " out

@@ -63,13 +63,13 @@ test_case 'the cost budget counts metrics.json cost_usd' '
 	EXECUTOR_COST=0.5 run_assay skill run ws --mode improve --budget-cost 1 -j 1; expect_exit 1
 	expect_grep ", cost 1.0000;" out
 	expect_grep "^v0: 2 of 6 runs graded, .* 4 skipped" out'
-test_case 'a failing or missing executor is graded as it is, not an error of assay' '
+test_case 'a failing executor is graded as it is; a missing one is a run error, not an error of assay' '
 	make_workspace
 	EXECUTOR_EXIT=3 run_assay skill run ws --case case-01; expect_exit 0
 	expect_grep "exit 3 " out
 	set_config ".executor.command = [\"/nonexistent/executor\"]"
 	run_assay skill run ws --case case-01; expect_exit 1
-	expect_grep "exit 127" out'
+	expect_grep "^case-01 +v0 run1  run error: the executor could not be started: /nonexistent/executor: No such file or directory" out'
 test_case 'a link planted by the executor is never followed when assay writes the run folder' '
 	make_workspace
 	cat > evil.sh <<-SH

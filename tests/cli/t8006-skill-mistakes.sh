@@ -49,4 +49,11 @@ test_case 'a snapshot of nothing new is refused unless --force' '
 	run_assay skill run ws --version 7; expect_exit 2
 	expect_grep "version 7 has no snapshot" err'
 
+test_case 'a --case that matches no id names the closest ids and exits 2 (issue 20 item 8)' '
+	make_workspace
+	run_assay skill run ws --case case-1; expect_exit 2
+	expect_grep "no case of evals.json matches .case-1. \\(closest: case-01, case-02\\)" err
+	! grep -q "has no cases" err || false
+	test ! -d ws/runs'
+
 test_done

@@ -55,12 +55,51 @@ test_case 'a negative or non-number cost is unknown: it never lowers the total, 
 	expect_grep ", cost 0.0200;" out
 	! grep -q "cost unknown" out'
 
+test_case 'a cost nested 70 deep is unknown, not a known 0 from the next key (issue 18 item 12)' '
+	make_workspace
+	hostile_executor "
+d() { i=0; while [ \$i -lt \$1 ]; do printf \"[\"; i=\$((i+1)); done; i=0; while [ \$i -lt \$1 ]; do printf \"]\"; i=\$((i+1)); done; }
+printf \"{\\\"cost_usd\\\": %s, \\\"total_cost_usd\\\": 0}\" \"\$(d 70)\" > metrics.json"
+	run_assay skill run ws --mode improve --budget-cost 0.015 -j 1; expect_exit 1
+	expect_grep "^v0: 1 of 6 runs graded, .* 5 skipped; .*cost unknown for 1 run " out
+	expect_grep "the budget ran out: 5 runs not started" err
+	jq -e ".execution_metrics.assay_errors.cost_usd" ws/grading/case-01_v0_run1.json
+	make_workspace
+	hostile_executor "printf \"{\\\"cost_usd\\\": [0.5], \\\"cost\\\": 0}\" > metrics.json"
+	run_assay skill run ws; expect_exit 1
+	expect_grep "cost unknown for 2 runs " out
+	make_workspace
+	hostile_executor "printf \"{\\\"cost_usd\\\": 0.5\" > metrics.json"
+	run_assay skill run ws; expect_exit 1
+	expect_grep "cost unknown for 2 runs " out
+	make_workspace
+	hostile_executor "rm metrics.json; mkdir metrics.json"
+	run_assay skill run ws; expect_exit 1
+	expect_grep "cost unknown for 2 runs " out'
+
+test_case 'an executor that cannot start is a run error with its reason, never graded (issue 18 item 5)' '
+	make_workspace
+	: > judge.log
+	set_config ".executor.command = [\"$PWD/no-such-executor\", \"{prompt}\"]"
+	JUDGE_LOG=$PWD/judge.log run_assay skill run ws; expect_exit 1
+	expect_grep "^case-01 +v0 run1  run error: the executor could not be started: .*/no-such-executor: No such file or directory \\(not graded\\)$" out
+	expect_grep "^v0: 0 of 2 runs graded, 0 passed, 0 grading errors, 2 run errors \\(executor not started\\), 0 skipped" out
+	test ! -s judge.log
+	test ! -e ws/grading/case-01_v0_run1.json
+	jq -e ".error | test(\"could not be started\")" ws/runs/case-01/v0/run1/run_error.json
+	run_assay skill report ws --json; expect_exit 0
+	jq -e ".versions[0].grading_errors == 2" out
+	printf "not a program\n" > notexec; set_config ".executor.command = [\"$PWD/notexec\"]"
+	JUDGE_LOG=$PWD/judge.log run_assay skill run ws --case case-01; expect_exit 1
+	expect_grep "run error: the executor could not be started: .*/notexec: Permission denied" out
+	test ! -s judge.log'
+
 test_case 'metrics nested deeper than 64 levels are not copied; the grading file stays readable' '
 	make_workspace
 	hostile_executor "
 d() { i=0; while [ \$i -lt \$1 ]; do printf \"[\"; i=\$((i+1)); done; i=0; while [ \$i -lt \$1 ]; do printf \"]\"; i=\$((i+1)); done; }
 printf \"{\\\"cost_usd\\\": 0.01, \\\"deep\\\": %s, \\\"edge\\\": %s, \\\"too\\\": %s, \\\"assay_errors\\\": {}}\" \
-	\"\$(d 100000)\" \"\$(d 63)\" \"\$(d 64)\" > metrics.json"
+	\"\$(d 90000)\" \"\$(d 63)\" \"\$(d 64)\" > metrics.json"
 	run_assay skill run ws --case case-01; expect_exit 0
 	g=ws/grading/case-01_v0_run1.json
 	jq -e ".execution_metrics.assay_errors == {\"deep\": \"nested deeper than 64 levels: not copied\", \"too\": \"nested deeper than 64 levels: not copied\", \"assay_errors\": \"a name kept for assay: not copied\"}" $g

@@ -80,7 +80,10 @@ static int usage(void)
 	      "  read-key DESC        print the user key DESC of the session keyring\n"
 	      "  tty PATH             open /dev/tty and PATH, write a line to PATH\n"
 	      "  burn-ignored-child SECONDS\n"
-	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n",
+	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n"
+	      "  new-namespace HOW    make a namespace (unshare-user, unshare-all, clone-user,\n"
+	      "                       clone3-user, setns-uts): \"made\" or \"errno N\"\n"
+	      "  hold-mem HOW MIB     hold MIB MiB (shared, memfd, memfd-write): \"held N\"\n",
 	      stderr);
 	return 2;
 }
@@ -457,5 +460,9 @@ int main(int argc, char **argv)
 		return cmd_tty(argv[2]);
 	if (strcmp(cmd, "burn-ignored-child") == 0 && nargs == 1)
 		return cmd_burn_ignored_child(argv[2]);
+	if (strcmp(cmd, "new-namespace") == 0 && nargs == 1)
+		return cmd_new_namespace(argv[2]);
+	if (strcmp(cmd, "hold-mem") == 0 && nargs == 2)
+		return cmd_hold_mem(argv[2], argv[3]);
 	return usage();
 }

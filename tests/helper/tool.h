@@ -34,5 +34,7 @@ int cmd_stream_pair(void);
 int cmd_read_key(const char *desc);
 int cmd_tty(const char *path);
 int cmd_burn_ignored_child(const char *secs);
+int cmd_new_namespace(const char *how);
+int cmd_hold_mem(const char *how, const char *mib);
 
 #endif

@@ -4,6 +4,7 @@
 # the skill's SKILL.md lists on a line "provides: a, b, c", writes metrics.json and
 # user_notes.md, and prints its transcript. EXECUTOR_SLEEP=S makes it take S seconds;
 # EXECUTOR_EXIT=N makes it exit N; EXECUTOR_FLAKY=R makes run R forget what the skill provides.
+# EXECUTOR_TOKENS=N adds "total_tokens": N to metrics.json.
 set -eu
 [ -n "${EXECUTOR_SLEEP:-}" ] && sleep "$EXECUTOR_SLEEP"
 mkdir -p outputs
@@ -15,7 +16,12 @@ mkdir -p outputs
 	for f in inputs/*; do [ -f "$f" ] && echo "read input $(basename "$f")"; done
 	true
 } > outputs/answer.md
-printf '{"total_tool_calls": 2, "total_steps": 3, "cost_usd": %s}\n' "${EXECUTOR_COST:-0.01}" > metrics.json
+if [ -n "${EXECUTOR_TOKENS:-}" ]; then
+	printf '{"total_tool_calls": 2, "total_steps": 3, "cost_usd": %s, "total_tokens": %s}\n' \
+		"${EXECUTOR_COST:-0.01}" "$EXECUTOR_TOKENS" > metrics.json
+else
+	printf '{"total_tool_calls": 2, "total_steps": 3, "cost_usd": %s}\n' "${EXECUTOR_COST:-0.01}" > metrics.json
+fi
 echo "Uncertainty: none" > user_notes.md
 echo "## Eval Prompt"
 echo "$ASSAY_PROMPT"

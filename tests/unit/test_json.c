@@ -668,9 +668,48 @@ Test(json, parse_stops_past_the_arenas_limit)
 	assay_arena_free(small);
 }
 
+Test(json, deep_nesting_counts_against_the_budget)
+{
+	/*
+	 * Issue 18, item 7: a 60 MB `[[[...]]]` took assay to 1.48 GB under a 512 MiB budget, in
+	 * the parser's stacks, which the arena did not see. Now they are charged to it, and
+	 * nesting stops at ASSAY_MAX_DEPTH.
+	 */
+	size_t n = 90000;
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_arena *small = assay_arena_new(2u << 20);
+	assay_err err = ASSAY_ERR_INIT;
+	assay_value v;
+
+	for (size_t i = 0; i < n; i++)
+		assay_buf_addch(&text, '[');
+	for (size_t i = 0; i < n; i++)
+		assay_buf_addch(&text, ']');
+	/* its values take 1.4 MB, under the 2 MiB; the stacks of 90,000 open arrays do not fit */
+	cr_expect_eq(assay_json_parse(&v, small, text.ptr, text.len, NULL, &err), ASSAY_ETOOBIG,
+		     "%s", err.msg);
+	cr_expect_lt(assay_arena_used(small), 2u << 20); /* nothing stays charged */
+	assay_arena_free(small);
+	small = assay_arena_new(64u << 20);
+	cr_expect_eq(assay_json_parse(&v, small, text.ptr, text.len, NULL, NULL), 0);
+	cr_expect_eq(assay_value_depth(&v), n);
+	assay_arena_free(small);
+	/* past 100,000 levels: a parse error at the level too many */
+	assay_buf_reset(&text);
+	for (size_t i = 0; i < 1000000; i++)
+		assay_buf_addch(&text, '[');
+	assay_err_clear(&err);
+	cr_expect_eq(assay_json_parse(&v, arena, text.ptr, text.len, NULL, &err), ASSAY_EPARSE);
+	cr_expect_eq(err.line, 1);
+	cr_expect_eq(err.column, 100001);
+	cr_expect_str_eq(err.msg, "Nested deeper than 100000 levels");
+	assay_buf_release(&text);
+}
+
 Test(json, parse_and_write_any_depth)
 {
-	enum { DEPTH = 100000 };
+	/* up to ASSAY_MAX_DEPTH: {"a": [ is two levels */
+	enum { DEPTH = ASSAY_MAX_DEPTH / 2 };
 	assay_buf text = ASSAY_BUF_INIT;
 	assay_value v;
 

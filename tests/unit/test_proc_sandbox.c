@@ -27,6 +27,7 @@
 
 #include "assay/fs.h"
 #include "assay/proc.h"
+#include "proc/proc_int.h"
 #include "util/banned.h"
 
 #define MiB (1024LL * 1024)
@@ -1103,4 +1104,220 @@ Test(sandbox_nonroot, max_rss_is_honest_without_root, .timeout = 60)
 			  r.max_rss, sandbox);
 	}
 	free(mem);
+}
+
+/* ---- issue 18 item 11: no namespace of the case's own ---- */
+
+/* The way `how` of making a namespace, in the sandbox: its output. */
+static char *new_namespace(const struct box *b, bool sandbox, const char *how, int *code)
+{
+	char *out = NULL;
+
+	*code = attack(b, sandbox, &out, "new-namespace", how, NULL);
+	return out;
+}
+
+Test(sandbox, the_case_cannot_make_namespaces)
+{
+	static const char *const refused[] = { "unshare-user", "unshare-all", "clone-user",
+					       "setns-uts" };
+	struct box b;
+	char *out;
+	int code;
+
+	box_make(&b);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		out = new_namespace(&b, true, refused[i], &code);
+		cr_expect_eq(code, 1, "%s: %s", refused[i], out);
+		cr_expect_str_eq(out, "errno 1\n", "%s", refused[i]); /* EPERM */
+		free(out);
+	}
+	/* clone3's flags lie in memory a filter cannot read: ENOSYS, so libc falls back to
+	 * clone, whose flags it can */
+	out = new_namespace(&b, true, "clone3-user", &code);
+	cr_expect_str_eq(out, "errno 38\n", "clone3"); /* ENOSYS */
+	free(out);
+	/* what the filter must not take away: threads and processes */
+	cr_expect_eq(attack(&b, true, NULL, "spawn-grandchild", "0", NULL), 0);
+	box_free(&b);
+}
+
+/* ---- issue 18 item 6: a memory cgroup per case ---- */
+
+/* Enables them (each test is a process of its own), or skips: not root, no delegation. */
+static void need_cgroups(assay_cgroup_report *rep)
+{
+	if (!assay_memory_cgroups_enable(rep))
+		cr_skip_test("no memory cgroups here: %s", rep->why);
+}
+
+/* Runs "hold-mem HOW MIB" under `limit`; its output (malloc'd) in `*out`. */
+static void hold(const struct box *b, bool sandbox, const char *how, const char *mib,
+		 long long limit, assay_proc_result *r, char **out)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+
+	tool(&p, "hold-mem", how, mib, NULL);
+	boxed(&p, b, sandbox);
+	p.limits.memory_bytes = limit;
+	run_ok(&p, r);
+	*out = strdup(p.out.ptr ? p.out.ptr : "");
+	assay_proc_release(&p);
+}
+
+static const char *const hold_ways[] = { "shared", "memfd", "memfd-write" };
+
+/* RLIMIT_DATA let each of these hold 256 MiB under a 64 MiB limit. */
+Test(limits, memory_limit_bounds_shared_and_memfd_pages, .timeout = 120)
+{
+	struct box b;
+	assay_cgroup_report cg;
+
+	need_cgroups(&cg);
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		for (size_t i = 0; i < 3; i++) {
+			assay_proc_result r;
+			char *out;
+
+			hold(&b, sandbox, hold_ways[i], "256", 64 * MiB, &r, &out);
+			cr_expect(strncmp(out, "held", 4) != 0,
+				  "%s (sandbox %d): held 256 MiB under a 64 MiB limit", hold_ways[i],
+				  sandbox);
+			/* killed by the kernel's OOM killer, or (a write into a memfd) refused */
+			if (strcmp(out, "refused\n"))
+				cr_expect(r.status == ASSAY_PROC_SIGNALED &&
+						  r.term_signal == SIGKILL &&
+						  r.limit == ASSAY_LIMIT_MEMORY,
+					  "%s (sandbox %d): status %d signal %d limit %d: %s",
+					  hold_ways[i], sandbox, r.status, r.term_signal, r.limit, out);
+			free(out);
+		}
+	}
+	box_free(&b);
+}
+
+/* A memfd's pages are in no process's RSS: max_rss read 1.6 MB for 1.5 GB held. */
+Test(figures, max_rss_counts_shared_and_memfd_pages, .timeout = 60)
+{
+	struct box b;
+	assay_cgroup_report cg;
+
+	need_cgroups(&cg);
+	box_make(&b);
+	for (size_t i = 0; i < 3; i++) {
+		assay_proc_result r;
+		char *out;
+
+		hold(&b, true, hold_ways[i], "200", 1024 * MiB, &r, &out);
+		cr_expect_str_eq(out, "held 200\n", "%s", hold_ways[i]);
+		cr_expect_geq(r.max_rss, 200 * MiB, "%s: max_rss %lld", hold_ways[i], r.max_rss);
+		cr_expect_eq(r.limit, ASSAY_LIMIT_NONE);
+		free(out);
+	}
+	box_free(&b);
+}
+
+/* How many assay-PID-* entries `dir` holds. */
+static int count_cgroups(const char *dir, long pid)
+{
+	char prefix[64];
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(prefix, sizeof(prefix), "assay-%ld-", pid);
+	while (d && (de = readdir(d)))
+		n += !strncmp(de->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+Test(limits, cgroups_are_removed_and_a_dead_owners_are_swept, .timeout = 60)
+{
+	struct box b;
+	assay_proc_result r;
+	assay_cgroup_report cg;
+	char *fake, *live, *procs, *out, num[32];
+	pid_t dead, orphan;
+	FILE *f;
+	int st = 0, swept;
+	bool moved;
+
+	need_cgroups(&cg);
+	/* a cgroup left by an assay killed mid-case (its pid is gone), with a process still in it;
+	 * and one whose owner (this process) is alive */
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	fake = assay_xasprintf("%s/assay-%ld-12345-0", cg.base, (long)dead);
+	live = assay_xasprintf("%s/assay-%ld-%llu-999", cg.base, (long)getpid(),
+			       assay_proc__start_time((long)getpid()));
+	cr_assert_eq(mkdir(fake, 0755), 0, "%s: %s", fake, strerror(errno));
+	if (mkdir(live, 0755)) {
+		rmdir(fake);
+		cr_assert_fail("%s: %s", live, strerror(errno));
+	}
+	orphan = fork();
+	if (orphan == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(num, sizeof(num), "%ld", (long)orphan);
+	procs = assay_path_join(fake, "cgroup.procs");
+	f = fopen(procs, "w");
+	moved = f && fputs(num, f) >= 0;
+	moved = f && !fclose(f) && moved;
+	cr_expect(moved, "%s: %s", procs, strerror(errno));
+	free(procs);
+	swept = assay_memory_cgroups_sweep();
+	cr_expect_eq(swept, 1);
+	cr_expect(!assay_fs_exists(fake), "the dead owner's cgroup is still there");
+	cr_expect(assay_fs_exists(live), "a live owner's cgroup was removed");
+	if (!swept)
+		kill(orphan, SIGKILL); /* clean up whatever the outcome */
+	cr_expect_eq(waitpid(orphan, &st, 0), orphan);
+	cr_expect(swept && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL,
+		  "what was left in it lives");
+	rmdir(fake);
+	rmdir(live);
+	free(fake);
+	free(live);
+	/* the cases' own cgroups go with them, an OOM-killed one's too */
+	box_make(&b);
+	hold(&b, true, "shared", "300", 64 * MiB, &r, &out);
+	cr_expect_eq(r.limit, ASSAY_LIMIT_MEMORY, "%s", out);
+	free(out);
+	hold(&b, false, "shared", "8", 64 * MiB, &r, &out);
+	free(out);
+	cr_expect_eq(count_cgroups(cg.base, (long)getpid()), 0, "a case's cgroup was left behind");
+	box_free(&b);
+}
+
+/* Not enabled by the caller (or not available): RLIMIT_DATA as before, the guess as before. */
+Test(limits, without_cgroups_the_data_limit_holds, .timeout = 60)
+{
+	struct box b;
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	char why[256];
+
+	if (access("/usr/bin/awk", X_OK))
+		cr_skip_test("no /usr/bin/awk");
+	cr_assert(!assay_memory_cgroups(why, sizeof(why)));
+	cr_expect(strstr(why, "enable") != NULL, "%s", why);
+	box_make(&b);
+	assay_strvec_push(&p.argv, "/usr/bin/awk");
+	assay_strvec_push(&p.argv, "BEGIN { s = \"x\"; while (length(s) < 200000000) "
+				   "s = s s; print length(s) }");
+	boxed(&p, &b, true);
+	p.limits.memory_bytes = 64 * MiB;
+	run_ok(&p, &r);
+	cr_expect(r.status != ASSAY_PROC_EXITED || r.exit_code != 0, "awk succeeded: %s",
+		  p.out.ptr);
+	cr_expect_eq(r.limit, ASSAY_LIMIT_MEMORY, "limit %d, max_rss %lld", r.limit, r.max_rss);
+	assay_proc_release(&p);
+	box_free(&b);
 }

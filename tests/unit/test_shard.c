@@ -486,7 +486,7 @@ Test(shard, sink_places_cases_by_name_whatever_their_order)
 	assay_suite_free(s);
 }
 
-/* assay merge remakes each verdict from the line's attributes (report.h, assay_score_line). */
+/* A verdict remade from the line's attributes (report.h, assay_score_line). */
 static void score_of(const char *json, double *score, bool *passed, int want_rc)
 {
 	assay_arena *a = assay_arena_new(0);

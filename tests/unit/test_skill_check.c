@@ -237,3 +237,16 @@ Test(compare, wilson_interval)
 	assay_skill_wilson(0, 0, 1.96, &lo, &hi);
 	cr_expect(lo == 0 && hi == 1);
 }
+
+Test(compare, newcombe_difference_interval)
+{
+	double d, lo, hi;
+	/* Newcombe (1998), Table II example (a): 56/70 - 48/80, method 10: 0.0524 to 0.3339. */
+	assay_skill_delta_ci(56, 70, 48, 80, 1.959963984540054, &d, &lo, &hi);
+	cr_expect(fabs(d - 0.2) < 1e-9, "%f", d);
+	cr_expect(fabs(lo - 0.0524) < 1e-4 && fabs(hi - 0.3339) < 1e-4, "[%f, %f]", lo, hi);
+	/* example (e): 0/10 - 0/20: -0.1611 to 0.2775 */
+	assay_skill_delta_ci(0, 10, 0, 20, 1.959963984540054, &d, &lo, &hi);
+	cr_expect(d == 0 && fabs(lo + 0.1611) < 1e-4 && fabs(hi - 0.2775) < 1e-4, "[%f, %f]",
+		  lo, hi);
+}

@@ -102,7 +102,30 @@ Test(lint, unicode_lowercase_letters_are_valid_names_only_in_the_specification)
 
 Test(lint, references_resolve_one_level_deep)
 {
-	expect(SKILLS "/broken/broken-refs", AS, "w:PD4 w:BD6 e:PD1 w:PD2");
+	expect(SKILLS "/broken/broken-refs", AS, "w:PD4 w:BD6 e:PD1 w:PD1 w:PD2");
+}
+
+/* The line of check `id` with severity `sev` that failed first, 0 when none. */
+static int failed_line(const char *dir, const char *id, assay_skill_severity sev)
+{
+	assay_skill_lint l;
+	assay_skill_lint_opts o = ASSAY_SKILL_LINT_OPTS_INIT;
+	int line = 0;
+
+	cr_assert_eq(assay_skill_lint_run(&l, dir, &o, NULL), 0, "%s", dir);
+	for (size_t i = 0; i < l.nr && !line; i++)
+		if (!strcmp(l.checks[i].id, id) && l.checks[i].passed == 0 &&
+		    l.checks[i].severity == sev)
+			line = l.checks[i].line;
+	assay_skill_lint_release(&l);
+	return line;
+}
+
+Test(lint, an_unresolved_link_is_reported_on_its_own_line)
+{
+	/* SKILL.md: the frontmatter is lines 1-4, the links are on line 8. */
+	cr_expect_eq(failed_line(SKILLS "/broken/broken-refs", "PD1", ASSAY_SKILL_ERROR), 8);
+	cr_expect_eq(failed_line(SKILLS "/broken/broken-refs", "PD1", ASSAY_SKILL_WARNING), 8);
 }
 
 /* A skill folder made for one test. */
@@ -181,6 +204,33 @@ Test(lint, body_and_description_limits)
 	free(dir);
 }
 
+Test(lint, a_path_the_skill_asks_to_create_is_a_warning)
+{
+	/* skill-creator tells its reader to write `evals/evals.json`: not a file of its own. */
+	char *dir = make_skill("creator", "---\nname: creator\ndescription: Use when creating "
+				  "skills and their evals.\n---\n\nSave the cases to "
+				  "`evals/evals.json` and see [the guide](references/guide.md).\n");
+	expect(dir, AS, "e:PD1 w:PD1");
+	char *ref = assay_path_join(dir, "references");
+	cr_assert_eq(assay_fs_mkdirs(ref, NULL), 0);
+	char *guide = assay_path_join(ref, "guide.md");
+	cr_assert_eq(assay_fs_write(guide, "# Guide\n", 8, 0644, NULL), 0);
+	expect(dir, AS, "w:PD1");
+	free(guide);
+	free(ref);
+	free(dir);
+}
+
+Test(lint, section_order_reads_only_the_heading_line)
+{
+	/* "critical" further down the body is not part of the '## Important' heading. */
+	char *dir = make_skill("ordered", "---\nname: ordered\ndescription: Use when ordering "
+				  "sections of a skill.\n---\n\n## Important\n\nText.\n\n"
+				  "## Critical\n\nMore.\n");
+	expect(dir, WS, "w:PD6");
+	free(dir);
+}
+
 Test(lint, type_alignment_needs_a_declared_type)
 {
 	char *dir = make_skill("typed", "---\nname: typed\ndescription: Use when typed.\n"
@@ -205,8 +255,12 @@ Test(lint, type_alignment_needs_a_declared_type)
 	o.skill_type = "knowledge";
 	cr_assert_eq(assay_skill_lint_run(&l, dir, &o, NULL), 0);
 	cc = assay_skill_lint_compliance(&l, NULL, a);
+	/* Not decidable, and the contract types passed as a bool: it did not fail. */
 	cr_assert_eq(assay_object_get(assay_object_get(&cc, "type_alignment"), "passed")->kind,
-		     ASSAY_V_NULL, "knowledge skills are not decidable: null");
+		     ASSAY_V_BOOL, "knowledge skills are not decidable, still a bool");
+	cr_assert(assay_object_get(assay_object_get(&cc, "type_alignment"), "passed")->u.b);
+	cr_assert(strstr(assay_object_get(assay_object_get(&cc, "type_alignment"), "details")->u.s,
+			 "not decidable"));
 	assay_skill_lint_release(&l);
 	o.skill_type = "discipline";
 	cr_assert_eq(assay_skill_lint_run(&l, dir, &o, NULL), 0);

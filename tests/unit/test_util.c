@@ -13,6 +13,7 @@
 #include "assay/fs.h"
 #include "assay/strvec.h"
 #include "util/base64.h"
+#include "util/hash.h"
 
 Test(buf, starts_empty_and_terminated)
 {
@@ -387,4 +388,58 @@ Test(fs_beneath, read_refuses_links_fifos_and_caps, .timeout = 10)
 	free(fifo);
 	free(root);
 	free(outside);
+}
+
+/* The test vector of the SipHash paper (Aumasson and Bernstein, 2012, appendix A): key 00..0f,
+ * message 00..0e. */
+Test(hash, siphash24_matches_the_papers_test_vector)
+{
+	uint8_t key[16], msg[15];
+
+	for (int i = 0; i < 16; i++)
+		key[i] = (uint8_t)i;
+	for (int i = 0; i < 15; i++)
+		msg[i] = (uint8_t)i;
+	cr_assert_eq(assay_siphash24(key, msg, sizeof(msg)), 0xa129ca6149be45e5ull);
+	cr_assert_neq(assay_siphash24(key, msg, 14), 0xa129ca6149be45e5ull);
+}
+
+/* A report written to /dev/null (or /dev/stdout, a FIFO) must not rename a file over the device:
+ * as root that replaced /dev/null with a regular file for the whole machine. A FIFO stands in
+ * for the device here (a broken fix must not break the machine running the test). */
+Test(fs, an_atomic_write_to_a_device_or_fifo_writes_into_it_and_never_replaces_it)
+{
+	char dir[] = "/tmp/assay-test-fifo-XXXXXX", got[64];
+	char *fifo;
+	struct stat st;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_fs_atomic w;
+	int rd;
+	ssize_t n;
+
+	cr_assert_not_null(mkdtemp(dir));
+	fifo = assay_path_join(dir, "fifo");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	cr_assert_geq(rd, 0);
+
+	cr_assert_eq(assay_fs_write_atomic(fifo, "hello\n", 6, 0644, &err), 0, "%s", err.msg);
+	cr_assert_eq(lstat(fifo, &st), 0);
+	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+	n = read(rd, got, sizeof(got));
+	cr_assert_eq(n, 6);
+	cr_assert_eq(memcmp(got, "hello\n", 6), 0);
+
+	cr_assert_eq(assay_fs_atomic_open(&w, dir, 0644, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_fs_atomic_write(&w, "piece", 5, &err), 0);
+	cr_assert_eq(assay_fs_atomic_commit(&w, fifo, false, &err), 0, "%s", err.msg);
+	cr_assert_eq(lstat(fifo, &st), 0);
+	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+	n = read(rd, got, sizeof(got));
+	cr_assert_eq(n, 5);
+	/* no temp file is left beside it */
+	cr_assert_eq(assay_fs_remove_tree(fifo, NULL), 0);
+	cr_assert_eq(rmdir(dir), 0, "left behind in %s", dir);
+	close(rd);
+	free(fifo);
 }

@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "assay/csv.h"
@@ -351,4 +352,59 @@ Test(csv_reader, refuses_unusable_delimiters_and_stops_at_the_arena_limit)
 	cr_assert_eq(assay_csv_parse(&v, small, big, n, NULL, NULL), ASSAY_ETOOBIG);
 	assay_arena_free(small);
 	free(big);
+}
+
+/*
+ * The budget's time binds the readers, not only the diff (issue 18, item 7): with a deadline
+ * long past, a big document whose only flaw is at its very end is not read to that flaw. Each
+ * reader stops at the budget, so the attribute fails with the budget's reason (before, each
+ * read the whole text and reported the flaw: the parse was unbudgeted time).
+ */
+Test(formats_verify, readers_stop_at_the_budgets_time)
+{
+	static const struct {
+		const char *verifier, *item, *tail;
+	} f[] = {
+		{ "json", "1, ", "]]" },       { "yaml", "- a\n", "- [\n" },
+		{ "toml", "k%d = 1\n", "=\n" }, { "ini", "k%d = 1\n", "[s]\n[s]\n" },
+		{ "csv", "a,b\n", "\"\n" },
+	};
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		assay_buf text = ASSAY_BUF_INIT;
+		assay_value expected = y(strcmp(f[k].verifier, "csv") ? "{}" : "[]"), opts;
+		char verifier[64];
+
+		if (!strcmp(f[k].verifier, "json"))
+			assay_buf_addch(&text, '[');
+		if (!strcmp(f[k].verifier, "ini"))
+			assay_buf_adds(&text, "[top]\n");
+		for (int i = 0; i < 200000; i++)
+			assay_buf_addf(&text, f[k].item, i);
+		assay_buf_adds(&text, f[k].tail);
+		snprintf(verifier, sizeof(verifier), "{verifier: %s}", f[k].verifier);
+		opts = y(verifier);
+		assay_actual ac = { ASSAY_ACTUAL_BYTES, text.ptr, text.len, false, 0, 0 };
+		/* CLOCK_MONOTONIC 1.0: the machine's first second, long past */
+		assay_verify_call call = { "g", "c", "output", &expected, &ac, &opts, A, 1.0 };
+		assay_verification v = ASSAY_VERIFICATION_INIT;
+		assay_err e = ASSAY_ERR_INIT;
+		assay_buf d = ASSAY_BUF_INIT;
+
+		cr_assert_eq(assay_verify_attribute(&v, &call, &e), 0, "%s: %s", f[k].verifier,
+			     e.msg);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect_not(v.is_correct);
+		cr_expect(v.budget, "%s: %s", f[k].verifier, d.ptr);
+		cr_expect(strstr(d.ptr, "verification budget (time)"), "%s: %s", f[k].verifier,
+			  d.ptr);
+		/* and without a deadline the flaw is found */
+		call.deadline = 0;
+		v = (assay_verification)ASSAY_VERIFICATION_INIT;
+		assay_buf_reset(&d);
+		cr_assert_eq(assay_verify_attribute(&v, &call, &e), 0);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect(strstr(d.ptr, "is not valid"), "%s: %s", f[k].verifier, d.ptr);
+		assay_buf_release(&d);
+		assay_buf_release(&text);
+	}
 }

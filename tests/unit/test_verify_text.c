@@ -11,7 +11,7 @@
 #include "assay/buf.h"
 #include "assay/json.h"
 #include "assay/verify.h"
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
 #include "util/banned.h"
 
 /* Every value of a test lives in this arena (made and freed around each test). */

@@ -20,6 +20,8 @@
 #include "assay/json.h"
 #include "assay/yaml.h"
 #include "json/json_int.h"
+#include "util/hash.h"
+#include "fnv_flood.h"
 #include "util/banned.h"
 
 /* the example suite kept in the source tree */
@@ -1450,6 +1452,56 @@ Test(yaml, the_arena_limit_stops_the_parse)
 	assay_buf_release(&b);
 }
 
+Test(yaml, keys_made_to_collide_cost_linear_work)
+{
+	/*
+	 * 65,536 keys whose unkeyed FNV-1a agree in their low 32 bits (the hash the key index
+	 * used): 12.5 s before util/hash.h, as every key walked past all the others. With the
+	 * keyed table each look-up takes a few probes: the count is bounded, not timed.
+	 */
+	enum { BLOCKS = 16, N = 1 << BLOCKS };
+	char pairs[BLOCKS][2][FNV_FLOOD_LEN], key[FNV_FLOOD_LEN * BLOCKS + 1];
+	assay_buf b = ASSAY_BUF_INIT;
+	uint64_t before;
+	assay_value v;
+
+	fnv_flood_pairs(BLOCKS, pairs);
+	for (uint32_t i = 0; i < N; i++) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "%s: %u\n", key, i);
+	}
+	before = assay_htab_probes();
+	v = load_opts(b.ptr, b.len, NULL);
+	cr_assert_eq(v.kind, ASSAY_V_OBJECT);
+	cr_expect_eq(v.len, N);
+	cr_expect_lt(assay_htab_probes() - before, 16u * N, "%llu probes for %d keys",
+		     (unsigned long long)(assay_htab_probes() - before), N);
+	/* a duplicate among them is still found */
+	fnv_flood_key(pairs, BLOCKS, 12345, key);
+	assay_buf_addf(&b, "%s: again\n", key);
+	char want[128];
+	snprintf(want, sizeof(want), "65537:1: duplicate key '%.40s", key); /* quoted, cut */
+	cr_expect_eq(strncmp(load_fail(b.ptr), want, strlen(want)), 0, "%s", load_fail(b.ptr));
+	/* and as merged mappings (the dedup of `<<`) */
+	assay_buf_reset(&b);
+	assay_buf_adds(&b, "base: &b\n");
+	for (uint32_t i = 0; i < N; i += 2) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "  %s: %u\n", key, i);
+	}
+	assay_buf_adds(&b, "top:\n  <<: *b\n");
+	for (uint32_t i = 0; i < N; i += 2) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_buf_addf(&b, "  %s: x\n", key);
+	}
+	before = assay_htab_probes();
+	v = load_opts(b.ptr, b.len, NULL);
+	cr_assert_eq(v.kind, ASSAY_V_OBJECT);
+	cr_expect_eq(assay_object_get(&v, "top")->len, N / 2);
+	cr_expect_lt(assay_htab_probes() - before, 16u * 2 * N);
+	assay_buf_release(&b);
+}
+
 Test(yaml, deep_flow_nesting_is_refused_past_1000_levels)
 {
 	/*
@@ -1550,6 +1602,44 @@ Test(yaml, deep_block_nesting_is_parsed_without_recursion)
 	cr_expect_str_eq(c->u.members[0].key.u.s, "k2999");
 	cr_expect(assay_value_is_str(&c->u.members[0].value, "end"));
 	expect_pos(&c->u.members[0].value, (unsigned)n + 1, (unsigned)n + 1);
+	assay_buf_release(&b);
+}
+
+Test(yaml, deep_nesting_counts_against_the_budget)
+{
+	/*
+	 * Issue 18, item 7: a 60 MB `- - - ... x` (30 million levels) took assay to 6.4 GB under a
+	 * 512 MiB budget, in our stacks and libyaml's, which the arena did not see. Now they are
+	 * charged to it, and nesting stops at ASSAY_MAX_DEPTH as the events come.
+	 */
+	size_t n = 90000;
+	assay_buf b = ASSAY_BUF_INIT;
+	assay_arena *small = assay_arena_new(2u << 20);
+	assay_err err = ASSAY_ERR_INIT;
+	assay_value v;
+
+	for (size_t i = 0; i < n; i++)
+		assay_buf_add(&b, "- ", 2);
+	assay_buf_addch(&b, 'x');
+	/* its values take 1.4 MB: under the 2 MiB, but the stacks of 90,000 open levels are not */
+	cr_expect_eq(assay_yaml_parse(&v, small, b.ptr, b.len, NULL, &err), ASSAY_ETOOBIG,
+		     "%s", err.msg);
+	cr_expect(strstr(err.msg, "the document needs more than"), "%s", err.msg);
+	/* nothing stays charged after the parse */
+	cr_expect_lt(assay_arena_used(small), 2u << 20);
+	assay_arena_free(small);
+	small = assay_arena_new(64u << 20);
+	cr_expect_eq(assay_yaml_parse(&v, small, b.ptr, b.len, NULL, NULL), 0);
+	cr_expect_eq(assay_value_depth(&v), n);
+	assay_arena_free(small);
+
+	/* a million levels (2 MB of text) stop at the depth limit, whatever the arena's limit */
+	n = 1000000;
+	assay_buf_reset(&b);
+	for (size_t i = 0; i < n; i++)
+		assay_buf_add(&b, "- ", 2);
+	assay_buf_addch(&b, 'x');
+	cr_expect_str_eq(load_fail(b.ptr), "1:200001: collections nested deeper than 100000 levels");
 	assay_buf_release(&b);
 }
 

@@ -326,3 +326,18 @@ int assay_cli__load_case(assay_case *c, const assay_value *def, const assay_case
 	c->adapter_data = cc;
 	return 0;
 }
+
+void assay_cli__case_inputs(const assay_case *c, assay_case_inputs *out)
+{
+	const struct cli_case *cc = c->adapter_data;
+
+	*out = (assay_case_inputs){ 0 };
+	if (!cc)
+		return;
+	out->argv = cc->argv;
+	out->argc = cc->argc;
+	out->stdin_data = cc->stdin_data;
+	out->stdin_len = cc->stdin_len;
+	out->files = cc->input_files;
+	out->nfiles = cc->ninput_files;
+}

@@ -27,7 +27,7 @@
 
 #include "adapter/cli_int.h"
 #include "assay/fs.h"
-#include "run/run_int.h"
+#include "proc/reach.h"
 #include "adapter/adapter_int.h"
 #include "util/banned.h"
 
@@ -100,8 +100,8 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 		if (slash && slash != top)
 			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
 
-		assay_run__sandbox_reach(ctx->sandbox, top, workdir);
-		assay_run__sandbox_reach(ctx->sandbox, top, job->tmp);
+		assay_proc__sandbox_reach(ctx->sandbox, top, workdir);
+		assay_proc__sandbox_reach(ctx->sandbox, top, job->tmp);
 		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
@@ -331,6 +331,12 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		assay_buf_addf(&job->p.err, "assay: %s\n", out->error);
 		break;
 	}
+	if (!out->error && pr->limit == ASSAY_LIMIT_MEMORY && job->p.cg_oom)
+		/* the kernel's OOM kill in the case's memory cgroup: no guess (proc.h) */
+		out->error = assay_value_stringf(assay_case_result_arena(out),
+						 "memory limit exceeded (%lld bytes): the kernel "
+						 "killed a process of the case",
+						 job->c->limits.memory_bytes).u.s;
 	if (!out->error && pr->limit != ASSAY_LIMIT_NONE && pr->limit != ASSAY_LIMIT_WALL)
 		out->error = limit_message(out, pr->limit, &job->c->limits);
 	size_t olen, elen;
@@ -385,4 +391,5 @@ const assay_adapter assay_adapter_cli = {
 	.finish = finish,
 	.abort = abort_job,
 	.extend = extend,
+	.case_inputs = assay_cli__case_inputs,
 };

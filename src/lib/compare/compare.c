@@ -7,13 +7,18 @@
  * - Time is the program's wall time (execution.wall_time), which is what a change to the
  *   submission moves; a case without one (it never ran) uses its duration in assay. Peak memory
  *   is execution.max_rss. A pair counts for a figure only when both runs have it.
- * - Verdict: B is significantly worse when the exact McNemar test says more cases went pass ->
- *   fail than chance would (one-sided p < alpha), or the paired bootstrap interval of the mean
- *   score difference (at 1 - alpha) lies wholly below 0. Time and memory are reported, never
- *   judged: a slower run is not a wrong one.
+ * - Verdict (docs/statistics.md, "The verdict"): no gate fires on no evidence. Below
+ *   min_pairs paired cases there is no verdict. B is significantly worse when the exact
+ *   McNemar test says more cases went pass -> fail than chance would (one-sided p < alpha), or
+ *   when the exact sign test on the paired score changes does (one-sided p < alpha) and the
+ *   paired bootstrap interval of the mean score difference (at 1 - alpha) lies wholly below 0:
+ *   the interval alone collapses to a point with one pair. Cases in one run only are listed
+ *   and counted, never evidence. Time and memory are reported, never judged: a slower run is
+ *   not a wrong one.
  * - Deterministic: the bootstrap is seeded (the same runs and seed give the same intervals).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +26,7 @@
 #include "assay/compare.h"
 #include "assay/render.h"
 #include "assay/report.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 struct rec {
@@ -43,13 +49,10 @@ struct cmp {
 	void *payload;
 };
 
+/* The process's keyed hash (util/hash.h): case names come from files a run wrote. */
 static uint64_t hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return assay_hash(s, strlen(s));
 }
 
 static void grow_table(struct cmp *c)
@@ -255,18 +258,26 @@ int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 		       void (*each)(void *payload, const assay_compare_case *c), void *payload,
 		       assay_err *err)
 {
-	assay_compare_opts o = opts ? *opts : (assay_compare_opts)ASSAY_COMPARE_OPTS_INIT;
+	assay_compare_opts o = ASSAY_COMPARE_OPTS_INIT;
 	struct cmp c = { .out = out, .each = each, .payload = payload };
 	int rc;
 
 	*out = (assay_comparison){ 0 };
-	if (o.version != ASSAY_COMPARE_OPTS_VERSION)
+	if (opts && opts->version == 1) { /* without min_pairs: only its fields are read */
+		memcpy(&o, opts, offsetof(assay_compare_opts, min_pairs));
+		o.min_pairs = 0;
+	} else if (opts) {
+		o = *opts;
+	}
+	if (o.version != 1 && o.version != ASSAY_COMPARE_OPTS_VERSION)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "unknown assay_compare_opts version %d", o.version);
 	if (!o.alpha)
 		o.alpha = 0.05;
 	if (!o.resamples)
 		o.resamples = 5000;
+	if (!o.min_pairs)
+		o.min_pairs = ASSAY_COMPARE_MIN_PAIRS;
 	if (!(o.alpha > 0 && o.alpha < 0.5))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "alpha %g is not between 0 and 0.5", o.alpha);
@@ -304,8 +315,19 @@ int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 	    (rc = measure(&out->time, c.ta, c.tb, c.nt, &o, out->confidence, err)) ||
 	    (rc = measure(&out->rss, c.ra, c.rb, c.nr, &o, out->confidence, err)))
 		goto out;
-	out->worse = out->mcnemar.p_b_worse < o.alpha ||
-		     (out->score.pairs && out->score.diff.hi < 0);
+	/* no gate fires on no evidence: a minimum of pairs, and exact tests whose p-value can
+	 * reach alpha only with enough discordant pairs (5 at alpha 0.05); the bootstrap interval
+	 * alone (a point at one pair) decides nothing */
+	uint64_t down = 0, up = 0;
+
+	for (size_t i = 0; i < c.np; i++)
+		down += c.sb[i] < c.sa[i], up += c.sb[i] > c.sa[i];
+	assay_mcnemar_exact(&out->sign, down, up);
+	out->min_pairs = o.min_pairs;
+	out->judged = c.np >= o.min_pairs;
+	out->worse = out->judged &&
+		     (out->mcnemar.p_b_worse < o.alpha ||
+		      (out->sign.p_b_worse < o.alpha && out->score.pairs && out->score.diff.hi < 0));
 out:
 	release(&c);
 	return rc;

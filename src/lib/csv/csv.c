@@ -6,7 +6,8 @@
  *   text, a quoted one only when it holds a doubled quote.
  * - Line and column are counted as the text goes, through quoted fields too, so an error
  *   points where an editor shows it; columns count UTF-8 characters.
- * - The arena's limit is checked after each record and every 4096 fields of one.
+ * - The arena's limit is checked after each record and every 4096 fields of one; the
+ *   budget's time (assay_arena_check) every 1024 records and every 4096 fields of one.
  */
 #include <string.h>
 
@@ -50,6 +51,15 @@ static void show_char(char out[8], unsigned char c)
 		out[2] = hex[c >> 4];
 		out[3] = hex[c & 15];
 	}
+}
+
+/* The budget stopped the parse: its memory, or its time (assay_arena_check). */
+static int too_big(assay_arena *a, const char *src, assay_err *err)
+{
+	return assay_err_set(err, ASSAY_ETOOBIG, src, 0, 0, "%s",
+			     assay_arena_expired(a) ? "the text could not be read in the time allowed"
+						    : "the text is larger than the memory allowed "
+						      "for it");
 }
 
 int assay_csv_parse(assay_value *out, assay_arena *a, const char *text, size_t len,
@@ -131,9 +141,8 @@ int assay_csv_parse(assay_value *out, assay_arena *a, const char *text, size_t l
 			assay_array_push(a, &row, assay_value_string(a, text + s, i - s));
 		}
 		/* after a field: a delimiter (another field follows, maybe empty), or the end */
-		if (row.len % 4096 == 0 && assay_arena_over(a)) {
-			rc = assay_err_set(err, ASSAY_ETOOBIG, src, 0, 0,
-					   "the text is larger than the memory allowed for it");
+		if (row.len % 4096 == 0 && assay_arena_check(a)) {
+			rc = too_big(a, src, err);
 			goto out;
 		}
 		if (i < len && text[i] == d) {
@@ -147,9 +156,8 @@ int assay_csv_parse(assay_value *out, assay_arena *a, const char *text, size_t l
 		row = assay_value_array();
 		if (i < len)
 			i = newline(text, len, i, &p);
-		if (assay_arena_over(a)) {
-			rc = assay_err_set(err, ASSAY_ETOOBIG, src, 0, 0,
-					   "the text is larger than the memory allowed for it");
+		if (rows.len % 1024 == 0 ? assay_arena_check(a) : assay_arena_over(a)) {
+			rc = too_big(a, src, err);
 			goto out;
 		}
 	}

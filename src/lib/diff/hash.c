@@ -11,7 +11,7 @@
  *   that spells another value's text ("NONE" and null), as in deepdiff. Keys starting with "__"
  *   and excluded paths are left out.
  * - Counts are DeepHash's: 1 per node, plus 1 per dict key (even a private or excluded one).
- * - The digest is SipHash-2-4 (Aumasson and Bernstein, 2012; implemented from the paper's
+ * - The digest is SipHash-2-4 (util/hash.h: Aumasson and Bernstein, 2012, from the paper's
  *   description) with a random key per diff, so a hostile output cannot craft an item that
  *   collides with an expected one.
  * - Recursive, as the walk is (diff.c runs deep documents on a large stack).
@@ -20,65 +20,12 @@
 #include <string.h>
 
 #include "diff/diff_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
-
-#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-
-static uint64_t load64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-#define SIPROUND                                                                               \
-	do {                                                                                   \
-		v0 += v1;                                                                      \
-		v1 = ROTL(v1, 13);                                                             \
-		v1 ^= v0;                                                                      \
-		v0 = ROTL(v0, 32);                                                             \
-		v2 += v3;                                                                      \
-		v3 = ROTL(v3, 16);                                                             \
-		v3 ^= v2;                                                                      \
-		v0 += v3;                                                                      \
-		v3 = ROTL(v3, 21);                                                             \
-		v3 ^= v0;                                                                      \
-		v2 += v1;                                                                      \
-		v1 = ROTL(v1, 17);                                                             \
-		v1 ^= v2;                                                                      \
-		v2 = ROTL(v2, 32);                                                             \
-	} while (0)
 
 uint64_t assay_diff__siphash(const uint8_t *k, const void *data, size_t len)
 {
-	const uint8_t *in = data;
-	uint64_t k0 = load64(k), k1 = load64(k + 8);
-	uint64_t v0 = 0x736f6d6570736575ull ^ k0, v1 = 0x646f72616e646f6dull ^ k1;
-	uint64_t v2 = 0x6c7967656e657261ull ^ k0, v3 = 0x7465646279746573ull ^ k1;
-	const uint8_t *end = in + (len & ~(size_t)7);
-	uint64_t b = (uint64_t)len << 56, m;
-
-	for (; in != end; in += 8) {
-		m = load64(in);
-		v3 ^= m;
-		SIPROUND;
-		SIPROUND;
-		v0 ^= m;
-	}
-	for (size_t i = 0; i < (len & 7); i++)
-		b |= (uint64_t)in[i] << (8 * i);
-	v3 ^= b;
-	SIPROUND;
-	SIPROUND;
-	v0 ^= b;
-	v2 ^= 0xff;
-	SIPROUND;
-	SIPROUND;
-	SIPROUND;
-	SIPROUND;
-	return v0 ^ v1 ^ v2 ^ v3;
+	return assay_siphash24(k, data, len);
 }
 
 /* 64 keyed bits: an adversary who cannot see the key cannot aim at a collision, and chance

@@ -16,6 +16,7 @@
 #include <unistr.h>
 
 #include "diff/diff_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 /* Bytes of a line break at p (0 if none). */
@@ -68,43 +69,31 @@ assay_diff__line *assay_diff__splitlines(const char *s, size_t len, size_t *nr)
 	return lines;
 }
 
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	return h;
-}
-
 uint32_t assay_diff__classify_lines(const assay_diff__line *const *lines, size_t n,
 				    uint32_t *ids)
 {
-	size_t cap = 16;
+	assay_htab classes = ASSAY_HTAB_INIT; /* the first line of each class */
 	uint32_t nclass = 0;
-	size_t *slot;
 
-	while (cap < n * 2)
-		cap *= 2;
-	slot = assay_xcalloc(cap, sizeof(*slot)); /* index + 1 of the class's first line */
+	assay_htab_reserve(&classes, n);
 	for (size_t k = 0; k < n; k++) {
 		const assay_diff__line *l = lines[k];
-		size_t h = (size_t)hash_bytes(l->p, l->len) & (cap - 1);
+		uint64_t h = assay_hash(l->p, l->len);
+		assay_htab_it it;
+		size_t o;
 
-		for (;; h = (h + 1) & (cap - 1)) {
-			if (!slot[h]) {
-				slot[h] = k + 1;
-				ids[k] = nclass++;
+		for (o = assay_htab_first(&classes, h, &it); o != ASSAY_HTAB_END;
+		     o = assay_htab_next(&classes, &it))
+			if (lines[o]->len == l->len && !memcmp(lines[o]->p, l->p, l->len))
 				break;
-			}
-			const assay_diff__line *o = lines[slot[h] - 1];
-			if (o->len == l->len && !memcmp(o->p, l->p, l->len)) {
-				ids[k] = ids[slot[h] - 1];
-				break;
-			}
+		if (o != ASSAY_HTAB_END) {
+			ids[k] = ids[o];
+		} else {
+			ids[k] = nclass++;
+			assay_htab_add(&classes, h, k);
 		}
 	}
-	free(slot);
+	assay_htab_release(&classes);
 	return nclass;
 }
 

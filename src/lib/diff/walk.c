@@ -41,6 +41,7 @@
 #include "assay/value.h"
 #include "diff/diff_int.h"
 #include "util/buf_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 /* G_REAL only under strict_types: floats apart from integers */
@@ -261,39 +262,24 @@ static void diff_strings(struct assay_diff__ctx *c, const assay_value *e, const 
 
 /* ---- dicts ------------------------------------------------------------------------------ */
 
-/* A key index of an object (for objects past a few members). */
+/* A key index of an object (for objects past a few members), in the process's keyed table
+ * (util/hash.h): the keys are the submission's, and may have been chosen to collide. */
 struct keyidx {
-	uint32_t *slot; /* member index + 1 */
-	size_t cap;
+	assay_htab t;
 	const assay_value *obj;
 };
-
-static uint64_t key_hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
 
 static void keyidx_init(struct keyidx *x, const assay_value *obj)
 {
 	x->obj = obj;
-	x->slot = NULL;
+	x->t = (assay_htab)ASSAY_HTAB_INIT;
 	if (obj->len <= 8)
 		return;
-	x->cap = 16;
-	while (x->cap < (size_t)obj->len * 2)
-		x->cap *= 2;
-	x->slot = assay_xcalloc(x->cap, sizeof(*x->slot));
+	assay_htab_reserve(&x->t, obj->len);
 	for (uint32_t i = 0; i < obj->len; i++) {
 		const assay_value *k = &obj->u.members[i].key;
-		size_t h = (size_t)key_hash(k->u.s, k->len) & (x->cap - 1);
 
-		while (x->slot[h])
-			h = (h + 1) & (x->cap - 1);
-		x->slot[h] = i + 1;
+		assay_htab_add(&x->t, assay_hash(k->u.s, k->len), i);
 	}
 }
 
@@ -304,16 +290,17 @@ static bool same_key(const assay_value *x, const assay_value *y)
 
 /* The member of x->obj under `key`, looked for first at index `hint`: two objects compared
  * usually hold their keys in the same order (keys are unique, value.h). */
-static const assay_value *keyidx_get(const struct keyidx *x, const assay_value *key,
-				     uint32_t hint)
+static const assay_value *keyidx_get(struct keyidx *x, const assay_value *key, uint32_t hint)
 {
+	assay_htab_it it;
+
 	if (hint < x->obj->len && same_key(&x->obj->u.members[hint].key, key))
 		return &x->obj->u.members[hint].value;
-	if (!x->slot)
+	if (!x->t.slot)
 		return assay_object_getn(x->obj, key->u.s, key->len);
-	for (size_t h = (size_t)key_hash(key->u.s, key->len) & (x->cap - 1); x->slot[h];
-	     h = (h + 1) & (x->cap - 1)) {
-		const assay_member *m = &x->obj->u.members[x->slot[h] - 1];
+	for (size_t i = assay_htab_first(&x->t, assay_hash(key->u.s, key->len), &it);
+	     i != ASSAY_HTAB_END; i = assay_htab_next(&x->t, &it)) {
+		const assay_member *m = &x->obj->u.members[i];
 
 		if (same_key(&m->key, key))
 			return &m->value;
@@ -371,8 +358,8 @@ static void walk_dict(struct assay_diff__ctx *c, const assay_value *e, const ass
 		assay_diff__pop(c, old);
 	}
 out:
-	free(ie.slot);
-	free(ia.slot);
+	assay_htab_release(&ie.t);
+	assay_htab_release(&ia.t);
 }
 
 /* ---- lists in order ------------------------------------------------------------------- */
@@ -446,11 +433,11 @@ static void pairs(struct assay_diff__ctx *c, const assay_value *e, size_t i1, si
 static uint32_t classify_scalars(struct assay_diff__ctx *c, const assay_value *e,
 				 const assay_value *a, uint32_t *ids)
 {
-	size_t n = (size_t)e->len + a->len, cap = 16;
+	size_t n = (size_t)e->len + a->len;
 	uint32_t nclass = 0;
 	assay_buf *keys = &c->scratch;
 	size_t *off = assay_xmalloc((n + 1) * sizeof(*off));
-	size_t *slot;
+	assay_htab classes = ASSAY_HTAB_INIT; /* the first item of each class */
 
 	assay_buf_reset(keys);
 	for (size_t k = 0; k < n; k++) {
@@ -480,28 +467,26 @@ static uint32_t classify_scalars(struct assay_diff__ctx *c, const assay_value *e
 		}
 	}
 	off[n] = keys->len;
-	while (cap < n * 2)
-		cap *= 2;
-	slot = assay_xcalloc(cap, sizeof(*slot));
+	assay_htab_reserve(&classes, n);
 	for (size_t k = 0; k < n; k++) {
 		const char *p = keys->ptr + off[k];
 		size_t len = off[k + 1] - off[k];
-		size_t h = (size_t)key_hash(p, len) & (cap - 1);
+		uint64_t h = assay_hash(p, len);
+		assay_htab_it it;
+		size_t o;
 
-		for (;; h = (h + 1) & (cap - 1)) {
-			if (!slot[h]) {
-				slot[h] = k + 1;
-				ids[k] = nclass++;
+		for (o = assay_htab_first(&classes, h, &it); o != ASSAY_HTAB_END;
+		     o = assay_htab_next(&classes, &it))
+			if (off[o + 1] - off[o] == len && !memcmp(keys->ptr + off[o], p, len))
 				break;
-			}
-			size_t o = slot[h] - 1;
-			if (off[o + 1] - off[o] == len && !memcmp(keys->ptr + off[o], p, len)) {
-				ids[k] = ids[o];
-				break;
-			}
+		if (o != ASSAY_HTAB_END) {
+			ids[k] = ids[o];
+		} else {
+			ids[k] = nclass++;
+			assay_htab_add(&classes, h, k);
 		}
 	}
-	free(slot);
+	assay_htab_release(&classes);
 	free(off);
 	return nclass;
 }
@@ -598,7 +583,7 @@ void assay_diff__walk(struct assay_diff__ctx *c, const assay_value *e, const ass
 }
 
 /*
- * Containers sharing their storage (an actual parsed like its expected, json_int.h) are one
+ * Containers sharing their storage (an actual parsed like its expected, json_lib.h) are one
  * value: nothing below them can be reported, unless a regex_paths pattern is below (it may not
  * match its own text), and only max_diffs would count the comparisons below.
  */

@@ -22,7 +22,8 @@
 
 #include "assay/buf.h"
 #include "assay/ini.h"
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 /* Keys and values live in one pool (offsets, as it grows): a continuation line always extends
@@ -47,58 +48,50 @@ struct ini {
 	size_t nsec, asec;
 	struct option *options;
 	size_t nopt, aopt;
-	size_t *table; /* open addressing over options: index + 1, 0 empty */
-	size_t tsize;
-	size_t *stable; /* sections by name: index + 1 */
-	size_t ssize;
+	assay_htab opt_index; /* options by (section, key) */
+	assay_htab sec_index; /* sections by name */
+	size_t charged;       /* bytes of the pool and indexes charged to the arena */
 	assay_buf pool;
 };
-
-/* FNV-1a, then the section mixed in and the high bits folded down (linear probing uses the
- * low bits: keys repeated in every section must not cluster). */
-static uint64_t hash(size_t section, const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	h ^= (uint64_t)section * 0x9e3779b97f4a7c15ull;
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 29;
-	return h;
-}
 
 static const char *key_of(const struct ini *p, const struct option *o)
 {
 	return p->pool.ptr + o->koff;
 }
 
-/* Slot of option (section, key) in the table: its slot, or the empty slot where it goes. */
-static size_t *opt_slot(struct ini *p, size_t section, const char *k, size_t n)
+/* The process's keyed hash (util/hash.h) of a key in its section. */
+static uint64_t opt_hash(size_t section, const char *k, size_t n)
 {
-	size_t i = (size_t)hash(section, k, n) & (p->tsize - 1);
-
-	for (;; i = (i + 1) & (p->tsize - 1)) {
-		size_t *s = &p->table[i];
-		const struct option *o = *s ? &p->options[*s - 1] : NULL;
-
-		if (!o || (o->section == section && o->klen == n && !memcmp(key_of(p, o), k, n)))
-			return s;
-	}
+	return assay_hash_tweak(k, n, section);
 }
 
-static size_t *sec_slot(struct ini *p, const char *name, size_t n)
+/* True if `section` has option `k`. */
+static bool opt_exists(struct ini *p, size_t section, const char *k, size_t n)
 {
-	size_t i = (size_t)hash(0, name, n) & (p->ssize - 1);
+	assay_htab_it it;
 
-	for (;; i = (i + 1) & (p->ssize - 1)) {
-		size_t *s = &p->stable[i];
-		const struct section *sc = *s ? &p->sections[*s - 1] : NULL;
+	for (size_t i = assay_htab_first(&p->opt_index, opt_hash(section, k, n), &it);
+	     i != ASSAY_HTAB_END; i = assay_htab_next(&p->opt_index, &it)) {
+		const struct option *o = &p->options[i];
 
-		if (!sc || (sc->len == n && !memcmp(sc->name, name, n)))
-			return s;
+		if (o->section == section && o->klen == n && !memcmp(key_of(p, o), k, n))
+			return true;
 	}
+	return false;
+}
+
+static bool sec_exists(struct ini *p, const char *name, size_t n)
+{
+	assay_htab_it it;
+
+	for (size_t i = assay_htab_first(&p->sec_index, assay_hash(name, n), &it);
+	     i != ASSAY_HTAB_END; i = assay_htab_next(&p->sec_index, &it)) {
+		const struct section *sc = &p->sections[i];
+
+		if (sc->len == n && !memcmp(sc->name, name, n))
+			return true;
+	}
+	return false;
 }
 
 /* A copy of `n` elements of `size` bytes at `old` with room for `alloc`, in the arena. */
@@ -111,53 +104,15 @@ static void *grow(assay_arena *a, const void *old, size_t n, size_t alloc, size_
 	return p;
 }
 
-/* Empty slots for a hash table of `n` entries, in the arena. */
-static size_t *slots(assay_arena *a, size_t n)
-{
-	size_t *t = assay_arena_alloc(a, n * sizeof(*t));
-
-	memset(t, 0, n * sizeof(*t));
-	return t;
-}
-
-static void grow_tables(struct ini *p)
-{
-	if (2 * (p->nopt + 1) > p->tsize) {
-		size_t old = p->tsize;
-		size_t *t = p->table;
-
-		p->tsize = old ? old * 2 : 64;
-		p->table = slots(p->a, p->tsize);
-		for (size_t i = 0; i < old; i++)
-			if (t[i]) {
-				const struct option *o = &p->options[t[i] - 1];
-				*opt_slot(p, o->section, key_of(p, o), o->klen) = t[i];
-			}
-	}
-	if (2 * (p->nsec + 1) > p->ssize) {
-		size_t old = p->ssize;
-		size_t *t = p->stable;
-
-		p->ssize = old ? old * 2 : 16;
-		p->stable = slots(p->a, p->ssize);
-		for (size_t i = 1; i <= old; i++)
-			if (t[i - 1]) {
-				const struct section *s = &p->sections[t[i - 1] - 1];
-				*sec_slot(p, s->name, s->len) = t[i - 1];
-			}
-	}
-}
-
 static size_t add_section(struct ini *p, const char *name, size_t n)
 {
-	grow_tables(p);
 	if (p->nsec == p->asec) {
 		p->asec = p->asec ? p->asec * 2 : 8;
 		p->sections = grow(p->a, p->sections, p->nsec, p->asec, sizeof(*p->sections));
 	}
 	p->sections[p->nsec] = (struct section){ name, n, NULL, 0, 0 };
 	if (p->nsec)
-		*sec_slot(p, name, n) = p->nsec + 1;
+		assay_htab_add(&p->sec_index, assay_hash(name, n), p->nsec);
 	return p->nsec++;
 }
 
@@ -166,7 +121,6 @@ static struct option *add_option(struct ini *p, size_t section, size_t n)
 {
 	struct section *s = &p->sections[section];
 
-	grow_tables(p);
 	if (p->nopt == p->aopt) {
 		p->aopt = p->aopt ? p->aopt * 2 : 16;
 		p->options = grow(p->a, p->options, p->nopt, p->aopt, sizeof(*p->options));
@@ -177,7 +131,7 @@ static struct option *add_option(struct ini *p, size_t section, size_t n)
 	}
 	struct option *o = &p->options[p->nopt];
 	*o = (struct option){ p->pool.len - n, n, p->pool.len, 0, section };
-	*opt_slot(p, section, p->pool.ptr + o->koff, n) = p->nopt + 1;
+	assay_htab_add(&p->opt_index, opt_hash(section, p->pool.ptr + o->koff, n), p->nopt);
 	s->options[s->nopt++] = p->nopt++;
 	return o;
 }
@@ -258,9 +212,22 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 	while (ls < end) {
 		const char *le = memchr(ls, '\n', (size_t)(end - ls));
 
-		if (line % 4096 == 0 && assay_arena_over(p->a))
-			return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
-					     "the text is larger than the memory allowed for it");
+		if (line % 4096 == 0) {
+			/* the pool and the indexes are held outside the arena: charged to it */
+			size_t now = p->pool.len + assay_htab_bytes(&p->opt_index) +
+				     assay_htab_bytes(&p->sec_index);
+
+			assay_arena_uncharge(p->a, p->charged);
+			assay_arena_charge(p->a, now);
+			p->charged = now;
+			if (assay_arena_check(p->a))
+				return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
+						     "%s", assay_arena_expired(p->a)
+							     ? "the text could not be read in the "
+							       "time allowed"
+							     : "the text is larger than the memory "
+							       "allowed for it");
+		}
 		const char *next = le ? le + 1 : end;
 		const char *s = ls, *e = le ? le : end;
 
@@ -291,8 +258,7 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 			if (n == 7 && !memcmp(name, "DEFAULT", 7)) {
 				sect = 0;
 			} else {
-				size_t *slot = sec_slot(p, name, n);
-				if (*slot)
+				if (sec_exists(p, name, n))
 					return fail(p, err, line, ls, s,
 						    "section '%.*s' already exists%.*s", name, n,
 						    "", 0);
@@ -327,7 +293,7 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 		}
 		size_t klen = transform(p, ks, (size_t)(ke - ks));
 		const char *key = p->pool.ptr + p->pool.len - klen;
-		if (*opt_slot(p, (size_t)sect, key, klen)) {
+		if (opt_exists(p, (size_t)sect, key, klen)) {
 			const struct section *sc = &p->sections[sect];
 
 			return fail(p, err, line, ls, ks,
@@ -374,7 +340,7 @@ static assay_value build(struct ini *p, assay_arena *a)
 		}
 		for (size_t j = 0; i && j < def->nopt; j++) {
 			const struct option *o = &p->options[def->options[j]];
-			if (!*opt_slot(p, i, key_of(p, o), o->klen))
+			if (!opt_exists(p, i, key_of(p, o), o->klen))
 				assay_object_append(a, &obj,
 						    assay_value_string(a, key_of(p, o), o->klen),
 						    value_of(p, a, o));
@@ -420,5 +386,8 @@ int assay_ini_parse(assay_value *out, assay_arena *a, const char *text, size_t l
 		}
 	}
 	assay_buf_release(&p.pool);
+	assay_htab_release(&p.opt_index);
+	assay_htab_release(&p.sec_index);
+	assay_arena_uncharge(a, p.charged);
 	return rc;
 }

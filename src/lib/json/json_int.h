@@ -1,5 +1,6 @@
 /*
- * Internals of the json module shared with other modules of the library (never installed).
+ * Internals of the json module, for its own files (never installed). What other modules of the
+ * library may use is in json_lib.h, which this header includes.
  */
 #ifndef ASSAY_JSON_INT_H
 #define ASSAY_JSON_INT_H
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "assay/json.h"
+#include "json/json_lib.h"
 
 /*
  * The first byte at or after p that JSON text cannot hold as it is inside a string ('"', '\\',
@@ -41,24 +43,8 @@ static inline const char *assay_json__plain_run(const char *p, const char *end)
 	return p;
 }
 
-/* Appends `len` bytes of `s` as a JSON string literal (assay_json_write's rules). */
-void assay_json__write_string(assay_buf *out, const char *s, size_t len, bool wtf8);
-
-/* Appends an int, bigint or real as a JSON number literal (assay_json_write's rules). */
-void assay_json__write_number(assay_buf *out, const assay_value *v);
-
 /* A key of the form "$...$assay_...": assay_json_write_cut() writes such keys of the data with
  * one more '$', so that every "$assay_cut" key in a line is a real cut marker. */
 bool assay_json__marker_like(const char *key, size_t len);
-
-/*
- * assay_json_parse(), where the document probably resembles `like` (an actual output and its
- * expected value): a container equal to its counterpart in `like` (same path, same kinds,
- * bytes and bits all the way down) shares the counterpart's storage instead of a copy, so the
- * value is valid only while `like`'s data lives too. NULL `like`, or opts->positions: no
- * sharing. The value read is the same either way.
- */
-int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, size_t len,
-			   const assay_json_opts *opts, const assay_value *like, assay_err *err);
 
 #endif

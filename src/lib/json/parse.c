@@ -19,23 +19,25 @@
  * - Positions are recorded only on request (in the arena's table, value.h); columns are counted
  *   incrementally along a line so a long line does not make them quadratic.
  * - The arena's limit is checked as containers close and strings are made: past it the parse
- *   stops with ASSAY_ETOOBIG (a hostile 66 MB array must not take gigabytes).
+ *   stops with ASSAY_ETOOBIG (a hostile 66 MB array must not take gigabytes). The stacks and
+ *   the key table are charged to the arena as they grow (assay_arena_charge), so a deep
+ *   `[[[...` costs budget as values do; every 4096 steps assay_arena_check() also stops the
+ *   parse at the budget's time. Containers nest at most ASSAY_MAX_DEPTH (100,000) deep.
  *
  * Refuses to: accept comments, trailing commas, single quotes, leading zeros or '+' signs (as
- * Python does); nest past memory.
+ * Python does); nest past ASSAY_MAX_DEPTH.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "assay/json.h"
 #include "json/json_int.h"
 #include "value/value_int.h"
 #include "util/utf8.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 #define PY_INT_MAX_DIGITS 4300
@@ -83,7 +85,7 @@ struct parser {
 	size_t since_check;
 	bool need_value;   /* a container is open and its next item (or first) comes next */
 	size_t stamped;    /* positions recorded */
-	uint64_t hseed;    /* dedup_members' hash seed, drawn at its first use (0: not yet) */
+	size_t charged;    /* bytes of the stacks and tables charged to the arena */
 };
 
 /*
@@ -122,11 +124,27 @@ static int fail(struct parser *ps, const char *at, const char *msg)
 
 static int too_big(struct parser *ps)
 {
-	if (!ps->rc)
+	if (ps->rc)
+		return ps->rc;
+	if (assay_arena_expired(ps->a))
+		ps->rc = assay_err_set(ps->err, ASSAY_ETOOBIG, ps->o->source, 0, 0,
+				       "the document could not be read in the time allowed");
+	else
 		ps->rc = assay_err_set(ps->err, ASSAY_ETOOBIG, ps->o->source, 0, 0,
 				       "the document needs more than %zu bytes of memory",
 				       assay_arena_used(ps->a));
 	return ps->rc;
+}
+
+/* The parser's own memory (stacks, tables) changed from `old` to `now` bytes: counted against
+ * the arena's limit (the verification budget), so nesting costs budget as values do. */
+static void charge(struct parser *ps, size_t old, size_t now)
+{
+	assay_arena_uncharge(ps->a, old);
+	assay_arena_charge(ps->a, now);
+	ps->charged += now - old;
+	if (assay_arena_over(ps->a))
+		too_big(ps);
 }
 
 /*
@@ -200,8 +218,11 @@ static inline void skip_ws(struct parser *ps)
 
 static void vgrow(struct parser *ps)
 {
+	size_t old = ps->valloc;
+
 	ps->valloc = ps->valloc ? ps->valloc * 2 : 256;
 	ps->vs = assay_xrealloc(ps->vs, ps->valloc * sizeof(*ps->vs));
+	charge(ps, old * sizeof(*ps->vs), ps->valloc * sizeof(*ps->vs));
 }
 
 static inline void vpush(struct parser *ps, assay_value v)
@@ -216,8 +237,11 @@ static const assay_value *counterpart(const struct parser *ps, bool obj);
 static void fpush(struct parser *ps, bool obj, const char *at)
 {
 	if (ps->fn == ps->falloc) {
+		size_t old = ps->falloc;
+
 		ps->falloc = ps->falloc ? ps->falloc * 2 : 64;
 		ps->fs = assay_xrealloc(ps->fs, ps->falloc * sizeof(*ps->fs));
+		charge(ps, old * sizeof(*ps->fs), ps->falloc * sizeof(*ps->fs));
 	}
 	ps->fs[ps->fn] = (struct frame){ ps->vn, obj,
 					 ps->o->positions && ps->stamped < ASSAY_ARENA_MAX_POSITIONS
@@ -364,15 +388,6 @@ static int string_slow(struct parser *ps, assay_value *out, const char *open, co
  */
 #define INTERN_SLOTS 1024 /* a power of two */
 
-/* FNV-1a over `n` bytes from state `h` (its offset basis, or that xor a seed). */
-static inline uint64_t fnv1a(const char *s, size_t n, uint64_t h)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-#define FNV_BASIS 1469598103934665603ull
 #define INTERN_MAX_LEN 64
 
 struct interned {
@@ -394,9 +409,11 @@ static assay_value intern_key(struct parser *ps, const char *s, size_t n)
 
 	if (n > INTERN_MAX_LEN)
 		return assay_value_string(ps->a, s, n);
-	if (!ps->keys)
+	if (!ps->keys) {
 		ps->keys = assay_xcalloc(INTERN_SLOTS, sizeof(*ps->keys));
-	h = fnv1a(s, n, FNV_BASIS);
+		charge(ps, 0, INTERN_SLOTS * sizeof(*ps->keys));
+	}
+	h = assay_hash(s, n);
 	for (i = (size_t)(h ^ h >> 32) & (INTERN_SLOTS - 1); ps->keys[i].s;
 	     i = (i + 1) & (INTERN_SLOTS - 1)) {
 		if (ps->keys[i].len == n && !memcmp(ps->keys[i].s, s, n))
@@ -524,38 +541,11 @@ static inline bool same_key(const assay_member *x, const assay_member *y)
 				!memcmp(x->key.u.s, y->key.u.s, x->key.len)));
 }
 
-/* FNV-1a from a random state, then mixed (murmur3's fmix64): the low bits of plain FNV-1a
- * depend only on the low bits of its state, so 2**m keys whose hashes share their low bits are
- * cheap to make, and a program printing one object of them made the dedup below quadratic
- * (131,072 such keys: 31 s; hostile review 2). */
-static uint64_t key_hash(const assay_value *k, uint64_t seed)
-{
-	uint64_t h = fnv1a(k->u.s, k->len, FNV_BASIS ^ seed);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
-static uint64_t hash_seed(struct parser *ps)
-{
-	if (!ps->hseed) {
-		uint64_t s = 0;
-
-		if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != sizeof(s))
-			s = (uint64_t)(uintptr_t)ps ^ (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
-		ps->hseed = s | 1;
-	}
-	return ps->hseed;
-}
-
 /*
  * Python's dict: a key seen again keeps its first place and takes the later value. Returns the
  * number of members left (compacted in place).
  */
-static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
+static size_t dedup_members(assay_member *m, size_t n)
 {
 	bool *drop = NULL;
 	size_t out = 0;
@@ -574,19 +564,17 @@ static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
 					break;
 				}
 	} else {
-		size_t cap = 16;
+		/* the process's keyed hash (util/hash.h): 131,072 keys made to collide under
+		 * the FNV-1a this used made it quadratic (31 s; hostile review 2) */
+		assay_htab seen = ASSAY_HTAB_INIT;
 
-		while (cap < n * 2)
-			cap *= 2;
-		uint32_t *slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
-		uint64_t seed = hash_seed(ps);
-
+		assay_htab_reserve(&seen, n);
 		for (size_t j = 0; j < n; j++) {
-			size_t h = (size_t)key_hash(&m[j].key, seed) & (cap - 1);
+			uint64_t h = assay_hash(m[j].key.u.s, m[j].key.len);
+			assay_htab_it it;
 
-			while (slots[h]) {
-				size_t i = slots[h] - 1;
-
+			for (size_t i = assay_htab_first(&seen, h, &it); i != ASSAY_HTAB_END;
+			     i = assay_htab_next(&seen, &it)) {
 				if (same_key(&m[i], &m[j])) {
 					if (!drop)
 						drop = assay_xcalloc(n, sizeof(*drop));
@@ -594,12 +582,11 @@ static size_t dedup_members(struct parser *ps, assay_member *m, size_t n)
 					drop[j] = true;
 					break;
 				}
-				h = (h + 1) & (cap - 1);
 			}
 			if (!drop || !drop[j])
-				slots[h] = (uint32_t)j + 1;
+				assay_htab_add(&seen, h, j);
 		}
-		free(slots);
+		assay_htab_release(&seen);
 	}
 	if (!drop)
 		return n;
@@ -701,7 +688,7 @@ static int close_container(struct parser *ps)
 	if (f.obj && n) {
 		assay_member *m = (assay_member *)(ps->vs + f.start);
 
-		n = dedup_members(ps, m, n / 2);
+		n = dedup_members(m, n / 2);
 		if (n && f.like && f.like->len == n && same_items(ps->vs + f.start, n, f.like)) {
 			v.u.members = f.like->u.members;
 		} else if (n) {
@@ -766,6 +753,8 @@ static int value(struct parser *ps)
 	case '[': {
 		bool obj = *at == '{';
 
+		if (ps->fn >= ASSAY_MAX_DEPTH)
+			return fail(ps, at, "Nested deeper than 100000 levels");
 		fpush(ps, obj, at);
 		ps->p++;
 		skip_ws(ps);
@@ -884,13 +873,17 @@ int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, s
 	rc = 0;
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) /* json.loads of decoded text */
 		rc = fail(&ps, ps.p, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
-	while (!rc) {
-		if (ps.need_value)
+	for (size_t steps = 1; !rc; steps++) {
+		if (steps % 4096 == 0 && assay_arena_check(a)) /* the budget's time, and memory */
+			rc = too_big(&ps);
+		else if (ps.need_value)
 			rc = value(&ps);
 		else if (ps.fn)
 			rc = after_value(&ps);
 		else
 			break;
+		if (!rc)
+			rc = ps.rc; /* a stack's growth went past the budget */
 	}
 	if (!rc) {
 		skip_ws(&ps);
@@ -902,6 +895,7 @@ int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, s
 	free(ps.vs);
 	free(ps.fs);
 	free(ps.keys);
+	assay_arena_uncharge(a, ps.charged);
 	assay_buf_release(&ps.scratch);
 	return rc;
 }
@@ -936,6 +930,12 @@ int assay_json_parse_lines(assay_value *out, assay_arena *a, const char *text, s
 
 		lineno++;
 		pos += n + (nl ? 1 : 0);
+		if (lineno % 4096 == 0 && assay_arena_check(a))
+			return assay_err_set(err, ASSAY_ETOOBIG, o->source, 0, 0, "%s",
+					     assay_arena_expired(a)
+						     ? "the document could not be read in the time "
+						       "allowed"
+						     : "the document needs more memory than allowed");
 		if (n && line[n - 1] == '\r')
 			n--;
 		if (blank(line, n))

@@ -28,28 +28,34 @@ static char *dup_or_null(const char *s)
 int assay_judge_new(assay_judge **out, const assay_judge_config *cfg, assay_err *err)
 {
 	struct assay_judge *j;
-	bool http = cfg->type && !strcmp(cfg->type, "http");
+	bool anthropic = cfg->type && !strcmp(cfg->type, "anthropic");
+	bool http = anthropic || (cfg->type && !strcmp(cfg->type, "http"));
+	const char *base = cfg->base_url && *cfg->base_url ? cfg->base_url
+			   : anthropic ? "https://api.anthropic.com" : NULL;
 
 	*out = NULL;
 	if (!http && !(cfg->type && !strcmp(cfg->type, "command")))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "judge type must be \"command\" or \"http\", not \"%s\"",
-				     cfg->type ? cfg->type : "");
+				     "judge type must be \"command\", \"http\" or \"anthropic\", "
+				     "not \"%s\"", cfg->type ? cfg->type : "");
 	if (!http && (!cfg->command || !cfg->command->nr))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "the command judge has no command (set judge.command)");
-	if (http && (!cfg->base_url || !*cfg->base_url || !cfg->model || !*cfg->model))
+	if (http && (!base || !cfg->model || !*cfg->model))
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "the http judge needs base_url and model");
+				     anthropic ? "the anthropic judge needs a model"
+					       : "the http judge needs base_url and model");
 	j = assay_xcalloc(1, sizeof(*j));
 	j->http = http;
+	j->anthropic = anthropic;
 	j->argv = (assay_strvec)ASSAY_STRVEC_INIT;
 	if (!http)
 		assay_strvec_pushv(&j->argv, (const char *const *)cfg->command->v);
 	j->sandbox = cfg->sandbox;
-	j->base_url = dup_or_null(cfg->base_url);
+	j->base_url = dup_or_null(base);
 	j->model = assay_xstrdup(cfg->model ? cfg->model : "");
-	j->api_key_env = dup_or_null(cfg->api_key_env);
+	j->api_key_env = dup_or_null(cfg->api_key_env && *cfg->api_key_env ? cfg->api_key_env
+				     : anthropic ? "ANTHROPIC_API_KEY" : NULL);
 	j->timeout_s = cfg->timeout_s > 0 ? cfg->timeout_s : 300;
 	j->retries = cfg->retries > 0 ? cfg->retries : 0;
 	j->backoff_s = cfg->backoff_s > 0 ? cfg->backoff_s : 0;

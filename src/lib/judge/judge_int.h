@@ -6,7 +6,8 @@
 #include "assay/judge.h"
 
 struct assay_judge {
-	bool http;
+	bool http;                /* chat completions or, with `anthropic`, the Messages API */
+	bool anthropic;
 	assay_strvec argv;
 	bool sandbox;
 	char *base_url, *model, *api_key_env;
@@ -18,7 +19,8 @@ struct assay_judge {
 /* One try of a command judge: `in` on stdin, stdout into `answer`. 0, or -1 with `why`. */
 int assay_judge__command(const struct assay_judge *j, const char *in, size_t len,
 			 assay_buf *answer, char *why, size_t whysize);
-/* One try of an http judge: the answer's message content into `answer`. */
+/* One try of an http judge (either wire format): the answer's text into `answer`, the
+ * reply's token counts added to *tokens_in and *tokens_out. 0, or -1 with `why`. */
 int assay_judge__http(const struct assay_judge *j, const char *system, const char *prompt,
 		      assay_buf *answer, long long *tokens_in, long long *tokens_out, char *why,
 		      size_t whysize);

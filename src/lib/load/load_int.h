@@ -83,8 +83,9 @@ bool assay_load__in_list(const char *const *list, const char *s);
  * loaded checkpoint's folder that is no group of it, and, when `whole` (no checkpoint was
  * selected), a folder at the suite's top shaped like a checkpoint that is none. Each message
  * names the folder, its number of case files and the closest declared name.
+ * Returns the number of case files in those folders (they never run).
  */
-void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void *, const char *),
+size_t assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void *, const char *),
 			    void *ctx);
 
 /* ---- selection (select.c) ---- */

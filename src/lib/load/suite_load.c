@@ -38,19 +38,22 @@ struct loader {
 	size_t nwarnings;
 	assay_err first_warning;  /* located, for the error under strictness */
 	const assay_value *defaults;
+	const char *py_file, *py_class; /* the suite's Python verifier (issue 17), or NULL */
+	double py_timeout;
 	assay_strvec adapter_env;
 	assay_err *err;
 };
 
 static const char *const top_keys[] = { "name", "description", "adapter", "static_assets",
-					 "checkpoints", "defaults", "version", "plugins", "strict", NULL };
+					 "checkpoints", "defaults", "version", "plugins", "strict",
+					 "verifier", NULL };
 static const char *const adapter_keys[] = { "type", "command", "submission", "timeout", "env",
 					    "tracked_files", "address", "port", "health_path",
 					    "startup_timeout", "response_is_json", "sandbox",
 					    "network", "read_paths", "limits", NULL };
 static const char *const checkpoint_keys[] = { "order", "path", "timeout", "env", "groups",
 					       "regressions", "submission", "specification",
-					       "state", "version", "limits", NULL };
+					       "state", "version", "limits", "verifier", NULL };
 static const char *const group_keys[] = { "type", "isolated", "timeout", "case_defaults",
 					  "case_order", "original_checkpoint", "original_group",
 					  "limits", NULL };
@@ -198,6 +201,50 @@ static char *suite_path(struct loader *ld, const char *rel)
 
 	free(joined);
 	return abs;
+}
+
+/*
+ * `verifier: {python: FILE, class: NAME}` (verification.md "Verifier Protocol"; issue 17): a
+ * Python verifier decides every case. FILE is relative to the suite; class defaults to
+ * Verifier. The strings go into the suite's arena.
+ */
+static int load_py_verifier(struct loader *ld, const assay_member *m, const char **file,
+			    const char **cls, double *timeout)
+{
+	static const char *const keys[] = { "python", "class", "timeout", NULL };
+	const char *py = NULL, *name = NULL;
+	char *path;
+	int rc;
+
+	if (!m || m->value.kind == ASSAY_V_NULL)
+		return 0;
+	if (m->value.kind != ASSAY_V_OBJECT)
+		return bad_member(ld, m, "verifier must be a mapping {python: FILE.py, class: NAME}");
+	warn_keys(ld, &m->value, keys, "verifier");
+	*timeout = 0;
+	if ((rc = get_string(ld, &m->value, "python", &py,
+			     "verifier.python must be the path of a .py file")) ||
+	    (rc = get_string(ld, &m->value, "class", &name,
+			     "verifier.class must be a class name")) ||
+	    (rc = assay_load__timeout(timeout, assay_object_member(&m->value, "timeout"),
+				      &ld->loc, ld->err)))
+		return rc;
+	if (!py)
+		return bad_member(ld, m, "verifier needs python: the path of the verifier's .py "
+					 "file, relative to the suite");
+	path = suite_path(ld, py);
+	if (!assay_fs_exists(path) || assay_fs_is_dir(path)) {
+		rc = assay_load__err_at(&ld->loc, &assay_object_member(&m->value, "python")->value,
+					ld->err, ASSAY_EINVALID,
+					"verifier.python: no file %s", path);
+		free(path);
+		return rc;
+	}
+	*file = assay_arena_strndup(ld->suite->arena, path, strlen(path));
+	free(path);
+	name = name ? name : "Verifier";
+	*cls = assay_arena_strndup(ld->suite->arena, name, strlen(name));
+	return 0;
 }
 
 /* adapter.sandbox, network, read_paths and limits (docs/security.md). */
@@ -724,13 +771,19 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 	double timeout;
 	assay_limits limits;
 	char *cdir = NULL;
+	const char *py_file = ld->py_file, *py_class = ld->py_class;
+	double py_timeout = ld->py_timeout;
 	int rc;
 
 	if (cnode->kind != ASSAY_V_OBJECT)
 		return bad_member(ld, cm, "a checkpoint must be a mapping with groups");
-	if ((rc = check_name(ld, &cm->key, "checkpoint")))
+	if ((rc = check_name(ld, &cm->key, "checkpoint")) ||
+	    (rc = load_py_verifier(ld, assay_object_member(cnode, "verifier"), &py_file,
+				   &py_class, &py_timeout)))
 		return rc;
-	warn_keys(ld, cnode, checkpoint_keys, "checkpoint");
+	/* a Python verifier reads the checkpoint's other keys as its configuration */
+	if (!py_file)
+		warn_keys(ld, cnode, checkpoint_keys, "checkpoint");
 	cp->name = assay_xstrdup(name);
 	m = assay_object_member(cnode, "order");
 	if (m && m->value.kind != ASSAY_V_INT)
@@ -831,6 +884,12 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 	if (!rc)
 		rc = load_regressions(ld, cp, assay_object_member(cnode, "regressions"), &env,
 				      timeout, &limits);
+	for (size_t i = 0; !rc && py_file && i < cp->ngroups; i++) {
+		cp->groups[i].verifier_python = py_file;
+		cp->groups[i].verifier_class = py_class;
+		cp->groups[i].verifier_config = *cnode;
+		cp->groups[i].verifier_timeout = py_timeout;
+	}
 out:
 	free(cdir);
 	assay_strvec_clear(&env);
@@ -923,7 +982,9 @@ static int load(struct loader *ld, const char *dir)
 	s->description = assay_xstrdup(desc ? desc : "");
 	if ((rc = load_adapter(ld, assay_object_member(root, "adapter"))) ||
 	    (rc = load_assets(ld, assay_object_member(root, "static_assets"))) ||
-	    (rc = load_plugins(ld, assay_object_member(root, "plugins"))))
+	    (rc = load_plugins(ld, assay_object_member(root, "plugins"))) ||
+	    (rc = load_py_verifier(ld, assay_object_member(root, "verifier"), &ld->py_file,
+				   &ld->py_class, &ld->py_timeout)))
 		return rc;
 	m = assay_object_member(root, "defaults");
 	if (m && m->value.kind != ASSAY_V_OBJECT && m->value.kind != ASSAY_V_NULL)
@@ -956,7 +1017,8 @@ static int load(struct loader *ld, const char *dir)
 			s->checkpoints[j - 1] = t;
 		}
 	}
-	assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint), warn_plain, ld);
+	s->unrun_case_files = assay_load__undeclared(s, !(ld->filter && ld->filter->checkpoint),
+						     warn_plain, ld);
 	return finish(ld);
 }
 

@@ -141,14 +141,15 @@ static size_t count_group_cases(const char *dir, size_t *groups)
  * `checkpoint` NULL for the suite's top (folders of groups), else the checkpoint whose folder
  * `dir` is (folders of cases). `names`: what may have been meant.
  */
-static void scan_dir(struct scan *sc, const char *dir, const char *checkpoint,
-		     const char *const *names, const char *shown)
+static size_t scan_dir(struct scan *sc, const char *dir, const char *checkpoint,
+		       const char *const *names, const char *shown)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	size_t total = 0;
 
 	if (!d)
-		return;
+		return 0;
 	while ((e = readdir(d))) {
 		char real[PATH_MAX], *p, *msg;
 		const char *meant;
@@ -183,8 +184,10 @@ static void scan_dir(struct scan *sc, const char *dir, const char *checkpoint,
 					      meant ? "'?)" : "");
 		sc->warn(sc->ctx, msg);
 		free(msg);
+		total += n;
 	}
 	closedir(d);
+	return total;
 }
 
 static const char *str_of(const assay_value *v)
@@ -199,17 +202,18 @@ static char *cp_dir(const assay_suite *s, const char *name, const assay_value *c
 	return assay_path_join(s->root, path ? path : name);
 }
 
-void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void *, const char *),
-			    void *ctx)
+size_t assay_load__undeclared(const assay_suite *s, bool whole,
+			      void (*warn)(void *, const char *), void *ctx)
 {
 	struct scan sc = { ASSAY_STRVEC_INIT, warn, ctx };
 	const assay_value *cps = assay_object_get(&s->raw, "checkpoints");
 	const assay_value *plugins = assay_object_get(&s->raw, "plugins");
 	const char **cpnames;
 	char *p, *shown;
+	size_t unrun = 0;
 
 	if (!cps || cps->kind != ASSAY_V_OBJECT)
-		return;
+		return 0;
 	/* everything suite.yaml names */
 	for (uint32_t i = 0; i < cps->len; i++) {
 		const assay_member *cm = &cps->u.members[i];
@@ -265,7 +269,7 @@ void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void 
 		}
 		/* (a checkpoint at `path: .` makes every top folder its own: none is scanned) */
 		shown = assay_xasprintf("%s/", s->root);
-		scan_dir(&sc, s->root, NULL, cpnames, shown);
+		unrun += scan_dir(&sc, s->root, NULL, cpnames, shown);
 		free(shown);
 		free(cpnames);
 	}
@@ -291,7 +295,7 @@ void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void 
 		assay_strvec old = sc.declared;
 		sc.declared = saved;
 		shown = assay_xasprintf("%s/", cdir);
-		scan_dir(&sc, cdir, cp->name, gnames, shown);
+		unrun += scan_dir(&sc, cdir, cp->name, gnames, shown);
 		sc.declared = old;
 		assay_strvec_clear(&saved);
 		free(shown);
@@ -299,4 +303,5 @@ void assay_load__undeclared(const assay_suite *s, bool whole, void (*warn)(void 
 		free(cdir);
 	}
 	assay_strvec_clear(&sc.declared);
+	return unrun;
 }

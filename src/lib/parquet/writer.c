@@ -26,7 +26,7 @@
 #include <zstd.h>
 
 #include "assay/json.h"
-#include "json/json_int.h"
+#include "json/json_lib.h"
 #include "parquet/parquet_int.h"
 #include "util/fs_int.h"
 #include "util/banned.h"

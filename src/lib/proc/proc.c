@@ -152,6 +152,7 @@ static void kill_and_reap(assay_proc *p)
 	}
 	close_fd(&p->fd_pid);
 	wait_supervisor(p);
+	assay_proc__cg_done(&p->cg, &p->cg_peak, &p->cg_oom);
 	p->state = ST_DONE;
 }
 
@@ -176,6 +177,10 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	p->exec_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
+	p->cg_peak = 0;
+	p->cg_oom = 0;
+	if (!p->cg && (rc = assay_proc__cg_make(p->limits.memory_bytes, &p->cg, err)))
+		return rc;
 
 	if (feed) {
 		if (make_pipe(in)) {
@@ -203,6 +208,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	sp.out = out[1];
 	sp.err = errp[1];
 	sp.rep = rep[1];
+	sp.cg = p->cg;
 	if (p->sandbox.enabled) {
 		if (refuse & (ASSAY_SANDBOX_USERNS | ASSAY_SANDBOX_PIDNS))
 			sp.ns_errno = EPERM; /* the ASSAY_SANDBOX_REFUSE test hook */
@@ -252,6 +258,12 @@ out:
 	close_fd(&errp[1]);
 	close_fd(&rep[0]);
 	close_fd(&rep[1]);
+	if (rc && p->state != ST_DONE) {
+		long long peak;
+		int ooms;
+
+		assay_proc__cg_done(&p->cg, &peak, &ooms);
+	}
 	return rc;
 }
 
@@ -483,8 +495,8 @@ static int check_report(assay_proc *p, assay_err *err)
 	int st = p->wait_status;
 
 	if (!r) {
-		if (p->hard_killed)
-			return 0; /* finish() reports the timeout */
+		if (p->hard_killed || p->cg_oom)
+			return 0; /* finish() reports the timeout, or the memory limit */
 		if (p->rep_len)
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 					     "the case supervisor's report is garbled (%zu bytes): "
@@ -521,6 +533,7 @@ static int check_report(assay_proc *p, assay_err *err)
 static int reap(assay_proc *p, assay_err *err)
 {
 	wait_supervisor(p);
+	assay_proc__cg_done(&p->cg, &p->cg_peak, &p->cg_oom);
 	close_fd(&p->fd_pid);
 	close_fd(&p->fd_in);
 	p->t_drain = now_s() + DRAIN_S;
@@ -702,6 +715,15 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 	memset(out, 0, sizeof(*out));
 	out->out_truncated = p->out_trunc;
 	out->err_truncated = p->err_trunc;
+	if (!r && p->cg_oom && !p->hard_killed) {
+		/* The kernel's OOM kill in the case's cgroup took the supervisor too. */
+		out->status = ASSAY_PROC_SIGNALED;
+		out->term_signal = SIGKILL;
+		out->limit = ASSAY_LIMIT_MEMORY;
+		out->max_rss = p->cg_peak;
+		out->wall_s = now_s() - p->t_start;
+		return 0;
+	}
 	if (!r) {
 		/* Only after a timeout the supervisor did not obey: SIGKILLed, no figures. */
 		out->status = ASSAY_PROC_TIMED_OUT;
@@ -723,6 +745,10 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 	out->cpu_user_s = (double)r->utime_us / 1e6;
 	out->cpu_sys_s = (double)r->stime_us / 1e6;
 	out->max_rss = (long long)r->maxrss_kb * 1024; /* Linux reports KiB */
+	if (p->cg_peak > out->max_rss)
+		out->max_rss = p->cg_peak; /* shared and memfd pages count too */
+	if (p->cg_oom && (out->limit == ASSAY_LIMIT_NONE || out->limit == ASSAY_LIMIT_WALL))
+		out->limit = ASSAY_LIMIT_MEMORY;
 	if (WIFSIGNALED(st))
 		out->term_signal = WTERMSIG(st);
 	else
@@ -758,7 +784,11 @@ int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err)
 
 void assay_proc_release(assay_proc *p)
 {
+	long long peak;
+	int ooms;
+
 	kill_and_reap(p);
+	assay_proc__cg_done(&p->cg, &peak, &ooms);
 	close_fd(&p->fd_in);
 	close_fd(&p->fd_out);
 	close_fd(&p->fd_err);

@@ -28,6 +28,8 @@ struct assay_proc__spawn {
 	int ns_errno;  /* !namespaces: nonzero if the sandbox wanted them (the refusal to report) */
 	bool drop_root; /* assay runs as root with the sandbox on: the program runs as uid/gid */
 	unsigned uid, gid; /* outer ids of the program when drop_root */
+	const char *cg;  /* NULL, or the case's memory cgroup (cgroup.c): the supervisor is
+			    written into it before its "go" (a go pipe is made for that) */
 };
 
 /*
@@ -76,5 +78,26 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 /* The program's environment (see proc.h): a NULL-terminated array of pointers into environ,
  * p->env and `*tmpdir_var` (which the caller frees after the spawn, with the array). */
 char **assay_proc__build_env(const assay_proc *p, char **tmpdir_var);
+
+/* ---- cgroup.c: the case's memory cgroup ---- */
+
+/* Makes a memory cgroup bounding the case at `limit` bytes, with no swap, into `*out` (its
+ * folder, malloc'd). `*out` stays NULL when `limit` <= 0 or cgroups are not enabled
+ * (assay_memory_cgroups_enable()): then RLIMIT_DATA bounds the case. @return 0, or
+ * ASSAY_ESPAWN when enabled and the cgroup cannot be made. */
+int assay_proc__cg_make(long long limit, char **out, assay_err *err);
+
+/* Writes `pid` into cgroup `dir`. @return 0 or an errno. */
+int assay_proc__cg_attach(const char *dir, pid_t pid);
+
+/* The case is over (its supervisor reaped): reads the cgroup's peak (bytes) and OOM kill
+ * count, removes it (killing what is left in it) and frees and clears `*dir`. Nothing when
+ * `*dir` is NULL (both figures 0). */
+void assay_proc__cg_done(char **dir, long long *peak, int *oom_kills);
+
+/* Field 22 of /proc/PID/stat (start time, clock ticks), 0 if unknown; and whether process
+ * `pid` exists with that start time (an owner that is gone, or whose pid was reused, is not). */
+unsigned long long assay_proc__start_time(long pid);
+bool assay_proc__owner_alive(long pid, unsigned long long start);
 
 #endif

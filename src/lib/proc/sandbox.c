@@ -439,7 +439,7 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 		assay_strvec_push(argv, "-l");
 		assay_strvec_pushf(argv, "c=%lld", s < l->cpu_s ? s + 1 : s);
 	}
-	if (l->memory_bytes > 0) {
+	if (l->memory_bytes > 0 && !p->cg) { /* with a cgroup, the cgroup bounds it */
 		assay_strvec_push(argv, "-l");
 		assay_strvec_pushf(argv, "d=%lld", l->memory_bytes);
 	}

@@ -154,13 +154,48 @@ static int image_get(int *fd, assay_err *err)
 
 /* ---- the plain way: posix_spawn ---- */
 
+/* The supervisor waits on its go pipe (`go_w`, closed here): written into the case's cgroup,
+ * then told to go. @return 0 or ASSAY_ESPAWN (the supervisor, told nothing, exits at once). */
+static int cg_go(const struct assay_proc__spawn *s, pid_t pid, int go_w, assay_err *err)
+{
+	int e = assay_proc__cg_attach(s->cg, pid);
+	ssize_t n = 0;
+
+	if (!e) {
+		while ((n = assay_proc__write_nosigpipe(go_w, "g", 1)) < 0 && errno == EINTR)
+			;
+		e = n == 1 ? 0 : errno;
+	}
+	close(go_w);
+	if (e) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+			;
+		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
+				     "cannot put the case into its memory cgroup %s: %s", s->cg,
+				     strerror(e));
+	}
+	return 0;
+}
+
 static int spawn_plain(const struct assay_proc__spawn *s, int image, pid_t *pid, assay_err *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t set;
+	int go[2] = { -1, -1 };
 	int e;
 
+	if (s->cg && (pipe2(go, O_CLOEXEC) || assay_proc__fd_high(&go[0]) ||
+		      assay_proc__fd_high(&go[1]))) {
+		e = errno;
+		if (go[0] >= 0)
+			close(go[0]);
+		if (go[1] >= 0)
+			close(go[1]);
+		go[0] = go[1] = -1;
+		goto out;
+	}
 	if ((e = posix_spawn_file_actions_init(&fa)))
 		goto out;
 	if ((e = posix_spawnattr_init(&attr))) {
@@ -176,8 +211,11 @@ static int spawn_plain(const struct assay_proc__spawn *s, int image, pid_t *pid,
 		e = posix_spawn_file_actions_adddup2(&fa, s->rep, ASSAY_INIT_FD_REPORT);
 	if (!e)
 		e = posix_spawn_file_actions_adddup2(&fa, image, ASSAY_INIT_FD_SELF);
+	if (!e && go[0] >= 0)
+		e = posix_spawn_file_actions_adddup2(&fa, go[0], ASSAY_INIT_FD_GO);
 	if (!e)
-		e = posix_spawn_file_actions_addclosefrom_np(&fa, ASSAY_INIT_FD_SELF + 1);
+		e = posix_spawn_file_actions_addclosefrom_np(
+			&fa, (go[0] >= 0 ? ASSAY_INIT_FD_GO : ASSAY_INIT_FD_SELF) + 1);
 	if (!e)
 		e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
 							    POSIX_SPAWN_SETSIGMASK);
@@ -194,9 +232,16 @@ static int spawn_plain(const struct assay_proc__spawn *s, int image, pid_t *pid,
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 out:
-	if (e)
+	if (go[0] >= 0)
+		close(go[0]);
+	if (e) {
+		if (go[1] >= 0)
+			close(go[1]);
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 				     "cannot start the case supervisor: %s", strerror(e));
+	}
+	if (go[1] >= 0)
+		return cg_go(s, *pid, go[1], err);
 	return 0;
 }
 
@@ -419,6 +464,15 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 		reap_child(child);
 		*ns_errno = e;
 		return 1;
+	}
+	if (s->cg) {
+		int rc = cg_go(s, child, go[1], err);
+
+		if (!rc) {
+			*pid = child;
+			*ns_errno = 0;
+		}
+		return rc;
 	}
 	while ((n = assay_proc__write_nosigpipe(go[1], "g", 1)) < 0 && errno == EINTR)
 		;

@@ -379,6 +379,17 @@ int assay_render_jsonl(const char *path, assay_renderer **rs, size_t n, assay_er
 				   "cannot open: %s", strerror(errno));
 		goto out;
 	}
+	if (assay_report__is_parquet(path)) {
+		/* a reports.parquet: its rows are the report lines (from_parquet_row) */
+		uint64_t rows = 0;
+
+		if ((rc = assay_report__parquet_lines(path, NULL, NULL, &rows, err)) ||
+		    (rc = begin_all(rs, n, NULL, (size_t)rows, err)) ||
+		    (rc = assay_report__parquet_lines(path, feed_line, &w, NULL, err)))
+			goto out;
+		rc = end_all(rs, n, NULL, err);
+		goto out;
+	}
 	if ((rc = each_line(path, f, NULL, NULL, &total, err)))
 		goto out;
 	dir = assay_xstrdup(path);
@@ -429,6 +440,12 @@ int assay_report_each_line(const char *source,
 	if (!(f = fopen(source, "re")))
 		return assay_err_set(err, errno == ENOENT ? ASSAY_ENOTFOUND : ASSAY_EIO, source, 0,
 				     0, "cannot open: %s", strerror(errno));
+	if (assay_report__is_parquet(source)) {
+		fclose(f);
+		if ((rc = assay_report__parquet_lines(source, NULL, NULL, NULL, err)))
+			return rc;
+		return assay_report__parquet_lines(source, fn, payload, NULL, err);
+	}
 	rc = each_line(source, f, NULL, NULL, &count, err);
 	if (!rc)
 		rc = each_line(source, f, fn, payload, &count, err);

@@ -12,6 +12,17 @@
 #include "assay/json.h"
 #include "assay/render.h"
 
+/* ---- report lines from a reports.parquet file (parquet_in.c; from_parquet_row) -------- */
+
+/* Whether the file at `path` starts with Parquet's magic. */
+bool assay_report__is_parquet(const char *path);
+/* Calls `fn` (NULL: only checks every row) with each row as its report line; *nrows (or NULL)
+ * receives the footer's row count. 0, fn's code, or assay_pq_read's errors (ASSAY_EPARSE
+ * naming the row for a row that is not a report row). */
+int assay_report__parquet_lines(const char *path,
+				int (*fn)(void *payload, const assay_value *line, assay_err *err),
+				void *payload, uint64_t *nrows, assay_err *err);
+
 /* ---- where a renderer writes (out.c) -------------------------------------------------- */
 
 /* A report file: a temp file renamed into place at the end, or standard output. Writes are

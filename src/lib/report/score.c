@@ -1,7 +1,7 @@
 /*
  * calculate_score, did_pass and format_result (report.h; verification.md, VerifierReport): a
  * case's score and verdict from its verified attributes, the same recomputed from a report
- * line's `results` for a reader that must not trust the line's own (assay merge), and where a
+ * line's `results` for a reader that must not trust the line's own, and where a
  * report line keeps what assay adds to the contract's VerifierReport (its `case` object).
  *
  * Key decisions:

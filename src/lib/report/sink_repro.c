@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adapter/cli_int.h"
+#include "assay/adapter.h"
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/render.h"
@@ -173,17 +173,19 @@ static int put_attributes(struct repro *k, const char *bundle, const assay_value
 	return rc;
 }
 
-/* argv.json, env.json, stdin and files/ of a cli case. */
+/* argv.json, env.json, stdin and files/ of a case whose adapter gives it such inputs. */
 static int put_cli_inputs(struct repro *k, const char *bundle, const assay_case *c,
 			  assay_err *err)
 {
-	const struct cli_case *cc = c->adapter_data;
+	assay_case_inputs in;
+	const assay_case_inputs *cc = &in;
 	assay_arena *a = assay_arena_new(0);
 	assay_value argv = assay_value_array(), env = assay_value_object();
 	assay_strvec cmd = ASSAY_STRVEC_INIT;
 	char *files = assay_path_join(bundle, "files");
 	int rc = 0;
 
+	k->suite->adapter->case_inputs(c, &in);
 	if (k->entry)
 		assay_shell_split(&cmd, k->entry, NULL);
 	else
@@ -209,9 +211,9 @@ static int put_cli_inputs(struct repro *k, const char *bundle, const assay_case 
 		goto out;
 	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, files, err)))
 		goto out;
-	for (size_t i = 0; cc && i < cc->ninput_files && !rc; i++)
-		rc = put(files, cc->input_files[i].path, cc->input_files[i].content,
-			 cc->input_files[i].len, 0644, err);
+	for (size_t i = 0; cc && i < cc->nfiles && !rc; i++)
+		rc = put(files, cc->files[i].path, cc->files[i].content, cc->files[i].len, 0644,
+			 err);
 out:
 	assay_strvec_clear(&cmd);
 	assay_arena_free(a);
@@ -251,7 +253,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	    (rc = put_json(k, bundle, "case.json", &r->kase->definition, err)) ||
 	    (rc = put_attributes(k, bundle, assay_object_get(r->json, "results"), err)))
 		goto out;
-	if (k->suite->adapter == &assay_adapter_cli && !r->kase->error)
+	if (k->suite->adapter && k->suite->adapter->case_inputs && !r->kase->error)
 		rc = put_cli_inputs(k, bundle, r->kase, err);
 out:
 	free(cp), free(g), free(id), free(rel), free(bundle);

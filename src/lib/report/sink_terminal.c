@@ -28,7 +28,7 @@
 
 #include "assay/json.h"
 #include "assay/report.h"
-#include "assay/run.h"
+#include "assay/sink.h"
 #include "report/term_int.h"
 #include "util/banned.h"
 
@@ -341,8 +341,10 @@ static void list_failures(struct term *t, FILE *f, const char *work_root)
 static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 {
 	const assay_tally *tot = &sum->total;
-	const char *color = tot->passed == tot->total && !sum->interrupted ? t->st.green
-									     : t->st.red;
+	const assay_value *uv = assay_object_get(sum->json, "unrun_case_files");
+	int64_t unrun = uv && uv->kind == ASSAY_V_INT ? uv->u.i : 0;
+	const char *color = tot->passed == tot->total && !sum->interrupted && !unrun
+				    ? t->st.green : t->st.red;
 
 	if (sum->interrupted) {
 		fprintf(f, "\n%s%s: %zu of %zu case%s ran, %zu passed%s in %.2f s",
@@ -358,6 +360,10 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
 	fputc('\n', f);
+	if (unrun > 0) /* a suite mistake left cases out: never "all passed" without saying so */
+		fprintf(f, "%s%lld case file%s never ran%s: in folders suite.yaml declares no group or "
+			"checkpoint for (see the warnings; summary.json's unrun_case_files)\n",
+			t->st.red, (long long)unrun, unrun == 1 ? "" : "s", t->st.reset);
 	if (sum->interrupted && !(t->o.exitfirst && t->nfailures)) {
 		const assay_value *not_run = assay_object_get(sum->json, "not_run");
 

@@ -7,7 +7,7 @@
 #define ASSAY_REPORT_TERM_INT_H
 
 #include "assay/buf.h"
-#include "assay/run.h"
+#include "assay/report.h"
 
 /* ANSI styles, or "" without colour. */
 struct term_style {

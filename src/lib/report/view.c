@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/json_int.h"
+#include "json/json_lib.h"
 #include "report/report_int.h"
 #include "assay/report.h"
 #include "util/banned.h"

@@ -40,6 +40,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "assay/plugin.h"
 #include "assay/report.h"
 #include "assay/run.h"
 #include "assay/verify.h"
@@ -53,14 +54,6 @@ static bool is_limit(const char *name)
 		if (!strcmp(*l, name))
 			return true;
 	return false;
-}
-
-double assay_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static assay_value timestamp_now(assay_arena *a)
@@ -225,6 +218,113 @@ static void fail_all(assay_arena *a, assay_value *results, assay_score *acc, con
 	}
 }
 
+/* ---- a Python verifier (verification.md "Verifier Protocol"; issue 17) ------------------ */
+
+/* The CaseResult attributes the verifier reads as `actual`: output, stderr, status_code,
+ * execution_time..., files as a mapping path -> content (files not produced are absent). The
+ * output is the text received, whatever it reads as. */
+static assay_value python_actual(assay_arena *a, const assay_group *g, const assay_case *c,
+				 const assay_case_result *r)
+{
+	assay_value o = assay_value_object(), files = assay_value_object();
+
+	assay_object_set(a, &o, "id", assay_value_strz(a, c->id));
+	assay_object_set(a, &o, "group", assay_value_strz(a, g->name));
+	assay_object_set(a, &o, "group_type", assay_value_strz(a, assay_group_type_name(g->type)));
+	for (size_t i = 0; i < r->nattrs; i++) {
+		const assay_attribute *at = &r->attrs[i];
+		const char *path = assay_file_attribute_path(at->name);
+
+		if (path) {
+			if (at->actual.kind == ASSAY_ACTUAL_BYTES)
+				assay_object_set(a, &files, path,
+						 assay_value_string_ref(at->actual.bytes,
+									at->actual.len));
+		} else if (!strcmp(at->name, "output") && at->actual.kind == ASSAY_ACTUAL_BYTES) {
+			assay_object_set(a, &o, at->name,
+					 assay_value_string_ref(at->actual.bytes, at->actual.len));
+		} else {
+			assay_object_set(a, &o, at->name, actual_value(&at->actual));
+		}
+	}
+	assay_object_set(a, &o, "files", files);
+	return o;
+}
+
+/* `expected`: the case's expected mapping as written (extra keys such as `fields` included),
+ * the CaseResult attributes it does not give being null (files: an empty mapping). */
+static assay_value python_expected(assay_arena *a, const assay_group *g, const assay_case *c)
+{
+	static const char *const base[] = { "output", "stderr", "status_code", NULL };
+	const assay_value *written = assay_object_get(&c->definition, "expected");
+	assay_value o = assay_value_object();
+
+	assay_object_set(a, &o, "id", assay_value_strz(a, c->id));
+	assay_object_set(a, &o, "group", assay_value_strz(a, g->name));
+	assay_object_set(a, &o, "group_type", assay_value_strz(a, assay_group_type_name(g->type)));
+	for (const char *const *k = base; *k; k++)
+		assay_object_set(a, &o, *k, assay_value_null());
+	assay_object_set(a, &o, "files", assay_value_object());
+	for (uint32_t i = 0; written && written->kind == ASSAY_V_OBJECT && i < written->len; i++)
+		assay_object_set(a, &o, written->u.members[i].key.u.s,
+				 written->u.members[i].value);
+	return o;
+}
+
+/* The actual value shown for a result named `name`: the attribute of that name, or null. */
+static assay_value shown_actual(const assay_case_result *r, const char *name)
+{
+	const assay_attribute *at = assay_case_result_get(r, name);
+
+	return at ? actual_value(&at->actual) : assay_value_null();
+}
+
+static void python_results(assay_score *acc, assay_verdict *verdict, assay_arena *a,
+			   assay_value *results, const assay_group *g, const assay_case *c,
+			   const assay_case_result *r, double deadline_s)
+{
+	assay_value actual = python_actual(a, g, c, r), expected = python_expected(a, g, c);
+	assay_value got;
+	assay_err e = ASSAY_ERR_INIT;
+	double timeout = deadline_s > 0 ? deadline_s : 0;
+	assay_python_call call = { g->verifier_python, g->verifier_class, &g->verifier_config,
+				   g->name, c->id, &actual, &expected, 0, assay_arena_limit(a), a };
+
+	/* verifier.timeout, within the verification budget's time */
+	if (g->verifier_timeout > 0 && (!timeout || g->verifier_timeout < timeout))
+		timeout = g->verifier_timeout;
+	call.timeout = timeout;
+
+	if (assay_python_verify(&got, &call, &e)) {
+		verdict->error = assay_value_stringf(a, "%s", e.msg).u.s;
+		add_result(a, results, "error", assay_value_null(), NULL,
+			   assay_value_stringf(a, "verifier error: %s", e.msg), 0, 1.0);
+		assay_score_add(acc, false, 1.0);
+		return;
+	}
+	for (uint32_t i = 0; i < got.len; i++) {
+		const char *name = got.u.members[i].key.u.s;
+		const assay_value *v = &got.u.members[i].value;
+		const assay_value *ok = assay_object_get(v, "is_correct");
+		const assay_value *w = assay_object_get(v, "weight");
+		const assay_value *d = assay_object_get(v, "diff");
+		const assay_value *exp = assay_object_get(&expected, name);
+		bool correct = ok && ok->kind == ASSAY_V_BOOL && ok->u.b;
+		double weight = assay_value_is_number(w) ? assay_value_number(w) : 1.0;
+
+		if (!exp && assay_file_attribute_path(name))
+			exp = assay_object_get(&c->expected, name);
+		assay_score_add(acc, correct, weight);
+		add_result(a, results, name, shown_actual(r, name), exp,
+			   d ? *d : assay_value_null(), correct, weight);
+	}
+	/* the attributes the verifier did not judge are listed, unverified */
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (!assay_object_get(&got, r->attrs[i].name) && !is_limit(r->attrs[i].name))
+			add_result(a, results, r->attrs[i].name, actual_value(&r->attrs[i].actual),
+				   NULL, assay_value_null(), -1, 0.0);
+}
+
 int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_arena *a,
 			    const assay_suite *s, const assay_group *g, const assay_case *c,
 			    const assay_case_result *r, double deadline_s, double t0)
@@ -236,8 +336,10 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 	assay_value partial = assay_value_null();
 
 	*verdict = (assay_verdict){ 0, false, NULL };
+	if (g->verifier_python)
+		python_results(&acc, verdict, a, results, g, c, r, deadline_s);
 	/* the attributes of actual, then expected ones the adapter did not produce */
-	for (size_t i = 0; i < r->nattrs + c->expected.len; i++) {
+	for (size_t i = 0; !g->verifier_python && i < r->nattrs + c->expected.len; i++) {
 		const assay_attribute *at = i < r->nattrs ? &r->attrs[i] : NULL;
 		const char *name = at ? at->name : c->expected.u.members[i - r->nattrs].key.u.s;
 		const assay_value *expected = assay_object_get(&c->expected, name);

@@ -30,8 +30,20 @@ struct assay_run__run {
 	struct assay_tallies *t;          /* summary.h: counted in run order */
 	assay_strvec not_run;             /* checkpoint/group/id of each case not run (interrupted) */
 	size_t released;                  /* cases handed to the in-order sinks */
+	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
 	assay_err *err;
 };
+
+/* ---- workroot.c: who owns a run's root ---- */
+
+/* Marks `root` (just made) as this process's: root/.owner, holding our pid and start time,
+ * locked (flock) until the returned descriptor is closed. @return it, or -1 (the root is then
+ * never removed by a later run: it looks kept). */
+int assay_run__root_claim(const char *root);
+
+/* Closes the lock `*fd` (-1 after); with `root` set (--keep), removes root/.owner first, so
+ * that later runs leave the kept folders alone. */
+void assay_run__root_disown(const char *root, int *fd);
 
 /*
  * Runs every case of the run, up to opts->jobs at once (pool.c), handing each report to
@@ -55,13 +67,5 @@ void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint 
  * api request, not a process (its execution has no process figures). */
 void assay_run__finish_line(assay_arena *a, assay_value *report, const assay_checkpoint *cp,
 			    const assay_case_report *cr, bool request);
-/*
- * With root and the sandbox on (`sb` enabled), the program runs as an unprivileged uid
- * (proc.h assay_sandbox.uid): lets it through the run's own folders on the way to `path`, by
- * adding search permission for others (o+x) to every folder from `top` (the run's root) down to
- * `path`'s parent that lacks it. Folders are opened without following links; one that is a
- * link, not a folder or outside `top` is left alone. Does nothing without root.
- */
-void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path);
 
 #endif

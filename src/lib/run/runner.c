@@ -19,6 +19,7 @@
 #include "assay/report.h"
 #include "assay/run.h"
 #include "assay/summary.h"
+#include "proc/reach.h"
 #include "run/run_int.h"
 #include "util/banned.h"
 
@@ -166,7 +167,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
 	struct assay_run__run run = { .suite = suite, .opts = opts, .command = ASSAY_STRVEC_INIT,
-				      .err = err, .not_run = ASSAY_STRVEC_INIT };
+				      .err = err, .not_run = ASSAY_STRVEC_INIT, .owner_fd = -1 };
 	double t0 = assay_now();
 	bool interrupted = false;
 	int rc;
@@ -178,13 +179,15 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 				   "the submission folder does not exist");
 		goto out;
 	}
-	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)) ||
-	    (rc = assay_fs_mkdirs_beneath(run.root, ".tmp", err)))
+	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)))
+		goto out;
+	run.owner_fd = assay_run__root_claim(run.root);
+	if ((rc = assay_fs_mkdirs_beneath(run.root, ".tmp", err)))
 		goto out;
 	run.tmp_root = assay_path_join(run.root, ".tmp");
 	assay_run__sandbox_make(&run.sandbox, suite, opts, &run.command);
 	/* as root, cases run as nobody: the run's root must let them through */
-	assay_run__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
+	assay_proc__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
 
 	run.t = assay_tallies_new(suite);
 	for (size_t i = 0; i < opts->nsinks; i++) {
@@ -223,6 +226,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 out:
 	if (run.root && !opts->keep)
 		assay_fs_remove_tree(run.root, NULL);
+	/* kept: the .owner goes, so that no later run takes the folders for a dead run's */
+	assay_run__root_disown(opts->keep ? run.root : NULL, &run.owner_fd);
 	free(run.root);
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "assay/fs.h"
+#include "proc/reach.h"
 #include "run/run_int.h"
 #include "util/banned.h"
 
@@ -28,16 +29,6 @@ static char *folder_of(const char *path)
 		return assay_xstrdup(path);
 	slash = strrchr(path, '/');
 	return slash == path ? assay_xstrdup("/") : assay_xstrndup(path, (size_t)(slash - path));
-}
-
-/* Is `path` the folder `dir` or below it? */
-static bool contains(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
-		return true;
-	return !strncmp(dir, path, n) && (path[n] == '\0' || path[n] == '/');
 }
 
 /* The file a command word without '/' runs: the first executable of that name on assay's PATH
@@ -76,7 +67,7 @@ static void add_command_file(struct assay_run__sandbox *out, const assay_suite *
 		if (!(dir = folder_of(files[k])))
 			continue;
 		/* a folder holding the suite would show its expected values: the file alone */
-		if (contains(dir, suite->root))
+		if (assay_proc__path_within(dir, suite->root))
 			assay_strvec_push(&out->read, files[k]);
 		else
 			assay_strvec_push(&out->read, dir);
@@ -150,34 +141,4 @@ void assay_run__sandbox_release(struct assay_run__sandbox *s)
 {
 	assay_strvec_clear(&s->read);
 	assay_strvec_clear(&s->hide);
-}
-
-void assay_run__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path)
-{
-	size_t n = strlen(top);
-	char *p;
-
-	if (!sb || !sb->enabled || geteuid() != 0 || !contains(top, path) || !path[n])
-		return;
-	p = assay_xstrdup(path);
-	/* `top`, then every folder below it on the way to `path`: cut at each '/' from `top`'s
-	 * end (path[n] is one) */
-	for (size_t i = n; p[i]; i++) {
-		struct stat st;
-		int fd;
-
-		if (p[i] != '/')
-			continue;
-		p[i] = '\0';
-		/* one lookup per folder when it is passable already, as it is after the first case */
-		if (!fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
-		    !(st.st_mode & S_IXOTH) &&
-		    (fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
-			if (!fstat(fd, &st) && st.st_uid == 0 && !(st.st_mode & S_IXOTH))
-				fchmod(fd, (st.st_mode & 07777) | S_IXOTH);
-			close(fd);
-		}
-		p[i] = '/';
-	}
-	free(p);
 }

@@ -92,6 +92,9 @@ assay_value assay_tallies_summary(const assay_tallies *t, assay_arena *a, double
 	assay_object_set(a, &o, "duration", assay_value_real(wall));
 	assay_object_set(a, &o, "interrupted", assay_value_bool(interrupted));
 	assay_object_set(a, &o, "totals", tally_value(a, &t->total));
+	/* case files a suite mistake left out (a misspelled group folder): never run, never
+	 * counted in the totals, so said beside them (suite.h) */
+	assay_object_set(a, &o, "unrun_case_files", assay_value_int((int64_t)s->unrun_case_files));
 	for (size_t i = 0; i < s->ncheckpoints; i++) {
 		const assay_checkpoint *cp = &s->checkpoints[i];
 		assay_value types = assay_value_object(), groups = assay_value_object();

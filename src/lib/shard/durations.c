@@ -12,6 +12,7 @@
 #include "assay/json.h"
 #include "shard/shard_int.h"
 #include "assay/report.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 struct slot {
@@ -27,7 +28,7 @@ struct assay_shard_durations {
 
 static struct slot *find(struct slot *slots, size_t alloc, const char *name)
 {
-	for (size_t j = assay_shard__hash(name) & (alloc - 1);; j = (j + 1) & (alloc - 1))
+	for (size_t j = assay_hash(name, strlen(name)) & (alloc - 1);; j = (j + 1) & (alloc - 1))
 		if (!slots[j].name || !strcmp(slots[j].name, name))
 			return &slots[j];
 }

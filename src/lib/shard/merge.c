@@ -11,10 +11,10 @@
  * - No shard is trusted beyond what can be checked (docs/scale-out.md, "What a merge checks"):
  *   counts are bounded before anything is sized by them; a case held twice is refused; the
  *   split's fingerprint is remade from the names, places and shards of the cases held (with
- *   the groups the split kept whole); each verdict and score is remade from the case's
- *   attributes (report.h, assay_score_line); blobs are checked against their SHA-256 as they are
- *   read (store.h); the digest of the selection's case files is remade from the case hashes
- *   kept, and with the suite at hand each case file is hashed again.
+ *   the groups the split kept whole); no verdict is taken: each case is verified again from
+ *   the suite's case file (--suite, required) and the actual values the shard recorded
+ *   (reverify.c); blobs are checked against their SHA-256 as they are read (store.h); each case
+ *   file is hashed again.
  * - The merged run is fed, case by case in run order, to the results folder's own sink
  *   (store.h), whole values expanded from the shard's blobs so they are cut again at the value
  *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and
@@ -61,6 +61,7 @@ struct slot {
 	size_t shard;          /* 1-based index into the shards given; 0: none yet */
 	char *names;
 	size_t group_at, id_at;
+	size_t icp, ig, k;     /* where the case is in the suite (check_case_files) */
 };
 
 struct merge {
@@ -70,7 +71,7 @@ struct merge {
 	struct slot *slots;
 	size_t total;
 	assay_suite skel;      /* checkpoints and groups, from a shard's summary */
-	assay_suite *suite;    /* the suite, when at hand (load_suite), or NULL */
+	assay_suite *suite;    /* the suite (--suite, load_suite) */
 	const char *suite_dir;
 	assay_err *err;
 };
@@ -408,6 +409,13 @@ static int check_case_files(struct merge *m)
 				ref = &c->groups[gi].cases[ki];
 			ki++;
 		}
+		if (ref) {
+			struct slot *w = &m->slots[p];
+
+			w->icp = ci;
+			w->ig = gi;
+			w->k = ki - 1;
+		}
 		if (!ref)
 			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
 					   "case %s/%s/%s is not in the suite %s (or not in its "
@@ -433,28 +441,29 @@ static int check_case_files(struct merge *m)
 	return rc;
 }
 
-/* The suite to check the case files against: --suite, else the recorded one when unchanged. */
+/*
+ * The suite every case is verified again against: --suite, the user's word. Never the suite
+ * folder a shard recorded (a shard could name a copy whose case files expect what it printed).
+ */
 static int load_suite(struct merge *m)
 {
-	const char *dir = m->o->suite ? m->o->suite : str(assay_object_get(&m->in[0].info,
-									    "suite_path"));
+	const char *dir = m->o->suite, *recorded = str(assay_object_get(&m->in[0].info,
+									 "suite_path"));
 	assay_err e = ASSAY_ERR_INIT;
 	char hash[65];
 	int rc;
 
-	if (!dir || (!m->o->suite && !assay_fs_is_dir(dir)))
-		return 0;
+	if (!dir)
+		return assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+				     "merge verifies every case again from its case file and trusts "
+				     "no shard's verdict: give the suite the shards ran with --suite "
+				     "DIR (they say it was %s)", recorded ? recorded : "not recorded");
 	rc = assay_suite_load(&m->suite, dir, NULL, NULL, NULL, &e);
 	if (!rc)
 		rc = assay_suite_hash(m->suite, hash, &e);
 	if (!rc && strcmp(hash, m->in[0].suite_hash))
 		rc = assay_err_set(&e, ASSAY_EINVALID, dir, 0, 0,
 				   "is another version of suite.yaml than the shards ran");
-	if (rc && !m->o->suite) { /* the recorded suite changed since: not at hand */
-		assay_suite_free(m->suite);
-		m->suite = NULL;
-		return 0;
-	}
 	if (rc)
 		return assay_err_set(m->err, rc == ASSAY_EIO || rc == ASSAY_ESTORE ? rc
 										     : ASSAY_EINVALID,
@@ -529,6 +538,8 @@ static int skeleton(struct merge *m)
 		}
 	}
 	s->ncases = m->total;
+	/* (each shard loaded the whole suite: they all found the same unrun case files) */
+	count_of(assay_object_get(summary, "unrun_case_files"), &s->unrun_case_files);
 	return 0;
 }
 
@@ -631,28 +642,19 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 	if ((rc = assay_store_get_case(in->s, cp, g, id, &line, a, m->err)) ||
 	    (rc = assay_store_expand(in->s, &line, a, m->err)))
 		goto out;
-	const assay_value *passed = assay_report_get(&line, "passed");
-	bool says = passed && passed->kind == ASSAY_V_BOOL && passed->u.b, ok = false;
-	double says_score = assay_value_number(assay_report_get(&line, "score")), score = 0;
+	double score = 0;
+	bool ok = false;
+	const char *error = NULL;
 
-	/* the verdict is remade from the attributes, as the runner made it (report.h) */
-	if (assay_score_line(&line, &score, &ok, m->err)) {
+	/* the verdict is remade from the suite's case file and the actual values (reverify.c) */
+	if (assay_shard__reverify(&line, &score, &ok, &error, m->suite, sl->icp, sl->ig, sl->k, a,
+				  m->err)) {
+		char *why = assay_xstrdup(m->err->msg);
+
+		assay_err_clear(m->err);
 		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
-				   "shard %zu: case %s/%s/%s: %s", in->index, cp, g, id,
-				   m->err->msg);
-		goto out;
-	}
-	if (says && !ok) {
-		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
-				   "shard %zu: case %s/%s/%s says passed but its attributes do not: "
-				   "was the store changed by hand?", in->index, cp, g, id);
-		goto out;
-	}
-	if (!(fabs(says_score - score) <= 1e-9)) {
-		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
-				   "shard %zu: case %s/%s/%s says score %g but its attributes make "
-				   "%g: was the store changed by hand?", in->index, cp, g, id,
-				   says_score, score);
+				   "shard %zu: case %s/%s/%s: %s", in->index, cp, g, id, why);
+		free(why);
 		goto out;
 	}
 	assay_case_report cr = {
@@ -661,8 +663,8 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 		.id = id,
 		.json = &line,
 		.score = score,
-		.passed = says && ok, /* (strict mode fails a case its attributes pass) */
-		.error = str(assay_report_get(&line, "error")),
+		.passed = ok,
+		.error = error,
 		.index = p + 1,
 		.total = m->total,
 	};

@@ -9,7 +9,8 @@
 #include "assay/shard.h"
 #include "util/sha256.h"
 
-/* FNV-1a, 64 bits, of the NUL-terminated `s`: the same on every machine. */
+/* FNV-1a, 64 bits, of the NUL-terminated `s`: the same on every machine, for the split's order
+ * only (tables use the keyed util/hash.h). */
 static inline uint64_t assay_shard__hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -41,5 +42,17 @@ void assay_shard__print_case(assay_sha256_ctx *h, const char *id);
 void assay_shard__cases_begin(assay_sha256_ctx *h);
 void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
 			    const char *file_hash);
+
+/*
+ * Case `k` of group `ig` of checkpoint `icp` of `suite`, verified again from its case file and
+ * the actual values of the shard's report line `line` (reverify.c): 0 with `line`'s results,
+ * case, score, passed and error remade (in `a`) and the verdict in the outs, or ASSAY_EINVALID
+ * when the shard's verdict or results are not what re-verification makes (what differs in
+ * `err`).
+ */
+struct assay_suite;
+int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out,
+			  const char **error_out, const struct assay_suite *suite, size_t icp,
+			  size_t ig, size_t k, assay_arena *a, assay_err *err);
 
 #endif

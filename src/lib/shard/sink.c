@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "shard/shard_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 struct place {
@@ -29,7 +30,7 @@ struct shard_sink {
 
 static size_t slot_of(const struct shard_sink *k, const assay_group *g, const char *id)
 {
-	size_t j = (assay_shard__hash(id) ^ (uint64_t)(uintptr_t)g * 0x9e3779b97f4a7c15ull) &
+	size_t j = (assay_hash(id, strlen(id)) ^ (uint64_t)(uintptr_t)g * 0x9e3779b97f4a7c15ull) &
 		   (k->alloc - 1);
 
 	while (k->places[j].group && (k->places[j].group != g || strcmp(k->places[j].id, id)))

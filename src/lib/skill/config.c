@@ -180,6 +180,11 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 	c->path = assay_path_join(c->workspace, "config.json");
 	c->executor = (assay_strvec)ASSAY_STRVEC_INIT;
 	c->exec_timeout = 600;
+	c->improver = (assay_strvec)ASSAY_STRVEC_INIT;
+	c->improver_timeout = 600;
+	c->trigger_command = (assay_strvec)ASSAY_STRVEC_INIT;
+	c->trigger_skills = (assay_strvec)ASSAY_STRVEC_INIT;
+	c->trigger_improver = (assay_strvec)ASSAY_STRVEC_INIT;
 	c->jobs = 1;
 	c->seed = 1;
 	for (int r = 0; r < 3; r++) {
@@ -205,6 +210,38 @@ int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *
 		    (rc = get_number(c, ex, "timeout", &c->exec_timeout, err)) ||
 		    (rc = get_bool(c, ex, "sandbox", &c->exec_sandbox, err)))
 			return rc;
+	}
+	const assay_value *im = assay_object_get(&root, "improver");
+	if (im && im->kind == ASSAY_V_OBJECT) {
+		if ((rc = get_command(c, im, &c->improver, err)) ||
+		    (rc = get_number(c, im, "timeout", &c->improver_timeout, err)))
+			return rc;
+	}
+	const assay_value *tr = assay_object_get(&root, "triggers");
+	if (tr && tr->kind == ASSAY_V_OBJECT) {
+		const assay_member *sk = assay_object_member(tr, "skills");
+		double runs = 0;
+		const assay_value *ti = assay_object_get(tr, "improver");
+		if ((rc = get_command(c, tr, &c->trigger_command, err)) ||
+		    (rc = get_number(c, tr, "runs", &runs, err)) ||
+		    (ti && ti->kind == ASSAY_V_OBJECT &&
+		     (rc = get_command(c, ti, &c->trigger_improver, err))))
+			return rc;
+		c->trigger_runs = runs >= 1 ? (runs > 1000 ? 1000 : (int)runs) : 0;
+		if (sk && sk->value.kind != ASSAY_V_ARRAY && sk->value.kind != ASSAY_V_NULL)
+			return bad(c, assay_member_anchor(sk), err, "'%s' must be an array of skill "
+				   "folders", "triggers.skills");
+		for (uint32_t i = 0; sk && sk->value.kind == ASSAY_V_ARRAY && i < sk->value.len;
+		     i++) {
+			const assay_value *x = &sk->value.u.items[i];
+			if (x->kind != ASSAY_V_STRING)
+				return bad(c, x, err, "'%s' must hold strings only",
+					   "triggers.skills");
+			assay_strvec_push_nodup(&c->trigger_skills,
+						x->u.s[0] == '/' ? assay_xstrdup(x->u.s)
+								 : assay_path_join(c->workspace,
+										   x->u.s));
+		}
 	}
 	d = -1;
 	if ((rc = get_number(c, &root, "jobs", &d, err)))
@@ -256,6 +293,10 @@ void assay_skill__config_release(struct skill_config *c)
 	free(c->path);
 	free(c->skill);
 	assay_strvec_clear(&c->executor);
+	assay_strvec_clear(&c->improver);
+	assay_strvec_clear(&c->trigger_command);
+	assay_strvec_clear(&c->trigger_skills);
+	assay_strvec_clear(&c->trigger_improver);
 	free(c->skill_type);
 	free(c->budget_class);
 	free(c->prompts_dir);

@@ -2,7 +2,9 @@
  * git_hash of history.json through libgit2 (decision 3): HEAD of the repository that holds the
  * skill folder, or nothing when the folder is in no repository, the repository has no commit,
  * or any file below the folder differs from HEAD (modified, staged, deleted or untracked;
- * ignored files do not count). libgit2's global state is reference-counted, so pairing
+ * ignored files do not count). The skill's evals/ folder is not part of that test, as it is
+ * not part of any snapshot (decision 4): `init` writes an untracked evals/evals.json into a
+ * committed skill and must still record HEAD (issue 20 item 8). libgit2's global state is reference-counted, so pairing
  * git_libgit2_init() with git_libgit2_shutdown() leaves the caller's own use of it alone.
  */
 #include <limits.h>
@@ -13,6 +15,17 @@
 
 #include "skill/skill_int.h"
 #include "util/banned.h"
+
+/* Whether a change touches a path that is not below `prefix` (NULL: no change). */
+static bool outside(const git_diff_delta *d, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (!d)
+		return false;
+	return !d->old_file.path || strncmp(d->old_file.path, prefix, n) ||
+	       !d->new_file.path || strncmp(d->new_file.path, prefix, n);
+}
 
 bool assay_skill_git_hash(char out[41], const char *dir)
 {
@@ -47,7 +60,16 @@ bool assay_skill_git_hash(char out[41], const char *dir)
 		o.pathspec.strings = spec;
 		o.pathspec.count = 1;
 	}
-	if (git_status_list_new(&st, repo, &o) || git_status_list_entrycount(st) > 0)
+	if (git_status_list_new(&st, repo, &o))
+		goto out;
+	char *evals = assay_xasprintf("%s%sevals/", rel, rel[0] ? "/" : "");
+	size_t changed = 0;
+	for (size_t i = 0; i < git_status_list_entrycount(st); i++) {
+		const git_status_entry *e = git_status_byindex(st, i);
+		changed += outside(e->head_to_index, evals) || outside(e->index_to_workdir, evals);
+	}
+	free(evals);
+	if (changed)
 		goto out;
 	if (git_reference_name_to_id(&oid, repo, "HEAD"))
 		goto out;

@@ -122,3 +122,16 @@ void assay_skill_wilson(double s, double n, double z, double *lo, double *hi)
 	*lo = fmax(0, center - half);
 	*hi = fmin(1, center + half);
 }
+
+void assay_skill_delta_ci(double s1, double n1, double s2, double n2, double z, double *d,
+			  double *lo, double *hi)
+{
+	double l1, u1, l2, u2, p1 = n1 > 0 ? s1 / n1 : 0, p2 = n2 > 0 ? s2 / n2 : 0;
+
+	/* Newcombe (1998), method 10: the two Wilson intervals combined. */
+	assay_skill_wilson(s1, n1, z, &l1, &u1);
+	assay_skill_wilson(s2, n2, z, &l2, &u2);
+	*d = p1 - p2;
+	*lo = *d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+	*hi = *d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}

@@ -452,6 +452,17 @@ static void check_name(struct lint *l, const assay_value *v)
  * Description (DS*)
  */
 
+/* Whether the n bytes at s hold w, ignoring ASCII case (s need not end in NUL). */
+static bool has_ci(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (!strncasecmp(s + i, w, k))
+			return true;
+	return false;
+}
+
 static bool has_word(const char *s, size_t n, const char *w, bool fold)
 {
 	size_t k = strlen(w);
@@ -545,10 +556,12 @@ static bool in_fence_toggle(const char *line, size_t n)
 
 struct refs {
 	char **v;
+	int *line;                 /* the line of each, 0 when not counted */
 	size_t nr, alloc;
 };
 
-static void refs_add(struct refs *r, const char *s, size_t n)
+/* Adds a reference once: a second mention keeps the first one's line. */
+static void refs_add(struct refs *r, const char *s, size_t n, int line)
 {
 	for (size_t i = 0; i < r->nr; i++)
 		if (strlen(r->v[i]) == n && !strncmp(r->v[i], s, n))
@@ -556,7 +569,9 @@ static void refs_add(struct refs *r, const char *s, size_t n)
 	if (r->nr == r->alloc) {
 		r->alloc = r->alloc ? 2 * r->alloc : 8;
 		r->v = assay_xrealloc(r->v, r->alloc * sizeof(*r->v));
+		r->line = assay_xrealloc(r->line, r->alloc * sizeof(*r->line));
 	}
+	r->line[r->nr] = line;
 	r->v[r->nr++] = assay_xstrndup(s, n);
 }
 
@@ -565,6 +580,7 @@ static void refs_clear(struct refs *r)
 	for (size_t i = 0; i < r->nr; i++)
 		free(r->v[i]);
 	free(r->v);
+	free(r->line);
 	*r = (struct refs){ 0 };
 }
 
@@ -590,14 +606,18 @@ static bool looks_like_path(const char *s, size_t n)
 	return false;
 }
 
-/* Local link targets of markdown text (outside fences): [x](target) and `path/x.ext`. */
-static void find_refs(const char *t, size_t n, struct refs *links, struct refs *ticks,
-		      bool *backslash)
+/*
+ * Local link targets of markdown text (outside fences): [x](target) into `links` and
+ * `path/x.ext` into `ticks`, each with its line (`first_line` is the line of t's first).
+ */
+static void find_refs(const char *t, size_t n, int first_line, struct refs *links,
+		      struct refs *ticks, bool *backslash)
 {
 	bool fence = false;
 	const char *end = t + n;
+	int line_no = first_line;
 
-	for (const char *line = t; line < end;) {
+	for (const char *line = t; line < end; line_no++) {
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
 
@@ -619,7 +639,7 @@ static void find_refs(const char *t, size_t n, struct refs *links, struct refs *
 					if (tn && !is_url(tg, tn)) {
 						if (memchr(tg, '\\', tn) && backslash)
 							*backslash = true;
-						refs_add(links, tg, tn);
+						refs_add(links, tg, tn, line_no);
 					}
 				} else if (line[i] == '`' && ticks) {
 					const char *close = memchr(line + i + 1, '`', len - i - 1);
@@ -629,7 +649,7 @@ static void find_refs(const char *t, size_t n, struct refs *links, struct refs *
 						if (sn > 2 && s[0] == '.' && s[1] == '/')
 							s += 2, sn -= 2;
 						if (looks_like_path(s, sn))
-							refs_add(ticks, s, sn);
+							refs_add(ticks, s, sn, line_no);
 						i = (size_t)(close - line);
 					}
 				}
@@ -645,30 +665,53 @@ static bool is_md(const char *s)
 	return n > 3 && !strcasecmp(s + n - 3, ".md");
 }
 
+/*
+ * PD1 tells the two kinds of reference apart: a relative link in Markdown link syntax is the
+ * skill pointing at a file of its own, so one that does not resolve inside the skill is an
+ * error; a backticked path may name a file the skill tells its reader to create
+ * (skill-creator's `evals/evals.json`), so one that does not exist is a warning (issue 20
+ * item 8). Each is reported on its own line.
+ */
+static bool resolves(const struct lint *l, const char *r)
+{
+	char *p = assay_path_join(l->dir, r);
+	bool ok = assay_path_is_contained(r) && assay_fs_exists(p);
+
+	free(p);
+	return ok;
+}
+
 static void check_references(struct lint *l)
 {
 	struct refs links = { 0 }, ticks = { 0 };
 	bool backslash = false;
-	size_t missing = 0, total;
+	size_t missing = 0, absent = 0, total;
 
-	find_refs(l->body, l->body_len, &links, &ticks, &backslash);
-	for (size_t i = 0; i < ticks.nr; i++)
-		refs_add(&links, ticks.v[i], strlen(ticks.v[i]));
-	total = links.nr;
-	for (size_t i = 0; i < links.nr; i++) {
-		const char *r = links.v[i];
-		char *p = assay_path_join(l->dir, r);
-		bool ok = assay_path_is_contained(r) && assay_fs_exists(p);
-		if (!ok) {
-			add(l, "PD1", K_PD, E, 0, l->body_line, "reference '%s' does not resolve "
-			    "inside the skill", r);
+	find_refs(l->body, l->body_len, l->body_line, &links, &ticks, &backslash);
+	for (size_t i = 0; i < links.nr; i++)
+		if (!resolves(l, links.v[i])) {
+			add(l, "PD1", K_PD, E, 0, links.line[i], "link '%s' does not resolve "
+			    "inside the skill", links.v[i]);
 			missing++;
 		}
-		free(p);
+	for (size_t i = 0; i < ticks.nr; i++) {
+		bool linked = false;
+		for (size_t m = 0; m < links.nr && !linked; m++)
+			linked = !strcmp(links.v[m], ticks.v[i]);
+		if (!linked && !resolves(l, ticks.v[i])) {
+			add(l, "PD1", K_PD, W, 0, ticks.line[i], "path '%s' is not a file of the "
+			    "skill (fine if the skill asks its reader to create it)", ticks.v[i]);
+			absent++;
+		}
 	}
-	if (!missing)
+	for (size_t i = 0; i < ticks.nr; i++)
+		refs_add(&links, ticks.v[i], strlen(ticks.v[i]), ticks.line[i]);
+	total = links.nr;
+	if (!missing && !absent)
 		add(l, "PD1", K_PD, E, 1, l->body_line, "%zu local references, all resolve",
 		    total);
+	else if (!missing)
+		add(l, "PD1", K_PD, E, 1, l->body_line, "every link resolves");
 	add(l, "PD5", K_PD, W, !backslash, l->body_line, backslash
 	    ? "a link uses '\\' as a path separator: use '/'" : "links use forward slashes");
 
@@ -681,7 +724,7 @@ static void check_references(struct lint *l)
 		assay_buf t = ASSAY_BUF_INIT;
 		if (!assay_fs_read(&t, p, 4u << 20, NULL)) {
 			struct refs sub = { 0 };
-			find_refs(t.ptr, t.len, &sub, NULL, NULL);
+			find_refs(t.ptr, t.len, 1, &sub, NULL, NULL);
 			char *slash = strrchr(links.v[i], '/');
 			size_t base = slash ? (size_t)(slash - links.v[i] + 1) : 0;
 			for (size_t j = 0; j < sub.nr; j++) {
@@ -730,7 +773,8 @@ static void check_references(struct lint *l)
 		add(l, "PD2", K_PD, W, 1, 0, "references are one level deep");
 	if (!toc_missing)
 		add(l, "PD3", K_PD, W, 1, 0, "long reference files have a table of contents");
-	summary(l, K_PD, "%zu local references%s", total, missing ? "" : ", all resolve");
+	summary(l, K_PD, "%zu local references%s", total, missing || absent ? ""
+		: ", all resolve");
 	refs_clear(&links);
 	refs_clear(&ticks);
 }
@@ -781,9 +825,10 @@ static void check_body(struct lint *l)
 			fence = !fence;
 		} else if (!fence && len > 3 && !strncmp(line, "## ", 3)) {
 			sections++;
-			if (!crit && strcasestr(line, "critical"))
+			/* The heading line alone: `line` runs on into the rest of the body. */
+			if (!crit && has_ci(line, len, "critical"))
 				crit = (int)line_no;
-			if (!imp && strcasestr(line, "important"))
+			if (!imp && has_ci(line, len, "important"))
 				imp = (int)line_no;
 		} else if (!fence && len > 2 && line[0] == '@') {
 			at_line = at_line ? at_line : (int)line_no;
@@ -999,7 +1044,7 @@ assay_value assay_skill_lint_compliance(const assay_skill_lint *l, const char *l
 
 	for (int k = 0; k < ASSAY_SKILL_NKEYS; k++) {
 		assay_buf d = ASSAY_BUF_INIT;
-		bool failed = false, decided = false;
+		bool failed = false;
 		assay_value e = assay_value_object();
 
 		if (*what)
@@ -1008,7 +1053,6 @@ assay_value assay_skill_lint_compliance(const assay_skill_lint *l, const char *l
 			const assay_skill_lint_check *c = &l->checks[i];
 			if (c->key != k || c->severity == ASSAY_SKILL_INFO)
 				continue;
-			decided |= c->passed >= 0;
 			if (c->passed == 0) {
 				assay_buf_addf(&d, "%s%s %s", failed ? "; " : "", c->id, c->message);
 				failed = true;
@@ -1017,9 +1061,12 @@ assay_value assay_skill_lint_compliance(const assay_skill_lint *l, const char *l
 		if (!failed)
 			assay_buf_adds(&d, l->summary[k] ? l->summary[k]
 				       : l->skill_md ? "not checked" : "no SKILL.md");
-		assay_object_set(a, &e, "passed", failed ? assay_value_bool(false)
-						  : decided ? assay_value_bool(true)
-							    : assay_value_null());
+		/*
+		 * grading.json types `passed` as a bool: a key none of whose checks could be
+		 * decided (type_alignment of an undeclared or undecidable type) did not fail,
+		 * and its details say why (issue 20 item 8).
+		 */
+		assay_object_set(a, &e, "passed", assay_value_bool(!failed));
 		assay_object_set(a, &e, "details", assay_value_string(a, d.ptr, d.len));
 		assay_buf_release(&d);
 		assay_object_set(a, &cc, assay_skill_convention_keys[k], e);

@@ -9,8 +9,9 @@
  * (the lowest version graded) passes every case in every run, or every criterion of it scored
  * 5. Only grading files named <case>_v<N>_run<R>.json are read; an unreadable one is listed
  * under `unreadable`. A run whose grading failed has no grading file: it is counted apart, as
- * `grading_errors` (from runs/<case>/vN/runR/grading_error.json), never in the pass rate, so
- * that the table shows it rather than a pass rate that silently lost a run.
+ * `grading_errors` (from runs/<case>/vN/runR/grading_error.json, or run_error.json when the
+ * executor could not be started), never in the pass rate, so that the table shows it rather
+ * than a pass rate that silently lost a run.
  */
 #include <dirent.h>
 #include <math.h>
@@ -39,7 +40,8 @@ static int by_name(const void *x, const void *y)
 	return c ? c : a->run - b->run;
 }
 
-/* Runs of (case, version) whose grading failed: run folders holding grading_error.json (a
+/* Runs of (case, version) whose grading failed: run folders holding grading_error.json or
+ * run_error.json (a
  * new run removes its folder, so only the latest attempt of each run counts). Only a regular
  * file counts (never a link), and only for a run without a grading file: a run is graded or
  * failed to be, never both, so an error beside a grade is not assay's (skill check agrees). */
@@ -62,16 +64,133 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 			continue;
 		char *p = assay_skill__path(ws, "runs/%s/v%lld/%s/grading_error.json", id,
 					    (long long)ver, e->d_name);
+		char *q = assay_skill__path(ws, "runs/%s/v%lld/%s/run_error.json", id,
+					    (long long)ver, e->d_name);
 		char *g = assay_skill__path(ws, "grading/%s_v%lld_run%ld.json", id, (long long)ver,
 					    run);
-		n += !lstat(p, &st) && S_ISREG(st.st_mode) && !assay_fs_exists(g);
+		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
+			      (!lstat(q, &st) && S_ISREG(st.st_mode));
+		n += failed && !assay_fs_exists(g);
 		free(p);
+		free(q);
 		free(g);
 	}
 	if (d)
 		closedir(d);
 	free(dir);
 	return n;
+}
+
+/* Failed runs of the baseline for one case: run_error.json or grading_error.json, no grade. */
+static size_t baseline_errors(const char *ws, const char *id)
+{
+	char *dir = assay_skill__path(ws, "without_skill/runs/%s", id);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d))) {
+		char *end;
+		long run;
+		struct stat st;
+
+		if (strncmp(e->d_name, "run", 3))
+			continue;
+		run = strtol(e->d_name + 3, &end, 10);
+		if (end == e->d_name + 3 || *end || run < 1)
+			continue;
+		char *p = assay_skill__path(ws, "without_skill/runs/%s/%s/grading_error.json", id,
+					    e->d_name);
+		char *q = assay_skill__path(ws, "without_skill/runs/%s/%s/run_error.json", id,
+					    e->d_name);
+		char *g = assay_skill__path(ws, "without_skill/grading/%s_run%ld.json", id, run);
+		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
+			      (!lstat(q, &st) && S_ISREG(st.st_mode));
+		n += failed && !assay_fs_exists(g);
+		free(p);
+		free(q);
+		free(g);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return n;
+}
+
+/*
+ * The no-skill baseline (issue 20 item 2) as a value {runs, grading_errors, passed, pass_rate,
+ * mean, cases: [{case_id, runs, grading_errors, pass_rate, mean}]}, or null when it never ran;
+ * its totals into *runs, *passed and *sum (of overall_score).
+ */
+static assay_value without_skill_value(assay_arena *a, const char *ws,
+				       const assay_value *cases, size_t *runs, size_t *passed,
+				       double *sum, assay_value *unreadable)
+{
+	char *gdir = assay_path_join(ws, "without_skill/grading");
+	assay_value out = assay_value_object(), vcases = assay_value_array();
+	size_t errors = 0;
+	struct dirent **names = NULL;
+	int n = scandir(gdir, &names, NULL, alphasort);
+
+	*runs = *passed = 0;
+	*sum = 0;
+	for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
+		const char *id = assay_skill__str(&cases->u.items[ci], "id");
+		size_t r = 0, p = 0, gerr = id ? baseline_errors(ws, id) : 0;
+		double s = 0;
+
+		for (int i = 0; id && i < n; i++) {
+			char cid[256];
+			int run;
+			assay_value g;
+			if (!assay_skill__baseline_name(names[i]->d_name, cid, sizeof(cid), &run) ||
+			    strcmp(cid, id))
+				continue;
+			char *path = assay_path_join(gdir, names[i]->d_name);
+			if (assay_skill__load_json(&g, a, path, NULL) || g.kind != ASSAY_V_OBJECT) {
+				assay_array_push(a, unreadable, assay_value_strz(a, path));
+			} else {
+				const assay_value *os = assay_object_get(&g, "overall_score");
+				r++;
+				p += assay_value_is_str(assay_object_get(&g, "overall"), "pass");
+				s += os && assay_value_is_number(os) ? assay_value_number(os) : 0;
+			}
+			free(path);
+		}
+		errors += gerr;
+		if (!r && !gerr)
+			continue;
+		assay_value ce = assay_value_object();
+		assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
+		assay_object_set(a, &ce, "runs", assay_value_int((int64_t)r));
+		assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
+		assay_object_set(a, &ce, "pass_rate", r ? assay_value_real((double)p / (double)r)
+							: assay_value_null());
+		assay_object_set(a, &ce, "mean", r ? assay_value_real(assay_skill_round1(
+								  s / (double)r))
+						   : assay_value_null());
+		assay_array_push(a, &vcases, ce);
+		*runs += r;
+		*passed += p;
+		*sum += s;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(gdir);
+	if (!*runs && !errors)
+		return assay_value_null();
+	assay_object_set(a, &out, "runs", assay_value_int((int64_t)*runs));
+	assay_object_set(a, &out, "grading_errors", assay_value_int((int64_t)errors));
+	assay_object_set(a, &out, "passed", assay_value_int((int64_t)*passed));
+	assay_object_set(a, &out, "pass_rate", *runs ? assay_value_real((double)*passed /
+									 (double)*runs)
+						     : assay_value_null());
+	assay_object_set(a, &out, "mean", *runs ? assay_value_real(assay_skill_round1(
+							  *sum / (double)*runs))
+						: assay_value_null());
+	assay_object_set(a, &out, "cases", vcases);
+	return out;
 }
 
 static const assay_value *result(const assay_value *g, const char *crit)
@@ -122,10 +241,15 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 	if (d)
 		closedir(d);
 	free(gdir);
-	qsort(gs, ng, sizeof(*gs), by_name);
+	if (ng) /* qsort must not be given NULL, even for 0 items */
+		qsort(gs, ng, sizeof(*gs), by_name);
 
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	const assay_value *hv = assay_object_get(&history, "versions");
+	size_t bruns, bpass;
+	double bsum;
+	assay_value bl = without_skill_value(a, c.workspace, cases, &bruns, &bpass, &bsum,
+					     &unreadable);
 	int baseline = -1;
 	for (size_t i = 0; i < ng; i++)
 		if (baseline < 0 || gs[i].version < baseline)
@@ -137,6 +261,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			continue;
 		assay_value ve = assay_value_object(), vcases = assay_value_array();
 		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0, verrors = 0;
+		double vsum = 0;
 		bool all_five = true, any = false;
 
 		assay_object_set(a, &ve, "version", assay_value_int(ver));
@@ -222,6 +347,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			assay_array_push(a, &vcases, ce);
 			vruns += runs;
 			vpass += pass;
+			vsum += sum;
 			graded_cases++;
 			passed_cases += pass == runs;
 		}
@@ -231,6 +357,21 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 									  (double)vruns)
 							    : assay_value_null());
 		assay_object_set(a, &ve, "cases", vcases);
+		/* The skill's effect: this version's runs against the runs without the skill. */
+		if (vruns && bruns) {
+			double dd, lo, hi;
+			assay_value de = assay_value_object();
+			assay_skill_delta_ci((double)vpass, (double)vruns, (double)bpass,
+					     (double)bruns, 1.959963984540054, &dd, &lo, &hi);
+			assay_object_set(a, &de, "pass_rate", assay_value_real(dd));
+			assay_object_set(a, &de, "ci_lo", assay_value_real(lo));
+			assay_object_set(a, &de, "ci_hi", assay_value_real(hi));
+			assay_object_set(a, &de, "mean", assay_value_real(assay_skill_round1(
+				vsum / (double)vruns - bsum / (double)bruns)));
+			assay_object_set(a, &ve, "delta_without_skill", de);
+		} else {
+			assay_object_set(a, &ve, "delta_without_skill", assay_value_null());
+		}
 		assay_array_push(a, &versions, ve);
 		if (ver == baseline && any && cases && graded_cases == cases->len &&
 		    passed_cases == graded_cases)
@@ -269,6 +410,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 	*out = assay_value_object();
 	assay_object_set(a, out, "workspace", assay_value_strz(a, c.workspace));
 	assay_object_set(a, out, "versions", versions);
+	assay_object_set(a, out, "without_skill", bl);
 	assay_object_set(a, out, "never_discriminating", nd);
 	assay_object_set(a, out, "warnings", warnings);
 	assay_object_set(a, out, "unreadable", unreadable);

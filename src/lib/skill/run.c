@@ -9,8 +9,15 @@
  * version's skill), with the run folder as its working folder. Its standard output becomes
  * transcript.md unless it wrote one; timing.json records its time and exit. Files it left are
  * read without following links. The files assay writes there (timing.json, executor.stderr,
- * grading_error.json) are assay's alone: whatever the executor left under those names is
- * removed first, so it cannot forge a grading error or a timing.
+ * grading_error.json, run_error.json) are assay's alone: whatever the executor left under
+ * those names is removed first, so it cannot forge a grading error or a timing. An executor
+ * that cannot be started (no such program, not executable) is a run error, written to
+ * run_error.json: there is nothing to grade, so no judge is asked, nor paid (issue 18 item 5).
+ *
+ * With opts.without_skill each (case, run) also runs as the no-skill baseline (issue 20 item
+ * 2): the same executor with an empty skill folder (without_skill/skill, emptied by assay),
+ * ASSAY_CONFIGURATION=without_skill, its own run folder and grading file under without_skill/,
+ * counted apart in the summary.
  *
  * Decisions: convention_compliance lints the first SKILL.md found under outputs/ (an authoring
  * skill's artifact), else the version's own SKILL.md, and its details name which. The cost of
@@ -33,6 +40,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/proc.h"
+#include "load/load_int.h" /* assay_load__distance: the closest case ids */
 #include "skill/skill_int.h"
 #include "util/banned.h"
 
@@ -40,6 +48,7 @@ struct job {
 	const assay_value *ecase;
 	const char *case_id;
 	int run;
+	bool without;              /* a run of the no-skill baseline */
 	assay_skill_item item;
 	char error[600];
 };
@@ -49,6 +58,7 @@ struct runner {
 	const assay_skill_run_opts *o;
 	int version;
 	char *skill_dir;           /* v<N>/skill, absolute */
+	char *noskill_dir;         /* without_skill/skill (empty), absolute */
 	char *name_dir;            /* the original skill folder's name (decision 6) */
 	assay_judge *grader;
 	struct job *jobs;
@@ -66,28 +76,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Replaces {name} placeholders in one word of the executor template. */
-static char *expand(const char *word, const char *const *vars)
-{
-	assay_buf b = ASSAY_BUF_INIT;
-
-	for (const char *p = word; *p;) {
-		bool hit = false;
-		for (size_t i = 0; vars[i]; i += 2) {
-			size_t k = strlen(vars[i]);
-			if (!strncmp(p, vars[i], k)) {
-				assay_buf_adds(&b, vars[i + 1]);
-				p += k;
-				hit = true;
-				break;
-			}
-		}
-		if (!hit)
-			assay_buf_addch(&b, *p++);
-	}
-	return assay_buf_detach(&b, NULL);
 }
 
 /* The shallowest SKILL.md below `dir` (sorted, no links), relative, or NULL. */
@@ -120,7 +108,8 @@ static char *find_skill_md(const char *root, const char *rel, int depth)
 	return found;
 }
 
-static assay_value compliance(struct runner *r, const char *run_dir, assay_arena *a)
+static assay_value compliance(struct runner *r, const struct job *job, const char *run_dir,
+			      assay_arena *a)
 {
 	char *outputs = assay_path_join(run_dir, "outputs");
 	char *rel = find_skill_md(outputs, "", 0);
@@ -138,6 +127,10 @@ static assay_value compliance(struct runner *r, const char *run_dir, assay_arena
 		dir = sub[0] ? assay_path_join(outputs, sub) : assay_xstrdup(outputs);
 		label = assay_xasprintf("outputs/%s", rel);
 		free(sub);
+	} else if (job->without) {
+		/* no skill was installed: nothing of a skill to lint, and it says so */
+		dir = assay_xstrdup(r->noskill_dir);
+		label = assay_xstrdup("without_skill/skill/SKILL.md");
 	} else {
 		dir = assay_xstrdup(r->skill_dir);
 		lo.name_dir = r->name_dir;
@@ -181,8 +174,8 @@ static int copy_inputs(struct runner *r, const assay_value *files, const char *i
 
 /*
  * The executor's cost from metrics.json: the first of cost_usd, total_cost_usd, cost that is
- * present. A cost that is not a finite number >= 0 (negative, NaN, text, a container) is
- * unknown: it adds nothing and the run is counted in the summary's cost_unknown, so a forged
+ * present. A cost that is not a finite number >= 0 (negative, NaN, text, a container at any
+ * depth) is unknown: it adds nothing and the run is counted in the summary's cost_unknown, so a forged
  * cost can never lower the total that the budget checks. No cost at all is 0 (an executor
  * that does not report one).
  */
@@ -240,19 +233,55 @@ static assay_value bounded_metrics(assay_arena *a, const assay_value *m)
 /* The files assay writes in a run folder: whatever the executor left under these names (a
  * file, a link, a folder) is removed, never followed, before assay writes its own. */
 static const char *const assay_files[] = { "grading_error.json", "timing.json",
-					   "executor.stderr", NULL };
+					   "executor.stderr", "run_error.json", NULL };
+
+/* The grading file of a job. */
+static char *grading_path(const struct runner *r, const struct job *job)
+{
+	return job->without
+		       ? assay_skill__path(r->c->workspace, "without_skill/grading/%s_run%d.json",
+					   job->case_id, job->run)
+		       : assay_skill__path(r->c->workspace, "grading/%s_v%d_run%d.json",
+					   job->case_id, r->version, job->run);
+}
+
+/* run_error.json: {case_id, version, run, error}, and the item a run error. */
+static int run_error(struct runner *r, struct job *job, const char *run_dir, assay_arena *a,
+		     assay_err *err)
+{
+	assay_value e = assay_value_object();
+	char *path = assay_path_join(run_dir, "run_error.json");
+	int rc;
+
+	job->item.state = ASSAY_SKILL_RUN_ERROR;
+	job->item.error = job->error;
+	assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
+	assay_object_set(a, &e, "version", job->without ? assay_value_null()
+							: assay_value_int(r->version));
+	assay_object_set(a, &e, "run", assay_value_int(job->run));
+	assay_object_set(a, &e, "error", assay_value_strz(a, job->error));
+	if (job->without)
+		assay_object_set(a, &e, "configuration", assay_value_strz(a, "without_skill"));
+	rc = assay_skill__write_json(path, &e, err);
+	free(path);
+	return rc;
+}
 
 static int do_job(struct runner *r, struct job *job, assay_err *err)
 {
 	struct skill_config *c = r->c;
 	assay_arena *a = assay_arena_new(0);
-	char *run_dir = assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
-					  r->version, job->run);
+	char *run_dir = job->without
+				? assay_skill__path(c->workspace, "without_skill/runs/%s/run%d",
+						    job->case_id, job->run)
+				: assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
+						    r->version, job->run);
 	char *inputs = assay_path_join(run_dir, "inputs");
 	char *outputs = assay_path_join(run_dir, "outputs");
 	char *tmp = assay_path_join(run_dir, "tmp");
-	char *gpath = assay_skill__path(c->workspace, "grading/%s_v%d_run%d.json", job->case_id,
-					r->version, job->run);
+	char *gpath = grading_path(r, job);
+	const char *skill = job->without ? r->noskill_dir : r->skill_dir;
+	const char *config = job->without ? "without_skill" : "with_skill";
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result pr;
 	assay_buf b = ASSAY_BUF_INIT;
@@ -270,12 +299,13 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	char runs[16], ver[16];
 	snprintf(runs, sizeof(runs), "%d", job->run);
 	snprintf(ver, sizeof(ver), "%d", r->version);
-	const char *vars[] = { "{prompt}", prompt, "{skill}", r->skill_dir, "{inputs}", inputs,
+	const char *vars[] = { "{prompt}", prompt, "{skill}", skill, "{inputs}", inputs,
 			       "{outputs}", outputs, "{run_dir}", run_dir, "{case_id}",
-			       job->case_id, "{run}", runs, NULL };
+			       job->case_id, "{run}", runs, "{configuration}", config, NULL };
 	for (size_t i = 0; i < c->executor.nr; i++)
-		assay_strvec_push_nodup(&p.argv, expand(c->executor.v[i], vars));
-	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", r->skill_dir);
+		assay_strvec_push_nodup(&p.argv, assay_skill__expand(c->executor.v[i], vars));
+	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", skill);
+	assay_strvec_pushf(&p.env, "ASSAY_CONFIGURATION=%s", config);
 	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", prompt);
 	assay_strvec_pushf(&p.env, "ASSAY_INPUTS=%s", inputs);
 	assay_strvec_pushf(&p.env, "ASSAY_OUTPUTS=%s", outputs);
@@ -286,7 +316,7 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	p.out_cap = 16u << 20;
 	p.err_cap = 1u << 20;
 	p.timeout_s = c->exec_timeout;
-	const char *reads[] = { r->skill_dir, NULL };
+	const char *reads[] = { skill, NULL };
 	const char *writes[] = { run_dir, NULL };
 	if (c->exec_sandbox) {
 		p.sandbox.enabled = true;
@@ -308,6 +338,12 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 	for (int i = 0; assay_files[i]; i++)
 		if ((rc = assay_fs_remove_beneath(run_dir, assay_files[i], err)))
 			goto out;
+	if (pr.status == ASSAY_PROC_EXEC_FAILED) {
+		snprintf(job->error, sizeof(job->error), "the executor could not be started: "
+			 "%.400s: %s", p.argv.v[0], strerror(pr.exec_errno));
+		rc = run_error(r, job, run_dir, a, err);
+		goto out;
+	}
 	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
 		assay_fs_write_beneath(run_dir, "transcript.md", p.out.ptr, p.out.len, 0644, NULL);
 	if (p.err.len)
@@ -329,16 +365,29 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		assay_fs_write_beneath(run_dir, "timing.json", tb.ptr, tb.len, 0644, NULL);
 		assay_buf_release(&tb);
 	}
+	/*
+	 * The cost is read from metrics.json as parsed, before bounded_metrics() leaves anything
+	 * out: a cost nested too deep to copy must stay unknown, not give way to the next key
+	 * (issue 18 item 12). A metrics.json that is present but no readable JSON object
+	 * (malformed, too big, a folder or a link) has an unknown cost too.
+	 */
 	assay_buf_reset(&b);
-	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL)) {
-		assay_value m;
-		if (!assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT)
-			metrics = bounded_metrics(a, &m);
+	char *mpath = assay_path_join(run_dir, "metrics.json");
+	struct stat mst;
+	bool present = !lstat(mpath, &mst);
+	free(mpath);
+	assay_value m;
+	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL) &&
+	    !assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT) {
+		job->item.cost = metric_cost(&m, &job->item.cost_unknown);
+		metrics = bounded_metrics(a, &m);
+	} else {
+		job->item.cost = 0;
+		job->item.cost_unknown = present;
 	}
-	job->item.cost = metric_cost(&metrics, &job->item.cost_unknown);
 
 	/* The grader. */
-	const char *redact[] = { run_dir, "<run>", r->skill_dir, "<skill>", c->workspace,
+	const char *redact[] = { run_dir, "<run>", skill, "<skill>", c->workspace,
 				 "<workspace>", NULL };
 	assay_value req = assay_value_object(), ex = assay_value_object();
 	assay_buf text = ASSAY_BUF_INIT;
@@ -373,8 +422,12 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		job->item.state = ASSAY_SKILL_GRADING_ERROR;
 		job->item.error = job->error;
 		assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
-		assay_object_set(a, &e, "version", assay_value_int(r->version));
+		assay_object_set(a, &e, "version", job->without ? assay_value_null()
+								: assay_value_int(r->version));
 		assay_object_set(a, &e, "run", assay_value_int(job->run));
+		if (job->without)
+			assay_object_set(a, &e, "configuration",
+					 assay_value_strz(a, "without_skill"));
 		assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
 		assay_object_set(a, &e, "attempts", assay_value_int(st.attempts));
 		assay_object_set(a, &e, "error", assay_value_strz(a, je.msg));
@@ -386,10 +439,17 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		rc = assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
 		goto out;
 	}
-	assay_value cc = compliance(r, run_dir, a);
+	assay_value cc = compliance(r, job, run_dir, a);
 	assay_value g = assay_skill_grading_build(a, job->ecase, r->version, job->run, &answer,
 						  &cc, &metrics);
-	rc = assay_skill__write_json(gpath, &g, err);
+	if (job->without) {
+		/* grading.json's shape; no version was run, and the configuration says so */
+		assay_object_set(a, &g, "version", assay_value_null());
+		assay_object_set(a, &g, "configuration", assay_value_strz(a, "without_skill"));
+		rc = assay_fs_mkparents(gpath, err);
+	}
+	if (!rc)
+		rc = assay_skill__write_json(gpath, &g, err);
 	job->item.state = ASSAY_SKILL_GRADED;
 	job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
 	job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
@@ -408,19 +468,44 @@ out:
 static void report(struct runner *r, struct job *job)
 {
 	assay_skill_run_summary *s = r->sum;
+	assay_skill_run_counts *w = &s->without_skill;
 
 	s->cost += job->item.cost;
 	s->cost_unknown += job->item.cost_unknown;
 	switch (job->item.state) {
 	case ASSAY_SKILL_GRADED:
-		s->graded++;
-		s->passed += job->item.pass;
+		if (job->without)
+			w->graded++, w->passed += job->item.pass;
+		else
+			s->graded++, s->passed += job->item.pass;
 		break;
-	case ASSAY_SKILL_GRADING_ERROR: s->grading_errors++; break;
-	case ASSAY_SKILL_SKIPPED: s->skipped++; break;
+	case ASSAY_SKILL_GRADING_ERROR: (job->without ? w->grading_errors++
+						      : s->grading_errors++); break;
+	case ASSAY_SKILL_SKIPPED: (job->without ? w->skipped++ : s->skipped++); break;
+	case ASSAY_SKILL_RUN_ERROR: (job->without ? w->run_errors++ : s->run_errors++); break;
 	}
 	if (r->o->progress)
 		r->o->progress(r->o->payload, &job->item);
+}
+
+/* resume: a job whose grading file exists and reads as one is kept, not run again. */
+static bool kept(struct runner *r, struct job *job)
+{
+	char *p = grading_path(r, job);
+	assay_arena *a = assay_arena_new(0);
+	assay_value g;
+	bool ok = !assay_skill__load_json(&g, a, p, NULL) && g.kind == ASSAY_V_OBJECT &&
+		  assay_value_is_number(assay_object_get(&g, "overall_score"));
+
+	if (ok) {
+		job->item.state = ASSAY_SKILL_GRADED;
+		job->item.kept = true;
+		job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
+		job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
+	}
+	assay_arena_free(a);
+	free(p);
+	return ok;
 }
 
 static void *worker(void *arg)
@@ -434,6 +519,11 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		struct job *job = &r->jobs[r->next++];
+		if (r->o->resume && kept(r, job)) {
+			report(r, job);
+			pthread_mutex_unlock(&r->lock);
+			continue;
+		}
 		double used = now_s() - r->t0;
 		if ((r->budget_seconds > 0 && used >= r->budget_seconds) ||
 		    (r->budget_cost > 0 && (r->sum->cost >= r->budget_cost ||
@@ -458,6 +548,48 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_unlock(&r->lock);
 	}
+}
+
+/*
+ * A --case that matches no id: ASSAY_ENOMATCH naming the three closest ids (by edit distance
+ * to the pattern without its glob characters), as `assay run` does for a case name.
+ */
+static int no_case(const assay_value *cases, const char *glob, assay_err *err)
+{
+	const char *near[3] = { NULL, NULL, NULL };
+	size_t dist[3] = { 0, 0, 0 };
+	assay_buf plain = ASSAY_BUF_INIT, msg = ASSAY_BUF_INIT;
+	int rc;
+
+	for (const char *q = glob; *q; q++)
+		if (!strchr("*?[]\\", *q))
+			assay_buf_addch(&plain, *q);
+	for (uint32_t i = 0; i < cases->len; i++) {
+		const char *id = assay_skill__str(&cases->u.items[i], "id");
+		size_t d;
+		int at;
+
+		if (!id)
+			continue;
+		d = assay_load__distance(plain.ptr, id);
+		for (at = 0; at < 3 && near[at] && dist[at] <= d; at++)
+			;
+		if (at == 3)
+			continue;
+		memmove(&near[at + 1], &near[at], (size_t)(2 - at) * sizeof(*near));
+		memmove(&dist[at + 1], &dist[at], (size_t)(2 - at) * sizeof(*dist));
+		near[at] = id;
+		dist[at] = d;
+	}
+	assay_buf_addf(&msg, "no case of evals.json matches '%s'", glob);
+	for (int i = 0; i < 3 && near[i]; i++)
+		assay_buf_addf(&msg, "%s%s", i ? ", " : " (closest: ", near[i]);
+	if (near[0])
+		assay_buf_addch(&msg, ')');
+	rc = assay_err_set(err, ASSAY_ENOMATCH, NULL, 0, 0, "%s", msg.ptr);
+	assay_buf_release(&plain);
+	assay_buf_release(&msg);
+	return rc;
 }
 
 int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
@@ -493,27 +625,46 @@ int assay_skill_run(assay_skill_run_summary *out, const assay_skill_run_opts *o,
 		goto out;
 	}
 	r.name_dir = assay_skill__basename(c.skill);
-	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
-		goto out;
-
 	const assay_value *cases = assay_object_get(&evals, "cases");
 	int runs = o->runs > 0 ? o->runs : o->improve ? 3 : 1;
-	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs + 1, sizeof(*r.jobs));
+	int configs = o->without_skill ? 2 : 1;
+	r.jobs = assay_xcalloc((size_t)cases->len * (size_t)runs * (size_t)configs + 1,
+			       sizeof(*r.jobs));
 	for (uint32_t i = 0; i < cases->len; i++) {
 		const char *id = assay_skill__str(&cases->u.items[i], "id");
 		if (o->case_glob && fnmatch(o->case_glob, id, 0))
 			continue;
-		for (int k = 1; k <= runs; k++) {
-			struct job *j = &r.jobs[r.njobs++];
-			j->ecase = &cases->u.items[i];
-			j->case_id = id;
-			j->run = k;
-			j->item.case_id = id;
-			j->item.version = r.version;
-			j->item.run = k;
-		}
+		for (int k = 1; k <= runs; k++)
+			for (int w = 0; w < configs; w++) {
+				struct job *j = &r.jobs[r.njobs++];
+				j->ecase = &cases->u.items[i];
+				j->case_id = id;
+				j->run = k;
+				j->without = w;
+				j->item.case_id = id;
+				j->item.version = r.version;
+				j->item.run = k;
+				j->item.without_skill = w;
+				if (w)
+					out->without_skill.planned++;
+				else
+					out->planned++;
+			}
 	}
-	out->planned = r.njobs;
+	if (o->case_glob && !r.njobs && cases->len) {
+		rc = no_case(cases, o->case_glob, err);
+		goto out;
+	}
+	if ((rc = assay_skill__judge_new(&r.grader, &c, ASSAY_JUDGE_GRADER, o->no_cache, err)))
+		goto out;
+	if (o->without_skill) {
+		/* the baseline's skill folder: assay's own, and always empty */
+		r.noskill_dir = assay_skill__path(c.workspace, "without_skill/skill");
+		if ((rc = assay_fs_remove_tree(r.noskill_dir, err)) ||
+		    (rc = assay_fs_mkdirs(r.noskill_dir, err)))
+			goto out;
+	}
+
 	r.budget_seconds = o->budget_seconds >= 0 ? o->budget_seconds : c.budget_seconds;
 	r.budget_cost = o->budget_cost >= 0 ? o->budget_cost : c.budget_cost;
 	r.t0 = now_s();
@@ -544,6 +695,7 @@ out:
 	assay_judge_free(r.grader);
 	free(r.jobs);
 	free(r.skill_dir);
+	free(r.noskill_dir);
 	free(r.name_dir);
 	assay_skill__config_release(&c);
 	assay_arena_free(a);

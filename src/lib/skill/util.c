@@ -13,6 +13,7 @@
 
 #include "assay/fs.h"
 #include "assay/json.h"
+#include "assay/proc.h"
 #include "skill/skill_int.h"
 #include "util/banned.h"
 
@@ -254,3 +255,98 @@ void assay_skill_diags_clear(assay_skill_diags *d)
 	free(d->v);
 	*d = (assay_skill_diags)ASSAY_SKILL_DIAGS_INIT;
 }
+
+/* "<case>_run<R>.json" (a grading file of the no-skill baseline): the case id and R. */
+bool assay_skill__baseline_name(const char *name, char *id, size_t size, int *run)
+{
+	size_t n = strlen(name);
+	const char *u;
+	char *end;
+
+	if (n < 10 || strcmp(name + n - 5, ".json"))
+		return false;
+	for (u = name + n - 5; u > name && strncmp(u, "_run", 4); u--)
+		;
+	if (u == name || (size_t)(u - name) >= size)
+		return false;
+	long r = strtol(u + 4, &end, 10);
+	if (end == u + 4 || strcmp(end, ".json") || r < 1 || r > 1000000)
+		return false;
+	memcpy(id, name, (size_t)(u - name));
+	id[u - name] = '\0';
+	*run = (int)r;
+	return true;
+}
+
+/* Replaces {name} placeholders in one word of a command template (executor, improver). */
+char *assay_skill__expand(const char *word, const char *const *vars)
+{
+	assay_buf b = ASSAY_BUF_INIT;
+
+	for (const char *p = word; *p;) {
+		bool hit = false;
+		for (size_t i = 0; vars[i]; i += 2) {
+			size_t k = strlen(vars[i]);
+			if (!strncmp(p, vars[i], k)) {
+				assay_buf_adds(&b, vars[i + 1]);
+				p += k;
+				hit = true;
+				break;
+			}
+		}
+		if (!hit)
+			assay_buf_addch(&b, *p++);
+	}
+	return assay_buf_detach(&b, NULL);
+}
+
+int assay_skill__run_improver(const struct skill_config *c, const assay_strvec *tpl,
+			      const char *const *vars, const char *dir, char *why,
+			      size_t whysize, assay_err *err)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result pr;
+	int rc;
+
+	/* a folder made for it, and nothing else (never a working folder it did not get) */
+	if ((rc = assay_fs_remove_tree(dir, err)) || (rc = assay_fs_mkdirs(dir, err)))
+		goto out;
+	for (size_t i = 0; i < tpl->nr; i++)
+		assay_strvec_push_nodup(&p.argv, assay_skill__expand(tpl->v[i], vars));
+	/* each {name} also as ASSAY_NAME in the environment */
+	for (size_t i = 0; vars[i]; i += 2) {
+		assay_buf e = ASSAY_BUF_INIT;
+		assay_buf_adds(&e, "ASSAY_");
+		for (const char *q = vars[i] + 1; *q && *q != '}'; q++)
+			assay_buf_addch(&e, (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q));
+		assay_buf_addf(&e, "=%s", vars[i + 1]);
+		assay_strvec_push_nodup(&p.env, assay_buf_detach(&e, NULL));
+	}
+	p.cwd = assay_xstrdup(dir);
+	p.out_cap = 1u << 20;
+	p.err_cap = 1u << 20;
+	p.timeout_s = c->improver_timeout;
+	if ((rc = assay_proc_run(&p, &pr, err)))
+		goto out;
+	assay_fs_write_beneath(dir, "improver.stdout", p.out.ptr, p.out.len, 0644, NULL);
+	assay_fs_write_beneath(dir, "improver.stderr", p.err.ptr, p.err.len, 0644, NULL);
+	const char *rel = strncmp(dir, c->workspace, strlen(c->workspace)) ? dir
+			  : dir + strlen(c->workspace) + (dir[strlen(c->workspace)] == '/');
+	if (pr.status == ASSAY_PROC_EXEC_FAILED)
+		snprintf(why, whysize, "the improver could not be started: %s: %s", p.argv.v[0],
+			 strerror(pr.exec_errno));
+	else if (pr.status == ASSAY_PROC_TIMED_OUT)
+		snprintf(why, whysize, "the improver timed out after %g s", c->improver_timeout);
+	else if (pr.status == ASSAY_PROC_SIGNALED)
+		snprintf(why, whysize, "the improver was killed by signal %d", pr.term_signal);
+	else if (pr.exit_code)
+		snprintf(why, whysize, "the improver exited %d (%s/improver.stderr)", pr.exit_code,
+			 rel);
+	else
+		why[0] = '\0';
+	rc = why[0] ? 1 : 0;
+out:
+	assay_proc_release(&p);
+	return rc;
+}
+

@@ -13,7 +13,11 @@
  * - toml++ builds its own tree before assay's values are made (about 35 bytes per byte of a
  *   text of small values), outside the arena and so outside the verification budget: texts over
  *   ASSAY_TOML_MAX_TEXT (12 MiB, some 420 MB of toml++ at worst, under the default 512 MiB
- *   budget) are refused with ASSAY_ETOOBIG. Configuration files are far smaller.
+ *   budget) are refused with ASSAY_ETOOBIG. Configuration files are far smaller. Within
+ *   that, 40 bytes per byte of text are charged to the arena for as long as toml++ runs, so
+ *   a text whose tree could pass the arena's limit (the verification budget) is refused
+ *   before it is read. toml++ cannot be interrupted: the budget's time is checked before it
+ *   starts and while its tree is converted (toml.cc); its own run is linear in the text.
  */
 #include <pthread.h>
 #include <string.h>
@@ -22,6 +26,8 @@
 #include "util/banned.h"
 
 #define PARSE_STACK (256u * 1024 * 1024)
+/* toml++'s tree per byte of text, at worst (measured about 35; see the file comment) */
+#define TOMLPP_BYTES_PER_BYTE 40u
 
 /* Length of the string starting at text[i] (a quote), up to and including its end quote (or to
  * the end of the line or text when unterminated: toml++ reports those). */
@@ -137,15 +143,32 @@ int assay_toml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 	}
 	if ((rc = assay_toml__check_keys(text, len, err)))
 		goto located;
-	if (pthread_attr_init(&attr))
+	/* toml++'s tree, at worst TOMLPP_BYTES_PER_BYTE times the text, is charged to the
+	 * arena before it is built: a text whose tree could pass the budget is refused */
+	assay_arena_charge(a, len * TOMLPP_BYTES_PER_BYTE);
+	if (assay_arena_check(a)) {
+		assay_arena_uncharge(a, len * TOMLPP_BYTES_PER_BYTE);
+		rc = assay_err_set(err, ASSAY_ETOOBIG, NULL, 0, 0, "%s",
+				   assay_arena_expired(a)
+					   ? "the text could not be read in the time allowed"
+					   : "the text is larger than the memory allowed for it (toml++ "
+					     "needs up to 40 times a text's size)");
+		goto located;
+	}
+	if (pthread_attr_init(&attr)) {
+		assay_arena_uncharge(a, len * TOMLPP_BYTES_PER_BYTE);
 		return assay_err_set(err, ASSAY_ERROR, source, 0, 0, "cannot start the TOML reader");
+	}
 	pthread_attr_setstacksize(&attr, PARSE_STACK);
 	rc = pthread_create(&th, &attr, run_job, &j);
 	pthread_attr_destroy(&attr);
-	if (rc)
+	if (rc) {
+		assay_arena_uncharge(a, len * TOMLPP_BYTES_PER_BYTE);
 		return assay_err_set(err, ASSAY_ERROR, source, 0, 0,
 				     "cannot start the TOML reader: %s", strerror(rc));
+	}
 	pthread_join(th, NULL);
+	assay_arena_uncharge(a, len * TOMLPP_BYTES_PER_BYTE);
 	rc = j.rc;
 located:
 	if (rc && err && source && !err->path[0]) {

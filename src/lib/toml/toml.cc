@@ -127,7 +127,7 @@ struct converter {
 			if (over)
 				break;
 		}
-		over = over || assay_arena_over(arena);
+		over = over || assay_arena_check(arena) != 0; /* memory, or the budget's time */
 		return obj;
 	}
 
@@ -140,7 +140,7 @@ struct converter {
 			if (over)
 				break;
 		}
-		over = over || assay_arena_over(arena);
+		over = over || assay_arena_check(arena) != 0;
 		return out;
 	}
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,13 +126,83 @@ int assay_fs__write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * `path` names something that is not a file nor a folder (a device such as /dev/null or
+ * /dev/stdout, a FIFO, a socket), following links: renaming a temp file over it would replace
+ * the device itself (as root, /dev/null becomes a regular file for the whole machine). What is
+ * written to it goes in directly instead.
+ */
+static bool special_target(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static int open_special(const char *path, assay_err *err, int *fd)
+{
+	*fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	return *fd < 0 ? io_error(err, path, "open") : 0;
+}
+
+static int write_special(const char *path, const void *data, size_t len, assay_err *err)
+{
+	int fd, rc;
+
+	if ((rc = open_special(path, err, &fd)))
+		return rc;
+	if (assay_fs__write_all(fd, data, len)) {
+		rc = io_error(err, path, "write");
+		close(fd);
+		return rc;
+	}
+	return close(fd) ? io_error(err, path, "write") : 0;
+}
+
+/* Copies the finished temp file `tmp` into the special file `path`. */
+static int copy_special(const char *tmp, const char *path, assay_err *err)
+{
+	char chunk[65536];
+	int in = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), out = -1, rc = 0;
+
+	if (in < 0)
+		return io_error(err, tmp, "read");
+	if ((rc = open_special(path, err, &out))) {
+		close(in);
+		return rc;
+	}
+	for (;;) {
+		ssize_t n = read(in, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = io_error(err, tmp, "read");
+			break;
+		}
+		if (n == 0)
+			break;
+		if (assay_fs__write_all(out, chunk, (size_t)n)) {
+			rc = io_error(err, path, "write");
+			break;
+		}
+	}
+	close(in);
+	if (close(out) && !rc)
+		rc = io_error(err, path, "write");
+	return rc;
+}
+
 int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mode,
 			  assay_err *err)
 {
-	char *tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	int rc = 0;
+	char *tmp;
+	int fd, rc = 0;
 
+	if (special_target(path))
+		return write_special(path, data, len, err);
+	tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		rc = io_error(err, tmp, "create");
 		goto out;
@@ -204,6 +275,10 @@ int assay_fs_atomic_commit(assay_fs_atomic *w, const char *path, bool keep_exist
 	} else if (fsync(w->fd) || close(w->fd)) {
 		w->fd = -1;
 		rc = io_error(err, w->tmp, "write");
+	} else if (special_target(path)) {
+		w->fd = -1;
+		rc = copy_special(w->tmp, path, err);
+		keep_existing = true; /* the temp file goes either way */
 	} else {
 		w->fd = -1;
 		if (rename(w->tmp, path))

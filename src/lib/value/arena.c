@@ -10,7 +10,10 @@
  * - A request bigger than a quarter of the next chunk gets a chunk of its own, so a huge string
  *   does not strand the free tail of the current chunk.
  * - The limit is soft: allocation never fails because of it (the builders stay infallible);
- *   parsers ask assay_arena_over() and stop. Real exhaustion aborts as assay_xmalloc does.
+ *   parsers ask assay_arena_check() and stop. Real exhaustion aborts as assay_xmalloc does.
+ * - The arena is the verification budget: memory a parser holds outside it (its stacks and
+ *   tables, libyaml's) is charged to it while held, and a deadline makes assay_arena_check()
+ *   stop parsers when the budget's time is spent.
  *
  * - Source positions live in a hash table keyed by the value's data pointer (value.h), which
  *   only parsers that were asked for positions fill: documents compared by verifiers pay
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "assay/value.h"
 #include "util/banned.h"
@@ -47,7 +51,10 @@ struct assay_arena {
 	struct chunk *bytes;  /* the chunk strings are packed into (no alignment) */
 	struct chunk *big;    /* chunks made for single big requests */
 	size_t total;         /* bytes handed out */
+	size_t charged;       /* bytes held elsewhere, counted against the limit */
 	size_t limit;
+	double deadline;      /* CLOCK_MONOTONIC seconds, 0: none */
+	bool expired;
 	struct posent *pos;   /* open addressing, power-of-two size, NULL until used */
 	size_t npos, pos_cap;
 };
@@ -153,12 +160,52 @@ char *assay_arena_strndup(assay_arena *a, const char *s, size_t len)
 
 size_t assay_arena_used(const assay_arena *a)
 {
-	return a->total;
+	return a->total + a->charged;
+}
+
+size_t assay_arena_limit(const assay_arena *a)
+{
+	return a->limit;
 }
 
 bool assay_arena_over(const assay_arena *a)
 {
-	return a->limit && a->total > a->limit;
+	return a->limit && a->total + a->charged > a->limit;
+}
+
+void assay_arena_charge(assay_arena *a, size_t bytes)
+{
+	a->charged += bytes;
+}
+
+void assay_arena_uncharge(assay_arena *a, size_t bytes)
+{
+	a->charged -= bytes < a->charged ? bytes : a->charged;
+}
+
+double assay_arena_set_deadline(assay_arena *a, double deadline)
+{
+	double old = a->deadline;
+
+	a->deadline = deadline;
+	a->expired = false;
+	return old;
+}
+
+int assay_arena_check(assay_arena *a)
+{
+	if (a->deadline > 0 && !a->expired) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		a->expired = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 > a->deadline;
+	}
+	return a->expired || assay_arena_over(a) ? ASSAY_ETOOBIG : 0;
+}
+
+bool assay_arena_expired(const assay_arena *a)
+{
+	return a->expired;
 }
 
 static const void *data_key(const assay_value *v)

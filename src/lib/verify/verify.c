@@ -264,7 +264,11 @@ int assay_verify_attribute(assay_verification *out, const assay_verify_call *cal
 	if (!c.options)
 		c.options = &empty_options;
 	out->weight = weight;
+	/* the parsers stop at the budget's time through the arena (assay_arena_check) */
+	double before = c.arena ? assay_arena_set_deadline(c.arena, c.deadline) : 0;
 	rc = v->fn(out, &c, err);
+	if (c.arena)
+		assay_arena_set_deadline(c.arena, before);
 	if (!rc)
 		assay_verify__render_diff(out, &c);
 	if (rc) {

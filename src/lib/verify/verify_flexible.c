@@ -22,7 +22,7 @@
 
 #include "assay/buf.h"
 #include "assay/udiff.h"
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 

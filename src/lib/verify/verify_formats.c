@@ -157,12 +157,17 @@ bool assay_verify__parse_actual(assay_value *v, assay_verification *out,
 	}
 	if (prc == ASSAY_ETOOBIG) {
 		out->budget = true;
-		if (assay_arena_over(a))
+		if (assay_arena_expired(a))
+			assay_verify__fail(out, assay_value_stringf(
+							a, "%s could not be read within the "
+							   "verification budget (time)",
+							assay_verify__attr(call)));
+		else if (assay_arena_over(a))
 			assay_verify__fail(out, assay_value_stringf(
 							a, "%s is too large to verify within the "
 							   "verification budget (%zu MiB of memory)",
 							assay_verify__attr(call), assay_arena_used(a) >> 20));
-		else /* a reader's own bound */
+		else /* the reader's stacks, charged while it ran; or a reader's own bound */
 			assay_verify__fail(out, assay_value_stringf(a, "%s: %s",
 								    assay_verify__attr(call),
 								    pe.msg));

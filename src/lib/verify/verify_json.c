@@ -37,7 +37,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "assay/verify.h"
-#include "json/json_int.h"
+#include "json/json_lib.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -94,7 +94,7 @@ static bool blank(const char *p, size_t n)
 }
 
 /* The actual value, or false after filling `out` with the failure. Its containers equal to
- * their counterparts in `expected` share their storage (json_int.h): most of a large output
+ * their counterparts in `expected` share their storage (json_lib.h): most of a large output
  * that matches costs no memory of its own. */
 static bool load_actual(assay_value *v, assay_verification *out, const assay_verify_call *call,
 			bool lines, bool skip_invalid, const assay_value *expected)
@@ -126,11 +126,16 @@ static bool load_actual(assay_value *v, assay_verification *out, const assay_ver
 			   : assay_json__parse_like(v, ar, a->bytes, a->len, &jo, expected, &pe);
 		if (rc == ASSAY_ETOOBIG) {
 			out->budget = true;
-			fail(out, assay_value_stringf(ar,
-						      "%s is too large to verify within the "
-						      "verification budget (%zu MiB of memory)",
-						      attr_name(call),
-						      assay_arena_used(ar) >> 20));
+			if (assay_arena_expired(ar))
+				fail(out, assay_value_stringf(ar,
+							      "%s could not be read within the "
+							      "verification budget (time)",
+							      attr_name(call)));
+			else /* the parser's stacks, charged while it ran, count too */
+				fail(out, assay_value_stringf(ar,
+							      "%s is too large to verify within the "
+							      "verification budget: %s",
+							      attr_name(call), pe.msg));
 			return false;
 		}
 		if (rc) {

@@ -48,7 +48,7 @@
 #include <pcre2.h>
 
 #include "assay/buf.h"
-#include "assay/run.h"
+#include "assay/model.h"
 #include "diff/diff_int.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"

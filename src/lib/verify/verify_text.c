@@ -62,7 +62,7 @@
 #include "assay/buf.h"
 #include "assay/udiff.h"
 #include "assay/verify.h"
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
 #include "verify/verify_int.h"
 #include "util/utf8.h"
 #include "util/banned.h"

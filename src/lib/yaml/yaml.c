@@ -32,8 +32,11 @@
  *   gigabytes, while the nodes actually written are bounded by the arena; flow collections nest at
  *   most MAX_FLOW_DEPTH deep, because libyaml 0.2.5 walks every open flow level for each token
  *   (a 100,000-deep `[[[...]]]` takes it 35 s, tokens at depth d cost ~2 ns * d each); block
- *   nesting has no limit (libyaml is linear there, and its text grows with the square of the
- *   depth). The arena's limit is checked after every node: past it, ASSAY_ETOOBIG.
+ *   nesting stops at ASSAY_MAX_DEPTH (100,000) levels, counted as events are pulled, before
+ *   libyaml's stacks grow further (a 60 MB `- - - ... x` is 30 million levels). Our stacks
+ *   and libyaml's are charged to the arena after every event (account()), and the arena's
+ *   limit is checked after every event: past it, ASSAY_ETOOBIG; every 1024 events
+ *   assay_arena_check() also stops the parse at the budget's time.
  * - libyaml's errors keep its wording, "problem (context at line L, column C)", at the problem's
  *   position; but where the problem is the end of the input (an unclosed quote or bracket) or a
  *   key without its ':', the position is the construct left open, which is where the fix goes.
@@ -55,6 +58,7 @@
 #include "assay/buf.h"
 #include "assay/yaml.h"
 #include "yaml/yaml_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 /* Nodes the aliases of a stream may stand for in all: far above any real suite or case. */
@@ -74,8 +78,7 @@ struct frame {
 	size_t expanded_start; /* loader.expanded before this collection */
 	size_t name_off;      /* its anchor's name in loader.names */
 	size_t name_len;      /* 0: no anchor */
-	uint32_t *index;      /* mappings: key slots (member number + 1), or NULL */
-	size_t index_cap;
+	assay_htab index;     /* mappings past INDEX_FROM keys: member numbers by key */
 	bool is_map;
 	bool flow;
 	bool have_key;        /* mappings: a key is pending (on the value stack unless a merge) */
@@ -83,7 +86,7 @@ struct frame {
 };
 
 struct anchor {
-	char *name;           /* NULL: an empty slot */
+	char *name;
 	assay_value value;
 	assay_value key;      /* the value as a mapping key; kind null for collections */
 	size_t size;          /* nodes it expands to */
@@ -105,13 +108,44 @@ struct loader {
 	size_t mn, mcap;
 	assay_buf names;      /* the anchor names of the open collections */
 
-	struct anchor *anchors; /* open addressing, power-of-two size */
+	struct anchor *anchors; /* the document's anchors, found through anchor_index */
 	size_t nanchors, anchors_cap;
+	assay_htab anchor_index;
 	size_t expanded;      /* nodes so far, counting every alias as what it expands to */
 	size_t aliased;       /* of which aliases stand for */
 	size_t documents;
 	yaml_mark_t stream_start;
+	size_t charged;       /* bytes of our stacks and libyaml's charged to the arena */
 };
+
+/*
+ * The memory the parse holds outside the arena: our stacks, and libyaml's (its indentation,
+ * state, mark and simple key stacks and its token queue, read from the public parser struct),
+ * charged to the arena (assay_arena_charge) so that its limit, the verification budget, bounds
+ * them too. Called after every event: between two events libyaml's stacks grow by a few
+ * entries at most, since a block level or a flow level is an event of its own.
+ */
+static void account(struct loader *l)
+{
+	const yaml_parser_t *p = &l->parser;
+	size_t now = l->fcap * sizeof(*l->fs) + l->vcap * sizeof(*l->vs) +
+		     l->mcap * sizeof(*l->ms) + l->names.len + l->anchors_cap * sizeof(*l->anchors) +
+		     assay_htab_bytes(&l->anchor_index);
+
+	now += (size_t)(p->tokens.end - p->tokens.start) * sizeof(*p->tokens.start);
+	now += (size_t)(p->indents.end - p->indents.start) * sizeof(*p->indents.start);
+	now += (size_t)(p->simple_keys.end - p->simple_keys.start) *
+	       sizeof(*p->simple_keys.start);
+	now += (size_t)(p->states.end - p->states.start) * sizeof(*p->states.start);
+	now += (size_t)(p->marks.end - p->marks.start) * sizeof(*p->marks.start);
+	now += (size_t)(p->tag_directives.end - p->tag_directives.start) *
+	       sizeof(*p->tag_directives.start);
+	if (now != l->charged) {
+		assay_arena_uncharge(l->a, l->charged);
+		assay_arena_charge(l->a, now);
+		l->charged = now;
+	}
+}
 
 static uint32_t clamp32(size_t v)
 {
@@ -142,7 +176,12 @@ static int fail_at(struct loader *l, yaml_mark_t m, const char *fmt, ...)
 
 static int too_big(struct loader *l)
 {
-	if (!l->rc)
+	if (l->rc)
+		return l->rc;
+	if (assay_arena_expired(l->a))
+		l->rc = assay_err_set(l->err, ASSAY_ETOOBIG, l->o->source, 0, 0,
+				      "the document could not be read in the time allowed");
+	else
 		l->rc = assay_err_set(l->err, ASSAY_ETOOBIG, l->o->source, 0, 0,
 				      "the document needs more than %zu bytes of memory",
 				      assay_arena_used(l->a));
@@ -201,54 +240,32 @@ static struct frame *top(struct loader *l)
  * Anchors
  */
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-static struct anchor *anchor_slot(struct anchor *tab, size_t cap, const char *name)
-{
-	size_t h = (size_t)hash_bytes(name, strlen(name)) & (cap - 1);
-
-	while (tab[h].name && strcmp(tab[h].name, name))
-		h = (h + 1) & (cap - 1);
-	return &tab[h];
-}
-
 static struct anchor *anchor_get(struct loader *l, const char *name)
 {
-	struct anchor *e;
+	size_t len = strlen(name);
+	assay_htab_it it;
 
-	if (!l->anchors)
-		return NULL;
-	e = anchor_slot(l->anchors, l->anchors_cap, name);
-	return e->name ? e : NULL;
+	for (size_t i = assay_htab_first(&l->anchor_index, assay_hash(name, len), &it);
+	     i != ASSAY_HTAB_END; i = assay_htab_next(&l->anchor_index, &it))
+		if (!strcmp(l->anchors[i].name, name))
+			return &l->anchors[i];
+	return NULL;
 }
 
 static void anchor_set(struct loader *l, const char *name, assay_value v, assay_value key,
 		       size_t size)
 {
-	struct anchor *e;
+	struct anchor *e = anchor_get(l, name);
 
-	if ((l->nanchors + 1) * 2 > l->anchors_cap) {
-		size_t cap = l->anchors_cap ? l->anchors_cap * 2 : 16;
-		struct anchor *tab = assay_xcalloc(cap, sizeof(*tab));
-
-		for (size_t i = 0; i < l->anchors_cap; i++)
-			if (l->anchors[i].name)
-				*anchor_slot(tab, cap, l->anchors[i].name) = l->anchors[i];
-		free(l->anchors);
-		l->anchors = tab;
-		l->anchors_cap = cap;
-	}
-	e = anchor_slot(l->anchors, l->anchors_cap, name);
-	if (!e->name) {
+	if (!e) {
+		if (l->nanchors == l->anchors_cap) {
+			l->anchors_cap = l->anchors_cap ? l->anchors_cap * 2 : 16;
+			l->anchors = assay_xrealloc(l->anchors,
+						    l->anchors_cap * sizeof(*l->anchors));
+		}
+		assay_htab_add(&l->anchor_index, assay_hash(name, strlen(name)), l->nanchors);
+		e = &l->anchors[l->nanchors++];
 		e->name = assay_xstrdup(name);
-		l->nanchors++;
 	}
 	e->value = v;
 	e->key = key;
@@ -257,11 +274,12 @@ static void anchor_set(struct loader *l, const char *name, assay_value v, assay_
 
 static void anchors_clear(struct loader *l)
 {
-	for (size_t i = 0; i < l->anchors_cap; i++)
+	for (size_t i = 0; i < l->nanchors; i++)
 		free(l->anchors[i].name);
 	free(l->anchors);
 	l->anchors = NULL;
 	l->nanchors = l->anchors_cap = 0;
+	assay_htab_release(&l->anchor_index);
 }
 
 /* An alias's anchor, or NULL after reporting the error. */
@@ -294,20 +312,16 @@ static bool same_key(const assay_value *x, const assay_value *y)
 	return x->len == y->len && (!x->len || !memcmp(x->u.s, y->u.s, x->len));
 }
 
-static void index_put(struct frame *f, const assay_value *vs, size_t member)
+static uint64_t key_hash(const assay_value *k)
 {
-	const assay_value *k = &vs[f->base + 2 * member];
-	size_t h = (size_t)hash_bytes(k->u.s, k->len) & (f->index_cap - 1);
-
-	while (f->index[h])
-		h = (h + 1) & (f->index_cap - 1);
-	f->index[h] = (uint32_t)member + 1;
+	return assay_hash(k->u.s, k->len);
 }
 
 /* True if the mapping `f` already has key `k` (its explicit keys only). */
 static bool key_exists(struct loader *l, struct frame *f, const assay_value *k)
 {
 	size_t keys = (l->vn - f->base) / 2;
+	assay_htab_it it;
 
 	if (keys < INDEX_FROM) {
 		for (size_t i = 0; i < keys; i++)
@@ -315,18 +329,13 @@ static bool key_exists(struct loader *l, struct frame *f, const assay_value *k)
 				return true;
 		return false;
 	}
-	if ((keys + 1) * 2 > f->index_cap) {
-		free(f->index);
-		f->index_cap = f->index_cap ? f->index_cap * 2 : 4 * INDEX_FROM;
-		while ((keys + 1) * 2 > f->index_cap)
-			f->index_cap *= 2;
-		f->index = assay_xcalloc(f->index_cap, sizeof(*f->index));
+	if (!f->index.len) {
 		for (size_t i = 0; i < keys; i++)
-			index_put(f, l->vs, i);
+			assay_htab_add(&f->index, key_hash(&l->vs[f->base + 2 * i]), i);
 	}
-	for (size_t h = (size_t)hash_bytes(k->u.s, k->len) & (f->index_cap - 1); f->index[h];
-	     h = (h + 1) & (f->index_cap - 1))
-		if (same_key(&l->vs[f->base + 2 * (f->index[h] - 1)], k))
+	for (size_t i = assay_htab_first(&f->index, key_hash(k), &it); i != ASSAY_HTAB_END;
+	     i = assay_htab_next(&f->index, &it))
+		if (same_key(&l->vs[f->base + 2 * i], k))
 			return true;
 	return false;
 }
@@ -341,8 +350,8 @@ static int push_key(struct loader *l, struct frame *f, assay_value k, yaml_mark_
 		return fail_at(l, at, "duplicate key '%s'", snip);
 	}
 	vpush(l, k);
-	if (f->index)
-		index_put(f, l->vs, (l->vn - 1 - f->base) / 2);
+	if (f->index.len)
+		assay_htab_add(&f->index, key_hash(&k), (l->vn - 1 - f->base) / 2);
 	f->have_key = true;
 	return 0;
 }
@@ -500,6 +509,9 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
 	if (flow && l->flow_depth >= MAX_FLOW_DEPTH)
 		return fail_at(l, ev->start_mark,
 			       "flow collections nested deeper than %d levels", MAX_FLOW_DEPTH);
+	if (l->fn >= ASSAY_MAX_DEPTH)
+		return fail_at(l, ev->start_mark, "collections nested deeper than %d levels",
+			       ASSAY_MAX_DEPTH);
 	if (l->fn == l->fcap) {
 		l->fcap = l->fcap ? l->fcap * 2 : 16;
 		l->fs = assay_xrealloc(l->fs, l->fcap * sizeof(*l->fs));
@@ -527,36 +539,33 @@ static int start_collection(struct loader *l, const yaml_event_t *ev, bool is_ma
  */
 static size_t dedup_members(assay_member *m, size_t n)
 {
-	size_t cap = 16, out = 0;
-	uint32_t *slots;
+	assay_htab seen = ASSAY_HTAB_INIT;
+	size_t out = 0;
 	bool *drop;
 
 	if (n < 2)
 		return n;
-	while (cap < n * 2)
-		cap *= 2;
-	slots = assay_xcalloc(cap, sizeof(*slots)); /* index + 1 */
 	drop = assay_xcalloc(n, sizeof(*drop));
+	assay_htab_reserve(&seen, n);
 	for (size_t j = 0; j < n; j++) {
-		size_t h = (size_t)hash_bytes(m[j].key.u.s, m[j].key.len) & (cap - 1);
+		uint64_t h = key_hash(&m[j].key);
+		assay_htab_it it;
 
-		while (slots[h]) {
-			size_t i = slots[h] - 1;
-
+		for (size_t i = assay_htab_first(&seen, h, &it); i != ASSAY_HTAB_END;
+		     i = assay_htab_next(&seen, &it)) {
 			if (same_key(&m[i].key, &m[j].key)) {
 				m[i].value = m[j].value;
 				drop[j] = true;
 				break;
 			}
-			h = (h + 1) & (cap - 1);
 		}
 		if (!drop[j])
-			slots[h] = (uint32_t)j + 1;
+			assay_htab_add(&seen, h, j);
 	}
 	for (size_t j = 0; j < n; j++)
 		if (!drop[j])
 			m[out++] = m[j];
-	free(slots);
+	assay_htab_release(&seen);
 	free(drop);
 	return out;
 }
@@ -615,7 +624,7 @@ static int end_collection(struct loader *l)
 	l->vn = f->base;
 	l->mn = f->merge_base;
 	l->flow_depth -= f->flow;
-	free(f->index);
+	assay_htab_release(&f->index);
 	l->fn--;
 	if (add_value(l, v, start))
 		return l->rc;
@@ -791,7 +800,7 @@ static int stream_event(struct loader *l, const yaml_event_t *ev, bool *done)
 static void loader_release(struct loader *l)
 {
 	for (size_t i = 0; i < l->fn; i++)
-		free(l->fs[i].index);
+		assay_htab_release(&l->fs[i].index);
 	free(l->fs);
 	free(l->vs);
 	free(l->ms);
@@ -817,7 +826,7 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		return assay_err_set(err, ASSAY_ERROR, l.o->source, 0, 0,
 				     "cannot set up the YAML parser");
 	yaml_parser_set_input_string(&l.parser, (const unsigned char *)text, len);
-	while (!done && !l.rc) {
+	for (size_t events = 1; !done && !l.rc; events++) {
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&l.parser, &ev)) {
@@ -826,6 +835,9 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 		}
 		stream_event(&l, &ev, &done);
 		yaml_event_delete(&ev);
+		account(&l);
+		if (events % 1024 == 0 ? assay_arena_check(a) : assay_arena_over(a))
+			too_big(&l); /* the budget's time (checked now and then), or memory */
 	}
 	if (!l.rc) {
 		if (l.o->multi_document && l.vn > UINT32_MAX) {
@@ -841,5 +853,6 @@ int assay_yaml_parse(assay_value *out, assay_arena *a, const char *text, size_t 
 			*out = assay_value_null();
 	}
 	loader_release(&l);
+	assay_arena_uncharge(a, l.charged);
 	return l.rc;
 }

@@ -19,6 +19,10 @@
  *   the machine this was written on, most of the whole case.
  * - Keyrings are off whatever the network: the session keyring the program inherits is
  *   assay's (and its user's), so seccomp fails keyctl, add_key and request_key with ENOSYS.
+ * - So are new namespaces (issue 18 item 11): unshare and clone with a CLONE_NEW* flag, and
+ *   setns, fail with EPERM (a nested user namespace holds every capability in it: kernel attack
+ *   surface); clone3 fails with ENOSYS, since its flags lie in memory the filter cannot read,
+ *   and libc then falls back to clone, whose flags it can.
  * - The seccomp filter refuses io_uring_setup with the network off (io_uring creates sockets
  *   without socket(2)); the other ABIs of the machine (i386 and x32 on x86_64, arm on aarch64)
  *   get the same rules, and socketcall(2) is refused outright because its arguments cannot be
@@ -249,12 +253,18 @@ struct s_sock_fprog {
 #define SOCK_FLAGS_ 0x80800u /* SOCK_NONBLOCK | SOCK_CLOEXEC */
 #define IPPROTO_TCP_ 6
 #define MSG_FASTOPEN_ 0x20000000u
+/* CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID,
+ * CLONE_NEWNET; unshare(2) also takes CLONE_NEWTIME (0x80, which clone(2) reads as part of the
+ * exit signal) */
+#define CLONE_NEW_ 0x7e020000u
+#define CLONE_NEWTIME_ 0x80u
 
 /* The numbers of the calls the filter looks at, per ABI (0: the ABI has no such call). */
 struct abi_nrs {
 	uint32_t keys[3]; /* add_key, request_key, keyctl */
 	uint32_t socket, socketpair, socketcall, io_uring_setup;
 	uint32_t sends[3]; /* sendto, sendmsg, sendmmsg */
+	uint32_t ns[4];    /* clone, unshare, setns, clone3 */
 };
 
 #if defined(__x86_64__)
@@ -263,31 +273,34 @@ struct abi_nrs {
 #define X32_BIT 0x40000000u     /* x32: the native numbers with this bit, and a few of its own */
 #define X(n) (X32_BIT | (n))
 static const struct abi_nrs x32_nrs = { { X(248), X(249), X(250) }, X(41), X(53), 0, X(425),
-					{ X(44), X(518), X(538) } };
+					{ X(44), X(518), X(538) }, { X(56), X(272), X(308), X(435) } };
 static const struct abi_nrs compat_nrs = { { 286, 287, 288 }, 359, 360, 102, 425,
-					   { 369, 370, 345 } };
+					   { 369, 370, 345 }, { 120, 310, 346, 435 } };
 #elif defined(__aarch64__)
 #define ARCH_NATIVE 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
 #define ARCH_COMPAT 0x40000028u /* AUDIT_ARCH_ARM */
 static const struct abi_nrs compat_nrs = { { 309, 310, 311 }, 281, 288, 0 /* EABI: none */, 425,
-					   { 290, 296, 374 } };
+					   { 290, 296, 374 }, { 120, 337, 375, 435 } };
 #endif
 
 #ifdef ARCH_NATIVE
 /* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
-enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_DENY, L_NOSYS,
-       L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32, L_COUNT };
+enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_CLONE,
+       L_UNSHARE, L_EPERM, L_DENY, L_NOSYS, L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32,
+       L_COUNT };
+
+#define BPF_MAX 128 /* instructions: the longest filter (x86_64, TCP server) has about 100 */
 
 struct bpf {
-	struct s_sock_filter f[96];
-	signed char jt[96], jf[96]; /* label, or L_NEXT */
+	struct s_sock_filter f[BPF_MAX];
+	signed char jt[BPF_MAX], jf[BPF_MAX]; /* label, or L_NEXT */
 	int at[L_COUNT];
 	int n;
 };
 
 static void bpf_emit(struct bpf *b, uint16_t code, uint32_t k, int jt, int jf)
 {
-	if (b->n == 96)
+	if (b->n == BPF_MAX)
 		return; /* cannot happen: the filter below is shorter */
 	b->f[b->n] = (struct s_sock_filter){ code, 0, 0, k };
 	b->jt[b->n] = (signed char)jt;
@@ -341,14 +354,18 @@ static void bpf_rules(struct bpf *b, const struct nr_rule *r, int n, int upper_l
 	bpf_emit(b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
 }
 
-/* Keyrings always; with the network off, sockets (and for a TCP server, the sends that could
- * open a connection). @return how many rules, sorted by number. */
-static int abi_rules(struct nr_rule r[12], const struct abi_nrs *a, bool no_net, bool tcp_server)
+/* Keyrings and new namespaces always; with the network off, sockets (and for a TCP server, the
+ * sends that could open a connection). @return how many rules, sorted by number. */
+static int abi_rules(struct nr_rule r[16], const struct abi_nrs *a, bool no_net, bool tcp_server)
 {
 	int n = 0;
 
 	for (int i = 0; i < 3; i++)
 		r[n++] = (struct nr_rule){ a->keys[i], L_NOSYS };
+	r[n++] = (struct nr_rule){ a->ns[0], L_CLONE };   /* clone: by its flags */
+	r[n++] = (struct nr_rule){ a->ns[1], L_UNSHARE }; /* unshare: by its flags */
+	r[n++] = (struct nr_rule){ a->ns[2], L_EPERM };   /* setns */
+	r[n++] = (struct nr_rule){ a->ns[3], L_NOSYS };   /* clone3: libc falls back to clone */
 	if (no_net) {
 		r[n++] = (struct nr_rule){ a->socket, tcp_server ? L_SOCKET : L_DENY };
 		r[n++] = (struct nr_rule){ a->socketpair, L_PAIR };
@@ -395,10 +412,11 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 		0,
 		__NR_io_uring_setup,
 		{ __NR_sendto, __NR_sendmsg, __NR_sendmmsg },
+		{ __NR_clone, __NR_unshare, __NR_setns, 435 /* clone3 */ },
 	};
 	static struct bpf b;
 	struct s_sock_fprog prog;
-	struct nr_rule r[12];
+	struct nr_rule r[16];
 	int n, rc;
 
 	if (rep->refused & ASSAY_INIT_L_SECCOMP)
@@ -446,6 +464,14 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 		bpf_emit(&b, BPF_LD_ABS, OFF_ARG(3), L_NEXT, L_NEXT);
 		bpf_emit(&b, BPF_JSET, MSG_FASTOPEN_, L_DENY, L_ALLOW);
 	}
+	b.at[L_CLONE] = b.n; /* clone: no CLONE_NEW* flag (the flags are its first argument) */
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JSET, CLONE_NEW_, L_EPERM, L_ALLOW);
+	b.at[L_UNSHARE] = b.n; /* unshare: the same, and no time namespace */
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JSET, CLONE_NEW_ | CLONE_NEWTIME_, L_EPERM, L_ALLOW);
+	b.at[L_EPERM] = b.n;
+	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EPERM), L_NEXT, L_NEXT);
 	b.at[L_DENY] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EACCES), L_NEXT, L_NEXT);
 	b.at[L_NOSYS] = b.n;

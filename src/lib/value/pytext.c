@@ -1,6 +1,6 @@
 /*
  * Python's str.casefold(), str.lower() and str.isspace() on UTF-8 bytes (pytext_int.h), for
- * the text, contains and flexible verifiers, through GNU libunistring.
+ * the text, contains and flexible verifiers and the INI reader, through GNU libunistring.
  *
  * Key decisions:
  * - Python is the reference, not a locale and not ASCII, because suites and their reference
@@ -30,7 +30,7 @@
 #include <unictype.h>
 #include <unistr.h>
 
-#include "verify/pytext_int.h"
+#include "value/pytext_int.h"
 #include "util/banned.h"
 
 /* Room for the fold of one character: at most 3 characters (CaseFolding.txt), 4 bytes each. */

@@ -1,10 +1,11 @@
 /*
  * Text as Python's str sees it, on UTF-8 bytes that may be invalid: case folding
- * (str.casefold), lower case (str.lower) and white space (str.isspace). Internal to the verify module (never installed).
+ * (str.casefold), lower case (str.lower) and white space (str.isspace). Internal to the library
+ * (never installed): the value module's, for the text verifiers and the INI reader.
  * Bytes that are not UTF-8 are never folded and never white space; they are kept as they are.
  */
-#ifndef ASSAY_VERIFY_PYTEXT_INT_H
-#define ASSAY_VERIFY_PYTEXT_INT_H
+#ifndef ASSAY_VALUE_PYTEXT_INT_H
+#define ASSAY_VALUE_PYTEXT_INT_H
 
 #include "assay/buf.h"
 

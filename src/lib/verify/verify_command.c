@@ -3,6 +3,9 @@
  * (include/assay/plugin.h states the protocol). Spec: suite-format.md "Verifiers (built in)"
  * (`command`: it gets {group, case, attribute, actual, expected, options} as JSON on stdin and
  * prints {is_correct, diff, weight?}); issue #7 section 3.
+ * A built-in verifier of the registry (verify.c lists it, as it lists every verifier of this
+ * module); the shared-object plug-ins of src/lib/plugin register into that registry, so no
+ * module names the other's verifiers both ways.
  *
  * Key decisions:
  * - Every plug-in process runs through the process layer (proc.h): its own session, nothing
@@ -22,35 +25,22 @@
  * - The answer's diff is kept as the plug-in gave it; its weight replaces the entry's; its
  *   score is partial credit.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 
 #include "assay/buf.h"
 #include "assay/json.h"
-#include "assay/plugin.h"
 #include "assay/proc.h"
-#include "assay/run.h"
+#include "assay/model.h"
 #include "assay/suite.h"
+#include "plugin/plugin_int.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
 #define DEFAULT_TIMEOUT 60.0
-#define STDERR_TAIL 240
 
 static const char *const command_options[] = { "run", "timeout", "persistent", NULL };
-
-struct persistent {
-	char *key;            /* the argv as JSON text */
-	assay_proc p;
-	bool started;
-	pthread_mutex_t lock;
-};
-
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct persistent **table;
-static size_t ntable;
 
 static int read_argv(assay_strvec *argv, const assay_value *options, assay_err *err)
 {
@@ -106,46 +96,6 @@ static void name_of(assay_buf *b, const assay_strvec *argv)
 		assay_buf_addf(b, "%s%s", i ? " " : "", argv->v[i]);
 }
 
-/* The end of the plug-in's stderr from `from`, for a message. */
-static void stderr_tail(assay_buf *b, const assay_buf *err, size_t from)
-{
-	const char *s = err->ptr + from;
-	size_t n = err->len > from ? err->len - from : 0;
-
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		n--;
-	if (!n)
-		return;
-	if (n > STDERR_TAIL) {
-		s += n - STDERR_TAIL;
-		n = STDERR_TAIL;
-		while (n && ((unsigned char)*s & 0xc0) == 0x80) {
-			s++;
-			n--;
-		}
-		assay_buf_adds(b, "; stderr ends: ...");
-	} else {
-		assay_buf_adds(b, "; stderr: ");
-	}
-	for (size_t i = 0; i < n; i++)
-		assay_buf_addch(b, s[i] == '\n' ? '|' : s[i]);
-}
-
-/* A relative program that is not there: where it was looked for, and what to write. */
-static void hint(assay_buf *why, const assay_strvec *argv, int errnum)
-{
-	if (errnum != ENOENT || !argv->nr || argv->v[0][0] == '/')
-		return;
-	if (strchr(argv->v[0], '/'))
-		assay_buf_addf(why, " ('%s' is in neither the suite's folder nor the folder assay "
-				    "runs in: write it relative to the suite, or as {{static:NAME}} "
-				    "naming a static asset)", argv->v[0]);
-	else
-		assay_buf_addf(why, " ('%s' is not in PATH: a program kept with the suite is "
-				    "written with its path relative to the suite, like checks/%s, or "
-				    "as {{static:NAME}})", argv->v[0], argv->v[0]);
-}
-
 static int refuse(assay_err *err, const assay_strvec *argv, const assay_buf *stderr_buf,
 		  size_t from, const char *what)
 {
@@ -156,7 +106,7 @@ static int refuse(assay_err *err, const assay_strvec *argv, const assay_buf *std
 	name_of(&m, argv);
 	assay_buf_addf(&m, "' %s", what);
 	if (stderr_buf)
-		stderr_tail(&m, stderr_buf, from);
+		assay_plugin__stderr_tail(&m, stderr_buf, from);
 	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s", m.ptr);
 	assay_buf_release(&m);
 	return rc;
@@ -226,7 +176,7 @@ static int one_shot(assay_verification *out, const assay_verify_call *call, assa
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_EXEC_FAILED) {
 		assay_buf_addf(&why, "could not be started: %s", strerror(res.exec_errno));
-		hint(&why, argv, res.exec_errno);
+		assay_plugin__hint(&why, argv, res.exec_errno);
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_TIMED_OUT) {
 		assay_buf_addf(&why, "did not answer within %g second%s", timeout,
@@ -252,162 +202,40 @@ static int one_shot(assay_verification *out, const assay_verify_call *call, assa
 	return rc;
 }
 
-static struct persistent *persistent_for(const assay_strvec *argv)
-{
-	assay_arena *a = assay_arena_new(0);
-	assay_value list = assay_value_array();
-	assay_buf key = ASSAY_BUF_INIT;
-	struct persistent *found = NULL;
+struct answer_ctx {
+	assay_verification *out;
+	const assay_verify_call *call;
+};
 
-	for (size_t i = 0; i < argv->nr; i++)
-		assay_array_push(a, &list, assay_value_strz(a, argv->v[i]));
-	assay_json_write(&key, &list, 0);
-	assay_arena_free(a);
-	pthread_mutex_lock(&table_lock);
-	for (size_t i = 0; i < ntable && !found; i++)
-		if (!strcmp(table[i]->key, key.ptr))
-			found = table[i];
-	if (!found) {
-		found = assay_xcalloc(1, sizeof(*found));
-		found->key = assay_buf_detach(&key, NULL);
-		found->p = (assay_proc)ASSAY_PROC_INIT;
-		pthread_mutex_init(&found->lock, NULL);
-		table = assay_xrealloc(table, (ntable + 1) * sizeof(*table));
-		table[ntable++] = found;
+/* A persistent process's answer: a bad one stops the process (it may be out of step). */
+static int persistent_answer(void *ctx, const char *line, size_t len, assay_buf *why)
+{
+	struct answer_ctx *ac = ctx;
+	const char *bad = answer(ac->out, ac->call, line, len, why);
+
+	if (!bad)
+		return PLUGIN_ANSWER_OK;
+	if (bad != why->ptr) {
+		assay_buf_reset(why);
+		assay_buf_adds(why, bad);
 	}
-	pthread_mutex_unlock(&table_lock);
-	assay_buf_release(&key);
-	return found;
-}
-
-/* Ends a persistent process (killing it if it still runs); the next request starts it. */
-static void stop(struct persistent *ps)
-{
-	assay_proc_release(&ps->p);
-	ps->started = false;
-}
-
-/* Why the process ended, for a message. */
-static void ended(assay_buf *why, struct persistent *ps)
-{
-	assay_proc_result res;
-
-	if (assay_proc_finish(&ps->p, &res))
-		assay_buf_adds(why, "ended before answering");
-	else if (res.status == ASSAY_PROC_EXEC_FAILED) {
-		assay_buf_addf(why, "could not be started: %s", strerror(res.exec_errno));
-		hint(why, &ps->p.argv, res.exec_errno);
-	} else if (res.status == ASSAY_PROC_SIGNALED)
-		assay_buf_addf(why, "was killed by signal %d before answering", res.term_signal);
-	else
-		assay_buf_addf(why, "exited with status %d before answering", res.exit_code);
+	return PLUGIN_ANSWER_BAD_STOP;
 }
 
 static int persistent(assay_verification *out, const assay_verify_call *call,
 		      assay_strvec *argv, double timeout, assay_buf *req, assay_err *err)
 {
-	struct persistent *ps = persistent_for(argv);
-	double deadline = assay_now() + timeout;
-	assay_buf why = ASSAY_BUF_INIT;
-	assay_err e = ASSAY_ERR_INIT;
-	size_t err_from;
-	bool done = false;
-	int rc = 0;
+	assay_buf label = ASSAY_BUF_INIT;
+	struct answer_ctx ac = { out, call };
+	int rc;
 
-	pthread_mutex_lock(&ps->lock);
-	if (!ps->started) {
-		assay_strvec_pushv(&ps->p.argv, (const char *const *)argv->v);
-		ps->p.stdin_stream = true;
-		if ((rc = assay_proc_start(&ps->p, &e))) {
-			assay_buf_addf(&why, "could not be run: %s", e.msg);
-			rc = refuse(err, argv, NULL, 0, why.ptr);
-			stop(ps);
-			goto out;
-		}
-		ps->started = true;
-	}
-	err_from = ps->p.err.len;
-	assay_buf_addch(req, '\n');
-	if (assay_proc_write_stdin(&ps->p, req->ptr, req->len, &e)) {
-		/* its standard input is closed: it is ending; say how */
-		while (!done && assay_now() < deadline &&
-		       !assay_proc_pump(&ps->p, 100, &done, &e))
-			;
-		if (done)
-			ended(&why, ps);
-		else
-			assay_buf_addf(&why, "closed its standard input (%s)", e.msg);
-		rc = refuse(err, argv, &ps->p.err, err_from, why.ptr);
-		stop(ps);
-		goto out;
-	}
-	for (;;) {
-		const char *nl = memchr(ps->p.out.ptr, '\n', ps->p.out.len);
-		double left = deadline - assay_now();
-
-		if (nl && !assay_proc_stdin_pending(&ps->p)) {
-			size_t n = (size_t)(nl - ps->p.out.ptr) + 1;
-			const char *bad = answer(out, call, ps->p.out.ptr, n - 1, &why);
-
-			if (bad) {
-				rc = refuse(err, argv, &ps->p.err, err_from, bad);
-				stop(ps);
-				goto out;
-			}
-			memmove(ps->p.out.ptr, ps->p.out.ptr + n, ps->p.out.len - n);
-			assay_buf_setlen(&ps->p.out, ps->p.out.len - n);
-			break;
-		}
-		if (done) {
-			ended(&why, ps);
-			rc = refuse(err, argv, &ps->p.err, err_from, why.ptr);
-			stop(ps);
-			goto out;
-		}
-		if (left <= 0) {
-			assay_buf_addf(&why, "did not answer within %g seconds (it is stopped, and "
-					     "started again for the next request)", timeout);
-			rc = refuse(err, argv, &ps->p.err, err_from, why.ptr);
-			stop(ps);
-			goto out;
-		}
-		if ((rc = assay_proc_pump(&ps->p, left < 1 ? 10 : 250, &done, &e))) {
-			rc = refuse(err, argv, &ps->p.err, err_from, e.msg);
-			stop(ps);
-			goto out;
-		}
-	}
-out:
-	pthread_mutex_unlock(&ps->lock);
-	assay_buf_release(&why);
+	assay_buf_adds(&label, "verifier command '");
+	name_of(&label, argv);
+	assay_buf_addch(&label, '\'');
+	assay_plugin__target t = { .argv = argv, .label = label.ptr };
+	rc = assay_plugin__ask(&t, req, timeout, persistent_answer, &ac, err);
+	assay_buf_release(&label);
 	return rc;
-}
-
-void assay_plugins_shutdown(void)
-{
-	pthread_mutex_lock(&table_lock);
-	for (size_t i = 0; i < ntable; i++) {
-		struct persistent *ps = table[i];
-		double until = assay_now() + 2.0;
-		bool done = false;
-
-		pthread_mutex_lock(&ps->lock);
-		if (ps->started) {
-			assay_proc_close_stdin(&ps->p);
-			while (!done && assay_now() < until &&
-			       !assay_proc_pump(&ps->p, 100, &done, NULL))
-				;
-			stop(ps);
-		}
-		pthread_mutex_unlock(&ps->lock);
-		pthread_mutex_destroy(&ps->lock);
-		free(ps->key);
-		free(ps);
-	}
-	free(table);
-	table = NULL;
-	ntable = 0;
-	pthread_mutex_unlock(&table_lock);
 }
 
 static int verify_command(assay_verification *out, const assay_verify_call *call,

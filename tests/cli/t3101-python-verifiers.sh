@@ -22,7 +22,7 @@ done
 export ASSAY_PYTHON="$PY"
 
 # one_case CHECKPOINT ID FILTER: FILTER holds for that case's report line
-one_case() { jq -se ".[] | select(.checkpoint == \"$1\" and .id == \"$2\") | $3" res/reports.jsonl; }
+one_case() { jq -se ".[] | select(.case.checkpoint == \"$1\" and .id == \"$2\") | $3" res/reports.jsonl; }
 
 test_case 'the contract examples, verbatim, give the contract results, scores and verdicts' '
 	run_assay run "$SUITE" -o res; expect_exit 1
@@ -31,16 +31,16 @@ test_case 'the contract examples, verbatim, give the contract results, scores an
 
 test_case 'the results are what the examples return, key for key' '
 	one_case basic fail ".results.status_code == {attribute: \"status_code\", actual: 3, expected: 0, diff: \"Expected: 0, Got: 3\", is_correct: false, weight: 0.5}"
-	one_case basic pass ".passed and .score == 1"
+	one_case basic pass ".case.passed and .case.score == 1"
 	one_case example1 wrong "[.results | to_entries[] | select(.value.is_correct != null) | .key] | sort == [\"field_id\", \"field_user.name\", \"status_code\", \"structure\"]"
 	one_case example1 wrong ".results[\"field_user.name\"].diff == \"user.name: expected Ada, got Bob\""
 	one_case example1 not-json ".results.json_parse | .is_correct == false and (.diff | startswith(\"Failed to parse JSON: Expecting value\"))"
 	one_case example2 files ".results[\"files-missing.txt\"] | .is_correct == false and .weight == 1 and .diff == \"File not found: missing.txt\""
 	one_case example2 files ".results[\"files-log.txt\"] | .is_correct and .weight == 0.5 and .actual == \"log: done\n\""
-	one_case example3 close ".score == 1 and .results.number_0.diff == \"✓ Number 0: 1.005 (within 0.01 of 1.0)\""
+	one_case example3 close ".case.score == 1 and .results.number_0.diff == \"✓ Number 0: 1.005 (within 0.01 of 1.0)\""
 	one_case example3 tight ".results.number_count.is_correct == false and .results.number_1.is_correct"
 	one_case example4 json ".results.format | .is_correct == false and .weight == 0.3"
-	one_case example4_json json ".results.format.is_correct and .results.efficiency.is_correct and .passed"
+	one_case example4_json json ".results.format.is_correct and .results.efficiency.is_correct and .case.passed"
 	one_case patterns contains ".results.output | .is_correct and .weight == 0.8"'
 
 test_case 'which Python runs the verifiers is said, and --python chooses it' '
@@ -48,7 +48,7 @@ test_case 'which Python runs the verifiers is said, and --python chooses it' '
 	expect_grep "^assay: Python verifiers run with .$PY. \\(ASSAY_PYTHON\\)$" err
 	run_assay run "$SUITE" -o res2 --checkpoint basic --python /nonexistent/python3; expect_exit 1
 	expect_grep "^assay: Python verifiers run with ./nonexistent/python3. \\(--python\\)$" err
-	jq -e ".error | test(\"python verifier .*basic.py. \\\\(class Verifier, python ./nonexistent/python3.\\\\) could not be started\")" res2/reports.jsonl >/dev/null'
+	jq -e ".case.error | test(\"python verifier .*basic.py. \\\\(class Verifier, python ./nonexistent/python3.\\\\) could not be started\")" res2/reports.jsonl >/dev/null'
 
 mk_suite() {
 	mkdir -p "$1/c1/core"
@@ -92,22 +92,22 @@ test_case 'a bad answer is an error of its case; the other cases are verified' '
 	                "threshold": VerificationResult.create(self.threshold, True, 0.5)}
 	EOF
 	run_assay run s -o res; expect_exit 1
-	one_case c1 ok ".passed and .score == 1 and .results.threshold.diff == 2"
-	one_case c1 weight0 ".error | test(\"weight\")"
-	one_case c1 extra ".error | test(\"score\")"
-	one_case c1 notdict ".error | test(\"returned list, not a dict of VerificationResult\")"
-	one_case c1 raises ".error | test(\"RuntimeError: boom\")"
-	one_case c1 nonjson ".error | test(\"cannot be written as JSON|not JSON serializable|diff\")"
-	for c in weight0 extra notdict raises nonjson; do one_case c1 $c ".passed == false and .score == 0" >/dev/null; done'
+	one_case c1 ok ".case.passed and .case.score == 1 and .results.threshold.diff == 2"
+	one_case c1 weight0 ".case.error | test(\"weight\")"
+	one_case c1 extra ".case.error | test(\"score\")"
+	one_case c1 notdict ".case.error | test(\"returned list, not a dict of VerificationResult\")"
+	one_case c1 raises ".case.error | test(\"RuntimeError: boom\")"
+	one_case c1 nonjson ".case.error | test(\"cannot be written as JSON|not JSON serializable|diff\")"
+	for c in weight0 extra notdict raises nonjson; do one_case c1 $c ".case.passed == false and .case.score == 0" >/dev/null; done'
 
 test_case 'a verifier that cannot be built, or names no such class, makes every case an error' '
 	mk_suite b ok
 	printf "class Other:\n    pass\n" > b/v.py
 	run_assay run b -o res; expect_exit 1
-	one_case c1 ok ".error | test(\"defines no class .Verifier.\")"
+	one_case c1 ok ".case.error | test(\"defines no class .Verifier.\")"
 	printf "import no_such_module_here\n" > b/v.py
 	run_assay run b -o res2; expect_exit 1
-	jq -e ".error | test(\"No module named .no_such_module_here.\")" res2/reports.jsonl >/dev/null'
+	jq -e ".case.error | test(\"No module named .no_such_module_here.\")" res2/reports.jsonl >/dev/null'
 
 test_case 'the time budget stops a verifier that does not answer, and the next case gets a new one' '
 	mk_suite t slow
@@ -124,8 +124,8 @@ test_case 'the time budget stops a verifier that does not answer, and the next c
 	start=$(date +%s)
 	run_assay run t -o res -j1; expect_exit 1
 	[ $(( $(date +%s) - start )) -lt 25 ]
-	one_case c1 slow ".error | test(\"did not answer within 3 seconds\")"
-	one_case c1 t2-fast ".passed"'
+	one_case c1 slow ".case.error | test(\"did not answer within 3 seconds\")"
+	one_case c1 t2-fast ".case.passed"'
 
 test_case 'the memory budget bounds the verifier process' '
 	mk_suite m big
@@ -137,7 +137,7 @@ test_case 'the memory budget bounds the verifier process' '
 	        return {"output": VerificationResult.create(len(blob), True)}
 	EOF
 	run_assay run m -o res; expect_exit 1
-	one_case c1 big ".error | test(\"MemoryError|killed|resource limit\")"'
+	one_case c1 big ".case.error | test(\"MemoryError|killed|resource limit\")"'
 
 test_case 'the verifier runs in the sandbox: no network, no reading outside' '
 	mk_suite n ok
@@ -159,7 +159,7 @@ test_case 'the verifier runs in the sandbox: no network, no reading outside' '
 	                "net": VerificationResult.create(net, net != "socket")}
 	EOF
 	run_assay run n -o res
-	if ! jq -e ".execution.sandbox | index(\"landlock-fs\")" res/reports.jsonl >/dev/null; then
+	if ! jq -e ".case.execution.sandbox | index(\"landlock-fs\")" res/reports.jsonl >/dev/null; then
 		echo "no Landlock on this kernel: the attack is not judged"; exit 0
 	fi
 	expect_exit 0
@@ -212,7 +212,7 @@ test_case 'the case'"'"'s output cannot forge an answer, whatever the verifier p
 	EOF
 	run_assay run f -o res; expect_exit 1
 	one_case c1 ok ".results.output.diff == \"judged\" and .results.output.is_correct == false"
-	one_case c1 ok "(.results | has(\"forged\") | not) and .passed == false and .error == null"'
+	one_case c1 ok "(.results | has(\"forged\") | not) and .case.passed == false and .case.error == null"'
 
 test_case 'an api case: the verifier reads the response (status_code, body, headers)' '
 	cp -r "$FIXTURES/suites/api" api
@@ -237,7 +237,7 @@ test_case 'an api case: the verifier reads the response (status_code, body, head
 	        }
 	EOF
 	run_assay run api -o res; expect_exit 1
-	one_case checkpoint_1 echo-post ".passed and .results.body.diff == \"str\" and .results.status_code.diff == [200, 200]"
+	one_case checkpoint_1 echo-post ".case.passed and .results.body.diff == \"str\" and .results.status_code.diff == [200, 200]"
 	one_case checkpoint_1 wrong-status ".results.status_code | .is_correct == false and .diff == [201, 200]"'
 
 test_done

@@ -26,7 +26,7 @@ test_case '1.5 GB in a shared mapping or a memfd under 256 MB is stopped, as the
 	run_assay run s -o res; expect_exit 1
 	base=$(cg_base)
 	[ -n "$base" ] || { cat err; false; }
-	jq -se "length == 3 and all(.[]; .passed == false and .execution.limit == \"memory\")" res/reports.jsonl ||
+	jq -se "length == 3 and all(.[]; .case.passed == false and .case.execution.limit == \"memory\")" res/reports.jsonl ||
 		{ cat res/reports.jsonl; false; }
 	[ -z "$(ls "$base" | grep "^assay-")" ] || { ls "$base"; false; }'
 
@@ -34,7 +34,7 @@ test_case 'max_rss counts memfd pages, so a max_rss bound sees them' '
 	mk_suite "{memory: 1G}"
 	printf "arguments: [hold-mem, memfd-write, \"200\"]\nexpected: {status_code: 0, max_rss: {max: 100000000}}\n" > s/c/g/a.yaml
 	run_assay run s -o res; expect_exit 1
-	jq -e ".execution.max_rss >= 200000000 and .passed == false" res/reports.jsonl ||
+	jq -e ".case.execution.max_rss >= 200000000 and .case.passed == false" res/reports.jsonl ||
 		{ cat res/reports.jsonl; false; }'
 
 test_case 'the cgroups of an assay killed mid-case are removed by the next run' '

@@ -55,30 +55,30 @@ test_case 'only the tables forged (cases.passed, attributes.is_correct): not rea
 	jq -e ".totals.passed == 1" m/summary.json'
 
 test_case 'only the report line forged (passed, score, is_correct): refused' '
-	forge "UPDATE cases SET line = json_set(line, '\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1,
+	forge "UPDATE cases SET line = json_set(line, '\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1,
 		'\''$.results.output.is_correct'\'', json('\''true'\'')) WHERE id = '\''f'\''"
 	refused "its attribute output has another is_correct than re-verification makes"'
 
 test_case 'is_correct and passed flipped everywhere, actual and expected still differ: refused' '
-	forge "$ALL UPDATE cases SET line = json_set(line, '\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1,
+	forge "$ALL UPDATE cases SET line = json_set(line, '\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1,
 		'\''$.results.output.is_correct'\'', json('\''true'\''), '\''$.results.output.diff'\'', null) WHERE id = '\''f'\''"
 	refused "its attribute output has another is_correct than re-verification makes"'
 
 test_case 'expected rewritten to equal actual (the case file digest unchanged): refused' '
 	forge "$ALL UPDATE attributes SET expected = '\''\"wrong\\n\"'\'' WHERE name = '\''output'\'';
-		UPDATE cases SET line = json_set(line, '\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1,
+		UPDATE cases SET line = json_set(line, '\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1,
 		'\''$.results.output.is_correct'\'', json('\''true'\''), '\''$.results.output.diff'\'', null,
 		'\''$.results.output.expected'\'', '\''wrong'\'' || char(10)) WHERE id = '\''f'\''"
 	refused "its attribute output has another expected value than the case file"'
 
 test_case 'the verified attribute deleted: refused' '
 	forge "$ALL DELETE FROM attributes WHERE name = '\''output'\'';
-		UPDATE cases SET line = json_remove(json_set(line, '\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1),
+		UPDATE cases SET line = json_remove(json_set(line, '\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1),
 		'\''$.results.output'\'') WHERE id = '\''f'\''"
 	refused "its attribute output is missing from the shard.s results"'
 
 test_case 'the verified attribute given weight 0 and is_correct null: refused' '
-	forge "$ALL UPDATE cases SET line = json_set(line, '\''$.passed'\'', json('\''true'\''), '\''$.score'\'', 1,
+	forge "$ALL UPDATE cases SET line = json_set(line, '\''$.case.passed'\'', json('\''true'\''), '\''$.case.score'\'', 1,
 		'\''$.results.output.is_correct'\'', null, '\''$.results.output.weight'\'', 0) WHERE id = '\''f'\''"
 	refused "its attribute output has another is_correct than re-verification makes"'
 
@@ -116,8 +116,8 @@ test_case 'a command verifier (the suite'\''s program) decides again at merge: a
 	run_assay merge c1 --suite cs -o cm -q; expect_exit 1
 	jq -e ".totals.passed == 1 and .totals.total == 2" cm/summary.json
 	cp -r c1 c2
-	sqlite3 c2/assay.db "UPDATE cases SET passed = 1, score = 1, line = json_set(line, '\''$.passed'\'', json('\''true'\''),
-		'\''$.score'\'', 1, '\''$.results.output.is_correct'\'', json('\''true'\'')) WHERE id = '\''no'\''"
+	sqlite3 c2/assay.db "UPDATE cases SET passed = 1, score = 1, line = json_set(line, '\''$.case.passed'\'', json('\''true'\''),
+		'\''$.case.score'\'', 1, '\''$.results.output.is_correct'\'', json('\''true'\'')) WHERE id = '\''no'\''"
 	run_assay merge c2 --suite cs -o cm2 -q; expect_exit 2
 	expect_grep "case c/g/no: its attribute output has another is_correct than re-verification makes" err
 	[ ! -e cm2 ]'

@@ -116,7 +116,8 @@ def main():
     with open(reports, encoding="utf-8") as f:
         for line in f:
             r = json.loads(line)
-            key = (r.get("checkpoint"), r["group"], r["id"])
+            c = r["case"]  # assay's checkpoint, score, passed live in the line's case
+            key = (c["checkpoint"], r["group"], r["id"])
             seen.add(key)
             if key not in want:
                 problems.append("%s: not in the suite's reference" % "/".join(key))
@@ -137,12 +138,12 @@ def main():
                 if not same_diff(a["diff"], v["diff"]):
                     problems.append("%s %s: diff %r, contract %r"
                                     % ("/".join(key), k, a["diff"], v["diff"]))
-            if "score" in r and abs(r["score"] - w["score"]) > 1e-12:
+            if abs(c["score"] - w["score"]) > 1e-12:
                 problems.append("%s: score %r, calculate_score %r"
-                                % ("/".join(key), r["score"], w["score"]))
-            if "passed" in r and r["passed"] != w["passed"]:
+                                % ("/".join(key), c["score"], w["score"]))
+            if c["passed"] != w["passed"]:
                 problems.append("%s: passed %r, did_pass %r"
-                                % ("/".join(key), r["passed"], w["passed"]))
+                                % ("/".join(key), c["passed"], w["passed"]))
     for key in sorted(set(want) - seen):
         problems.append("%s: no report from assay" % "/".join(key))
     for p in problems:

@@ -49,8 +49,8 @@ submitted() {
 
 # strip FILE: report lines without what differs from run to run (timings)
 strip() {
-	jq -c 'del(.timestamp, .duration, .execution.wall_time, .execution.cpu_time,
-		.execution.max_rss)' "$1"
+	jq -c 'del(.timestamp, .duration, .case.execution.wall_time, .case.execution.cpu_time,
+		.case.execution.max_rss)' "$1"
 }
 
 # same_run SINGLE MERGED: two results folders hold the same run: every case's report line

@@ -70,7 +70,7 @@ test_case 'a task cancelled mid-run: the merge names its shard; submitted again,
 	grep -F "shard-3: shard 3/4 did not finish" "assay-jq-merge-$merge.log"
 	[ ! -e "results/jq-$job/merged" ]
 	# what the shard had finished when it was cancelled
-	jq -c "{checkpoint, group, id, timestamp}" "$shard/reports.jsonl" | sort >before
+	jq -c "{checkpoint: .case.checkpoint, group, id, timestamp}" "$shard/reports.jsonl" | sort >before
 	before=$(wc -l <before)
 	[ "$before" -ge 10 ]
 	# the doc: run that shard again, naming it, then merge again
@@ -84,7 +84,7 @@ test_case 'a task cancelled mid-run: the merge names its shard; submitted again,
 	jq -e ".interrupted == false and .shard.index == 3 and .shard.count == 4" "$shard/summary.json"
 	# resumed: the cases finished before the cancel kept their results (their timestamps),
 	# and the shard ran the others
-	jq -c "{checkpoint, group, id, timestamp}" "$shard/reports.jsonl" | sort >after
+	jq -c "{checkpoint: .case.checkpoint, group, id, timestamp}" "$shard/reports.jsonl" | sort >after
 	[ "$(comm -23 before after | wc -l)" = 0 ]
 	[ "$(wc -l <after)" -gt "$before" ]
 	# nothing twice: in the shard, nor across shards, nor in the merged run

@@ -134,7 +134,7 @@ static assay_value merge_verify(assay_arena *a, const assay_value *base, const a
 /* The case file over the group's defaults, with merge_verify's rule for `verify`. */
 static assay_value merge_case(assay_arena *a, const assay_value *base, const assay_value *own)
 {
-	assay_value out = assay_load__merge(a, base, own);
+	assay_value out = assay_load__merge_case(a, base, own);
 	const assay_value *bv = assay_object_get(base, "verify");
 	const assay_value *ov = assay_object_get(own, "verify");
 

@@ -578,7 +578,7 @@ static int group_settings(struct loader *ld, assay_group *g, const assay_value *
 	m = assay_object_member(gnode, "case_defaults");
 	if (m && m->value.kind != ASSAY_V_OBJECT && m->value.kind != ASSAY_V_NULL)
 		return bad_member(ld, m, "case_defaults must be a mapping");
-	g->case_defaults = assay_load__merge(s->arena, ld->defaults,
+	g->case_defaults = assay_load__merge_case(s->arena, ld->defaults,
 					     m && m->value.kind == ASSAY_V_OBJECT ? &m->value
 										  : NULL);
 	if (g->case_defaults.kind != ASSAY_V_OBJECT)

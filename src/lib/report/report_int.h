@@ -80,6 +80,19 @@ const char *assay_report__outcome_name(enum assay_report__outcome o);
 /* The one-line reason a case did not pass: its error, how the program ended, or the
  * attributes that are not correct ("output, status_code not correct"). */
 void assay_report__reason(assay_buf *out, const struct assay_report__case *c);
+/*
+ * Why a case did not pass, in the terminal's words (explain.c, term_explain.c): one line per
+ * reason, without colour or indent, no trailing newline. With `tail`, the last lines of its
+ * stderr (and an api server's output) go there, unless stderr's diff is a reason already.
+ */
+void assay_report__explain(assay_buf *out, assay_buf *tail, const struct assay_report__case *c);
+/* The first line of assay_report__explain() (with the first difference of a list). */
+void assay_report__first_line(assay_buf *out, const struct assay_report__case *c);
+/* A shell line running the case again: `assay run-case SUITE --case CP/GROUP/ID` with the
+ * run's --entry / --submission from `run` (its description, or NULL); nothing for a case that
+ * never ran. */
+void assay_report__repro(assay_buf *out, const assay_value *run,
+			 const struct assay_report__case *c);
 /* A string member of an object as a C string, or `dflt`. */
 const char *assay_report__str(const assay_value *obj, const char *key, const char *dflt);
 
@@ -160,6 +173,8 @@ struct assay_renderer {
 	char *path;      /* as given ("-" for standard output) */
 	bool begun;
 	void *state;     /* the format's, fmt->state bytes, zeroed */
+	assay_arena *run_arena;
+	assay_value run; /* the run's description (null when not given) */
 };
 
 extern const struct assay_report__format assay_report__json, assay_report__jsonl,

@@ -535,6 +535,77 @@ void assay_term__explain(assay_buf *out, const char *attr, const assay_value *re
 	}
 }
 
+/* How the program ended, when that is news: timed out, a limit, a signal, not started. */
+static void add_ending(assay_buf *out, const assay_value *execution, const struct term_style *st)
+{
+	const assay_value *msg = assay_object_get(execution, "message");
+	const assay_value *sig = assay_object_get(execution, "signal");
+	const assay_value *sv = assay_object_get(execution, "status");
+	const char *status = sv && sv->kind == ASSAY_V_STRING ? sv->u.s : "";
+
+	if (msg && msg->kind == ASSAY_V_STRING) {
+		assay_buf_addf(out, "    %s", st->red);
+		assay_term__visible(out, msg->u.s, msg->len);
+		assay_buf_addf(out, "%s\n", st->reset);
+	} else if (!strcmp(status, "signaled") && sig && sig->kind == ASSAY_V_INT) {
+		const char *name = strsignal((int)sig->u.i);
+
+		assay_buf_addf(out, "    %skilled by signal %lld (%s)%s\n", st->red,
+			       (long long)sig->u.i, name ? name : "unknown", st->reset);
+	}
+}
+
+/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
+ * already, is "ATTR: MSG". */
+static bool repeats_error(const char *error, const char *attr, const assay_value *result)
+{
+	static const char prefix[] = "verifier error: ";
+	const assay_value *diff = assay_object_get(result, "diff");
+	size_t n = strlen(attr);
+
+	return error && diff && diff->kind == ASSAY_V_STRING &&
+	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
+	       error[n] == ':' && error[n + 1] == ' ' &&
+	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
+}
+
+void assay_term__reasons(assay_buf *out, const assay_value *json, const char *error,
+			 const char *cwd, const struct term_style *st, size_t max_lines,
+			 bool *stderr_shown)
+{
+	const assay_value *execution = assay_object_get(json, "execution");
+	const assay_value *results = assay_object_get(json, "results");
+
+	*stderr_shown = false;
+	if (error) {
+		/* a case file under the current folder is named relative to it */
+		size_t n = cwd ? strlen(cwd) : 0;
+		const char *e = n > 1 && !strncmp(error, cwd, n) && error[n] == '/'
+					? error + n + 1
+					: error;
+
+		assay_buf_addf(out, "    %serror%s: ", st->red, st->reset);
+		assay_term__visible(out, e, strlen(e));
+		assay_buf_addch(out, '\n');
+	}
+	if (!execution)
+		return; /* not run: every attribute carries the error again */
+	const assay_value *msg = assay_object_get(execution, "message");
+	if (!error || !msg || msg->kind != ASSAY_V_STRING ||
+	    strncmp(error, msg->u.s, msg->len)) /* else the error said it already */
+		add_ending(out, execution, st);
+	for (uint32_t i = 0; results && i < results->len; i++) {
+		const assay_value *v = &results->u.members[i].value;
+		const assay_value *ok = assay_object_get(v, "is_correct");
+		const char *attr = results->u.members[i].key.u.s;
+
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(error, attr, v))
+			continue;
+		assay_term__explain(out, attr, v, st, max_lines);
+		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
+	}
+}
+
 void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,
 		      size_t max_lines, const struct term_style *st)
 {

@@ -438,7 +438,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.suite_dir = words[0];
-	if ((rc = shard_options(&sh)) || (rc = loop_options(&a, &l)) ||
+	/* a mistake in --format costs nothing: checked before the results folder is made */
+	if ((rc = report_args_check_run(&ra, a.output)) || (rc = shard_options(&sh)) ||
+	    (rc = loop_options(&a, &l)) ||
 	    (rc = run_common_load(&suite, &a)) || (rc = shard_suite(suite, &sh, a.quiet)))
 		goto out;
 	if ((rc = open_results(&store, suite, &a, sh.on ? &sh.plan : NULL, argc, argv)))

@@ -364,7 +364,11 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	}
 	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
 	opts.hide_paths = (const char *const *)hide.v;
-	if ((rc = sandbox_options(&opts, suite, a))) {
+	if (submission && !assay_fs_is_dir(submission))
+		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: no such folder", a->submission);
+	else
+		rc = sandbox_options(&opts, suite, a);
+	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);
 		return rc;
@@ -390,8 +394,12 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	free(submission);
 	assay_strvec_clear(&hide);
 
-	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
+	/* what the command line gave (--entry) is a usage error (2); the rest is the suite's
+	 * (adapter.command, adapter.submission, ...): it does not load, 3 */
+	if (rc == ASSAY_EINVALID && a->entry)
 		return cli_report_err(CLI_EXIT_USAGE, &err);
+	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
+		return cli_report_err(CLI_EXIT_LOAD, &err);
 	if (rc)
 		return cli_report_err(CLI_EXIT_INTERNAL, &err);
 	/* An interrupted run has fewer cases than the suite: it did not pass, and says so apart

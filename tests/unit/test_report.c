@@ -167,7 +167,12 @@ Test(renderer, junit_from_lines_in_memory_counts_failures_and_errors_apart)
 	cr_assert_eq(assay_fs_read(&text, path, 0, NULL), 0);
 	cr_assert(strstr(text.ptr, "tests=\"3\" failures=\"1\" errors=\"1\""), "%s", text.ptr);
 	cr_assert(strstr(text.ptr, "timestamp=\"2026-01-02T03:04:05\" hostname=\"localhost\""));
-	cr_assert(strstr(text.ptr, "<error message=\"timed out; output not correct\" type=\"timed_out\">"));
+	/* the terminal's words: the ending first, then each attribute not correct */
+	cr_assert(strstr(text.ptr, "<error message=\"timed out\" type=\"timed_out\">timed out\n"
+				   "output: expected \"want\", got \"got\"\n"),
+		  "%s", text.ptr);
+	cr_assert(strstr(text.ptr, "<failure message=\"output: expected &quot;want&quot;, got "
+				   "&quot;got&quot;\" type=\"failure\">"));
 	cr_assert(strstr(text.ptr, "time=\"0.250000\""));
 	assay_buf_release(&text);
 	/* a renderer freed before its end leaves no file */

@@ -253,8 +253,13 @@ Test(checks, flexible_partial_credit_as_pattern_1)
 	expect("Hello World", "Greeting: Hello World!", "{verifier: flexible, contains: false}",
 	       false, 0, NULL);
 	expect("Hello World", "HELLO WORLD", "{verifier: flexible, ignore_case: false}", false, 0,
-	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1 +1 @@\\n-Hello World\\n\\\\ No "
-	       "newline at end of file\\n+HELLO WORLD\\n\\\\ No newline at end of file\\n\"");
+	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1 +1 @@\\n-Hello World\\n"
+	       "+HELLO WORLD\\n\"");
+	/* the texts as the author wrote them (stripped, not case-folded), each ending with
+	 * a newline: no "\\ No newline" for what strip took */
+	expect("\"Goodbye\\nWorld\\n\"", "  HELLO\nworld\n", "{verifier: flexible}", false, 0,
+	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1,2 +1,2 @@\\n-Goodbye\\n-World\\n"
+	       "+HELLO\\n+world\\n\"");
 	expect("straße", "STRASSE", "{verifier: flexible}", true, 1.0, NULL);
 	refused("x", "x", "{verifier: flexible, contains_credit: 2}", "between 0 and 1");
 }

@@ -16,7 +16,9 @@
  * - An empty expected text (after normalising) earns no containment credit: every text
  *   contains it. The loader warns about such a case (case_load.c).
  * - The diff says which level matched ("✓ Match after normalising", "✓ Contains expected");
- *   null for an exact match; on failure, the unified diff of the normalised texts.
+ *   null for an exact match; on failure, the unified diff of the texts as written (stripped
+ *   when `strip` is on, each then ending with one newline; never case-folded: the author
+ *   reads back what they wrote).
  */
 #define _GNU_SOURCE /* memmem */
 #include <string.h>
@@ -99,6 +101,16 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 		} else {
 			assay_buf d = ASSAY_BUF_INIT;
 
+			/* the texts as written (stripped when that is on), not case-folded: the
+			 * author reads back what they wrote */
+			normalise(&tw, e.ptr, e.len, strip, false);
+			normalise(&t, got, glen, strip, false);
+			if (strip) { /* both lost their last newline: no "\ No newline" */
+				if (tw.len)
+					assay_buf_addch(&tw, '\n');
+				if (t.len)
+					assay_buf_addch(&t, '\n');
+			}
 			assay_buf_adds(&d, "No match:\n");
 			assay_udiff(&d, tw.ptr, tw.len, t.ptr, t.len, "expected", "actual", 3);
 			assay_verify__fail(out, assay_verify__text(a, d.ptr, d.len, DIFF_CAP));

@@ -708,6 +708,18 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 				       (const char *)why);
 		}
 		assay_buf_add(&msg, pat, plen);
+		/* the trailing-newline trap: a full match that takes the text but not its last
+		 * newline (programs end their output with one; `^\d+$` does not match "42\n") */
+		size_t keep = alen;
+		if (code == PCRE2_ERROR_NOMATCH && (opts & PCRE2_ENDANCHORED) && keep &&
+		    a[keep - 1] == '\n') {
+			keep -= 1 + (keep > 1 && a[keep - 2] == '\r');
+			if (pcre2_match(re, (PCRE2_SPTR)a, keep, 0, 0, md, NULL) >= 0 &&
+			    pcre2_get_startchar(md) == 0 && pcre2_get_ovector_pointer(md)[1] == keep)
+				assay_buf_adds(&msg, "\nthe pattern matches the output without its "
+						     "trailing newline: end the pattern with \\n? (or "
+						     "\\s*), or use match: prefix");
+		}
 		fail(out, call, &msg, call->actual->truncated);
 		assay_buf_release(&msg);
 	}

@@ -2,8 +2,12 @@
  * One self-contained HTML page (render.h): totals, a table per checkpoint by group type and by
  * group, and every case in a list that filters by status, group and name (also from the URL:
  * ?status=fail&group=checkpoint_1/core&q=text), a page of 100 at a time; a case that did not
- * pass opens to show each attribute that is not correct with its expected value, actual value
- * and diff side by side. No file outside the page is needed, no network.
+ * pass opens to show why in the terminal's words (explain.c), its reproduce line and the last
+ * lines of its stderr, and one click further each attribute that is not correct with its raw
+ * expected value, actual value and diff side by side. Charts (issue #21), drawn by the page's
+ * script as inline SVG: pass rate per checkpoint and group type, the distribution of durations
+ * with the slowest cases named, the distribution of scores. No file outside the page is needed,
+ * no network.
  *
  * Key decisions:
  * - The cases are data, not markup: a JSON array in a <script type="application/json"> element
@@ -245,7 +249,9 @@ static const char script[] =
 	"  var dscale = longest > 0 ? Math.pow(10, Math.ceil(Math.log(longest) / Math.LN10)) : 1;\n"
 	"  var dtop = [0.1, 0.2, 0.25, 0.5, 1].map(function (f) { return f * dscale; })\n"
 	"    .filter(function (x) { return x >= longest; })[0] || dscale;\n"
-	"  var ddig = Math.min(4, Math.max(0, -Math.floor(Math.log(dtop / 10) / Math.LN10)));\n"
+	"  // as many decimals as the bin edges need (0.025 s bins: 3), at most 4\n"
+	"  var ddig = 0;\n"
+	"  while (ddig < 4 && Math.abs(Math.round(dtop / 10 * Math.pow(10, ddig)) - dtop / 10 * Math.pow(10, ddig)) > 1e-6) ddig++;\n"
 	"  bars($('chart-duration'), histogram(durations, 0, dtop, 10, ddig, ' s'));\n"
 	"  cases.map(function (c, i) { return i; })\n"
 	"    .sort(function (a, b) { return cases[b][DU] - cases[a][DU]; })\n"
@@ -485,6 +491,14 @@ static int html_case(struct assay_renderer *r, const struct assay_report__case *
 		assay_array_push(a, &row, details(r, a, c));
 		assay_buf_reset(&why);
 		assay_report__explain(&why, &tail, c);
+		/* the words and the stderr tail count against the details' budget too: past it a
+		 * case keeps its first line */
+		if (h->detail_bytes + why.len + tail.len > r->o.html_detail_bytes) {
+			assay_buf_reset(&why), assay_buf_reset(&tail);
+			assay_report__first_line(&why, c);
+		} else {
+			h->detail_bytes += why.len + tail.len;
+		}
 		assay_array_push(a, &row, utf8(a, why.ptr, why.len));
 		assay_array_push(a, &row, tail.len ? utf8(a, tail.ptr, tail.len)
 						   : assay_value_null());

@@ -174,15 +174,19 @@ struct assay_compare_opts;
  * each, 0: 50) with why and, one click away, the actual values of A and B side by side; the pass
  * rate of each group in A and B; the statistics with their intervals; McNemar and the verdict.
  * Each run is read twice (the comparison, then the listed flips' values); memory stays flat.
- * @param out   receives the comparison (the verdict decides the exit status)
- * @param title the page's title (the suite's name), or NULL
- * @return 0; assay_compare_runs()'s and assay_report_each_line()'s errors; ASSAY_EIO
+ * @param out       receives the comparison (the verdict decides the exit status)
+ * @param title     the page's title (the suite's name), or NULL
+ * @param any_suite false: runs that share no case (not runs of one suite) are refused and
+ *                  nothing is written
+ * @return 0; assay_compare_runs()'s and assay_report_each_line()'s errors; ASSAY_EINVALID (A
+ *         and B share no case, without any_suite); ASSAY_EIO
  * Spec: issue #21 item 2; docs/reports.md.
  */
 ASSAY_EXTERN int assay_render_compare_html(struct assay_comparison *out, const char *path,
 					   const char *a, const char *b,
 					   const struct assay_compare_opts *opts,
-					   const char *title, size_t max_flips, assay_err *err);
+					   const char *title, size_t max_flips, bool any_suite,
+					   assay_err *err);
 
 /*
  * Pass policies (SlopCodeBench's PassPolicy): whether a checkpoint is solved, from its counts of

@@ -326,7 +326,7 @@ int cmd_compare(int argc, char **argv)
 		rc = assay_render_compare_html(&r, output ? output : "-", words[0], words[1], &o,
 					       suite && suite->kind == ASSAY_V_STRING ? suite->u.s
 										       : NULL,
-					       l.max > 50 ? l.max : 50, &err);
+					       l.max > 50 ? l.max : 50, any_suite, &err);
 	} else {
 		rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
 	}

@@ -147,7 +147,9 @@ test_case 'assay compare --format html: flips first, deltas per group, statistic
 	jq -e ".mcnemar | test(\"6 pass.fail, 0 fail.pass; p\\\\(B worse\\\\) = 0.01563\")" page.json
 	jq -e ".sign | test(\"6 fell, 0 rose\")" page.json
 	# the first flip opened: expected, then A and B side by side
-	jq -e ".opened == [\"expected\", \"actual in A\", \"actual in B\"]" page.json'
+	jq -e ".opened == [\"expected\", \"actual in A\", \"actual in B\"]" page.json
+	# (A passed: its actual value is the expected one; B'"'"'s is not)
+	jq -e ".values | length == 3 and .[0] == .[1] and .[1] != .[2]" page.json'
 
 test_case 'compare page: no verdict from too few pairs, and says so' '
 	head -5 good/reports.jsonl > a.jsonl
@@ -172,11 +174,21 @@ test_case 'compare page: what a program printed is never markup' '
 	jq -e ".img == 0 and .pwned == null" page.json
 	jq -e ".values | map(select(test(\"</script><img\"))) | length == 1" page.json'
 
-test_case 'compare --format: a wrong value and --json together are usage errors' '
+test_case 'compare --format: a wrong value, --json with html, -o without html, runs of no one suite: usage errors' '
 	run_assay compare good bad --format pdf; expect_exit 2
 	run_assay compare good bad --format html --json; expect_exit 2
 	run_assay compare good bad -o x.html; expect_exit 2
-	[ ! -e x.html ]'
+	[ ! -e x.html ]
+	# runs that share no case: refused before a page is written, as the text refuses them
+	head -3 good/reports.jsonl > p.jsonl
+	sed -n 4,6p bad/reports.jsonl > q.jsonl
+	run_assay compare p.jsonl q.jsonl --format html -o none.html; expect_exit 2
+	expect_grep "share no case" err
+	[ ! -e none.html ]
+	run_assay compare p.jsonl q.jsonl --format html; expect_exit 2
+	[ ! -s out ]
+	run_assay compare p.jsonl q.jsonl --format html --any-suite -o any.html; expect_exit 0
+	[ -s any.html ]'
 
 # A case that fails one JSON value and writes two lines to stderr; the words each report must
 # hold, as that format writes them (a line of its own where the format gives it one).

@@ -102,6 +102,7 @@ static const char page_script[] =
 	"  }\n"
 	"  function pct(x) { return x === null ? '\\u2013' : (100 * x).toFixed(1) + '%'; }\n"
 	"  function num(x, digits) { return x === null ? '\\u2013' : x.toFixed(digits); }\n"
+	"  function p4(x) { return x === null ? '\\u2013' : String(Number(x.toPrecision(4))); }\n"
 	"  function signed(x, digits) { return x === null ? '\\u2013' : (x >= 0 ? '+' : '') + x.toFixed(digits); }\n"
 	"  document.title = 'assay compare: ' + d.suite;\n"
 	"  $('title').textContent = 'assay compare: ' + d.suite;\n"
@@ -226,8 +227,8 @@ static const char page_script[] =
 	"  });\n"
 	"  st.appendChild(sb);\n"
 	"  $('mcnemar').textContent = 'exact McNemar: ' + d.mcnemar.pass_to_fail + ' pass\\u2192fail, ' + d.mcnemar.fail_to_pass +\n"
-	"    ' fail\\u2192pass; p(B worse) = ' + Number(d.mcnemar.p_b_worse.toPrecision(4)) + ', p(two-sided) = ' + Number(d.mcnemar.p_two_sided.toPrecision(4)) + ' (alpha ' + d.alpha + ')';\n"
-	"  $('sign').textContent = 'exact sign test on scores: ' + d.sign.fell + ' fell, ' + d.sign.rose + ' rose; p(B worse) = ' + Number(d.sign.p_b_worse.toPrecision(4));\n"
+	"    ' fail\\u2192pass; p(B worse) = ' + p4(d.mcnemar.p_b_worse) + ', p(two-sided) = ' + p4(d.mcnemar.p_two_sided) + ' (alpha ' + d.alpha + ')';\n"
+	"  $('sign').textContent = 'exact sign test on scores: ' + d.sign.fell + ' fell, ' + d.sign.rose + ' rose; p(B worse) = ' + p4(d.sign.p_b_worse);\n"
 	"  document.body.setAttribute('data-ready', 'yes');\n"
 	"})();\n"
 ;
@@ -477,12 +478,12 @@ static assay_value page_data(assay_arena *a, const struct page *p, const assay_c
 	assay_object_set(a, &o, "measures", measures);
 	assay_object_set(a, &mc, "pass_to_fail", assay_value_int((int64_t)r->mcnemar.b));
 	assay_object_set(a, &mc, "fail_to_pass", assay_value_int((int64_t)r->mcnemar.c));
-	assay_object_set(a, &mc, "p_b_worse", assay_value_real(r->mcnemar.p_b_worse));
-	assay_object_set(a, &mc, "p_two_sided", assay_value_real(r->mcnemar.p_two_sided));
+	assay_object_set(a, &mc, "p_b_worse", real_or_null(r->mcnemar.p_b_worse));
+	assay_object_set(a, &mc, "p_two_sided", real_or_null(r->mcnemar.p_two_sided));
 	assay_object_set(a, &o, "mcnemar", mc);
 	assay_object_set(a, &sign, "fell", assay_value_int((int64_t)r->sign.b));
 	assay_object_set(a, &sign, "rose", assay_value_int((int64_t)r->sign.c));
-	assay_object_set(a, &sign, "p_b_worse", assay_value_real(r->sign.p_b_worse));
+	assay_object_set(a, &sign, "p_b_worse", real_or_null(r->sign.p_b_worse));
 	assay_object_set(a, &o, "sign", sign);
 	return o;
 }
@@ -509,7 +510,7 @@ static void page_release(struct page *p)
 
 int assay_render_compare_html(assay_comparison *out, const char *path, const char *a,
 			      const char *b, const assay_compare_opts *opts, const char *title,
-			      size_t max_flips, assay_err *err)
+			      size_t max_flips, bool any_suite, assay_err *err)
 {
 	struct page p = { .max = max_flips ? max_flips : 50, .text_cap = 4096 };
 	struct assay_report__out o;
@@ -523,6 +524,12 @@ int assay_render_compare_html(assay_comparison *out, const char *path, const cha
 	}
 	if ((rc = assay_compare_runs(out, a, b, opts, on_case, &p, err)))
 		goto done;
+	if (!out->paired && (out->cases_a || out->cases_b) && !any_suite) {
+		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				   "A and B share no case: they are not runs of one suite "
+				   "(--any-suite to compare them anyway)");
+		goto done;
+	}
 	p.side = 0;
 	if ((rc = assay_report_each_line(a, on_line, &p, err)))
 		goto done;

@@ -25,12 +25,14 @@ test_case '1: a case failed' '
 	suite s "command: [echo, wrong]"
 	run_assay run s -o res; expect_exit 1'
 
-test_case '2: an unknown option, a bad value, --submission naming no folder' '
+test_case '2: an unknown option, a bad value, --submission naming no folder, an --entry that does not parse' '
 	suite s "command: [echo]"
 	run_assay run s --no-such-option; expect_exit 2
 	run_assay run s --jobs many; expect_exit 2
 	run_assay run s -o res --submission "$TMP/nowhere"; expect_exit 2
-	expect_grep "nowhere" err'
+	expect_grep "nowhere" err
+	run_assay run s -o res --entry "'"'"'unterminated"; expect_exit 2
+	expect_grep "unterminated single quote" err'
 
 test_case '3: a misspelled adapter.command leaves nothing to run: the suite does not load' '
 	suite s "comand: [echo]"

@@ -164,30 +164,6 @@ ASSAY_EXTERN int assay_report_each_line(const char *source,
 						  assay_err *err),
 					void *payload, assay_err *err);
 
-struct assay_comparison;
-struct assay_compare_opts;
-
-/**
- * Compares run `a` with run `b` (compare.h: assay_compare_runs, whose statistics it draws) and
- * writes one self-contained HTML page of it to `path` ("-": standard output; a file is written
- * whole or not at all): the flips first (pass -> fail, fail -> pass, at most `max_flips` of
- * each, 0: 50) with why and, one click away, the actual values of A and B side by side; the pass
- * rate of each group in A and B; the statistics with their intervals; McNemar and the verdict.
- * Each run is read twice (the comparison, then the listed flips' values); memory stays flat.
- * @param out       receives the comparison (the verdict decides the exit status)
- * @param title     the page's title (the suite's name), or NULL
- * @param any_suite false: runs that share no case (not runs of one suite) are refused and
- *                  nothing is written
- * @return 0; assay_compare_runs()'s and assay_report_each_line()'s errors; ASSAY_EINVALID (A
- *         and B share no case, without any_suite); ASSAY_EIO
- * Spec: issue #21 item 2; docs/reports.md.
- */
-ASSAY_EXTERN int assay_render_compare_html(struct assay_comparison *out, const char *path,
-					   const char *a, const char *b,
-					   const struct assay_compare_opts *opts,
-					   const char *title, size_t max_flips, bool any_suite,
-					   assay_err *err);
-
 /*
  * Pass policies (SlopCodeBench's PassPolicy): whether a checkpoint is solved, from its counts of
  * passed and run cases per group type. A run passes a policy when every checkpoint does.

@@ -13,7 +13,6 @@
 #include "assay/compare.h"
 #include "assay/fs.h"
 #include "assay/json.h"
-#include "assay/render.h"
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
@@ -323,10 +322,10 @@ int cmd_compare(int argc, char **argv)
 		const assay_value *info = run_info(l.a, words[1], &ib);
 		const assay_value *suite = assay_object_get(info, "suite");
 
-		rc = assay_render_compare_html(&r, output ? output : "-", words[0], words[1], &o,
-					       suite && suite->kind == ASSAY_V_STRING ? suite->u.s
-										       : NULL,
-					       l.max > 50 ? l.max : 50, any_suite, &err);
+		rc = assay_compare_write_html(&r, output ? output : "-", words[0], words[1], &o,
+					      suite && suite->kind == ASSAY_V_STRING ? suite->u.s
+										      : NULL,
+					      l.max > 50 ? l.max : 50, any_suite, &err);
 	} else {
 		rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
 	}

@@ -115,3 +115,12 @@ void assay_report__repro(assay_buf *out, const assay_value *run, const struct as
 	}
 	assay_buf_release(&name);
 }
+
+void assay_report__why(assay_buf *out, const assay_value *line)
+{
+	struct assay_report__case c;
+
+	assay_report__case_read(&c, line);
+	if (!c.passed)
+		assay_report__first_line(out, &c);
+}

@@ -11,6 +11,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/render.h"
+#include "report/report_lib.h"
 
 /* ---- report lines from a reports.parquet file (parquet_in.c; from_parquet_row) -------- */
 
@@ -98,13 +99,7 @@ const char *assay_report__str(const assay_value *obj, const char *key, const cha
 
 /* {"$assay_cut": {...}}: a value the line carries cut. */
 bool assay_report__is_cut(const assay_value *v);
-/*
- * Appends what a report shows of `v`: a string's bytes, a cut value's head, null as nothing,
- * anything else as JSON (`pretty`: indented). At most `cap` bytes, ending on a whole UTF-8
- * character. Returns the size of the whole text when it was cut (also when the line carried it
- * cut), else 0.
- */
-size_t assay_report__text(assay_buf *out, const assay_value *v, size_t cap, bool pretty);
+/* assay_report__text: report_lib.h */
 
 /* The next character at p (len >= 1): its length, with *cp set; an invalid sequence is its
  * maximal subpart (as assay_json_write replaces it) with *cp = 0xFFFD and *bad set. */

@@ -1,24 +1,27 @@
 /*
- * `assay compare A B --format html` (render.h: assay_render_compare_html): one self-contained page
+ * `assay compare A B --format html` (compare.h: assay_compare_write_html): one self-contained page
  * of a comparison, drawn by its own script as inline SVG (issue #21): the flips first (pass ->
  * fail, fail -> pass) with why, each opening to the actual values of A and B side by side; the
  * pass rate per group in A and B as bars from zero; the statistics with their intervals; the
  * McNemar and sign tests and the verdict (none with too few pairs). No file outside the page is needed, no network.
  *
  * Key decisions:
- * - The statistics are compare.h's (assay_compare_runs): this file only draws them.
+ * - The statistics are assay_compare_runs()'s: this file only draws them. Why a case failed
+ *   is the report module's wording (report_lib.h), as in every report.
  * - Side-by-side values are read back for the listed flips only (at most `max_flips` of each
  *   kind): a second pass over each run's lines (assay_report_each_line) keeps memory flat.
  * - The data is one JSON object in a <script type="application/json"> element, '<' written as
  *   \u003c; the page's script draws with textContent only, so nothing a program printed can
- *   become markup (as render_html.c).
+ *   become markup (as report/render_html.c).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/compare.h"
-#include "report/report_int.h"
+#include "assay/json.h"
+#include "assay/render.h"
+#include "report/report_lib.h"
 #include "util/banned.h"
 
 static const char page_head[] =
@@ -329,28 +332,40 @@ static char *text_of(const assay_value *v, size_t cap)
 }
 
 /* A line of run A or B: the values of a listed flip. */
+static const char *str_of(const assay_value *line, const char *key)
+{
+	const assay_value *v = assay_object_get(line, key);
+
+	return v && v->kind == ASSAY_V_STRING ? v->u.s : "";
+}
+
 static int on_line(void *payload, const assay_value *line, assay_err *err)
 {
 	struct page *p = payload;
-	struct assay_report__case c;
+	const char *cp = str_of(line, "checkpoint"), *group = str_of(line, "group");
+	const char *id = str_of(line, "id");
+	const assay_value *passed = assay_object_get(line, "passed");
+	const assay_value *results = assay_object_get(line, "results");
 	struct flip *f = NULL;
 
 	(void)err;
-	assay_report__case_read(&c, line);
 	for (size_t i = 0; !f && i < p->nflips; i++)
-		if (!strcmp(p->flips[i].id, c.id) && !strcmp(p->flips[i].group, c.group) &&
-		    !strcmp(p->flips[i].cp, c.checkpoint))
+		if (!strcmp(p->flips[i].id, id) && !strcmp(p->flips[i].group, group) &&
+		    !strcmp(p->flips[i].cp, cp))
 			f = &p->flips[i];
 	if (!f)
 		return 0;
-	if (!f->why && !c.passed && f->failing == (p->side == 1)) {
+	if (!f->why && !(passed && passed->kind == ASSAY_V_BOOL && passed->u.b) &&
+	    f->failing == (p->side == 1)) {
 		assay_buf b = ASSAY_BUF_INIT;
 
-		assay_report__first_line(&b, &c);
+		assay_report__why(&b, line);
 		f->why = assay_buf_detach(&b, NULL);
 	}
-	for (uint32_t i = 0; c.results && i < c.results->len; i++) {
-		const assay_member *m = &c.results->u.members[i];
+	if (!results || results->kind != ASSAY_V_OBJECT)
+		return 0;
+	for (uint32_t i = 0; i < results->len; i++) {
+		const assay_member *m = &results->u.members[i];
 		const assay_value *ok = assay_object_get(&m->value, "is_correct");
 		struct fattr *a = attr_of(f, m->key.u.s, m->key.len);
 
@@ -508,20 +523,15 @@ static void page_release(struct page *p)
 	free(p->groups);
 }
 
-int assay_render_compare_html(assay_comparison *out, const char *path, const char *a,
-			      const char *b, const assay_compare_opts *opts, const char *title,
-			      size_t max_flips, bool any_suite, assay_err *err)
+int assay_compare_write_html(assay_comparison *out, const char *path, const char *a,
+			     const char *b, const assay_compare_opts *opts, const char *title,
+			     size_t max_flips, bool any_suite, assay_err *err)
 {
 	struct page p = { .max = max_flips ? max_flips : 50, .text_cap = 4096 };
-	struct assay_report__out o;
 	assay_arena *arena = NULL;
-	assay_buf json = ASSAY_BUF_INIT;
+	assay_buf json = ASSAY_BUF_INIT, html = ASSAY_BUF_INIT;
 	int rc;
 
-	if ((rc = assay_report__out_open(&o, path, err))) {
-		page_release(&p);
-		return rc;
-	}
 	if ((rc = assay_compare_runs(out, a, b, opts, on_case, &p, err)))
 		goto done;
 	if (!out->paired && (out->cases_a || out->cases_b) && !any_suite) {
@@ -540,23 +550,23 @@ int assay_render_compare_html(assay_comparison *out, const char *path, const cha
 	assay_value data = page_data(arena, &p, out, title, a, b);
 
 	assay_json_write(&json, &data, 0);
-	assay_report__out_add(&o, page_head, sizeof(page_head) - 1);
-	assay_report__out_adds(&o, "<script type=\"application/json\" id=\"assay-compare\">");
+	assay_buf_add(&html, page_head, sizeof(page_head) - 1);
+	assay_buf_adds(&html, "<script type=\"application/json\" id=\"assay-compare\">");
 	for (size_t i = 0, run = 0; i <= json.len; i++) {
 		if (i < json.len && json.ptr[i] != '<')
 			continue;
-		assay_report__out_add(&o, json.ptr + run, i - run);
+		assay_buf_add(&html, json.ptr + run, i - run);
 		if (i < json.len)
-			assay_report__out_adds(&o, "\\u003c");
+			assay_buf_adds(&html, "\\u003c");
 		run = i + 1;
 	}
-	assay_report__out_adds(&o, "</script>\n<script>\n");
-	assay_report__out_add(&o, page_script, sizeof(page_script) - 1);
-	assay_report__out_adds(&o, "</script>\n</body>\n</html>\n");
-	rc = assay_report__out_commit(&o, err);
+	assay_buf_adds(&html, "</script>\n<script>\n");
+	assay_buf_add(&html, page_script, sizeof(page_script) - 1);
+	assay_buf_adds(&html, "</script>\n</body>\n</html>\n");
+	rc = assay_report__write_whole(path, html.ptr, html.len, err);
 done:
-	assay_report__out_release(&o);
 	assay_buf_release(&json);
+	assay_buf_release(&html);
 	if (arena)
 		assay_arena_free(arena);
 	page_release(&p);

@@ -126,7 +126,7 @@ test_case 'assay compare --format html: flips first, deltas per group, statistic
 	[ "$bad_code" = 1 ] && [ "$good_code" = 0 ]
 	run_assay compare good bad --format html -o cmp.html; expect_exit 1
 	expect_grep "wrote cmp.html" err
-	! grep -q -E "(src|href)=\"(https?:)?//" cmp.html
+	! grep -q -E "(src|href)=\"(https?:)?//" cmp.html || false
 	page "file://$PWD/cmp.html" compare-checks.js
 	jq -e ".ready == \"yes\" and (.verdict | test(\"^B is significantly worse than A\")) and .first_h2 == \"Flips\"" page.json
 	jq -s -c "map(select(.passed | not) | .checkpoint + \"/\" + .group + \"/\" + .id)" bad/reports.jsonl > want-flips
@@ -169,7 +169,7 @@ test_case 'compare page: what a program printed is never markup' '
 	run_assay run n -o rb --entry "$PWD/bad.sh"; expect_exit 1
 	grep -q "</script><img" rb/reports.jsonl
 	run_assay compare ra rb --format html -o nasty.html; expect_exit 0
-	! grep -q "</script><img" nasty.html
+	! grep -q "</script><img" nasty.html || false
 	page "file://$PWD/nasty.html" compare-checks.js
 	jq -e ".img == 0 and .pwned == null" page.json
 	jq -e ".values | map(select(test(\"</script><img\"))) | length == 1" page.json'

@@ -20,7 +20,8 @@
  *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and
  *   the aggregates of summary.json are those of an unsharded run, timings apart.
  * - The summary's structure (checkpoints, groups, their types, in order) comes from a shard's
- *   summary: every shard keeps every group, even one left without cases.
+ *   summary: every shard keeps every group, even one left without cases. The case files a
+ *   suite mistake leaves unrun (unrun_case_files) are counted in the suite given (--suite).
  * - The output is made in a temporary folder beside it and renamed into place (an existing
  *   results folder is swapped out with RENAME_EXCHANGE, under its lock, then removed): a
  *   failed merge leaves the output as it was.
@@ -469,6 +470,8 @@ static int load_suite(struct merge *m)
 										     : ASSAY_EINVALID,
 				     NULL, 0, 0, "--suite %s: %s", dir, e.msg);
 	m->suite_dir = dir;
+	/* case files a suite mistake leaves unrun: counted in the suite at hand, as a run does */
+	m->skel.unrun_case_files = m->suite->unrun_case_files;
 	return 0;
 }
 
@@ -538,8 +541,7 @@ static int skeleton(struct merge *m)
 		}
 	}
 	s->ncases = m->total;
-	/* (each shard loaded the whole suite: they all found the same unrun case files) */
-	count_of(assay_object_get(summary, "unrun_case_files"), &s->unrun_case_files);
+	/* (unrun_case_files: the suite's, load_suite; never a shard's word) */
 	return 0;
 }
 

@@ -82,7 +82,9 @@ typedef struct assay_comparison {
  * @param each    NULL, or called with every case: the pairs in B's order, then cases only in
  *                A in A's order
  * @return 0; the errors of assay_report_each_line() naming the run (not a results folder, a
- *         store of a newer assay, a damaged reports.jsonl); ASSAY_EINVALID (bad options)
+ *         store of a newer assay, a damaged reports.jsonl); ASSAY_EINVALID (bad options, or
+ *         a case whose score is NaN or infinite, named with its run). Cases pair by their
+ *         checkpoint, group and id, byte for byte.
  */
 ASSAY_EXTERN int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 				    const assay_compare_opts *opts,

@@ -208,11 +208,14 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	rc = assay_suite_load(out, a->suite_dir, &filter, collect_warning, &warnings, &err);
 	if (a->quiet) {
 		/* -q never hides a warning that changes what runs: case files left out of the run
-		 * by a suite mistake (a misspelled group folder: "... never run") */
+		 * by a suite mistake (a misspelled group folder: "... never run"), a --group or
+		 * --case pattern that matched nothing (select.c: "no case matches 'x'") */
 		assay_strvec keep = ASSAY_STRVEC_INIT;
 
 		for (size_t i = 0; i < warnings.nr; i++)
-			if (strstr(warnings.v[i], " never run"))
+			if (strstr(warnings.v[i], " never run") ||
+			    !strncmp(warnings.v[i], "no case ", 8) ||
+			    !strncmp(warnings.v[i], "no group ", 9))
 				assay_strvec_push(&keep, warnings.v[i]);
 		assay_strvec_clear(&warnings);
 		warnings = keep;

@@ -289,3 +289,58 @@ Test(checks, diff_strategies_of_verification_md)
 	expect("x", "x", "{diff: simple}", true, -1, "null");
 	refused("x", "y", "{diff: fancy}", "option 'diff' must be simple, lines, unified");
 }
+
+/* ---- the verification budget's time ------------------------------------------------------ */
+
+/*
+ * A line diff (text, file, flexible, the unified strategy) stops at the attribute's deadline as
+ * the readers do: the attribute fails with the reason and `budget` set.
+ */
+Test(checks, line_diffs_stop_at_the_budgets_time)
+{
+	static const struct {
+		const char *attribute, *options, *expected;
+	} c[] = {
+		{ "output", "{verifier: text}", NULL },
+		{ "output", "{verifier: exact}", NULL },
+		{ "output", "{verifier: flexible}", NULL },
+		{ "output", "{verifier: contains, diff: unified}", "zzz" },
+		{ "files-out/r.txt", "{verifier: file}", NULL },
+	};
+	assay_buf e = ASSAY_BUF_INIT, a = ASSAY_BUF_INIT;
+
+	for (int i = 0; i < 20000; i++) {
+		assay_buf_addf(&e, "%d\n", i);
+		assay_buf_addf(&a, "%d\n", i * 7);
+	}
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		assay_value ex = c[k].expected ? assay_value_strz(A, c[k].expected)
+					       : assay_value_string(A, e.ptr, e.len);
+		assay_value opts = y(c[k].options);
+		assay_actual ac = { ASSAY_ACTUAL_BYTES, a.ptr, a.len, false, 0, 0 };
+		/* CLOCK_MONOTONIC 1.0: the machine's first second, long past */
+		assay_verify_call call = { "g", "c", c[k].attribute, &ex, &ac, &opts, A, 1.0 };
+		assay_verification v = ASSAY_VERIFICATION_INIT;
+		assay_err err = ASSAY_ERR_INIT;
+		assay_buf d = ASSAY_BUF_INIT;
+
+		cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0, "%s: %s", c[k].options,
+			     err.msg);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect_not(v.is_correct, "%s", c[k].options);
+		cr_expect(v.budget, "%s: %.200s", c[k].options, d.ptr);
+		cr_expect(strstr(d.ptr, "verification budget (time)"), "%s: %.200s", c[k].options,
+			  d.ptr);
+		/* and without a deadline the diff is made */
+		call.deadline = 0;
+		v = (assay_verification)ASSAY_VERIFICATION_INIT;
+		assay_buf_reset(&d);
+		cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect_not(v.budget, "%s", c[k].options);
+		cr_expect(strstr(d.ptr, "@@ -"), "%s: %.200s", c[k].options, d.ptr);
+		assay_buf_release(&d);
+	}
+	assay_buf_release(&e);
+	assay_buf_release(&a);
+}

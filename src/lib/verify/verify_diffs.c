@@ -157,7 +157,8 @@ void assay_verify__render_diff(assay_verification *out, const assay_verify_call 
 	} else if (!strcmp(how, "lines") || !strcmp(how, "visual")) {
 		lines(&d, e.ptr, e.len, a, al, how[0] == 'v');
 	} else if (!strcmp(how, "unified")) {
-		assay_udiff(&d, e.ptr, e.len, a, al, "expected", "actual", 3);
+		if (!assay_verify__udiff(out, call, &d, e.ptr, e.len, a, al, "expected", "actual"))
+			goto done;
 	} else {
 		assay_value ev = assay_verify__text(call->arena, e.ptr, e.len, 0);
 		assay_value av = assay_verify__text(call->arena, a, al, 0);

@@ -112,8 +112,10 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 					assay_buf_addch(&t, '\n');
 			}
 			assay_buf_adds(&d, "No match:\n");
-			assay_udiff(&d, tw.ptr, tw.len, t.ptr, t.len, "expected", "actual", 3);
-			assay_verify__fail(out, assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
+			if (assay_verify__udiff(out, call, &d, tw.ptr, tw.len, t.ptr, t.len,
+						"expected", "actual"))
+				assay_verify__fail(out,
+						   assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
 			out->score = 0;
 			assay_buf_release(&d);
 		}

@@ -344,3 +344,33 @@ Test(checks, line_diffs_stop_at_the_budgets_time)
 	assay_buf_release(&e);
 	assay_buf_release(&a);
 }
+
+/* `diff: structural` past the verification budget's memory fails the attribute with the
+ * reason, as the json verifier does, instead of keeping a report cut anywhere. */
+Test(checks, structural_diff_strategy_stops_at_the_budgets_memory)
+{
+	assay_arena *small = assay_arena_new(256 * 1024);
+	assay_buf e = ASSAY_BUF_INIT, a = ASSAY_BUF_INIT;
+
+	for (int i = 0; i < 20000; i++) {
+		assay_buf_addf(&e, "line %d\n", i);
+		assay_buf_addf(&a, "line %d\n", -i);
+	}
+	assay_value ex = assay_value_string(small, e.ptr, e.len);
+	assay_value opts = vt_yaml(small, "{verifier: text, diff: structural}");
+	assay_actual ac = { ASSAY_ACTUAL_BYTES, a.ptr, a.len, false, 0, 0 };
+	assay_verify_call call = { "g", "c", "output", &ex, &ac, &opts, small, 0 };
+	assay_verification v = ASSAY_VERIFICATION_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_buf d = ASSAY_BUF_INIT;
+
+	cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0, "%s", err.msg);
+	assay_json_write(&d, &v.diff, 0);
+	cr_expect_not(v.is_correct);
+	cr_expect(v.budget, "%.200s", d.ptr);
+	cr_expect(strstr(d.ptr, "within the verification budget"), "%.200s", d.ptr);
+	assay_buf_release(&d);
+	assay_buf_release(&e);
+	assay_buf_release(&a);
+	assay_arena_free(small);
+}

@@ -33,14 +33,26 @@ static const int out_order[] = { CAT_TYPE_CHANGES, CAT_DICT_ADDED,   CAT_DICT_RE
 void assay_diff__result_add(struct assay_diff__result *r, const struct assay_diff__entry *e)
 {
 	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? r->alloc * 2 : 16;
-		r->v = assay_xrealloc(r->v, r->alloc * sizeof(*r->v));
+		size_t more = r->alloc ? r->alloc : 16;
+
+		r->v = assay_xrealloc(r->v, (r->alloc + more) * sizeof(*r->v));
+		r->alloc += more;
+		if (r->charge)
+			assay_arena_charge(r->charge, more * sizeof(*r->v));
 	}
 	r->v[r->nr++] = *e;
 }
 
 void assay_diff__result_merge(struct assay_diff__result *dst, struct assay_diff__result *src)
 {
+	if (!dst->nr && dst->charge == src->charge) {
+		/* into an empty result (the common case): the entries move, not copied */
+		struct assay_diff__result t = *dst;
+
+		*dst = *src;
+		*src = t;
+		return;
+	}
 	for (size_t i = 0; i < src->nr; i++)
 		assay_diff__result_add(dst, &src->v[i]);
 	src->nr = 0;
@@ -48,8 +60,13 @@ void assay_diff__result_merge(struct assay_diff__result *dst, struct assay_diff_
 
 void assay_diff__result_release(struct assay_diff__result *r)
 {
+	assay_arena *charge = r->charge;
+
+	if (charge)
+		assay_arena_uncharge(charge, r->alloc * sizeof(*r->v));
 	free(r->v);
 	memset(r, 0, sizeof(*r));
+	r->charge = charge;
 }
 
 static uint64_t hash_path(const struct assay_diff__entry *e)
@@ -96,7 +113,7 @@ void assay_diff__mutual_to_changes(struct assay_diff__result *r)
 	struct pathset added;
 	size_t nadded = 0, out = 0;
 	bool *drop = NULL;
-	struct assay_diff__result moved = { 0 };
+	struct assay_diff__result moved = { .charge = r->charge };
 
 	for (size_t i = 0; i < r->nr; i++)
 		nadded += r->v[i].cat == CAT_ITER_ADDED;
@@ -191,11 +208,13 @@ static assay_value entry_value(assay_arena *a, const struct assay_diff__entry *e
 	}
 }
 
-assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r)
+assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r,
+				     bool *cut)
 {
 	assay_value out = assay_value_object();
 	size_t count[CAT_N] = { 0 };
 
+	*cut = false;
 	for (size_t i = 0; i < r->nr; i++)
 		count[r->v[i].cat]++;
 	for (size_t k = 0; k < sizeof(out_order) / sizeof(out_order[0]); k++) {
@@ -213,6 +232,10 @@ assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__re
 
 			if (e->cat != cat)
 				continue;
+			if (assay_arena_over(a)) {
+				*cut = true;
+				break;
+			}
 			s = pathset_find(&seen, r->v, e);
 			if (list) {
 				/* an ordered set of paths */

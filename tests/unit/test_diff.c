@@ -24,6 +24,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "json/json_int.h"
+#include "fnv_flood.h"
 
 static assay_arena *arena;
 
@@ -1088,4 +1089,40 @@ Test(diff, long_paths_count_against_the_arena_limit)
 	assay_arena_free(small);
 	assay_buf_release(&te);
 	assay_buf_release(&ta);
+}
+
+/* CPU seconds this test's process has used so far. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The report's index of paths is keyed (util/hash.h): 65,536 keys added whose paths
+ * "root['<key>']" agree in the low 32 bits of unkeyed FNV-1a (the hash the index used) made
+ * every path walk past all the others, about 2^31 comparisons with no budget check in between.
+ */
+Test(diff, paths_made_to_collide_cost_linear_work, .timeout = 300)
+{
+	enum { BLOCKS = 16, N = 1 << BLOCKS };
+	char pairs[BLOCKS][2][FNV_FLOOD_LEN], key[FNV_FLOOD_LEN * BLOCKS + 1];
+	assay_value e = assay_value_object(), a = assay_value_object(), d;
+	assay_diff_info info;
+
+	fnv_flood_pairs_after("root['", BLOCKS, pairs);
+	for (uint32_t i = 0; i < N; i++) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_object_append(arena, &a, assay_value_strz(arena, key), assay_value_int(i));
+	}
+	double t0 = cpu_now();
+	cr_assert_eq(assay_diff(&d, arena, &e, &a, NULL, 0, &info), 0);
+	double took = cpu_now() - t0;
+	cr_expect_eq(info.count, N);
+	const assay_value *added = assay_object_get(&d, "dictionary_item_added");
+	cr_assert(added);
+	cr_expect_eq(added->len, N);
+	cr_expect_lt(took, 3.0, "%.1f s of CPU for %d added keys", took, N);
 }

@@ -102,20 +102,19 @@ static bool room_in_pool(struct ini *p, size_t n)
 	return room(p, 2 * (need > p->pool.alloc ? need : p->pool.alloc) + 64);
 }
 
-/* `*arr` (of `*alloc` elements of `size` bytes, `n` used) with room for one more, or false
- * past the limit. */
-static bool room_in_array(struct ini *p, void **arr, size_t *alloc, size_t n, size_t size,
-			  size_t first)
+/* The capacity an array of `alloc` elements of `size` bytes (`n` used) needs for one more:
+ * `alloc` when it has room, else a doubled one, charged (the caller reallocates); 0 past the
+ * limit. */
+static size_t grown(struct ini *p, size_t alloc, size_t n, size_t size, size_t first)
 {
-	if (n < *alloc)
-		return !p->over;
-	size_t more = *alloc ? *alloc : first;
-	if (!room(p, (*alloc + more) * size)) /* old and new held at once while it moves */
-		return false;
-	*arr = assay_xrealloc(*arr, (*alloc + more) * size);
-	*alloc += more;
+	size_t more = alloc ? alloc : first;
+
+	if (n < alloc)
+		return p->over ? 0 : alloc;
+	if (!room(p, (alloc + more) * size)) /* old and new held at once while it moves */
+		return 0;
 	p->held += more * size;
-	return true;
+	return alloc + more;
 }
 
 static const char *key_of(const struct ini *p, const struct option *o)
@@ -161,9 +160,12 @@ static bool sec_exists(struct ini *p, const char *name, size_t n)
 /* Adds a section; (size_t)-1 past the limit. */
 static size_t add_section(struct ini *p, const char *name, size_t n)
 {
-	if (!room_in_array(p, (void **)&p->sections, &p->asec, p->nsec, sizeof(*p->sections), 8) ||
-	    (p->nsec && !room_in_index(p, &p->sec_index)))
+	size_t c = grown(p, p->asec, p->nsec, sizeof(*p->sections), 8);
+
+	if (!c || (p->nsec && !room_in_index(p, &p->sec_index)))
 		return (size_t)-1;
+	if (c != p->asec)
+		p->sections = assay_xrealloc(p->sections, (p->asec = c) * sizeof(*p->sections));
 	p->sections[p->nsec] = (struct section){ name, n, NULL, 0, 0 };
 	if (p->nsec)
 		assay_htab_add(&p->sec_index, assay_hash(name, n), p->nsec);
@@ -175,10 +177,17 @@ static size_t add_section(struct ini *p, const char *name, size_t n)
 static struct option *add_option(struct ini *p, size_t section, size_t n)
 {
 	struct section *s = &p->sections[section];
+	size_t c;
 
-	if (!room_in_array(p, (void **)&p->options, &p->aopt, p->nopt, sizeof(*p->options), 16) ||
-	    !room_in_array(p, (void **)&s->options, &s->aopt, s->nopt, sizeof(*s->options), 8) ||
-	    !room_in_index(p, &p->opt_index))
+	if (!(c = grown(p, p->aopt, p->nopt, sizeof(*p->options), 16)))
+		return NULL;
+	if (c != p->aopt)
+		p->options = assay_xrealloc(p->options, (p->aopt = c) * sizeof(*p->options));
+	if (!(c = grown(p, s->aopt, s->nopt, sizeof(*s->options), 8)))
+		return NULL;
+	if (c != s->aopt)
+		s->options = assay_xrealloc(s->options, (s->aopt = c) * sizeof(*s->options));
+	if (!room_in_index(p, &p->opt_index))
 		return NULL;
 	struct option *o = &p->options[p->nopt];
 	*o = (struct option){ p->pool.len - n, n, p->pool.len, 0, section };

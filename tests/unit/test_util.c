@@ -498,3 +498,29 @@ Test(fs, removing_a_wide_tree_is_linear, .timeout = 600)
 	cr_expect_eq(assay_fs_remove_tree(root, NULL), 0);
 	cr_expect_not(assay_fs_exists(root), "%s is still there", root);
 }
+
+/* A sandboxed skill executor could plant a FIFO under the temp name an atomic write uses in a
+ * folder it may write (PATH.tmp.<assay's pid>): opening it for writing waited forever. */
+Test(fs, an_atomic_write_removes_what_squats_on_its_temp_name, .timeout = 10)
+{
+	char dir[] = "/tmp/assay-test-squat-XXXXXX", *path, *tmp, got[16] = { 0 };
+	assay_err err = ASSAY_ERR_INIT;
+	struct stat st;
+	int fd;
+
+	cr_assert_not_null(mkdtemp(dir));
+	path = assay_path_join(dir, "grading_error.json");
+	tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	cr_assert_eq(mkfifo(tmp, 0666), 0);
+	cr_assert_eq(assay_fs_write_atomic(path, "{}\n", 3, 0644, &err), 0, "%s", err.msg);
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert(S_ISREG(st.st_mode));
+	fd = open(path, O_RDONLY);
+	cr_assert_eq(read(fd, got, sizeof(got)), 3);
+	close(fd);
+	cr_assert_str_eq(got, "{}\n");
+	cr_assert_neq(lstat(tmp, &st), 0, "the temp name is left behind");
+	cr_assert_eq(assay_fs_remove_tree(dir, NULL), 0);
+	free(tmp);
+	free(path);
+}

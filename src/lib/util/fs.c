@@ -202,7 +202,10 @@ int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mo
 	if (special_target(path))
 		return write_special(path, data, len, err);
 	tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	/* A name someone else made in that folder (a FIFO a case planted, on which an open for
+	 * writing would wait forever; a link) is removed, and the file is made anew or not at all. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		rc = io_error(err, tmp, "create");
 		goto out;

@@ -82,12 +82,34 @@ typedef struct assay_comparison {
  * @param each    NULL, or called with every case: the pairs in B's order, then cases only in
  *                A in A's order
  * @return 0; the errors of assay_report_each_line() naming the run (not a results folder, a
- *         store of a newer assay, a damaged reports.jsonl); ASSAY_EINVALID (bad options)
+ *         store of a newer assay, a damaged reports.jsonl); ASSAY_EINVALID (bad options, or
+ *         a case whose score is NaN or infinite, named with its run). Cases pair by their
+ *         checkpoint, group and id, byte for byte.
  */
 ASSAY_EXTERN int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 				    const assay_compare_opts *opts,
 				    void (*each)(void *payload, const assay_compare_case *c),
 				    void *payload, assay_err *err);
+
+/**
+ * Compares run `a` with run `b` as assay_compare_runs() does and writes one self-contained HTML
+ * page of it to `path` ("-": standard output; a file is written whole or not at all): the flips
+ * first (pass -> fail, fail -> pass, at most `max_flips` of each, 0: 50) with why, each opening
+ * to the expected value and A's and B's actual values side by side; the change of each group's
+ * pass rate; the statistics with their intervals; McNemar, the sign test and the verdict.
+ * Each run is read twice (the comparison, then the listed flips' values); memory stays flat.
+ * @param out       receives the comparison (the verdict decides the exit status)
+ * @param title     the page's title (the suite's name), or NULL
+ * @param any_suite false: runs that share no case (not runs of one suite) are refused and
+ *                  nothing is written
+ * @return 0; assay_compare_runs()'s and assay_report_each_line()'s errors; ASSAY_EINVALID (A
+ *         and B share no case, without any_suite); ASSAY_EIO
+ * Spec: docs/reports.md ("Comparing runs: assay compare", `--format html`).
+ */
+ASSAY_EXTERN int assay_compare_write_html(assay_comparison *out, const char *path, const char *a,
+					  const char *b, const assay_compare_opts *opts,
+					  const char *title, size_t max_flips, bool any_suite,
+					  assay_err *err);
 
 #ifdef __cplusplus
 }

@@ -112,12 +112,16 @@ typedef struct assay_diff_info {
  *   repetition_change:       {path: {"old_repeat", "new_repeat", "old_indexes", "new_indexes",
  *                                    "value"}}   (ignore_order)
  * Paths look like root['a'][0]. Values in the report share data with `expected` and `actual`.
+ * Everything the report holds (its paths, its values) is made in `a`, and the differences found
+ * are charged to `a` while the comparison runs, so `a`'s limit bounds both; the limit is
+ * checked at every difference found and every 4,096 comparison steps.
  * Works at any depth (deep documents are compared on a large private stack).
  * @param opts     NULL for ASSAY_DIFF_OPTS_INIT
  * @param deadline CLOCK_MONOTONIC seconds after which the comparison stops (0: none)
  * @param info     NULL, or receives the count and flags
  * @return 0, or ASSAY_ETOOBIG when `a` went past its limit or the deadline passed (the report
- *         so far is still in `*out`, info->over_budget set)
+ *         of what was found so far, itself cut at `a`'s limit, is still in `*out`,
+ *         info->over_budget set)
  */
 ASSAY_EXTERN int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
 			    const assay_value *actual, const assay_diff_opts *opts,

@@ -31,7 +31,8 @@ ASSAY_EXTERN int assay_fs_sha256(const char *path, char out[65], assay_err *err)
  * Writes `len` bytes to `path` atomically: `path`.tmp.<pid> is written, fsync'd, then renamed
  * over `path`. Readers see the old file or the new one, never a partial one. A `path` that is
  * neither a file nor a folder (a device such as /dev/null or /dev/stdout, a FIFO, a socket;
- * links followed) is written to directly instead: it is never replaced.
+ * links followed) is written to directly instead: it is never replaced. Whatever already has the
+ * temp file's name (a FIFO, a link) is removed first; the temp file is made with O_EXCL.
  * @param mode permission bits for a new file (e.g. 0644)
  * @return 0 or ASSAY_EIO (details in `err`; the temp file is removed)
  */

@@ -66,7 +66,8 @@ typedef enum assay_proc_status {
 enum assay_sandbox_layer {
 	ASSAY_SANDBOX_USERNS = 1 << 0,         /**< user namespace: no capability; with root, nobody
 						    outside */
-	ASSAY_SANDBOX_PIDNS = 1 << 1,          /**< PID namespace: sees and outlives nothing else */
+	ASSAY_SANDBOX_PIDNS = 1 << 1,          /**< PID namespace (with an IPC namespace): signals
+						    and outlives nothing else */
 	ASSAY_SANDBOX_LANDLOCK_FS = 1 << 2,    /**< Landlock: files only where allowed */
 	ASSAY_SANDBOX_LANDLOCK_NET = 1 << 3,   /**< Landlock: no TCP bind or connect (network off) */
 	ASSAY_SANDBOX_LANDLOCK_SCOPE = 1 << 4, /**< Landlock: no signal or abstract socket outside */

@@ -199,14 +199,16 @@ ASSAY_EXTERN bool assay_pass_policy_check(assay_pass_policy p, const size_t pass
  * Adds SlopCodeBench's aggregates to a summary (summary.json's object, as the runner makes it):
  * per checkpoint `pass_counts` and `total_counts` (group type -> cases) and `policies` (policy
  * name -> passed), and over the run `policies` (every checkpoint passed; false for an
- * interrupted run) and `overall_pass_rate` (the mean of the checkpoints' pass rates).
+ * interrupted run and for one whose `unrun_case_files` is not 0) and `overall_pass_rate` (the
+ * mean of the checkpoints' pass rates).
  * @param summary changed in place; new values are made in `a`
  */
 ASSAY_EXTERN void assay_summary_add_policies(assay_arena *a, assay_value *summary);
 
 /**
  * A sink that decides the run's verdict by policy `p` when the run ends: `*passed` is set true
- * when the run was not interrupted and every checkpoint passes `p` (false until then).
+ * when the run was not interrupted, left no case file unrun (the summary's
+ * `unrun_case_files`), and every checkpoint passes `p` (false until then).
  * @return 0
  */
 ASSAY_EXTERN int assay_sink_policy_new(assay_sink *out, assay_pass_policy p, bool *passed);

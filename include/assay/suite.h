@@ -242,6 +242,21 @@ ASSAY_EXTERN int assay_case_load(assay_case **out, const assay_suite *suite,
 				 const assay_checkpoint *cp, const assay_group *g, size_t index,
 				 assay_warn_fn warn, void *payload);
 
+/**
+ * As assay_case_load(), but every error of the case goes to `errors` ("path:line:col:
+ * message", each once), not only the first: after an error loading goes on with the next
+ * expected attribute, verify entry and common key (the case file must still read as a
+ * mapping). `(*out)->error` is the first. What `assay check-suite` lists (docs/cli.md,
+ * "assay check-suite").
+ * @param errors  NULL (then as assay_case_load) or a callback for each error; `epayload` is
+ *                passed to it
+ * @return 0 (loading problems are in `(*out)->error`)
+ */
+ASSAY_EXTERN int assay_case_load_all(assay_case **out, const assay_suite *suite,
+				     const assay_checkpoint *cp, const assay_group *g,
+				     size_t index, assay_warn_fn warn, void *payload,
+				     assay_warn_fn errors, void *epayload);
+
 /** Frees a case and its arena. NULL is allowed. */
 ASSAY_EXTERN void assay_case_free(assay_case *c);
 

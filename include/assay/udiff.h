@@ -25,6 +25,17 @@ extern "C" {
 ASSAY_EXTERN void assay_udiff(assay_buf *out, const char *a, size_t alen, const char *b,
 			      size_t blen, const char *a_label, const char *b_label, int context);
 
+/**
+ * assay_udiff() bounded in time as well: `deadline` is CLOCK_MONOTONIC seconds (as assay_now();
+ * 0: none), read every few thousand lines and search steps (the verification budget's time
+ * part, docs/decisions.md).
+ * @return 0 with the diff appended, or ASSAY_ETOOBIG when the deadline passed, with `out` as it
+ *         was
+ */
+ASSAY_EXTERN int assay_udiff_until(assay_buf *out, const char *a, size_t alen, const char *b,
+				   size_t blen, const char *a_label, const char *b_label,
+				   int context, double deadline);
+
 #ifdef __cplusplus
 }
 #endif

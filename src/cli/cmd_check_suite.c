@@ -7,8 +7,8 @@
  * case files one at a time, so this command
  * - loads suite.yaml as a whole, then, when that fails, checkpoint by checkpoint and group by
  *   group (the loader's filters), so that independent problems are each found once;
- * - loads every case of every group that loaded (assay_case_load), collecting its error and
- *   its warnings;
+ * - loads every case of every group that loaded (assay_case_load_all), collecting all its
+ *   errors, not only the first, and its warnings;
  * - checks every verify entry of every case the way verifying would, on a stand-in actual
  *   value (the expected one: its text, its JSON text when structured, the status code), so
  *   that refusals found only when a verifier runs (a regex that does not compile, a delimiter
@@ -74,6 +74,11 @@ static void add(assay_strvec *v, const char *msg)
 static void on_warning(void *payload, const char *msg)
 {
 	add(&((struct problems *)payload)->warnings, msg);
+}
+
+static void on_error(void *payload, const char *msg)
+{
+	add(&((struct problems *)payload)->errors, msg);
 }
 
 static void add_err(struct problems *p, const assay_err *err)
@@ -304,10 +309,11 @@ static void check_cases(struct problems *p, const assay_suite *s)
 			for (size_t k = 0; k < g->ncases; k++) {
 				assay_case *c = NULL;
 
-				assay_case_load(&c, s, cp, g, k, on_warning, p);
+				/* every error of the case, not only its first */
+				assay_case_load_all(&c, s, cp, g, k, on_warning, p, on_error, p);
 				p->cases++;
 				if (c->error)
-					add(&p->errors, c->error);
+					add(&p->errors, c->error); /* (said once) */
 				/* every error of the case at once: what was loaded of it is
 				 * verified too */
 				try_verifiers(p, s, g, c);

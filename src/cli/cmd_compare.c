@@ -18,7 +18,7 @@
 #include "exit.h"
 #include "util/banned.h"
 
-static const char usage[] = "assay compare RUN_A RUN_B [options]";
+static const char usage[] = "assay compare RUN_A RUN_B [--format text|json|html] [options]";
 
 enum { NEWLY_FAILING, NEWLY_PASSING, ONLY_A, ONLY_B, NLISTS };
 
@@ -263,7 +263,8 @@ int cmd_compare(int argc, char **argv)
 	assay_compare_opts o = ASSAY_COMPARE_OPTS_INIT;
 	struct listing l = { .max = 20 };
 	size_t seed = 1;
-	bool any_suite = false;
+	bool any_suite = false, html = false;
+	const char *format = NULL, *output = NULL;
 	const cli_opt opts[] = {
 		{ "alpha", 0, CLI_OPT_SECONDS, &o.alpha, "P",
 		  "significance level (default 0.05): exit 1 when B is worse at this level" },
@@ -275,6 +276,11 @@ int cmd_compare(int argc, char **argv)
 		{ "max-list", 0, CLI_OPT_COUNT, &l.max, "N",
 		  "list at most N cases of each kind (default 20)" },
 		{ "json", 0, CLI_OPT_FLAG, &l.json, NULL, "print the comparison as JSON, every case" },
+		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
+		  "text (default), json (as --json) or html: a page with the flips, the pass rate "
+		  "per group and the statistics drawn" },
+		{ "output", 'o', CLI_OPT_STRING, &output, "FILE",
+		  "--format html: write the page to FILE (default: standard output)" },
 		{ "any-suite", 0, CLI_OPT_FLAG, &any_suite, NULL,
 		  "compare runs of different suites (or suite.yaml versions) anyway" },
 		{ NULL },
@@ -291,6 +297,16 @@ int cmd_compare(int argc, char **argv)
 		cli_usage(stderr, usage, opts);
 		return CLI_EXIT_USAGE;
 	}
+	if (format && !strcmp(format, "json"))
+		l.json = true;
+	else if (format && !strcmp(format, "html"))
+		html = true;
+	else if (format && strcmp(format, "text"))
+		return cli_error(CLI_EXIT_USAGE, "--format takes text, json or html");
+	if (html && l.json)
+		return cli_error(CLI_EXIT_USAGE, "--json and --format html: choose one");
+	if (output && !html)
+		return cli_error(CLI_EXIT_USAGE, "--output goes with --format html");
 	if (!(o.alpha > 0 && o.alpha < 0.5))
 		return cli_error(CLI_EXIT_USAGE, "--alpha takes a level between 0 and 0.5");
 	o.seed = seed;
@@ -301,7 +317,18 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (int i = 0; i < NLISTS; i++)
 		l.lists[i] = assay_value_array();
-	rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
+	if (html) {
+		assay_value ib;
+		const assay_value *info = run_info(l.a, words[1], &ib);
+		const assay_value *suite = assay_object_get(info, "suite");
+
+		rc = assay_compare_write_html(&r, output ? output : "-", words[0], words[1], &o,
+					      suite && suite->kind == ASSAY_V_STRING ? suite->u.s
+										      : NULL,
+					      l.max > 50 ? l.max : 50, any_suite, &err);
+	} else {
+		rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
+	}
 	if (rc) {
 		rc = cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID ||
 						    rc == ASSAY_EPARSE
@@ -311,6 +338,10 @@ int cmd_compare(int argc, char **argv)
 	} else if (!r.paired && (r.cases_a || r.cases_b) && !any_suite) {
 		rc = cli_error(CLI_EXIT_USAGE, "A and B share no case: they are not runs of one suite "
 					       "(--any-suite to compare them anyway)");
+	} else if (html) {
+		if (output)
+			fprintf(stderr, "assay: wrote %s\n", output);
+		rc = r.worse ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	} else {
 		if (l.json)
 			print_json(&l, &r, words[0], words[1]);

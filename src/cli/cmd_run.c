@@ -85,6 +85,34 @@ static int covers_store(assay_store *store, const assay_suite *suite, const char
 	return rc;
 }
 
+static assay_value strings(assay_arena *m, const assay_strvec *v)
+{
+	assay_value list = assay_value_array();
+
+	for (size_t i = 0; i < v->nr; i++)
+		assay_array_push(m, &list, assay_value_strz(m, v->v[i]));
+	return list;
+}
+
+/*
+ * A shard's `shard` object: the plan's (assay_shard_plan_value) and the selection it split
+ * ("selection": checkpoint, groups, cases, case_names), which `assay merge` loads the suite
+ * with to check that no case of it is missing (docs/scale-out.md, "What a merge checks").
+ */
+static assay_value shard_value(assay_arena *m, const assay_shard_plan *plan,
+			       const struct run_args *a)
+{
+	assay_value o = assay_shard_plan_value(plan, m), sel = assay_value_object();
+
+	assay_object_set(m, &sel, "checkpoint",
+			 a->checkpoint ? assay_value_strz(m, a->checkpoint) : assay_value_null());
+	assay_object_set(m, &sel, "groups", strings(m, &a->groups));
+	assay_object_set(m, &sel, "cases", strings(m, &a->cases));
+	assay_object_set(m, &sel, "case_names", strings(m, &a->case_names));
+	assay_object_set(m, &o, "selection", sel);
+	return o;
+}
+
 /* What the store records of this run. */
 static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
 			    const struct run_args *a, const assay_shard_plan *plan, int argc,
@@ -117,21 +145,22 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 			assay_array_push(m, &prefix, assay_value_strz(m, suite->command.v[i]));
 		assay_object_set(m, &meta, "command", prefix);
 		assay_object_set(m, &meta, "cases", assay_value_int((int64_t)plan->total));
-		assay_object_set(m, &meta, "shard", assay_shard_plan_value(plan, m));
+		assay_object_set(m, &meta, "shard", shard_value(m, plan, a));
 	}
 	return meta;
 }
 
 /* --resume continues the same shard of the same split (or an unsharded run), nothing else. */
 static int same_shard(const assay_value *info, const assay_shard_plan *plan, assay_arena *m,
-		      const char *output)
+		      const struct run_args *a)
 {
 	const assay_value *kept = assay_object_get(info, "shard");
+	const char *output = a->output;
 
 	if (!kept && !plan)
 		return 0;
 	if (kept && plan) {
-		assay_value now = assay_shard_plan_value(plan, m), was = assay_value_copy(m, kept);
+		assay_value now = shard_value(m, plan, a), was = assay_value_copy(m, kept);
 
 		/* a case file edited since is run again, as unsharded (the store's case hashes);
 		 * the shard's digest of the case files stays the first one, so `assay merge`
@@ -223,7 +252,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			goto out;
 		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
-			   (rc = same_shard(&info, plan, m, a->output)) ||
+			   (rc = same_shard(&info, plan, m, a)) ||
 			   (rc = covers_store(*out, suite, a->output))) {
 			goto out;
 		}
@@ -438,7 +467,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.suite_dir = words[0];
-	if ((rc = shard_options(&sh)) || (rc = loop_options(&a, &l)) ||
+	/* a mistake in --format costs nothing: checked before the results folder is made */
+	if ((rc = report_args_check_run(&ra, a.output)) || (rc = shard_options(&sh)) ||
+	    (rc = loop_options(&a, &l)) ||
 	    (rc = run_common_load(&suite, &a)) || (rc = shard_suite(suite, &sh, a.quiet)))
 		goto out;
 	if ((rc = open_results(&store, suite, &a, sh.on ? &sh.plan : NULL, argc, argv)))

@@ -42,7 +42,7 @@ static bool all_digits(const char *s)
 int cmd_run_case(int argc, char **argv)
 {
 	struct run_args a = { .kill_grace = 1.0, RUN_ARGS_LISTS };
-	const char *format = "auto", *problem = NULL, *environment = NULL, *entry_name = NULL;
+	const char *format = "auto", *color = "auto", *problem = NULL, *environment = NULL, *entry_name = NULL;
 	char *suite_dir = NULL, *checkpoint = NULL, *env_entry = NULL;
 	const cli_opt opts[] = {
 		RUN_COMMON_OPTS_E(a, 0),
@@ -57,6 +57,8 @@ int cmd_run_case(int argc, char **argv)
 		  "show every attribute of every case in full, with format_result (json)" },
 		{ "format", 0, CLI_OPT_STRING, &format, "FORMAT",
 		  "text (the default on a terminal) or json (the default otherwise)" },
+		{ "color", 0, CLI_OPT_STRING, &color, "WHEN",
+		  "auto (on a terminal, unless NO_COLOR is set), always or never (text)" },
 		{ "quiet", 'q', CLI_OPT_FLAG, &a.quiet, NULL, "print no warnings but that case files never run" },
 		{ NULL },
 	};
@@ -76,6 +78,10 @@ int cmd_run_case(int argc, char **argv)
 	if (strcmp(format, "auto") && strcmp(format, "text") && strcmp(format, "json")) {
 		run_args_release(&a);
 		return cli_error(CLI_EXIT_USAGE, "--format takes text or json");
+	}
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+		run_args_release(&a);
+		return cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
 	}
 	if (environment && a.entry) {
 		run_args_release(&a);
@@ -115,9 +121,9 @@ int cmd_run_case(int argc, char **argv)
 		goto out;
 	if (text) {
 		const char *no = getenv("NO_COLOR");
-		assay_term_opts t = { NULL, false, stdout,
-				      isatty(STDOUT_FILENO) && !(no && *no), SIZE_MAX, 1, a.entry,
-				      false };
+		bool colored = !strcmp(color, "always") ||
+			       (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(no && *no));
+		assay_term_opts t = { NULL, false, stdout, colored, SIZE_MAX, 1, a.entry, false };
 		assay_sink_terminal_new(&sink, &t);
 	} else {
 		assay_sink_array_new(&sink, a.full);

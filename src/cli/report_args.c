@@ -49,6 +49,29 @@ int report_args_take(int *argc, char **argv, struct report_args *ra)
 	return 0;
 }
 
+int report_args_check_run(const struct report_args *ra, const char *dir)
+{
+	for (size_t i = 0; i < ra->nformats; i++) {
+		const char *spec = ra->formats[i], *colon = strchr(spec, ':');
+		char *name = assay_xstrndup(spec, colon ? (size_t)(colon - spec) : strlen(spec));
+		assay_err err = ASSAY_ERR_INIT;
+		assay_format f;
+		int rc = 0;
+
+		if (assay_format_find(&f, name, &err))
+			rc = cli_report_err(CLI_EXIT_USAGE, &err);
+		else if (colon && !colon[1])
+			rc = cli_error(CLI_EXIT_USAGE, "--format %s: the path after ':' is empty", spec);
+		else if (!colon && f == ASSAY_FORMAT_JSONL)
+			rc = cli_error(CLI_EXIT_USAGE, "--format jsonl needs a path in assay run (%s/"
+						       "reports.jsonl holds these lines already)", dir);
+		free(name);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int report_args_open(const struct report_args *ra, const char *dir, const char *output,
 		     const char *results, assay_renderer **rs, size_t *n)
 {

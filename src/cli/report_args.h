@@ -43,6 +43,13 @@ struct report_args {
 int report_args_take(int *argc, char **argv, struct report_args *ra);
 
 /*
+ * `assay run`'s --format options checked before anything is made (the results folder `dir`
+ * included): a known name, no empty path, a path for jsonl. Returns 0 or CLI_EXIT_USAGE
+ * (message printed).
+ */
+int report_args_check_run(const struct report_args *ra, const char *dir);
+
+/*
  * Opens a renderer per --format: "F:PATH" writes PATH; a bare "F" writes `dir`/<the format's
  * file> when `dir` is given, else `output` (NULL or "-": standard output). At most one report
  * goes to standard output. Returns 0 or an exit code (message printed); on error nothing is

@@ -208,11 +208,14 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	rc = assay_suite_load(out, a->suite_dir, &filter, collect_warning, &warnings, &err);
 	if (a->quiet) {
 		/* -q never hides a warning that changes what runs: case files left out of the run
-		 * by a suite mistake (a misspelled group folder: "... never run") */
+		 * by a suite mistake (a misspelled group folder: "... never run"), a --group or
+		 * --case pattern that matched nothing (select.c: "no case matches 'x'") */
 		assay_strvec keep = ASSAY_STRVEC_INIT;
 
 		for (size_t i = 0; i < warnings.nr; i++)
-			if (strstr(warnings.v[i], " never run"))
+			if (strstr(warnings.v[i], " never run") ||
+			    !strncmp(warnings.v[i], "no case ", 8) ||
+			    !strncmp(warnings.v[i], "no group ", 9))
 				assay_strvec_push(&keep, warnings.v[i]);
 		assay_strvec_clear(&warnings);
 		warnings = keep;
@@ -364,7 +367,11 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	}
 	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
 	opts.hide_paths = (const char *const *)hide.v;
-	if ((rc = sandbox_options(&opts, suite, a))) {
+	if (submission && !assay_fs_is_dir(submission))
+		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: no such folder", a->submission);
+	else
+		rc = sandbox_options(&opts, suite, a);
+	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);
 		return rc;
@@ -390,8 +397,12 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	free(submission);
 	assay_strvec_clear(&hide);
 
-	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
+	/* what the command line gave (--entry) is a usage error (2); the rest is the suite's
+	 * (adapter.command, adapter.submission, ...): it does not load, 3 */
+	if (rc == ASSAY_EINVALID && a->entry)
 		return cli_report_err(CLI_EXIT_USAGE, &err);
+	if (rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND)
+		return cli_report_err(CLI_EXIT_LOAD, &err);
 	if (rc)
 		return cli_report_err(CLI_EXIT_INTERNAL, &err);
 	/* An interrupted run has fewer cases than the suite: it did not pass, and says so apart

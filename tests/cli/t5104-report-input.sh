@@ -70,7 +70,12 @@ test_case 'a whole reports.jsonl renders as the store does (cut values stay cut)
 	run_assay run "$FIXTURES/suites/failing" -o res -q; expect_exit 1
 	run_assay report res/reports.jsonl --format tap -o a.tap; expect_exit 0
 	run_assay report res --format tap -o b.tap; expect_exit 0
-	cmp a.tap b.tap'
+	# but for the reproduce line: a bare reports.jsonl does not record the suite folder
+	expect_grep "^  reproduce: \"assay run-case SUITE --case checkpoint_1/core/json-diff\"$" a.tap
+	expect_grep "^  reproduce: \"assay run-case .*/suites/failing --case checkpoint_1/core/json-diff\"$" b.tap
+	sed "/^  reproduce: /d" a.tap > a2.tap
+	sed "/^  reproduce: /d" b.tap > b2.tap
+	cmp a2.tap b2.tap'
 
 test_case 'a run that never ended (killed): its finished cases are rendered, and it says so' '
 	fresh

@@ -464,5 +464,7 @@ int main(int argc, char **argv)
 		return cmd_new_namespace(argv[2]);
 	if (strcmp(cmd, "hold-mem") == 0 && nargs == 2)
 		return cmd_hold_mem(argv[2], argv[3]);
+	if (strcmp(cmd, "shm-leave") == 0 && nargs == 1)
+		return cmd_shm_leave(argv[2]);
 	return usage();
 }

@@ -24,6 +24,7 @@ int cmd_fork_bomb(const char *marker);
 int cmd_forge_report(const char *stop);
 int cmd_ptrace_parent(void);
 int cmd_whoami(void);
+int cmd_shm_leave(const char *key);
 int cmd_forge_results(const char *id);
 int cmd_listen(const char *portfile, const char *seconds);
 int cmd_tcp_server(const char *own, const char *other);

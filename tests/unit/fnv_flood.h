@@ -50,12 +50,14 @@ static void fnv_flood_block(uint32_t b, char out[FNV_FLOOD_LEN])
 	}
 }
 
-/* The two blocks of each position into pairs[blocks][2][FNV_FLOOD_LEN] (no NUL). */
-static void fnv_flood_pairs(int blocks, char (*pairs)[2][FNV_FLOOD_LEN])
+/* The two blocks of each position into pairs[blocks][2][FNV_FLOOD_LEN] (no NUL), for keys
+ * hashed after `prefix` (the bytes a table hashes before the key: "" for the key alone). */
+static void fnv_flood_pairs_after(const char *prefix, int blocks,
+				  char (*pairs)[2][FNV_FLOOD_LEN])
 {
 	const uint32_t n = 1u << 18;
 	struct fnv_flood_cand *c = malloc(n * sizeof(*c));
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = fnv_flood_step(1469598103934665603ull, prefix, strlen(prefix));
 
 	for (int k = 0; k < blocks; k++) {
 		uint32_t i;
@@ -83,6 +85,12 @@ static void fnv_flood_pairs(int blocks, char (*pairs)[2][FNV_FLOOD_LEN])
 		h = fnv_flood_step(h, pairs[k][0], FNV_FLOOD_LEN);
 	}
 	free(c);
+}
+
+/* The pairs for keys hashed alone. */
+static inline void fnv_flood_pairs(int blocks, char (*pairs)[2][FNV_FLOOD_LEN])
+{
+	fnv_flood_pairs_after("", blocks, pairs);
 }
 
 /* Key number `i` (< 2^blocks) into `out` (FNV_FLOOD_LEN * blocks characters and a NUL). */

@@ -24,6 +24,7 @@
 #include "assay/diff.h"
 #include "assay/json.h"
 #include "json/json_int.h"
+#include "fnv_flood.h"
 
 static assay_arena *arena;
 
@@ -1020,4 +1021,108 @@ Test(diff, ignore_order_keeps_a_lone_surrogate_as_an_item)
 	/* deepdiff-parity.md 14.4: deepdiff drops an item it cannot hash; assay reports it */
 	check_diff("[1]", "[1, \"\\ud800\"]", "{\"ignore_order\": true}",
 		   "{\"iterable_item_added\": {\"root[1]\": \"\\ud800\"}}");
+}
+
+/*
+ * What a diff finds counts against the report arena's limit as it is found (hostile review F2):
+ * a list of 400,000 scalars against an empty one is one run of added items, reported without a
+ * comparison step each, and before it went past any limit (16 MB of output: 2.66 GB of memory
+ * and a 159 MB diff). The walk stops at the limit, over budget, and the arena ends near it.
+ */
+Test(diff, differences_found_count_against_the_arena_limit)
+{
+	const size_t limit = 4u << 20;
+	assay_arena *small = assay_arena_new(limit);
+	assay_value e = assay_value_array(), a = assay_value_array(), d;
+	assay_diff_info info;
+
+	for (int i = 0; i < 400000; i++)
+		assay_array_push(arena, &a, assay_value_int(0));
+	cr_expect_eq(assay_diff(&d, small, &e, &a, NULL, 0, &info), ASSAY_ETOOBIG);
+	cr_expect(info.over_budget);
+	cr_expect_lt(info.count, 400000);
+	/* what it made stays near the limit, and nothing stays charged once it returns */
+	cr_expect_lt(assay_arena_used(small), limit + limit / 4, "%zu bytes",
+		     assay_arena_used(small));
+	assay_arena_free(small);
+	/* with room enough, the whole report */
+	small = assay_arena_new(256u << 20);
+	cr_expect_eq(assay_diff(&d, small, &e, &a, NULL, 0, &info), 0);
+	cr_expect_eq(info.count, 400000);
+	assay_arena_free(small);
+}
+
+/*
+ * Long paths: 2,000 keys added to an object 3,000 levels deep make 2,000 paths of 9 KB (a
+ * 214 KB output 99,990 levels deep made a 563 MB diff). Each path is charged as it is made, so
+ * the walk stops at the limit although it takes fewer comparison steps than one budget check.
+ */
+Test(diff, long_paths_count_against_the_arena_limit)
+{
+	enum { DEPTH = 3000, KEYS = 2000 };
+	const size_t limit = 4u << 20;
+	assay_arena *small = assay_arena_new(limit);
+	assay_buf te = ASSAY_BUF_INIT, ta = ASSAY_BUF_INIT;
+	assay_value e, a, d;
+	assay_diff_info info;
+
+	for (int i = 0; i < DEPTH; i++) {
+		assay_buf_addch(&te, '[');
+		assay_buf_addch(&ta, '[');
+	}
+	assay_buf_adds(&te, "{}");
+	assay_buf_addch(&ta, '{');
+	for (int k = 0; k < KEYS; k++)
+		assay_buf_addf(&ta, "%s\"k%d\": 0", k ? ", " : "", k);
+	assay_buf_addch(&ta, '}');
+	for (int i = 0; i < DEPTH; i++) {
+		assay_buf_addch(&te, ']');
+		assay_buf_addch(&ta, ']');
+	}
+	e = js(te.ptr);
+	a = js(ta.ptr);
+	cr_expect_eq(assay_diff(&d, small, &e, &a, NULL, 0, &info), ASSAY_ETOOBIG);
+	cr_expect(info.over_budget);
+	cr_expect_lt(info.count, KEYS);
+	cr_expect_lt(assay_arena_used(small), limit + limit / 4, "%zu bytes",
+		     assay_arena_used(small));
+	assay_arena_free(small);
+	assay_buf_release(&te);
+	assay_buf_release(&ta);
+}
+
+/* CPU seconds this test's process has used so far. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The report's index of paths is keyed (util/hash.h): 65,536 keys added whose paths
+ * "root['<key>']" agree in the low 32 bits of unkeyed FNV-1a (the hash the index used) made
+ * every path walk past all the others, about 2^31 comparisons with no budget check in between.
+ */
+Test(diff, paths_made_to_collide_cost_linear_work, .timeout = 300)
+{
+	enum { BLOCKS = 16, N = 1 << BLOCKS };
+	char pairs[BLOCKS][2][FNV_FLOOD_LEN], key[FNV_FLOOD_LEN * BLOCKS + 1];
+	assay_value e = assay_value_object(), a = assay_value_object(), d;
+	assay_diff_info info;
+
+	fnv_flood_pairs_after("root['", BLOCKS, pairs);
+	for (uint32_t i = 0; i < N; i++) {
+		fnv_flood_key(pairs, BLOCKS, i, key);
+		assay_object_append(arena, &a, assay_value_strz(arena, key), assay_value_int(i));
+	}
+	double t0 = cpu_now();
+	cr_assert_eq(assay_diff(&d, arena, &e, &a, NULL, 0, &info), 0);
+	double took = cpu_now() - t0;
+	cr_expect_eq(info.count, N);
+	const assay_value *added = assay_object_get(&d, "dictionary_item_added");
+	cr_assert(added);
+	cr_expect_eq(added->len, N);
+	cr_expect_lt(took, 3.0, "%.1f s of CPU for %d added keys", took, N);
 }

@@ -740,3 +740,26 @@ Test(local_nonroot, every_attack_fails_without_root_too, .timeout = 60)
 	free(dgram);
 	box_free(&b);
 }
+
+/* The start time that tells a live owner from a reused pid (work roots, case cgroups) is field
+ * 22 of /proc/PID/stat, read here independently; it was field 21 (itrealvalue, always 0). */
+Test(owners, the_start_time_is_field_22_of_stat)
+{
+	char buf[1024], *p;
+	unsigned long long want = 0;
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n;
+	int field = 3;
+
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')') + 2; /* field 3 starts here */
+	for (; field < 22; field++)
+		p = strchr(p, ' ') + 1;
+	want = strtoull(p, NULL, 10);
+	cr_assert_neq(want, 0);
+	cr_assert_eq(assay_proc__start_time((long)getpid()), want);
+	cr_assert_eq(assay_proc__start_time(999999999L), 0);
+}

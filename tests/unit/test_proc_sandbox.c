@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1139,6 +1140,33 @@ Test(sandbox, the_case_cannot_make_namespaces)
 	free(out);
 	/* what the filter must not take away: threads and processes */
 	cr_expect_eq(attack(&b, true, NULL, "spawn-grandchild", "0", NULL), 0);
+	box_free(&b);
+}
+
+/* System V IPC lives in an IPC namespace: in the host's, a case's shared memory segment (up to
+ * its memory limit, counted against no cgroup once the case is gone) outlived the case and the
+ * run, and a later case could read it. The case gets an IPC namespace of its own. */
+Test(sandbox, system_v_ipc_does_not_outlive_the_case)
+{
+	struct box b;
+	char key[32], *out;
+	key_t k = (key_t)(0x5a000000 | (getpid() & 0xffffff));
+
+	snprintf(key, sizeof(key), "%d", (int)k);
+	box_make(&b);
+	cr_assert_eq(attack(&b, true, &out, "shm-leave", key, NULL), 0, "%s", out);
+	cr_assert_str_eq(out, "made\n");
+	free(out);
+	cr_expect_lt(shmget(k, 0, 0), 0, "the case's segment outlived it");
+	/* without the sandbox it does (the test can fail); removed again */
+	cr_assert_eq(attack(&b, false, &out, "shm-leave", key, NULL), 0, "%s", out);
+	free(out);
+	{
+		int id = shmget(k, 0, 0);
+
+		cr_assert_geq(id, 0);
+		cr_assert_eq(shmctl(id, IPC_RMID, NULL), 0);
+	}
 	box_free(&b);
 }
 

@@ -167,7 +167,12 @@ Test(renderer, junit_from_lines_in_memory_counts_failures_and_errors_apart)
 	cr_assert_eq(assay_fs_read(&text, path, 0, NULL), 0);
 	cr_assert(strstr(text.ptr, "tests=\"3\" failures=\"1\" errors=\"1\""), "%s", text.ptr);
 	cr_assert(strstr(text.ptr, "timestamp=\"2026-01-02T03:04:05\" hostname=\"localhost\""));
-	cr_assert(strstr(text.ptr, "<error message=\"timed out; output not correct\" type=\"timed_out\">"));
+	/* the terminal's words: the ending first, then each attribute not correct */
+	cr_assert(strstr(text.ptr, "<error message=\"timed out\" type=\"timed_out\">timed out\n"
+				   "output: expected \"want\", got \"got\"\n"),
+		  "%s", text.ptr);
+	cr_assert(strstr(text.ptr, "<failure message=\"output: expected &quot;want&quot;, got "
+				   "&quot;got&quot;\" type=\"failure\">"));
 	cr_assert(strstr(text.ptr, "time=\"0.250000\""));
 	assay_buf_release(&text);
 	/* a renderer freed before its end leaves no file */
@@ -179,5 +184,47 @@ Test(renderer, junit_from_lines_in_memory_counts_failures_and_errors_apart)
 	cr_assert_not(assay_fs_exists(other));
 	assay_fs_remove_tree(dir, NULL);
 	free(other), free(path), free(dir);
+	assay_arena_free(a);
+}
+
+/* The HTML page's words and stderr tail count against html_detail_bytes as the raw values do:
+ * past the budget a case keeps its first line only. */
+static bool html_has(const assay_value *l, size_t budget, const char *needle)
+{
+	char *dir = NULL, *path;
+	assay_renderer *r;
+	assay_render_opts o = ASSAY_RENDER_OPTS_INIT;
+	assay_buf text = ASSAY_BUF_INIT;
+	bool has;
+
+	o.html_detail_bytes = budget;
+	cr_assert_eq(assay_fs_mkdtemp(&dir, NULL, "assay-report-test.", NULL), 0);
+	path = assay_path_join(dir, "r.html");
+	cr_assert_eq(assay_renderer_open(&r, ASSAY_FORMAT_HTML, path, &o, NULL), 0);
+	cr_assert_eq(assay_renderer_begin(r, NULL, 1, NULL), 0);
+	cr_assert_eq(assay_renderer_case(r, l, NULL), 0);
+	cr_assert_eq(assay_renderer_end(r, NULL, NULL), 0);
+	assay_renderer_free(r);
+	cr_assert_eq(assay_fs_read(&text, path, 0, NULL), 0);
+	has = strstr(text.ptr, needle) != NULL;
+	assay_buf_release(&text);
+	assay_fs_remove_tree(dir, NULL);
+	free(path), free(dir);
+	return has;
+}
+
+Test(renderer, html_words_and_stderr_count_against_the_detail_budget)
+{
+	assay_arena *a = assay_arena_new(0);
+	assay_value l = line(a, "wrong", false, "exited"), se = assay_value_object();
+	assay_value *results = (assay_value *)assay_object_get(&l, "results");
+
+	assay_object_set(a, &se, "actual", assay_value_strz(a, "stderr-tail-marker\n"));
+	assay_object_set(a, &se, "is_correct", assay_value_bool(true));
+	assay_object_set(a, results, "stderr", se);
+	cr_assert(html_has(&l, 0, "stderr-tail-marker"));     /* 0: the default, 64 MiB */
+	cr_assert(html_has(&l, 0, "output: expected"));
+	cr_assert_not(html_has(&l, 1, "stderr-tail-marker")); /* past the budget: no tail */
+	cr_assert(html_has(&l, 1, "output: expected"));        /* the first line stays */
 	assay_arena_free(a);
 }

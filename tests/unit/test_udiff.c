@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "assay/udiff.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 static char *udiff_n(const char *a, size_t alen, const char *b, size_t blen, int context)
@@ -520,4 +521,82 @@ Test(udiff, huge_different_texts_finish, .timeout = 60)
 	assay_buf_release(&a);
 	assay_buf_release(&b);
 	assay_buf_release(&res);
+}
+
+/*
+ * Lines made to collide under the unkeyed hash the line table used before util/hash.h (a 64-bit
+ * FNV variant over 8-byte words, folded as h ^ h >> 32): each line is 8 bytes and '\n', the
+ * hash inverted so that it ends as i << 24, so every line fell into the same slot of any table
+ * of up to 2^24 slots and every new line walked past all the lines before it (250,000 such
+ * lines, 2.25 MB, took 101 s). With the keyed table each line takes a few probes.
+ */
+static void old_line_hash_flood(assay_buf *out, size_t n)
+{
+	const uint64_t p = 0x100000001b3u;
+	uint64_t pinv = p;
+
+	for (int k = 0; k < 6; k++)
+		pinv *= 2 - p * pinv; /* Newton's step: p * pinv == 1 modulo 2^64 */
+	for (uint64_t i = 1; n; i++) {
+		uint64_t f = i << 24, x = f ^ (f >> 32);
+		uint64_t hm = (x * pinv) ^ '\n', y = hm, w;
+		unsigned char b[8];
+
+		for (int k = 0; k < 64 / 29 + 1; k++) /* undo h ^= h >> 29 */
+			y = hm ^ (y >> 29);
+		w = (y * pinv) ^ (0xcbf29ce484222325u ^ 9);
+		memcpy(b, &w, 8);
+		if (memchr(b, '\n', 8))
+			continue;
+		assay_buf_add(out, b, 8);
+		assay_buf_addch(out, '\n');
+		n--;
+	}
+}
+
+Test(udiff, lines_made_to_collide_cost_linear_work, .timeout = 120)
+{
+	enum { N = 1 << 16 };
+	assay_buf b = ASSAY_BUF_INIT, out = ASSAY_BUF_INIT;
+	uint64_t before;
+
+	old_line_hash_flood(&b, N);
+	/* expected: the first and the last of them with a line between; actual: all of them */
+	assay_buf a = ASSAY_BUF_INIT;
+	assay_buf_add(&a, b.ptr, 9);
+	assay_buf_adds(&a, "between\n");
+	assay_buf_add(&a, b.ptr + b.len - 9, 9);
+	before = assay_htab_probes();
+	assay_udiff(&out, a.ptr, a.len, b.ptr, b.len, "expected", "actual", 3);
+	uint64_t probes = assay_htab_probes() - before;
+	cr_expect_gt(probes, 0, "the lines went through the keyed table (util/hash.h)");
+	cr_expect_lt(probes, 16u * N, "%llu probes for %d lines", (unsigned long long)probes, N);
+	/* and the diff is right: the applied diff gives the actual text */
+	assay_buf res = ASSAY_BUF_INIT;
+	apply(&res, a.ptr, a.len, out.ptr, out.len);
+	cr_expect(res.len == b.len && !memcmp(res.ptr, b.ptr, b.len), "the diff applies");
+	assay_buf_release(&res);
+	assay_buf_release(&a);
+	assay_buf_release(&b);
+	assay_buf_release(&out);
+}
+
+/* The verification budget's time stops a line diff as it stops the readers. */
+Test(udiff, stops_at_its_deadline)
+{
+	assay_buf a = ASSAY_BUF_INIT, b = ASSAY_BUF_INIT, out = ASSAY_BUF_INIT;
+
+	for (int i = 0; i < 20000; i++) {
+		assay_buf_addf(&a, "%d\n", i);
+		assay_buf_addf(&b, "%d\n", i * 7);
+	}
+	/* CLOCK_MONOTONIC 1.0: the machine's first second, long past */
+	cr_expect_eq(assay_udiff_until(&out, a.ptr, a.len, b.ptr, b.len, "e", "a", 3, 1.0),
+		     ASSAY_ETOOBIG);
+	cr_expect_eq(out.len, 0, "nothing half made is left");
+	cr_expect_eq(assay_udiff_until(&out, a.ptr, a.len, b.ptr, b.len, "e", "a", 3, 0), 0);
+	cr_expect_gt(out.len, 0);
+	assay_buf_release(&a);
+	assay_buf_release(&b);
+	assay_buf_release(&out);
 }

@@ -271,8 +271,13 @@ Test(checks, flexible_partial_credit_as_pattern_1)
 	expect("Hello World", "Greeting: Hello World!", "{verifier: flexible, contains: false}",
 	       false, 0, NULL);
 	expect("Hello World", "HELLO WORLD", "{verifier: flexible, ignore_case: false}", false, 0,
-	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1 +1 @@\\n-Hello World\\n\\\\ No "
-	       "newline at end of file\\n+HELLO WORLD\\n\\\\ No newline at end of file\\n\"");
+	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1 +1 @@\\n-Hello World\\n"
+	       "+HELLO WORLD\\n\"");
+	/* the texts as the author wrote them (stripped, not case-folded), each ending with
+	 * a newline: no "\\ No newline" for what strip took */
+	expect("\"Goodbye\\nWorld\\n\"", "  HELLO\nworld\n", "{verifier: flexible}", false, 0,
+	       "\"No match:\\n--- expected\\n+++ actual\\n@@ -1,2 +1,2 @@\\n-Goodbye\\n-World\\n"
+	       "+HELLO\\n+world\\n\"");
 	/* Pattern 1 lowers (str.lower), it does not casefold: ß is not ss here */
 	expect("straße", "STRASSE", "{verifier: flexible}", false, 0, NULL);
 	refused("x", "x", "{verifier: flexible, contains_credit: 2}", "between 0 and 1");
@@ -356,4 +361,89 @@ Test(checks, diff_strategies_of_verification_md)
 	/* correct attributes keep their diff */
 	expect("x", "x", "{diff: simple}", true, -1, "null");
 	refused("x", "y", "{diff: fancy}", "option 'diff' must be simple, lines, unified");
+}
+
+/* ---- the verification budget's time ------------------------------------------------------ */
+
+/*
+ * A line diff (text, file, flexible, the unified strategy) stops at the attribute's deadline as
+ * the readers do: the attribute fails with the reason and `budget` set.
+ */
+Test(checks, line_diffs_stop_at_the_budgets_time)
+{
+	static const struct {
+		const char *attribute, *options, *expected;
+	} c[] = {
+		{ "output", "{verifier: text}", NULL },
+		{ "output", "{verifier: exact}", NULL },
+		{ "output", "{verifier: flexible}", NULL },
+		{ "output", "{verifier: contains, diff: unified}", "zzz" },
+		{ "files-out/r.txt", "{verifier: file}", NULL },
+	};
+	assay_buf e = ASSAY_BUF_INIT, a = ASSAY_BUF_INIT;
+
+	for (int i = 0; i < 20000; i++) {
+		assay_buf_addf(&e, "%d\n", i);
+		assay_buf_addf(&a, "%d\n", i * 7);
+	}
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		assay_value ex = c[k].expected ? assay_value_strz(A, c[k].expected)
+					       : assay_value_string(A, e.ptr, e.len);
+		assay_value opts = y(c[k].options);
+		assay_actual ac = { ASSAY_ACTUAL_BYTES, a.ptr, a.len, false, 0, 0 };
+		/* CLOCK_MONOTONIC 1.0: the machine's first second, long past */
+		assay_verify_call call = { "g", "c", c[k].attribute, &ex, &ac, &opts, A, 1.0 };
+		assay_verification v = ASSAY_VERIFICATION_INIT;
+		assay_err err = ASSAY_ERR_INIT;
+		assay_buf d = ASSAY_BUF_INIT;
+
+		cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0, "%s: %s", c[k].options,
+			     err.msg);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect_not(v.is_correct, "%s", c[k].options);
+		cr_expect(v.budget, "%s: %.200s", c[k].options, d.ptr);
+		cr_expect(strstr(d.ptr, "verification budget (time)"), "%s: %.200s", c[k].options,
+			  d.ptr);
+		/* and without a deadline the diff is made */
+		call.deadline = 0;
+		v = (assay_verification)ASSAY_VERIFICATION_INIT;
+		assay_buf_reset(&d);
+		cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0);
+		assay_json_write(&d, &v.diff, 0);
+		cr_expect_not(v.budget, "%s", c[k].options);
+		cr_expect(strstr(d.ptr, "@@ -"), "%s: %.200s", c[k].options, d.ptr);
+		assay_buf_release(&d);
+	}
+	assay_buf_release(&e);
+	assay_buf_release(&a);
+}
+
+/* `diff: structural` past the verification budget's memory fails the attribute with the
+ * reason, as the json verifier does, instead of keeping a report cut anywhere. */
+Test(checks, structural_diff_strategy_stops_at_the_budgets_memory)
+{
+	assay_arena *small = assay_arena_new(256 * 1024);
+	assay_buf e = ASSAY_BUF_INIT, a = ASSAY_BUF_INIT;
+
+	for (int i = 0; i < 20000; i++) {
+		assay_buf_addf(&e, "line %d\n", i);
+		assay_buf_addf(&a, "line %d\n", -i);
+	}
+	assay_value ex = assay_value_string(small, e.ptr, e.len);
+	assay_value opts = vt_yaml(small, "{verifier: text, diff: structural}");
+	assay_actual ac = { ASSAY_ACTUAL_BYTES, a.ptr, a.len, false, 0, 0 };
+	assay_verify_call call = { "g", "c", "output", &ex, &ac, &opts, small, 0 };
+	assay_verification v = ASSAY_VERIFICATION_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_buf d = ASSAY_BUF_INIT;
+
+	cr_assert_eq(assay_verify_attribute(&v, &call, &err), 0, "%s", err.msg);
+	assay_json_write(&d, &v.diff, 0);
+	cr_expect_not(v.is_correct);
+	cr_expect(v.budget, "%.200s", d.ptr);
+	cr_expect(strstr(d.ptr, "within the verification budget"), "%.200s", d.ptr);
+	assay_buf_release(&d);
+	assay_buf_release(&e);
+	assay_buf_release(&a);
+	assay_arena_free(small);
 }

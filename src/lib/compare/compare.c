@@ -4,6 +4,9 @@
  *
  * Key decisions:
  * - Only paired cases count in the statistics; cases in one run only are listed and counted.
+ *   Cases pair by their names' bytes and lengths: no name holding a newline or NUL byte makes
+ *   two cases one. A score that is not a number (NaN, Infinity) is refused, naming the case:
+ *   counted as 0 it would make a verdict of what is no score.
  * - Time is the program's wall time (execution.wall_time), which is what a change to the
  *   submission moves; a case without one (it never ran) uses its duration in assay. Peak memory
  *   is execution.max_rss. A pair counts for a figure only when both runs have it.
@@ -30,7 +33,8 @@
 #include "util/banned.h"
 
 struct rec {
-	char *key;        /* "checkpoint\ngroup\nid" */
+	char *key;        /* checkpoint, group, id: their bytes, each followed by a NUL */
+	size_t klen, lc, lg; /* the key's length, the checkpoint's and the group's */
 	bool passed, paired;
 	double score, time, rss;
 };
@@ -49,10 +53,23 @@ struct cmp {
 	void *payload;
 };
 
+/* The key of a case: its names' bytes, each followed by a NUL, and their lengths (no byte a
+ * name may hold, '\n' or NUL, makes two cases one). */
+struct key {
+	char *s;
+	size_t len, lc, lg;
+};
+
 /* The process's keyed hash (util/hash.h): case names come from files a run wrote. */
-static uint64_t hash(const char *s)
+static uint64_t hash(const char *s, size_t len)
 {
-	return assay_hash(s, strlen(s));
+	return assay_hash(s, len);
+}
+
+static bool same_key(const struct rec *r, const struct key *k)
+{
+	return r->klen == k->len && r->lc == k->lc && r->lg == k->lg &&
+	       !memcmp(r->key, k->s, k->len);
 }
 
 static void grow_table(struct cmp *c)
@@ -61,7 +78,7 @@ static void grow_table(struct cmp *c)
 	size_t *slots = assay_xcalloc(n, sizeof(*slots));
 
 	for (size_t i = 0; i < c->n; i++) {
-		size_t j = hash(c->recs[i].key) & (n - 1);
+		size_t j = hash(c->recs[i].key, c->recs[i].klen) & (n - 1);
 
 		while (slots[j])
 			j = (j + 1) & (n - 1);
@@ -73,20 +90,13 @@ static void grow_table(struct cmp *c)
 }
 
 /* The slot of `key`: holding its record, or empty. */
-static size_t *find(struct cmp *c, const char *key)
+static size_t *find(struct cmp *c, const struct key *key)
 {
-	size_t j = hash(key) & (c->nslots - 1);
+	size_t j = hash(key->s, key->len) & (c->nslots - 1);
 
-	while (c->slots[j] && strcmp(c->recs[c->slots[j] - 1].key, key))
+	while (c->slots[j] && !same_key(&c->recs[c->slots[j] - 1], key))
 		j = (j + 1) & (c->nslots - 1);
 	return &c->slots[j];
-}
-
-static const char *str(const assay_value *line, const char *k)
-{
-	const assay_value *v = assay_object_get(line, k);
-
-	return v && v->kind == ASSAY_V_STRING ? v->u.s : "";
 }
 
 static double num(const assay_value *obj, const char *k)
@@ -96,7 +106,10 @@ static double num(const assay_value *obj, const char *k)
 	return assay_value_is_number(v) ? assay_value_number(v) : NAN;
 }
 
-static void read_line(const assay_value *line, struct rec *r)
+/* The case's figures; ASSAY_EINVALID for a score that is not a number (NaN, Infinity): never
+ * counted as some number, which would make a verdict of what is no score. */
+static int read_line(const assay_value *line, struct rec *r, const struct key *k,
+		     assay_err *err)
 {
 	const assay_value *passed = assay_report_get(line, "passed");
 	const assay_value *ex = assay_report_get(line, "execution");
@@ -104,44 +117,74 @@ static void read_line(const assay_value *line, struct rec *r)
 
 	r->passed = passed && passed->kind == ASSAY_V_BOOL && passed->u.b;
 	r->score = assay_value_is_number(sc) ? assay_value_number(sc) : NAN;
+	if (assay_value_is_number(sc) && !isfinite(r->score))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "case %.200s/%.200s/%.200s has score %s: not a score (a number "
+				     "from 0 to 1) an assay run writes, and not counted as one",
+				     k->s, k->s + k->lc + 1, k->s + k->lc + k->lg + 2,
+				     isnan(r->score) ? "NaN" : r->score > 0 ? "Infinity"
+									   : "-Infinity");
 	if (!isfinite(r->score))
-		r->score = 0;
+		r->score = 0; /* (no score at all: as before, 0) */
 	r->time = num(ex, "wall_time");
 	if (!isfinite(r->time))
 		r->time = num(line, "duration");
 	r->rss = num(ex, "max_rss");
+	return 0;
 }
 
-static char *key_of(const assay_value *line)
+/* A name of the line, with its length (which counts a NUL byte it holds). */
+static const char *name_of(const assay_value *line, const char *k, size_t *len)
 {
-	const assay_value *cp = assay_report_get(line, "checkpoint");
+	/* the checkpoint is one of assay's additions, in `case` (report.h) */
+	const assay_value *v = strcmp(k, "checkpoint") ? assay_object_get(line, k)
+						       : assay_report_get(line, k);
 
-	return assay_xasprintf("%s\n%s\n%s", cp && cp->kind == ASSAY_V_STRING ? cp->u.s : "",
-			       str(line, "group"),
-			       str(line, "id"));
+	*len = v && v->kind == ASSAY_V_STRING ? v->len : 0;
+	return *len ? v->u.s : "";
+}
+
+static struct key key_of(const assay_value *line)
+{
+	size_t lc, lg, li;
+	const char *cp = name_of(line, "checkpoint", &lc), *g = name_of(line, "group", &lg);
+	const char *id = name_of(line, "id", &li);
+	struct key k = { assay_xmalloc(lc + lg + li + 3), lc + lg + li + 3, lc, lg };
+
+	memcpy(k.s, cp, lc);
+	k.s[lc] = '\0';
+	memcpy(k.s + lc + 1, g, lg);
+	k.s[lc + 1 + lg] = '\0';
+	memcpy(k.s + lc + lg + 2, id, li);
+	k.s[lc + lg + 2 + li] = '\0';
+	return k;
 }
 
 static int add_a(void *payload, const assay_value *line, assay_err *err)
 {
 	struct cmp *c = payload;
-	char *key = key_of(line);
+	struct key key = key_of(line);
+	struct rec r = { .key = key.s, .klen = key.len, .lc = key.lc, .lg = key.lg };
 	size_t *slot;
+	int rc;
 
-	(void)err;
 	c->out->cases_a++;
+	if ((rc = read_line(line, &r, &key, err))) {
+		free(key.s);
+		return rc;
+	}
 	if (c->n * 2 >= c->nslots)
 		grow_table(c);
-	slot = find(c, key);
+	slot = find(c, &key);
 	if (*slot) { /* a case twice in one run: the first counts */
-		free(key);
+		free(key.s);
 		return 0;
 	}
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 1024;
 		c->recs = assay_xrealloc(c->recs, c->cap * sizeof(*c->recs));
 	}
-	c->recs[c->n] = (struct rec){ .key = key };
-	read_line(line, &c->recs[c->n]);
+	c->recs[c->n] = r;
 	*slot = ++c->n;
 	return 0;
 }
@@ -168,28 +211,28 @@ static void push_pair(struct cmp *c, const struct rec *a, const struct rec *b)
 		c->ra[c->nr] = a->rss, c->rb[c->nr++] = b->rss;
 }
 
-/* The case's names, split out of its key (which it modifies). */
-static void names(char *key, assay_compare_case *cc)
+/* The case's names, in its key. */
+static void names(const char *key, size_t lc, size_t lg, assay_compare_case *cc)
 {
-	char *nl1 = strchr(key, '\n'), *nl2 = strchr(nl1 + 1, '\n');
-
-	*nl1 = *nl2 = '\0';
-	cc->checkpoint = key, cc->group = nl1 + 1, cc->id = nl2 + 1;
+	cc->checkpoint = key, cc->group = key + lc + 1, cc->id = key + lc + lg + 2;
 }
 
 static int add_b(void *payload, const assay_value *line, assay_err *err)
 {
 	struct cmp *c = payload;
-	char *key = key_of(line);
-	size_t *slot = c->nslots ? find(c, key) : NULL;
+	struct key key = key_of(line);
+	size_t *slot = c->nslots ? find(c, &key) : NULL;
 	struct rec b = { 0 }, *a = slot && *slot ? &c->recs[*slot - 1] : NULL;
 	assay_compare_case cc = { 0 };
 	const assay_value *ev = assay_report_get(line, "error");
 	const char *why = ev ? (ev->kind == ASSAY_V_STRING ? ev->u.s : "") : NULL;
+	int rc;
 
-	(void)err;
 	c->out->cases_b++;
-	read_line(line, &b);
+	if ((rc = read_line(line, &b, &key, err))) {
+		free(key.s);
+		return rc;
+	}
 	if (a && a->paired)
 		a = NULL; /* a case twice in B: the second is B's alone */
 	if (a) {
@@ -202,7 +245,7 @@ static int add_b(void *payload, const assay_value *line, assay_err *err)
 		c->out->only_b++;
 	}
 	if (c->each) {
-		names(key, &cc);
+		names(key.s, key.lc, key.lg, &cc);
 		cc.in_a = a != NULL, cc.in_b = true;
 		cc.passed_a = a && a->passed, cc.passed_b = b.passed;
 		cc.score_a = a ? a->score : NAN, cc.score_b = b.score;
@@ -211,7 +254,7 @@ static int add_b(void *payload, const assay_value *line, assay_err *err)
 		cc.why_b = b.passed ? NULL : why;
 		c->each(c->payload, &cc);
 	}
-	free(key);
+	free(key.s);
 	return 0;
 }
 
@@ -295,7 +338,7 @@ int assay_compare_runs(assay_comparison *out, const char *a, const char *b,
 		out->only_a++;
 		if (!each)
 			continue;
-		names(c.recs[i].key, &cc);
+		names(c.recs[i].key, c.recs[i].lc, c.recs[i].lg, &cc);
 		cc.in_a = true;
 		cc.passed_a = c.recs[i].passed;
 		cc.score_a = c.recs[i].score, cc.score_b = NAN;

@@ -301,7 +301,7 @@ int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
 {
 	static const assay_diff_opts defaults = ASSAY_DIFF_OPTS_INIT;
 	struct assay_diff__ctx c = { 0 };
-	struct assay_diff__result r = { 0 };
+	struct assay_diff__result r = { .charge = a };
 	assay_value se, sa;
 	struct job j = { &c, expected, actual, &r };
 	size_t shown = 0;
@@ -334,7 +334,11 @@ int assay_diff(assay_value *out, assay_arena *a, const assay_value *expected,
 	walk_any_depth(&j);
 	if (!c.o->ignore_order)
 		assay_diff__mutual_to_changes(&r);
-	*out = assay_diff__result_value(a, &r);
+	bool cut;
+
+	*out = assay_diff__result_value(a, &r, &cut);
+	if (cut)
+		c.over_budget = true;
 	for (size_t i = 0; i < r.nr; i++)
 		shown += r.v[i].cat != CAT_ITER_MOVED;
 	if (info) {

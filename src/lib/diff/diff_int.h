@@ -119,18 +119,23 @@ struct assay_diff__entry {
 	size_t old_lower_len, new_lower_len;
 };
 
-/* A result: entries in report order (deepdiff's TreeResult). */
+/* A result: entries in report order (deepdiff's TreeResult). The entries' array is charged to
+ * `charge` (the report's arena, NULL: none) while it is held, so that what a diff finds counts
+ * against the verification budget as the report made of it does. */
 struct assay_diff__result {
 	struct assay_diff__entry *v;
 	size_t nr, alloc;
+	assay_arena *charge;
 };
 
 void assay_diff__result_add(struct assay_diff__result *r, const struct assay_diff__entry *e);
 /* Appends src's entries to dst (deepdiff's `tree[k] |= levels`) and empties src. */
 void assay_diff__result_merge(struct assay_diff__result *dst, struct assay_diff__result *src);
 void assay_diff__result_release(struct assay_diff__result *r);
-/* The report value, categories in deepdiff's TextResult order. */
-assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r);
+/* The report value, categories in deepdiff's TextResult order. Stops adding entries once `a`
+ * is over its limit, and says so in `*cut` (the report is then incomplete). */
+assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r,
+				     bool *cut);
 /* deepdiff's mutual_add_removes_to_become_value_changes (report_repetition off). */
 void assay_diff__mutual_to_changes(struct assay_diff__result *r);
 
@@ -186,7 +191,8 @@ void assay_diff__pop(struct assay_diff__ctx *c, size_t old);
 /* Sets e->path/path_len to the current path, copied into the report arena. */
 void assay_diff__set_path(struct assay_diff__ctx *c, struct assay_diff__entry *e);
 
-/* Adds a difference to r (a probe stops the walk at the first). */
+/* Adds a difference to r (a probe stops the walk at the first; past the report arena's limit
+ * the walk stops over budget; nothing is added once the walk is stopping). */
 void assay_diff__add(struct assay_diff__ctx *c, struct assay_diff__result *r,
 		     const struct assay_diff__entry *e);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "diff/diff_int.h"
+#include "util/hash.h"
 #include "util/banned.h"
 
 static const char *const cat_name[CAT_N] = {
@@ -33,14 +34,26 @@ static const int out_order[] = { CAT_TYPE_CHANGES, CAT_DICT_ADDED,   CAT_DICT_RE
 void assay_diff__result_add(struct assay_diff__result *r, const struct assay_diff__entry *e)
 {
 	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? r->alloc * 2 : 16;
-		r->v = assay_xrealloc(r->v, r->alloc * sizeof(*r->v));
+		size_t more = r->alloc ? r->alloc : 16;
+
+		r->v = assay_xrealloc(r->v, (r->alloc + more) * sizeof(*r->v));
+		r->alloc += more;
+		if (r->charge)
+			assay_arena_charge(r->charge, more * sizeof(*r->v));
 	}
 	r->v[r->nr++] = *e;
 }
 
 void assay_diff__result_merge(struct assay_diff__result *dst, struct assay_diff__result *src)
 {
+	if (!dst->nr && dst->charge == src->charge) {
+		/* into an empty result (the common case): the entries move, not copied */
+		struct assay_diff__result t = *dst;
+
+		*dst = *src;
+		*src = t;
+		return;
+	}
 	for (size_t i = 0; i < src->nr; i++)
 		assay_diff__result_add(dst, &src->v[i]);
 	src->nr = 0;
@@ -48,17 +61,13 @@ void assay_diff__result_merge(struct assay_diff__result *dst, struct assay_diff_
 
 void assay_diff__result_release(struct assay_diff__result *r)
 {
+	assay_arena *charge = r->charge;
+
+	if (charge)
+		assay_arena_uncharge(charge, r->alloc * sizeof(*r->v));
 	free(r->v);
 	memset(r, 0, sizeof(*r));
-}
-
-static uint64_t hash_path(const struct assay_diff__entry *e)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (uint32_t i = 0; i < e->path_len; i++)
-		h = (h ^ (unsigned char)e->path[i]) * 1099511628211ull;
-	return h;
+	r->charge = charge;
 }
 
 static bool same_path(const struct assay_diff__entry *a, const struct assay_diff__entry *b)
@@ -66,29 +75,41 @@ static bool same_path(const struct assay_diff__entry *a, const struct assay_diff
 	return a->path_len == b->path_len && !memcmp(a->path, b->path, a->path_len);
 }
 
-/* An index from path to entry position for one category (open addressing). */
+/* An index from path to entry position for one category, in the process's keyed table
+ * (util/hash.h): paths hold the keys a program printed, which may have been chosen to collide
+ * under an unkeyed hash (the FNV-1a index used before). */
 struct pathset {
-	size_t *slot; /* entry index + 1 */
-	size_t cap;
+	assay_htab t;
 };
 
 static void pathset_init(struct pathset *s, size_t n)
 {
-	s->cap = 16;
-	while (s->cap < n * 2)
-		s->cap *= 2;
-	s->slot = assay_xcalloc(s->cap, sizeof(*s->slot));
+	s->t = (assay_htab)ASSAY_HTAB_INIT;
+	assay_htab_reserve(&s->t, n);
 }
 
-/* Finds the path of `e` among entries indexed; returns its slot (0-filled if absent). */
-static size_t *pathset_find(struct pathset *s, const struct assay_diff__entry *v,
-			    const struct assay_diff__entry *e)
+static void pathset_release(struct pathset *s)
 {
-	size_t h = (size_t)hash_path(e) & (s->cap - 1);
+	assay_htab_release(&s->t);
+}
 
-	while (s->slot[h] && !same_path(&v[s->slot[h] - 1], e))
-		h = (h + 1) & (s->cap - 1);
-	return &s->slot[h];
+/* The entry (index + 1) indexed under the path of `e`, or 0. */
+static size_t pathset_get(struct pathset *s, const struct assay_diff__entry *v,
+			  const struct assay_diff__entry *e)
+{
+	assay_htab_it it;
+
+	for (size_t i = assay_htab_first(&s->t, assay_hash(e->path, e->path_len), &it);
+	     i != ASSAY_HTAB_END; i = assay_htab_next(&s->t, &it))
+		if (same_path(&v[i], e))
+			return i + 1;
+	return 0;
+}
+
+/* Indexes entry `i` of `v` under its path (not there yet). */
+static void pathset_put(struct pathset *s, const struct assay_diff__entry *v, size_t i)
+{
+	assay_htab_add(&s->t, assay_hash(v[i].path, v[i].path_len), i);
 }
 
 void assay_diff__mutual_to_changes(struct assay_diff__result *r)
@@ -96,7 +117,7 @@ void assay_diff__mutual_to_changes(struct assay_diff__result *r)
 	struct pathset added;
 	size_t nadded = 0, out = 0;
 	bool *drop = NULL;
-	struct assay_diff__result moved = { 0 };
+	struct assay_diff__result moved = { .charge = r->charge };
 
 	for (size_t i = 0; i < r->nr; i++)
 		nadded += r->v[i].cat == CAT_ITER_ADDED;
@@ -106,30 +127,29 @@ void assay_diff__mutual_to_changes(struct assay_diff__result *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		if (r->v[i].cat != CAT_ITER_ADDED)
 			continue;
-		size_t *s = pathset_find(&added, r->v, &r->v[i]);
-		if (!*s)
-			*s = i + 1;
+		if (!pathset_get(&added, r->v, &r->v[i]))
+			pathset_put(&added, r->v, i);
 	}
 	for (size_t i = 0; i < r->nr; i++) {
 		struct assay_diff__entry *e = &r->v[i];
-		size_t *s;
+		size_t s;
 
 		if (e->cat != CAT_ITER_REMOVED)
 			continue;
-		s = pathset_find(&added, r->v, e);
-		if (!*s)
+		s = pathset_get(&added, r->v, e);
+		if (!s)
 			continue;
 		if (!drop)
 			drop = assay_xcalloc(r->nr, sizeof(*drop));
-		if (drop[*s - 1])
+		if (drop[s - 1])
 			continue;
 		struct assay_diff__entry vc = *e;
 		vc.cat = CAT_VALUES_CHANGED;
-		vc.new_v = r->v[*s - 1].new_v;
+		vc.new_v = r->v[s - 1].new_v;
 		assay_diff__result_add(&moved, &vc);
-		drop[i] = drop[*s - 1] = true;
+		drop[i] = drop[s - 1] = true;
 	}
-	free(added.slot);
+	pathset_release(&added);
 	if (!drop)
 		return;
 	for (size_t i = 0; i < r->nr; i++)
@@ -191,11 +211,13 @@ static assay_value entry_value(assay_arena *a, const struct assay_diff__entry *e
 	}
 }
 
-assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r)
+assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__result *r,
+				     bool *cut)
 {
 	assay_value out = assay_value_object();
 	size_t count[CAT_N] = { 0 };
 
+	*cut = false;
 	for (size_t i = 0; i < r->nr; i++)
 		count[r->v[i].cat]++;
 	for (size_t k = 0; k < sizeof(out_order) / sizeof(out_order[0]); k++) {
@@ -209,34 +231,38 @@ assay_value assay_diff__result_value(assay_arena *a, const struct assay_diff__re
 		pathset_init(&seen, count[cat]);
 		for (size_t i = 0; i < r->nr; i++) {
 			const struct assay_diff__entry *e = &r->v[i];
-			size_t *s;
+			size_t s;
 
 			if (e->cat != cat)
 				continue;
-			s = pathset_find(&seen, r->v, e);
+			if (assay_arena_over(a)) {
+				*cut = true;
+				break;
+			}
+			s = pathset_get(&seen, r->v, e);
 			if (list) {
 				/* an ordered set of paths */
-				if (!*s) {
-					*s = i + 1;
+				if (!s) {
+					pathset_put(&seen, r->v, i);
 					assay_array_push(a, &c,
 							 assay_value_string_ref(e->path, e->path_len));
 				}
 				continue;
 			}
-			if (*s) {
+			if (s) {
 				/* a dict assignment: the first place, the last value */
-				const char *p = r->v[*s - 1].path;
+				const char *p = r->v[s - 1].path;
 
 				for (uint32_t m = 0; m < c.len; m++)
 					if (c.u.members[m].key.u.s == p)
 						c.u.members[m].value = entry_value(a, e);
 				continue;
 			}
-			*s = i + 1;
+			pathset_put(&seen, r->v, i);
 			assay_object_append(a, &c, assay_value_string_ref(e->path, e->path_len),
 					    entry_value(a, e));
 		}
-		free(seen.slot);
+		pathset_release(&seen);
 		assay_object_set(a, &out, cat_name[cat], c);
 	}
 	return out;

@@ -431,7 +431,7 @@ static bool is_number(const assay_value *v)
 static double rough_distance(struct assay_diff__ctx *c, const struct slot *removed,
 			     const struct slot *added)
 {
-	struct assay_diff__result r = { 0 };
+	struct assay_diff__result r = { .charge = c->a };
 	assay_buf saved = c->path;
 	double len;
 
@@ -658,7 +658,7 @@ static bool pairable(const struct slot *r, const struct slot *a)
  * costs no max_diffs steps. */
 static bool probe_equal(struct assay_diff__ctx *c, const struct slot *r, const struct slot *a)
 {
-	struct assay_diff__result res = { 0 };
+	struct assay_diff__result res = { .charge = c->a };
 	uint64_t count = c->diff_count;
 	bool probe = c->probe, truncated = c->truncated, eq;
 	size_t old = assay_diff__push_index(c, r->idx[0]);

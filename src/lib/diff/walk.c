@@ -23,7 +23,10 @@
  *   index-by-index. Lists holding containers are paired index by index.
  * - Every comparison counts toward max_diffs as deepdiff's _count_diff() does (it counts
  *   comparisons made, not differences found); the budget (deadline, arena limit) is checked on
- *   the same count.
+ *   the same count, and the arena limit also at every difference found: the entries found are
+ *   charged to the report's arena (result.c) and their paths are made in it, so a run of
+ *   differences reported without a step each (difflib's inserted runs) or of long paths stops
+ *   at the limit too.
  * - assay's own options: ignore_extra_keys (keys only in actual are not reported), regex_paths
  *   (the expected string at that path is a pattern the actual string must match).
  *
@@ -142,9 +145,15 @@ bool assay_diff__skip(struct assay_diff__ctx *c)
 void assay_diff__add(struct assay_diff__ctx *c, struct assay_diff__result *r,
 		     const struct assay_diff__entry *e)
 {
+	if (c->stop)
+		return;
 	assay_diff__result_add(r, e);
 	if (c->probe)
 		c->stop = true;
+	/* the entry's path and the entries' array are charged to the report's arena: a long
+	 * run of differences (or of long paths) stops here, not only every BUDGET_EVERY steps */
+	if (assay_arena_over(c->a))
+		c->stop = c->over_budget = true;
 }
 
 void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r, int cat,
@@ -152,7 +161,7 @@ void assay_diff__report(struct assay_diff__ctx *c, struct assay_diff__result *r,
 {
 	struct assay_diff__entry en = { 0 };
 
-	if (assay_diff__skip(c))
+	if (c->stop || assay_diff__skip(c))
 		return;
 	en.cat = (uint8_t)cat;
 	assay_diff__set_path(c, &en);
@@ -508,13 +517,13 @@ static void difflib_pass(struct assay_diff__ctx *c, const assay_value *e, const 
 		if (op->tag == 'r') {
 			pairs(c, e, op->i1, op->i2, a, op->j1, op->j2, r);
 		} else if (op->tag == 'd') {
-			for (size_t i = op->i1; i < op->i2; i++) {
+			for (size_t i = op->i1; i < op->i2 && !c->stop; i++) {
 				old = assay_diff__push_index(c, i);
 				assay_diff__report(c, r, CAT_ITER_REMOVED, &e->u.items[i], NULL);
 				assay_diff__pop(c, old);
 			}
 		} else if (op->tag == 'i') {
-			for (size_t j = op->j1; j < op->j2; j++) {
+			for (size_t j = op->j1; j < op->j2 && !c->stop; j++) {
 				old = assay_diff__push_index(c, j);
 				assay_diff__report(c, r, CAT_ITER_ADDED, NULL, &a->u.items[j]);
 				assay_diff__pop(c, old);
@@ -550,10 +559,10 @@ static void walk_ordered(struct assay_diff__ctx *c, const assay_value *e, const 
 		if (i == e->len)
 			return;
 	}
-	struct assay_diff__result p1 = { 0 }, p2 = { 0 };
+	struct assay_diff__result p1 = { .charge = c->a }, p2 = { .charge = c->a };
 
 	difflib_pass(c, e, a, &p1);
-	if (p1.nr > 1) {
+	if (p1.nr > 1 && !c->stop) {
 		pairs(c, e, 0, e->len, a, 0, a->len, &p2);
 		if (p1.nr >= p2.nr) {
 			assay_diff__result_merge(r, &p2);

@@ -10,9 +10,13 @@
  * - White space is Python's (assay_pytext__space: str.isspace()), and indentation is counted
  *   in characters, as Python indexes a str.
  * - Keys are looked up in a hash table, so a hostile output of a million keys costs linear
- *   time; keys and values are gathered in one pool and made into arena values at the end. The
- *   reader's tables live in the caller's arena, so its limit (the verification budget) bounds
- *   them too, checked every 4096 lines.
+ *   time; keys and values are gathered in one pool and made into arena values at the end.
+ * - The caller's arena's limit (the verification budget) bounds everything the reader holds:
+ *   its pool, option arrays and indexes are malloc'd and charged to the arena at their
+ *   allocated sizes, and each is charged before it grows (a growth past the limit is refused,
+ *   not made); the values are made in the arena, its limit checked every 4096 of them. Before,
+ *   the arrays doubled inside the arena (every old copy kept) and a section's values were made
+ *   whole before a check: "[s]" and 8 M options stopped at 768 MiB against 512 MiB.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,16 +47,75 @@ struct section {
 
 struct ini {
 	const assay_ini_opts *o;
-	assay_arena *a;           /* the reader's tables live here: the caller's budget bounds them */
+	assay_arena *a;           /* the caller's: its limit bounds what the reader holds */
 	struct section *sections; /* [0] is DEFAULT */
 	size_t nsec, asec;
 	struct option *options;
 	size_t nopt, aopt;
 	assay_htab opt_index; /* options by (section, key) */
 	assay_htab sec_index; /* sections by name */
-	size_t charged;       /* bytes of the pool and indexes charged to the arena */
+	size_t held;          /* bytes of the malloc'd arrays (sections, options, their indexes) */
+	size_t charged;       /* bytes charged to the arena now */
+	bool over;            /* a growth was refused: past the arena's limit */
 	assay_buf pool;
 };
+
+/*
+ * Charges what the reader holds (the pool, the arrays and the indexes at their allocated
+ * sizes) plus `more` bytes it is about to allocate; false (and `over` set) when that passes
+ * the arena's limit, and the caller then does not allocate them.
+ */
+static bool room(struct ini *p, size_t more)
+{
+	size_t now = p->pool.alloc + p->held + assay_htab_bytes(&p->opt_index) +
+		     assay_htab_bytes(&p->sec_index) + more;
+
+	assay_arena_uncharge(p->a, p->charged);
+	assay_arena_charge(p->a, now);
+	p->charged = now;
+	if (assay_arena_over(p->a))
+		p->over = true;
+	return !p->over;
+}
+
+/* Room for one more entry in `t` (at most what its growth allocates, charged beforehand). */
+static bool room_in_index(struct ini *p, const assay_htab *t)
+{
+	size_t cap = 16;
+
+	if (t->slot && 2 * (t->len + 1) <= t->mask + 1)
+		return !p->over;
+	/* as assay_htab_reserve() grows it: the least power of two (>= 16) that keeps it at most
+	 * half full; the old table and the new one are held at once while it moves */
+	while (cap < 2 * (t->len + 1) + 2)
+		cap *= 2;
+	return room(p, cap * sizeof(*t->slot));
+}
+
+/* Room for `n` more bytes in the pool. */
+static bool room_in_pool(struct ini *p, size_t n)
+{
+	size_t need = p->pool.len + n + 1;
+
+	if (need <= p->pool.alloc)
+		return !p->over;
+	return room(p, 2 * (need > p->pool.alloc ? need : p->pool.alloc) + 64);
+}
+
+/* The capacity an array of `alloc` elements of `size` bytes (`n` used) needs for one more:
+ * `alloc` when it has room, else a doubled one, charged (the caller reallocates); 0 past the
+ * limit. */
+static size_t grown(struct ini *p, size_t alloc, size_t n, size_t size, size_t first)
+{
+	size_t more = alloc ? alloc : first;
+
+	if (n < alloc)
+		return p->over ? 0 : alloc;
+	if (!room(p, (alloc + more) * size)) /* old and new held at once while it moves */
+		return 0;
+	p->held += more * size;
+	return alloc + more;
+}
 
 static const char *key_of(const struct ini *p, const struct option *o)
 {
@@ -94,41 +157,38 @@ static bool sec_exists(struct ini *p, const char *name, size_t n)
 	return false;
 }
 
-/* A copy of `n` elements of `size` bytes at `old` with room for `alloc`, in the arena. */
-static void *grow(assay_arena *a, const void *old, size_t n, size_t alloc, size_t size)
-{
-	void *p = assay_arena_alloc(a, alloc * size);
-
-	if (n)
-		memcpy(p, old, n * size);
-	return p;
-}
-
+/* Adds a section; (size_t)-1 past the limit. */
 static size_t add_section(struct ini *p, const char *name, size_t n)
 {
-	if (p->nsec == p->asec) {
-		p->asec = p->asec ? p->asec * 2 : 8;
-		p->sections = grow(p->a, p->sections, p->nsec, p->asec, sizeof(*p->sections));
-	}
+	size_t c = grown(p, p->asec, p->nsec, sizeof(*p->sections), 8);
+
+	if (!c || (p->nsec && !room_in_index(p, &p->sec_index)))
+		return (size_t)-1;
+	if (c != p->asec)
+		p->sections = assay_xrealloc(p->sections, (p->asec = c) * sizeof(*p->sections));
 	p->sections[p->nsec] = (struct section){ name, n, NULL, 0, 0 };
 	if (p->nsec)
 		assay_htab_add(&p->sec_index, assay_hash(name, n), p->nsec);
 	return p->nsec++;
 }
 
-/* Adds option `key` (the last `n` bytes of the pool) to `section`; its value follows it. */
+/* Adds option `key` (the last `n` bytes of the pool) to `section`; its value follows it.
+ * NULL past the limit. */
 static struct option *add_option(struct ini *p, size_t section, size_t n)
 {
 	struct section *s = &p->sections[section];
+	size_t c;
 
-	if (p->nopt == p->aopt) {
-		p->aopt = p->aopt ? p->aopt * 2 : 16;
-		p->options = grow(p->a, p->options, p->nopt, p->aopt, sizeof(*p->options));
-	}
-	if (s->nopt == s->aopt) {
-		s->aopt = s->aopt ? s->aopt * 2 : 8;
-		s->options = grow(p->a, s->options, s->nopt, s->aopt, sizeof(*s->options));
-	}
+	if (!(c = grown(p, p->aopt, p->nopt, sizeof(*p->options), 16)))
+		return NULL;
+	if (c != p->aopt)
+		p->options = assay_xrealloc(p->options, (p->aopt = c) * sizeof(*p->options));
+	if (!(c = grown(p, s->aopt, s->nopt, sizeof(*s->options), 8)))
+		return NULL;
+	if (c != s->aopt)
+		s->options = assay_xrealloc(s->options, (s->aopt = c) * sizeof(*s->options));
+	if (!room_in_index(p, &p->opt_index))
+		return NULL;
 	struct option *o = &p->options[p->nopt];
 	*o = (struct option){ p->pool.len - n, n, p->pool.len, 0, section };
 	assay_htab_add(&p->opt_index, opt_hash(section, p->pool.ptr + o->koff, n), p->nopt);
@@ -166,7 +226,8 @@ static int fail(const struct ini *p, assay_err *err, size_t line, const char *ls
 			     (int)chars(ls, (size_t)(at - ls)) + 1, fmt, (int)alen, a, (int)blen, b);
 }
 
-/* Appends the key as configparser keeps it, optionxform(name), to the pool; its length. */
+/* Appends the key as configparser keeps it, optionxform(name), to the pool; its length (0
+ * and `over` set past the limit). */
 static size_t transform(struct ini *p, const char *k, size_t n)
 {
 	size_t len = 0;
@@ -175,16 +236,22 @@ static size_t transform(struct ini *p, const char *k, size_t n)
 			       : NULL;
 
 	if (low) {
-		assay_buf_add(&p->pool, low, len);
+		if (room_in_pool(p, len))
+			assay_buf_add(&p->pool, low, len);
 		free(low);
-		return len;
+		return p->over ? 0 : len;
 	}
+	if (!room_in_pool(p, n))
+		return 0;
 	assay_buf_add(&p->pool, k, n);
 	return n;
 }
 
+/* Adds to the value of `o` (nothing past the limit: `over` is set). */
 static void add_value(struct ini *p, struct option *o, const char *s, size_t n, bool newline)
 {
+	if (!room_in_pool(p, n + 1))
+		return;
 	if (newline)
 		assay_buf_addch(&p->pool, '\n');
 	assay_buf_add(&p->pool, s, n);
@@ -212,15 +279,10 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 	while (ls < end) {
 		const char *le = memchr(ls, '\n', (size_t)(end - ls));
 
-		if (line % 4096 == 0) {
-			/* the pool and the indexes are held outside the arena: charged to it */
-			size_t now = p->pool.len + assay_htab_bytes(&p->opt_index) +
-				     assay_htab_bytes(&p->sec_index);
-
-			assay_arena_uncharge(p->a, p->charged);
-			assay_arena_charge(p->a, now);
-			p->charged = now;
-			if (assay_arena_check(p->a))
+		if (p->over || line % 4096 == 0) {
+			/* what the reader holds is charged to the arena (room()), and the arena
+			 * carries the deadline */
+			if (p->over || !room(p, 0) || assay_arena_check(p->a))
 				return assay_err_set(err, ASSAY_ETOOBIG, p->o->source, (int)line, 0,
 						     "%s", assay_arena_expired(p->a)
 							     ? "the text could not be read in the "
@@ -262,7 +324,11 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 					return fail(p, err, line, ls, s,
 						    "section '%.*s' already exists%.*s", name, n,
 						    "", 0);
-				sect = (long)add_section(p, name, n);
+				size_t k = add_section(p, name, n);
+
+				if (k == (size_t)-1)
+					continue; /* past the limit: stops at the loop's top */
+				sect = (long)k;
 			}
 			ls = next;
 			continue;
@@ -292,6 +358,8 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 			have_first = true;
 		}
 		size_t klen = transform(p, ks, (size_t)(ke - ks));
+		if (p->over)
+			continue;
 		const char *key = p->pool.ptr + p->pool.len - klen;
 		if (opt_exists(p, (size_t)sect, key, klen)) {
 			const struct section *sc = &p->sections[sect];
@@ -300,7 +368,8 @@ static int read_lines(struct ini *p, const char *text, size_t len, assay_err *er
 				    "option '%.*s' in section '%.*s' already exists", key, klen,
 				    sect ? sc->name : "DEFAULT", sect ? sc->len : 7);
 		}
-		cur = add_option(p, (size_t)sect, klen);
+		if (!(cur = add_option(p, (size_t)sect, klen)))
+			continue;
 		add_value(p, cur, vs, (size_t)(ve - vs), false);
 		if (ks == ke)
 			cur = NULL; /* configparser continues no value of an unnamed option */
@@ -324,10 +393,13 @@ static assay_value value_of(const struct ini *p, assay_arena *a, const struct op
 	return assay_value_string(a, v, n);
 }
 
-static assay_value build(struct ini *p, assay_arena *a)
+/* The document, made in `a`; stops (incomplete) once assay_arena_check() says the limit or
+ * the deadline has passed, checked every 4096 values. */
+static assay_value build(struct ini *p, assay_arena *a, bool *stopped)
 {
 	assay_value doc = assay_value_object();
 	const struct section *def = &p->sections[0];
+	size_t steps = 0;
 
 	for (size_t i = def->nopt ? 0 : 1; i < p->nsec; i++) {
 		const struct section *s = &p->sections[i];
@@ -335,11 +407,17 @@ static assay_value build(struct ini *p, assay_arena *a)
 
 		for (size_t j = 0; j < s->nopt; j++) {
 			const struct option *o = &p->options[s->options[j]];
+
+			if (++steps % 4096 == 0 && assay_arena_check(a))
+				return *stopped = true, doc;
 			assay_object_append(a, &obj, assay_value_string(a, key_of(p, o), o->klen),
 					    value_of(p, a, o));
 		}
 		for (size_t j = 0; i && j < def->nopt; j++) {
 			const struct option *o = &p->options[def->options[j]];
+
+			if (++steps % 4096 == 0 && assay_arena_check(a))
+				return *stopped = true, doc;
 			if (!opt_exists(p, i, key_of(p, o), o->klen))
 				assay_object_append(a, &obj,
 						    assay_value_string(a, key_of(p, o), o->klen),
@@ -349,8 +427,8 @@ static assay_value build(struct ini *p, assay_arena *a)
 				    i ? assay_value_string(a, s->name, s->len)
 				      : assay_value_strz(a, "DEFAULT"),
 				    obj);
-		if (assay_arena_over(a))
-			break;
+		if (++steps % 4096 == 0 && assay_arena_check(a))
+			return *stopped = true, doc;
 	}
 	return doc;
 }
@@ -375,19 +453,32 @@ int assay_ini_parse(assay_value *out, assay_arena *a, const char *text, size_t l
 			}
 		return fail(&p, err, line, ls, b, "not valid UTF-8%.*s%.*s", "", 0, "", 0);
 	}
-	add_section(&p, "DEFAULT", 7);
-	rc = read_lines(&p, text, len, err);
+	if (add_section(&p, "DEFAULT", 7) == (size_t)-1)
+		rc = assay_err_set(err, ASSAY_ETOOBIG, p.o->source, 0, 0,
+				   "the text is larger than the memory allowed for it");
+	else
+		rc = read_lines(&p, text, len, err);
 	if (!rc) {
-		*out = build(&p, a);
-		if (assay_arena_over(a)) {
+		bool stopped = false;
+
+		*out = build(&p, a, &stopped);
+		if (stopped || assay_arena_over(a)) {
 			*out = assay_value_null();
-			rc = assay_err_set(err, ASSAY_ETOOBIG, p.o->source, 0, 0,
-					   "the document is larger than the memory allowed for it");
+			rc = assay_err_set(err, ASSAY_ETOOBIG, p.o->source, 0, 0, "%s",
+					   assay_arena_expired(a)
+						   ? "the document could not be made in the time "
+						     "allowed"
+						   : "the document is larger than the memory allowed "
+						     "for it");
 		}
 	}
 	assay_buf_release(&p.pool);
 	assay_htab_release(&p.opt_index);
 	assay_htab_release(&p.sec_index);
+	for (size_t i = 0; i < p.nsec; i++)
+		free(p.sections[i].options);
+	free(p.sections);
+	free(p.options);
 	assay_arena_uncharge(a, p.charged);
 	return rc;
 }

@@ -134,7 +134,7 @@ static assay_value merge_verify(assay_arena *a, const assay_value *base, const a
 /* The case file over the group's defaults, with merge_verify's rule for `verify`. */
 static assay_value merge_case(assay_arena *a, const assay_value *base, const assay_value *own)
 {
-	assay_value out = assay_load__merge(a, base, own);
+	assay_value out = assay_load__merge_case(a, base, own);
 	const assay_value *bv = assay_object_get(base, "verify");
 	const assay_value *ov = assay_object_get(own, "verify");
 
@@ -149,6 +149,32 @@ static bool adapter_attribute(const assay_adapter *ad, const char *name)
 {
 	return assay_load__in_list(ad->attributes, name) ||
 	       assay_load__in_list(limit_attributes, name);
+}
+
+/*
+ * Every error of a case (assay_case_load_all): each goes to `fn` and loading goes on with the
+ * next attribute, entry or key; the first is kept for the case's `error`.
+ */
+struct all_errors {
+	assay_warn_fn fn;
+	void *payload;
+	size_t n;
+	assay_err first;
+};
+
+/* Error `rc` (in `err`): with `all`, said, kept when first, and 0 (go on); else `rc`. */
+static int go_on(struct all_errors *all, int rc, assay_err *err)
+{
+	char msg[1200];
+
+	if (!rc || !all)
+		return rc;
+	assay_err_format(err, msg, sizeof(msg));
+	all->fn(all->payload, msg);
+	if (!all->n++)
+		all->first = *err;
+	assay_err_clear(err);
+	return 0;
 }
 
 static int check_expected_value(const assay_case_load_ctx *ctx, const assay_member *m,
@@ -208,7 +234,7 @@ static int python_file_specs(assay_case *c, const assay_member *m,
 }
 
 static int load_expected(assay_case *c, const assay_member *em, const assay_case_load_ctx *ctx,
-			 assay_err *err)
+			 struct all_errors *all, assay_err *err)
 {
 	const assay_adapter *ad = ctx->suite->adapter;
 	const assay_value *v = em ? &em->value : NULL;
@@ -239,13 +265,19 @@ static int load_expected(assay_case *c, const assay_member *em, const assay_case
 				const assay_member *f = &m->value.u.members[j];
 
 				if (!assay_path_is_contained(f->key.u.s) ||
-				    memchr(f->key.u.s, '\0', f->key.len))
-					return assay_case_error_at(
+				    memchr(f->key.u.s, '\0', f->key.len)) {
+					if ((rc = go_on(all, assay_case_error_at(
 						ctx, &f->key, err,
 						"expected file '%s' must be a relative path inside "
-						"the working folder", f->key.u.s);
-				if ((rc = check_expected_file(ctx, f, err)))
-					return rc;
+						"the working folder", f->key.u.s), err)))
+						return rc;
+					continue;
+				}
+				if ((rc = check_expected_file(ctx, f, err))) {
+					if ((rc = go_on(all, rc, err)))
+						return rc;
+					continue;
+				}
 				char *attr = assay_file_attribute(f->key.u.s);
 				assay_object_set(c->arena, &c->expected, attr, f->value);
 				free(attr);
@@ -266,10 +298,15 @@ static int load_expected(assay_case *c, const assay_member *em, const assay_case
 						 "unknown expected attribute '%s' (%s)", key,
 						 list.ptr);
 			assay_buf_release(&list);
-			return rc;
+			if ((rc = go_on(all, rc, err)))
+				return rc;
+			continue;
 		}
-		if ((rc = check_expected_value(ctx, m, err)))
-			return rc;
+		if ((rc = check_expected_value(ctx, m, err))) {
+			if ((rc = go_on(all, rc, err)))
+				return rc;
+			continue;
+		}
 		assay_object_set(c->arena, &c->expected, key, m->value);
 	}
 	return 0;
@@ -425,7 +462,7 @@ static void warn_empty_expected(const assay_case_load_ctx *ctx, const assay_case
 }
 
 static int load_verify(assay_case *c, const assay_member *vm, const assay_case_load_ctx *ctx,
-		       assay_err *err)
+		       struct all_errors *all, assay_err *err)
 {
 	const assay_value *v = vm ? &vm->value : NULL;
 	const assay_value *own = assay_object_get(ctx->own, "verify");
@@ -447,12 +484,12 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 
 				rc = add_verify_entry(c, attr, &m->value.u.members[j], ctx, err);
 				free(attr);
-				if (rc)
+				if ((rc = go_on(all, rc, err)))
 					return rc;
 			}
 			continue;
 		}
-		if ((rc = add_verify_entry(c, m->key.u.s, m, ctx, err)))
+		if ((rc = go_on(all, add_verify_entry(c, m->key.u.s, m, ctx, err), err)))
 			return rc;
 	}
 	/* `verify: {files: {verifier: ...}}` applies to every expected file without its own. */
@@ -486,7 +523,10 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {
 			const assay_value *at = assay_object_get(&m->value, "verifier");
 
-			return entry_error(ctx, at ? at : &m->value, key, err, rc, e.msg);
+			if ((rc = go_on(all, entry_error(ctx, at ? at : &m->value, key, err, rc,
+							 e.msg), err)))
+				return rc;
+			continue;
 		}
 		warn_empty_expected(ctx, c, m, vf);
 		if (!strcmp(vf->name, "command"))
@@ -554,7 +594,7 @@ static void unknown_key(const assay_case_load_ctx *ctx, const assay_value *key,
 }
 
 static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
-		     assay_case_load_ctx *ctx, assay_err *err)
+		     assay_case_load_ctx *ctx, struct all_errors *all, assay_err *err)
 {
 	struct locator loc = locator_of(ctx);
 	assay_value own, merged, def;
@@ -578,15 +618,23 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 	}
 	c->timeout = g->timeout;
 	c->limits = g->limits;
-	if ((rc = assay_load__env(&c->env, assay_object_member(&def, "env"), &loc, err)) ||
-	    (rc = assay_load__timeout(&c->timeout, assay_object_member(&def, "timeout"), &loc,
-				      err)) ||
-	    (rc = assay_load__limits(&c->limits, assay_object_member(&def, "limits"), &loc,
-				     err)) ||
-	    (rc = load_expected(c, assay_object_member(&def, "expected"), ctx, err)) ||
-	    (rc = load_verify(c, assay_object_member(&def, "verify"), ctx, err)) ||
-	    (rc = s->adapter->load_case(c, &def, ctx, err)))
+	/* (with `all`, each step goes on after an error of the one before) */
+	if ((rc = go_on(all, assay_load__env(&c->env, assay_object_member(&def, "env"), &loc, err),
+			err)) ||
+	    (rc = go_on(all, assay_load__timeout(&c->timeout, assay_object_member(&def, "timeout"),
+						 &loc, err), err)) ||
+	    (rc = go_on(all, assay_load__limits(&c->limits, assay_object_member(&def, "limits"),
+						&loc, err), err)) ||
+	    (rc = go_on(all, load_expected(c, assay_object_member(&def, "expected"), ctx, all,
+					   err), err)) ||
+	    (rc = go_on(all, load_verify(c, assay_object_member(&def, "verify"), ctx, all, err),
+			err)) ||
+	    (rc = go_on(all, s->adapter->load_case(c, &def, ctx, err), err)))
 		return rc;
+	if (all && all->n) {
+		*err = all->first;
+		return all->first.code ? all->first.code : ASSAY_EINVALID;
+	}
 	if (!c->expected.len && !g->verifier_python)
 		return assay_case_error_at(ctx, &own, err,
 					   "the case expects nothing: give it expected attributes "
@@ -613,8 +661,8 @@ static void case_warned(void *payload, const char *msg)
 		w->warn(w->payload, msg);
 }
 
-int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
-		    const assay_group *g, size_t index, assay_warn_fn warn, void *payload)
+static int case_load(assay_case **out, const assay_suite *s, const assay_group *g, size_t index,
+		     assay_warn_fn warn, void *payload, struct all_errors *all)
 {
 	const assay_case_ref *ref = &g->cases[index];
 	assay_case *c = assay_xcalloc(1, sizeof(*c));
@@ -622,7 +670,6 @@ int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoi
 	assay_case_load_ctx ctx = { s, g, c, NULL, case_warned, &w };
 	assay_err e = ASSAY_ERR_INIT;
 
-	(void)cp;
 	c->arena = assay_arena_new(0);
 	c->id = assay_arena_strndup(c->arena, ref->id, strlen(ref->id));
 	c->file = assay_arena_strndup(c->arena, ref->file, strlen(ref->file));
@@ -636,8 +683,17 @@ int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoi
 	c->definition = assay_value_object();
 	if (ref->problem) {
 		c->error = assay_arena_strndup(c->arena, ref->problem, strlen(ref->problem));
-	} else if (load_case(c, s, g, &ctx, &e)) {
-		fail(c, &e);
+	} else if (load_case(c, s, g, &ctx, all, &e)) {
+		if (all) {
+			/* every error said; what loaded stays, for a checker to verify (the case
+			 * never runs: it has its error) */
+			char msg[1200];
+
+			assay_err_format(&e, msg, sizeof(msg));
+			c->error = assay_arena_strndup(c->arena, msg, strlen(msg));
+		} else {
+			fail(c, &e);
+		}
 	} else if (s->strict && w.n) {
 		char *msg = w.n > 1 ? assay_xasprintf("%s (an error under strict; %zu warnings in "
 						      "all)", w.first, w.n)
@@ -649,6 +705,23 @@ int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoi
 	free(w.first);
 	*out = c;
 	return 0;
+}
+
+int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
+		    const assay_group *g, size_t index, assay_warn_fn warn, void *payload)
+{
+	(void)cp;
+	return case_load(out, s, g, index, warn, payload, NULL);
+}
+
+int assay_case_load_all(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
+			const assay_group *g, size_t index, assay_warn_fn warn, void *payload,
+			assay_warn_fn errors, void *epayload)
+{
+	struct all_errors all = { errors, epayload, 0, ASSAY_ERR_INIT };
+
+	(void)cp;
+	return case_load(out, s, g, index, warn, payload, errors ? &all : NULL);
 }
 
 void assay_case_free(assay_case *c)

@@ -170,6 +170,53 @@ assay_value assay_load__merge(assay_arena *a, const assay_value *base, const ass
 	return out;
 }
 
+/* The "path" string of an input_files entry, or NULL. */
+static const assay_value *entry_path(const assay_value *e)
+{
+	const assay_value *p = e->kind == ASSAY_V_OBJECT ? assay_object_get(e, "path") : NULL;
+
+	return p && p->kind == ASSAY_V_STRING ? p : NULL;
+}
+
+static bool same_path(const assay_value *a, const assay_value *b)
+{
+	return a && b && a->len == b->len && !memcmp(a->u.s, b->u.s, a->len);
+}
+
+assay_value assay_load__merge_case(assay_arena *a, const assay_value *base,
+				   const assay_value *over)
+{
+	assay_value out = assay_load__merge(a, base, over);
+	const assay_value *bf = assay_object_get(base, "input_files");
+	const assay_value *of = assay_object_get(over, "input_files");
+	assay_value files = assay_value_array();
+
+	if (out.kind != ASSAY_V_OBJECT || !bf || !of || bf->kind != ASSAY_V_ARRAY ||
+	    of->kind != ASSAY_V_ARRAY)
+		return out; /* absent, or null (which drops the inherited list): as merged */
+	/* the inherited files in their order, each replaced by the case's file of that path */
+	for (uint32_t i = 0; i < bf->len; i++) {
+		const assay_value *e = &bf->u.items[i], *p = entry_path(e);
+
+		for (uint32_t j = 0; p && j < of->len; j++)
+			if (same_path(p, entry_path(&of->u.items[j])))
+				e = &of->u.items[j];
+		assay_array_push(a, &files, *e);
+	}
+	/* then the case's other files, in its order */
+	for (uint32_t j = 0; j < of->len; j++) {
+		const assay_value *p = entry_path(&of->u.items[j]);
+		bool inherited = false;
+
+		for (uint32_t i = 0; p && i < bf->len && !inherited; i++)
+			inherited = same_path(p, entry_path(&bf->u.items[i]));
+		if (!inherited)
+			assay_array_push(a, &files, of->u.items[j]);
+	}
+	assay_object_set(a, &out, "input_files", files);
+	return out;
+}
+
 #define STATIC_OPEN "{{static:"
 
 /* The first STATIC_OPEN in [p, end), or NULL: by memchr, since nearly every string has no '{'

@@ -48,6 +48,15 @@ char *assay_load__msg_at(const struct locator *loc, const assay_value *v, const 
 assay_value assay_load__merge(assay_arena *a, const assay_value *base, const assay_value *over);
 
 /*
+ * assay_load__merge for case mappings (defaults, case_defaults, a case file): as it, except that
+ * `input_files` lists merge by `path` (suite-format.md): the inherited entries in their order,
+ * each replaced by the overriding entry of the same path, then the other overriding entries.
+ * `input_files: null` drops the inherited list.
+ */
+assay_value assay_load__merge_case(assay_arena *a, const assay_value *base,
+				   const assay_value *over);
+
+/*
  * `v` with every "{{static:NAME}}" in every string replaced by the asset's absolute path
  * (`assets`: NAME -> path). Unchanged subtrees are shared. 0, or ASSAY_EINVALID located at the
  * string for an unknown asset name.

@@ -455,21 +455,10 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		char *path, *file = NULL, *files_dir = NULL;
 		struct stat st;
 
-		if (e->d_name[0] == '.') {
-			/* hidden: never a case, but a hidden case *file* is said so, not dropped
-			 * silently (`..yaml` would be the case "." or "..") */
-			if (has_suffix(e->d_name, ".yaml", &stem) ||
-			    has_suffix(e->d_name, ".yml", &stem) ||
-			    has_suffix(e->d_name, ".json", &stem)) {
-				char *msg = assay_xasprintf("%s/%s: not a case: a case file's name "
-							    "must not start with '.'", dir,
-							    e->d_name);
-
-				warned(ld, msg);
-				free(msg);
-			}
+		/* hidden: never a case (`..yaml` would be the case "." or ".."); a hidden case
+		 * file is said and counted as never run (undeclared.c) */
+		if (e->d_name[0] == '.')
 			continue;
-		}
 		path = assay_path_join(dir, e->d_name);
 		if (stat(path, &st)) {
 			free(path);
@@ -595,7 +584,7 @@ static int group_settings(struct loader *ld, assay_group *g, const assay_value *
 	m = assay_object_member(gnode, "case_defaults");
 	if (m && m->value.kind != ASSAY_V_OBJECT && m->value.kind != ASSAY_V_NULL)
 		return bad_member(ld, m, "case_defaults must be a mapping");
-	g->case_defaults = assay_load__merge(s->arena, ld->defaults,
+	g->case_defaults = assay_load__merge_case(s->arena, ld->defaults,
 					     m && m->value.kind == ASSAY_V_OBJECT ? &m->value
 										  : NULL);
 	if (g->case_defaults.kind != ASSAY_V_OBJECT)

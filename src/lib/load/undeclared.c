@@ -13,12 +13,17 @@
  *   them; a results folder (one holding assay.db, summary.json or reports.jsonl); a case
  *   folder's own files are never looked into.
  * - Paths are compared after realpath(), so "./x", "x/" and links name one folder.
+ * - In a group folder, what the loader never takes as a case is said and counted too: a hidden
+ *   case file, an extension not in lower case (U.YAML), a folder whose case file is misnamed
+ *   (Case.yaml), a folder of case files that is no case folder (sub/x.yaml); a folder suite.yaml
+ *   names (a static asset) is not looked into.
  */
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "assay/fs.h"
@@ -190,6 +195,102 @@ static size_t scan_dir(struct scan *sc, const char *dir, const char *checkpoint,
 	return total;
 }
 
+/* `name` ends in .yaml, .yml or .json in any case; *exact: in lower case. */
+static bool case_suffix(const char *name, bool *exact)
+{
+	static const char *const sfx[] = { ".yaml", ".yml", ".json" };
+	size_t n = strlen(name);
+
+	for (int i = 0; i < 3; i++) {
+		size_t k = strlen(sfx[i]);
+
+		if (n > k && !strcasecmp(name + n - k, sfx[i])) {
+			*exact = !strcmp(name + n - k, sfx[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The entry of `dir` named case.yaml, case.yml or case.json in another case, or NULL. */
+static char *miscased_case_file(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+	bool exact;
+
+	while (d && !found && (e = readdir(d)))
+		if (!strncasecmp(e->d_name, "case.", 5) && case_suffix(e->d_name, &exact) &&
+		    strchr(e->d_name, '.') == e->d_name + 4)
+			found = assay_xstrdup(e->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * Case files in group folder `dir` (of group `group`) that the loader never takes as cases
+ * (suite_load.c, find_cases): a hidden case file, an extension not in lower case, a folder
+ * with a misnamed case file, and a folder of case files that is no case folder. Each warns
+ * "never run"; returns how many case files they hold.
+ */
+static size_t scan_group(struct scan *sc, const char *dir, const char *group, const char *shown)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t total = 0;
+
+	while (d && (e = readdir(d))) {
+		char real[PATH_MAX], *p, *msg = NULL, *wrong;
+		struct stat st;
+		bool exact = false;
+		size_t n = 0;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = assay_path_join(dir, e->d_name);
+		if (stat(p, &st) || !realpath(p, real)) {
+			free(p);
+			continue;
+		}
+		if (S_ISREG(st.st_mode) && case_suffix(e->d_name, &exact)) {
+			n = e->d_name[0] == '.' || !exact;
+			if (e->d_name[0] == '.')
+				msg = assay_xasprintf("%s%s: not a case: a case file's name must not "
+						      "start with '.': it is never run", shown,
+						      e->d_name);
+			else if (!exact)
+				msg = assay_xasprintf("%s%s: not a case: a case file's extension is "
+						      ".yaml, .yml or .json, in lower case: it is "
+						      "never run", shown, e->d_name);
+		} else if (S_ISDIR(st.st_mode) && e->d_name[0] != '.' && !related(sc, real) &&
+			   !results_folder(p) && !has_file(p, "case.yaml") &&
+			   !has_file(p, "case.yml") && !has_file(p, "case.json")) {
+			if ((wrong = miscased_case_file(p))) {
+				n = 1;
+				msg = assay_xasprintf("%s%s/: its case file is named %s, not case.yaml, "
+						      "case.yml or case.json: it is never run", shown,
+						      e->d_name, wrong);
+				free(wrong);
+			} else if ((n = count_cases(p))) {
+				msg = assay_xasprintf("%s%s/: %zu case file%s in a folder inside group "
+						      "'%s' that is no case folder (no case.yaml): %s "
+						      "never run", shown, e->d_name, n, n == 1 ? "" : "s",
+						      group, n == 1 ? "it is" : "they are");
+			}
+		}
+		free(p);
+		if (msg)
+			sc->warn(sc->ctx, msg);
+		free(msg);
+		total += n;
+	}
+	if (d)
+		closedir(d);
+	return total;
+}
+
 static const char *str_of(const assay_value *v)
 {
 	return v && v->kind == ASSAY_V_STRING ? v->u.s : NULL;
@@ -296,6 +397,28 @@ size_t assay_load__undeclared(const assay_suite *s, bool whole,
 		sc.declared = saved;
 		shown = assay_xasprintf("%s/", cdir);
 		unrun += scan_dir(&sc, cdir, cp->name, gnames, shown);
+		free(shown);
+		/* each group folder: what in it is no case (its own folder covers none of it) */
+		for (uint32_t j = 0; j < gs->len; j++) {
+			const assay_value *g = &gs->u.members[j].value;
+			char *gdir = assay_path_join(cdir, gnames[j]), greal[PATH_MAX];
+			assay_strvec inner = ASSAY_STRVEC_INIT;
+
+			if (assay_object_get(g, "original_group") || !realpath(gdir, greal)) {
+				free(gdir);
+				continue; /* (a regression group reads another group's folder) */
+			}
+			for (size_t k = 0; k < saved.nr; k++)
+				if (!is_within(saved.v[k], greal))
+					assay_strvec_push(&inner, saved.v[k]);
+			sc.declared = inner;
+			shown = assay_xasprintf("%s/", gdir);
+			unrun += scan_group(&sc, gdir, gnames[j], shown);
+			free(shown);
+			assay_strvec_clear(&inner);
+			free(gdir);
+		}
+		shown = NULL;
 		sc.declared = old;
 		assay_strvec_clear(&saved);
 		free(shown);

@@ -65,7 +65,7 @@ static unsigned long long start_time(long pid)
 	char path[64], buf[1024];
 	unsigned long long v = 0;
 	char *p;
-	int fd, field = 3;
+	int fd, field = 2; /* the space after ")" starts field 3 */
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);

@@ -152,3 +152,16 @@ void assay_report__out_release(struct assay_report__out *o)
 	free(o->path);
 	o->path = NULL;
 }
+
+int assay_report__write_whole(const char *path, const void *data, size_t len, assay_err *err)
+{
+	struct assay_report__out o;
+	int rc = assay_report__out_open(&o, path, err);
+
+	if (rc)
+		return rc;
+	assay_report__out_add(&o, data, len);
+	rc = assay_report__out_commit(&o, err);
+	assay_report__out_release(&o);
+	return rc;
+}

@@ -7,7 +7,9 @@
  * all-core-cases (every Core case: true when there is none), any-core-cases (some Core case);
  * "any" falls through its match to `return True`. A run (its agent_runner) passes when every
  * checkpoint does; a checkpoint that did not run fails. assay adds: an interrupted run passes
- * no policy, since cases it did not run would count as neither passed nor run.
+ * no policy, since cases it did not run would count as neither passed nor run; nor does a run
+ * that left case files unrun through a suite mistake (summary.json's unrun_case_files), for
+ * the same reason.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,16 @@ bool assay_pass_policy_check(assay_pass_policy p, const size_t passed[4], const 
 	}
 }
 
+/* Cases the run never ran: interrupted, or case files a suite mistake left out. */
+static bool incomplete(const assay_value *summary)
+{
+	const assay_value *interrupted = assay_object_get(summary, "interrupted");
+	const assay_value *unrun = assay_object_get(summary, "unrun_case_files");
+
+	return (interrupted && interrupted->kind == ASSAY_V_BOOL && interrupted->u.b) ||
+	       (assay_value_is_number(unrun) && assay_value_number(unrun) != 0);
+}
+
 static size_t count(const assay_value *types, int t, const char *key)
 {
 	const assay_value *v = assay_object_get(
@@ -103,7 +115,6 @@ static void checkpoint_policies(assay_arena *a, assay_value *cp, bool run[ASSAY_
 void assay_summary_add_policies(assay_arena *a, assay_value *summary)
 {
 	assay_value *cps = (assay_value *)assay_object_get(summary, "checkpoints");
-	const assay_value *interrupted = assay_object_get(summary, "interrupted");
 	bool run[ASSAY_POLICY_COUNT];
 	assay_value pol = assay_value_object();
 	double rates = 0;
@@ -112,7 +123,7 @@ void assay_summary_add_policies(assay_arena *a, assay_value *summary)
 	if (!cps || cps->kind != ASSAY_V_OBJECT || summary->kind != ASSAY_V_OBJECT)
 		return;
 	for (int p = 0; p < ASSAY_POLICY_COUNT; p++)
-		run[p] = !(interrupted && interrupted->kind == ASSAY_V_BOOL && interrupted->u.b);
+		run[p] = !incomplete(summary);
 	for (uint32_t i = 0; i < cps->len; i++) {
 		assay_value *cp = &cps->u.members[i].value;
 		const assay_value *rate = assay_object_get(cp, "pass_rate");
@@ -143,7 +154,7 @@ static int policy_end(void *payload, const assay_run_summary *sum, assay_err *er
 {
 	struct policy_sink *k = payload;
 	const assay_value *cps = assay_object_get(sum->json, "checkpoints");
-	bool ok = !sum->interrupted;
+	bool ok = !sum->interrupted && !incomplete(sum->json);
 
 	(void)err;
 	for (uint32_t i = 0; ok && cps && cps->kind == ASSAY_V_OBJECT && i < cps->len; i++) {

@@ -93,8 +93,13 @@ bool assay_renderer_whole(const assay_renderer *r)
 
 int assay_renderer_begin(assay_renderer *r, const assay_value *run, size_t total, assay_err *err)
 {
-	int rc = r->fmt->begin ? r->fmt->begin(r, run, total, err) : 0;
+	int rc;
 
+	if (run && !r->run_arena) { /* kept for the reproduce lines (explain.c) */
+		r->run_arena = assay_arena_new(0);
+		r->run = assay_value_copy(r->run_arena, run);
+	}
+	rc = r->fmt->begin ? r->fmt->begin(r, run, total, err) : 0;
 	r->begun = true;
 	return rc ? rc : assay_report__out_flush(&r->out, err);
 }
@@ -129,5 +134,7 @@ void assay_renderer_free(assay_renderer *r)
 	assay_report__out_release(&r->out);
 	free(r->state);
 	free(r->path);
+	if (r->run_arena)
+		assay_arena_free(r->run_arena);
 	free(r);
 }

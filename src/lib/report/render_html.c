@@ -2,8 +2,12 @@
  * One self-contained HTML page (render.h): totals, a table per checkpoint by group type and by
  * group, and every case in a list that filters by status, group and name (also from the URL:
  * ?status=fail&group=checkpoint_1/core&q=text), a page of 100 at a time; a case that did not
- * pass opens to show each attribute that is not correct with its expected value, actual value
- * and diff side by side. No file outside the page is needed, no network.
+ * pass opens to show why in the terminal's words (explain.c), its reproduce line and the last
+ * lines of its stderr, and one click further each attribute that is not correct with its raw
+ * expected value, actual value and diff side by side. Charts (issue #21), drawn by the page's
+ * script as inline SVG: pass rate per checkpoint and group type, the distribution of durations
+ * with the slowest cases named, the distribution of scores. No file outside the page is needed,
+ * no network.
  *
  * Key decisions:
  * - The cases are data, not markup: a JSON array in a <script type="application/json"> element
@@ -56,6 +60,23 @@ static const char head[] =
 	"pre { margin: 0; padding: 6px; background: #fff; border: 1px solid #d0d7de; white-space: pre-wrap;\n"
 	"      word-break: break-all; max-height: 24em; overflow: auto; font-size: 12px; }\n"
 	".pager button { margin: 0 4px; }\n"
+	".charts { display: flex; flex-wrap: wrap; gap: 24px; }\n"
+	".chart h3 { font-size: 14px; margin: 8px 0 4px; }\n"
+	".chart svg text { font: 12px system-ui, sans-serif; fill: #1d2125; }\n"
+	".chart rect.track { fill: #eaeef2; }\n"
+	".chart rect.fill { fill: #2da44e; }\n"
+	".chart rect.fill.low { fill: #cf222e; }\n"
+	".chart rect.fill.mid { fill: #d4a72c; }\n"
+	".chart rect.fill.hist { fill: #0969da; }\n"
+	"#slowest { margin: 4px 0; padding-left: 20px; font-size: 12px; }\n"
+	"#slowest code { word-break: break-all; }\n"
+	"td.st::before { content: '\\25B8 '; color: #57606a; }\n"
+	"tr.open td.st::before { content: '\\25BE '; }\n"
+	"tr.pass-row td.st::before { content: ''; }\n"
+	".explain { border-left: 3px solid #cf222e; }\n"
+	".repro { border-left: 3px solid #0969da; }\n"
+	".detail-box h4 { margin: 8px 0 4px; font-size: 12px; color: #57606a; }\n"
+	"details.raw summary { cursor: pointer; color: #0969da; margin: 8px 0; }\n"
 	"</style>\n"
 	"</head>\n"
 	"<body>\n"
@@ -66,6 +87,12 @@ static const char head[] =
 	"<noscript><p class=\"note\">This report needs JavaScript to show its cases.</p></noscript>\n"
 	"</header>\n"
 	"<main>\n"
+	"<h2>At a glance</h2>\n"
+	"<div class=\"charts\">\n"
+	"<div class=\"chart\"><h3>Pass rate by checkpoint and group type</h3><svg id=\"chart-rate\" role=\"img\" aria-label=\"pass rate by checkpoint and group type\"></svg></div>\n"
+	"<div class=\"chart\"><h3>Case durations</h3><svg id=\"chart-duration\" role=\"img\" aria-label=\"distribution of case durations\"></svg><div>slowest cases:</div><ol id=\"slowest\"></ol></div>\n"
+	"<div class=\"chart\"><h3>Scores</h3><svg id=\"chart-score\" role=\"img\" aria-label=\"distribution of scores\"></svg></div>\n"
+	"</div>\n"
 	"<h2>By checkpoint</h2>\n"
 	"<div id=\"checkpoints\"></div>\n"
 	"<h2>Cases</h2>\n"
@@ -76,13 +103,13 @@ static const char head[] =
 	"<span><b id=\"shown\">0</b> shown</span>\n"
 	"<span class=\"pager\"><button id=\"prev\" type=\"button\">&lt;</button><span id=\"page\">1 / 1</span><button id=\"next\" type=\"button\">&gt;</button></span>\n"
 	"</div>\n"
-	"<table id=\"cases\"><thead><tr><th>status</th><th>case</th><th>type</th><th>score</th><th>seconds</th><th>why</th></tr></thead><tbody id=\"rows\"></tbody></table>\n"
+	"<table id=\"cases\"><thead><tr><th>status</th><th>case</th><th>type</th><th>score</th><th>seconds</th><th>why (click a row to open it)</th></tr></thead><tbody id=\"rows\"></tbody></table>\n"
 	"</main>\n";
 
 static const char script[] =
 	"(function () {\n"
 	"  'use strict';\n"
-	"  var CP = 0, GR = 1, TY = 2, ID = 3, ST = 4, SC = 5, DU = 6, WHY = 7, DET = 8;\n"
+	"  var CP = 0, GR = 1, TY = 2, ID = 3, ST = 4, SC = 5, DU = 6, WHY = 7, DET = 8, EXPL = 9, TAIL = 10, REPRO = 11;\n"
 	"  var PAGE = 100;\n"
 	"  var cases = JSON.parse(document.getElementById('assay-cases').textContent);\n"
 	"  var info = JSON.parse(document.getElementById('assay-info').textContent);\n"
@@ -164,6 +191,80 @@ static const char script[] =
 	"    box.appendChild(gt);\n"
 	"  });\n"
 	"\n"
+	"  // ---- charts: inline SVG drawn here, from the cases the page holds ----\n"
+	"  var NS = 'http://www.w3.org/2000/svg';\n"
+	"  function svgEl(tag, attrs, text) {\n"
+	"    var e = document.createElementNS(NS, tag);\n"
+	"    for (var k in attrs) e.setAttribute(k, attrs[k]);\n"
+	"    if (text !== undefined) e.textContent = String(text);\n"
+	"    return e;\n"
+	"  }\n"
+	"  // horizontal bars: [{label, value (0..1 of the track), raw, text, cls}]\n"
+	"  function bars(svg, list) {\n"
+	"    var W = 560, LW = 200, TW = 110, H = 22, h = Math.max(1, list.length) * H + 4;\n"
+	"    svg.setAttribute('width', W);\n"
+	"    svg.setAttribute('height', h);\n"
+	"    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + h);\n"
+	"    list.forEach(function (b, i) {\n"
+	"      var g = svgEl('g', { 'class': 'bar', 'data-label': b.label, 'data-value': b.raw });\n"
+	"      var y = i * H + 2, bw = W - LW - TW;\n"
+	"      g.appendChild(svgEl('title', {}, b.label + ': ' + b.text));\n"
+	"      g.appendChild(svgEl('text', { x: LW - 6, y: y + 14, 'text-anchor': 'end' }, b.label));\n"
+	"      g.appendChild(svgEl('rect', { 'class': 'track', x: LW, y: y + 2, width: bw, height: H - 6 }));\n"
+	"      g.appendChild(svgEl('rect', { 'class': 'fill ' + (b.cls || ''), x: LW, y: y + 2,\n"
+	"        width: Math.max(0, Math.min(1, b.value)) * bw, height: H - 6 }));\n"
+	"      g.appendChild(svgEl('text', { x: LW + bw + 6, y: y + 14 }, b.text));\n"
+	"      svg.appendChild(g);\n"
+	"    });\n"
+	"  }\n"
+	"  var rateBars = [];\n"
+	"  cps.forEach(function (cp) {\n"
+	"    cp.order.forEach(function (type) {\n"
+	"      var t = cp.types[type], r = t.total ? t.pass / t.total : 0;\n"
+	"      rateBars.push({ label: cp.name + ' \\u00b7 ' + type, value: r, raw: r.toFixed(4),\n"
+	"        text: pct(t.pass, t.total) + ' (' + t.pass + '/' + t.total + ')',\n"
+	"        cls: t.pass === t.total ? '' : r >= 0.5 ? 'mid' : 'low' });\n"
+	"    });\n"
+	"  });\n"
+	"  bars($('chart-rate'), rateBars);\n"
+	"  // a histogram as bars: `n` bins of [lo, hi), the last one closed\n"
+	"  function histogram(values, lo, hi, n, digits, unit) {\n"
+	"    var counts = [], list = [], most = 0, i;\n"
+	"    for (i = 0; i < n; i++) counts.push(0);\n"
+	"    values.forEach(function (v) {\n"
+	"      var k = hi > lo ? Math.floor((v - lo) / (hi - lo) * n) : 0;\n"
+	"      counts[Math.max(0, Math.min(n - 1, k))]++;\n"
+	"    });\n"
+	"    counts.forEach(function (c) { if (c > most) most = c; });\n"
+	"    counts.forEach(function (c, i) {\n"
+	"      var a = lo + (hi - lo) * i / n, b = lo + (hi - lo) * (i + 1) / n;\n"
+	"      list.push({ label: a.toFixed(digits) + '\\u2013' + b.toFixed(digits) + unit,\n"
+	"        value: most ? c / most : 0, raw: c, text: c + (c === 1 ? ' case' : ' cases'),\n"
+	"        cls: 'hist' });\n"
+	"    });\n"
+	"    return list;\n"
+	"  }\n"
+	"  var durations = cases.map(function (c) { return c[DU] > 0 ? c[DU] : 0; });\n"
+	"  var longest = durations.reduce(function (m, d) { return d > m ? d : m; }, 0);\n"
+	"  var dscale = longest > 0 ? Math.pow(10, Math.ceil(Math.log(longest) / Math.LN10)) : 1;\n"
+	"  var dtop = [0.1, 0.2, 0.25, 0.5, 1].map(function (f) { return f * dscale; })\n"
+	"    .filter(function (x) { return x >= longest; })[0] || dscale;\n"
+	"  // as many decimals as the bin edges need (0.025 s bins: 3), at most 4\n"
+	"  var ddig = 0;\n"
+	"  while (ddig < 4 && Math.abs(Math.round(dtop / 10 * Math.pow(10, ddig)) - dtop / 10 * Math.pow(10, ddig)) > 1e-6) ddig++;\n"
+	"  bars($('chart-duration'), histogram(durations, 0, dtop, 10, ddig, ' s'));\n"
+	"  cases.map(function (c, i) { return i; })\n"
+	"    .sort(function (a, b) { return cases[b][DU] - cases[a][DU]; })\n"
+	"    .slice(0, 5)\n"
+	"    .forEach(function (i) {\n"
+	"      var c = cases[i], li = el('li');\n"
+	"      li.setAttribute('data-case', c[CP] + '/' + c[GR] + '/' + c[ID]);\n"
+	"      li.appendChild(el('code', null, c[CP] + '/' + c[GR] + '/' + c[ID]));\n"
+	"      li.appendChild(document.createTextNode(' ' + c[DU].toFixed(3) + ' s'));\n"
+	"      $('slowest').appendChild(li);\n"
+	"    });\n"
+	"  bars($('chart-score'), histogram(cases.map(function (c) { return c[SC]; }), 0, 1, 10, 1, ''));\n"
+	"\n"
 	"  var fStatus = $('f-status'), fGroup = $('f-group'), fText = $('f-text');\n"
 	"  groups.forEach(function (g) {\n"
 	"    var o = el('option', null, g.key);\n"
@@ -191,11 +292,24 @@ static const char script[] =
 	"    return d;\n"
 	"  }\n"
 	"  function details(c) {\n"
-	"    var box = el('div');\n"
+	"    var box = el('div', 'detail-box');\n"
+	"    box.appendChild(el('h4', null, 'why'));\n"
+	"    box.appendChild(el('pre', 'explain', c[EXPL] === null ? '' : c[EXPL]));\n"
+	"    if (c[REPRO]) {\n"
+	"      box.appendChild(el('h4', null, 'reproduce'));\n"
+	"      box.appendChild(el('pre', 'repro', c[REPRO]));\n"
+	"    }\n"
+	"    if (c[TAIL]) {\n"
+	"      box.appendChild(el('h4', null, 'stderr'));\n"
+	"      box.appendChild(el('pre', 'stderr', c[TAIL]));\n"
+	"    }\n"
 	"    if (!c[DET]) {\n"
-	"      box.appendChild(el('p', null, c[WHY] + (info.left_out ? ' (details left out)' : '')));\n"
+	"      if (info.left_out) box.appendChild(el('p', null, '(raw values left out: assay show prints them)'));\n"
 	"      return box;\n"
 	"    }\n"
+	"    if (!c[DET].length) return box;\n"
+	"    var raw = el('details', 'raw');\n"
+	"    raw.appendChild(el('summary', null, 'raw expected, actual and diff'));\n"
 	"    c[DET].forEach(function (a) {\n"
 	"      var at = el('div', 'attr');\n"
 	"      at.appendChild(el('b', null, a[0] + ' (weight ' + a[1] + ')'));\n"
@@ -204,23 +318,26 @@ static const char script[] =
 	"      side.appendChild(pre('actual', a[3], a[5][1]));\n"
 	"      side.appendChild(pre('diff', a[4], a[5][2]));\n"
 	"      at.appendChild(side);\n"
-	"      box.appendChild(at);\n"
+	"      raw.appendChild(at);\n"
 	"    });\n"
+	"    box.appendChild(raw);\n"
 	"    return box;\n"
 	"  }\n"
 	"  function row(c) {\n"
 	"    var tr = el('tr');\n"
-	"    tr.appendChild(el('td', c[ST], c[ST]));\n"
+	"    tr.appendChild(el('td', c[ST] + ' st', c[ST]));\n"
 	"    tr.appendChild(el('td', 'name', c[CP] + '/' + c[GR] + '/' + c[ID]));\n"
 	"    tr.appendChild(el('td', null, c[TY]));\n"
 	"    tr.appendChild(el('td', 'n', c[SC].toFixed(3)));\n"
 	"    tr.appendChild(el('td', 'n', c[DU].toFixed(3)));\n"
 	"    tr.appendChild(el('td', null, c[WHY] === null ? '' : c[WHY]));\n"
+	"    if (c[ST] === 'pass') tr.className = 'pass-row';\n"
 	"    if (c[ST] !== 'pass') {\n"
 	"      tr.className = 'expandable';\n"
+	"      tr.title = 'click to show why, the reproduce line and stderr';\n"
 	"      tr.addEventListener('click', function () {\n"
 	"        var next = tr.nextSibling;\n"
-	"        if (next && next.className === 'detail') {\n"
+	"        if (next && next.classList.contains('detail')) {\n"
 	"          next.parentNode.removeChild(next);\n"
 	"          tr.classList.remove('open');\n"
 	"          return;\n"
@@ -339,6 +456,15 @@ static assay_value details(assay_renderer *r, assay_arena *a, const struct assay
 	return list;
 }
 
+/* A string value of `len` bytes, invalid UTF-8 replaced. */
+static assay_value utf8(assay_arena *a, const char *s, size_t len)
+{
+	size_t n;
+	const char *clean = assay_report__utf8_clean(a, s, len, &n);
+
+	return assay_value_string(a, clean, n);
+}
+
 static int html_case(struct assay_renderer *r, const struct assay_report__case *c, assay_err *err)
 {
 	struct html *h = r->state;
@@ -354,15 +480,32 @@ static int html_case(struct assay_renderer *r, const struct assay_report__case *
 	assay_array_push(a, &row, assay_value_real(c->score));
 	assay_array_push(a, &row, assay_value_real(c->duration));
 	if (c->outcome == ASSAY_OUTCOME_PASS) {
-		assay_array_push(a, &row, assay_value_null());
-		assay_array_push(a, &row, assay_value_null());
+		for (int i = 0; i < 5; i++)
+			assay_array_push(a, &row, assay_value_null());
 	} else {
-		assay_buf why = ASSAY_BUF_INIT;
+		/* the terminal's words (explain.c); the raw values one click away */
+		assay_buf why = ASSAY_BUF_INIT, tail = ASSAY_BUF_INIT, repro = ASSAY_BUF_INIT;
 
-		assay_report__reason(&why, c);
-		assay_array_push(a, &row, assay_value_string(a, why.ptr, why.len));
-		assay_buf_release(&why);
+		assay_report__first_line(&why, c);
+		assay_array_push(a, &row, utf8(a, why.ptr, why.len));
 		assay_array_push(a, &row, details(r, a, c));
+		assay_buf_reset(&why);
+		assay_report__explain(&why, &tail, c);
+		/* the words and the stderr tail count against the details' budget too: past it a
+		 * case keeps its first line */
+		if (h->detail_bytes + why.len + tail.len > r->o.html_detail_bytes) {
+			assay_buf_reset(&why), assay_buf_reset(&tail);
+			assay_report__first_line(&why, c);
+		} else {
+			h->detail_bytes += why.len + tail.len;
+		}
+		assay_array_push(a, &row, utf8(a, why.ptr, why.len));
+		assay_array_push(a, &row, tail.len ? utf8(a, tail.ptr, tail.len)
+						   : assay_value_null());
+		assay_report__repro(&repro, r->run_arena ? &r->run : NULL, c);
+		assay_array_push(a, &row, repro.len ? utf8(a, repro.ptr, repro.len)
+						    : assay_value_null());
+		assay_buf_release(&why), assay_buf_release(&tail), assay_buf_release(&repro);
 	}
 	assay_report__out_adds(&r->out, h->cases++ ? ",\n" : "\n");
 	json_out(r, &row);

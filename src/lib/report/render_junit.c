@@ -161,6 +161,24 @@ static void add_value(struct assay_renderer *r, assay_buf *out, const char *labe
 static void failure_text(struct assay_renderer *r, const struct assay_report__case *c,
 			 assay_buf *out)
 {
+	assay_buf words = ASSAY_BUF_INIT, tail = ASSAY_BUF_INIT;
+
+	/* the terminal's words first (explain.c), then the raw values */
+	assay_report__explain(&words, &tail, c);
+	assay_report__xml(out, words.ptr, words.len, false);
+	assay_buf_addch(out, '\n');
+	if (tail.len) {
+		assay_report__xml(out, tail.ptr, tail.len, false);
+		assay_buf_addch(out, '\n');
+	}
+	assay_buf_reset(&words);
+	assay_report__repro(&words, r->run_arena ? &r->run : NULL, c);
+	if (words.len) {
+		assay_buf_adds(out, "reproduce: ");
+		assay_report__xml(out, words.ptr, words.len, false);
+		assay_buf_addch(out, '\n');
+	}
+	assay_buf_release(&words), assay_buf_release(&tail);
 	for (uint32_t i = 0; c->results && i < c->results->len; i++) {
 		const assay_member *m = &c->results->u.members[i];
 		const assay_value *ok = assay_object_get(&m->value, "is_correct");
@@ -232,7 +250,7 @@ static int junit_case(struct assay_renderer *r, const struct assay_report__case 
 
 	j->failures += !error;
 	j->errors += error;
-	assay_report__reason(&reason, c);
+	assay_report__first_line(&reason, c);
 	if (reason.len > MESSAGE_CAP)
 		assay_buf_setlen(&reason, MESSAGE_CAP); /* xml() repairs a cut character */
 	assay_buf_addf(&el, "><%s", tag);

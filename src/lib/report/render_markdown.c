@@ -93,10 +93,12 @@ static void value(struct assay_renderer *r, assay_buf *out, const char *label,
 static void list_case(struct assay_renderer *r, const struct assay_report__case *c)
 {
 	struct md *m = r->state;
-	assay_buf *out = &m->failures, reason = ASSAY_BUF_INIT;
+	assay_buf *out = &m->failures, reason = ASSAY_BUF_INIT, words = ASSAY_BUF_INIT,
+		  tail = ASSAY_BUF_INIT;
 	size_t start = out->len;
 
-	assay_report__reason(&reason, c);
+	assay_report__first_line(&reason, c);
+	assay_report__explain(&words, &tail, c);
 	assay_buf_adds(out, "<details><summary><code>");
 	cell(out, c->checkpoint);
 	assay_buf_addch(out, '/');
@@ -106,6 +108,20 @@ static void list_case(struct assay_renderer *r, const struct assay_report__case 
 	assay_buf_addf(out, "</code> %s: ", c->outcome == ASSAY_OUTCOME_ERROR ? "error" : "fail");
 	cell(out, reason.ptr);
 	assay_buf_adds(out, "</summary>\n\n");
+	/* the terminal's words (explain.c), the reproduce line, stderr; then the raw values */
+	fence(m, out, words.ptr, words.len);
+	assay_buf_addch(out, '\n');
+	assay_buf_reset(&words);
+	assay_report__repro(&words, r->run_arena ? &r->run : NULL, c);
+	if (words.len) {
+		assay_buf_adds(out, "reproduce:\n\n");
+		fence(m, out, words.ptr, words.len);
+		assay_buf_addch(out, '\n');
+	}
+	if (tail.len) {
+		fence(m, out, tail.ptr, tail.len);
+		assay_buf_addch(out, '\n');
+	}
 	for (uint32_t i = 0; c->results && i < c->results->len; i++) {
 		const assay_member *at = &c->results->u.members[i];
 		const assay_value *ok = assay_object_get(&at->value, "is_correct");
@@ -121,7 +137,7 @@ static void list_case(struct assay_renderer *r, const struct assay_report__case 
 		value(r, out, "actual", assay_object_get(&at->value, "actual"));
 	}
 	assay_buf_adds(out, "</details>\n\n");
-	assay_buf_release(&reason);
+	assay_buf_release(&reason), assay_buf_release(&words), assay_buf_release(&tail);
 	/* whole cases only, within the cap (the tables need a little room too) */
 	if (out->len > r->o.markdown_max_bytes / 4 * 3) {
 		assay_buf_setlen(out, start);

@@ -167,7 +167,7 @@ static void diagnostics(struct assay_renderer *r, const struct assay_report__cas
 	struct tap *t = r->state;
 	yaml_emitter_t e;
 	yaml_event_t ev;
-	assay_buf reason = ASSAY_BUF_INIT;
+	assay_buf reason = ASSAY_BUF_INIT, tail = ASSAY_BUF_INIT;
 
 	yaml_emitter_initialize(&e);
 	yaml_emitter_set_output(&e, yaml_out, &t->b);
@@ -179,9 +179,19 @@ static void diagnostics(struct assay_renderer *r, const struct assay_report__cas
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
 	emit(&e, &ev);
 	map_start(&e);
-	assay_report__reason(&reason, c);
+	assay_report__explain(&reason, &tail, c);
 	key(&e, "message");
 	string(t, &e, reason.ptr, reason.len);
+	if (tail.len) {
+		key(&e, "stderr");
+		string(t, &e, tail.ptr, tail.len);
+	}
+	assay_buf_reset(&reason);
+	assay_report__repro(&reason, r->run_arena ? &r->run : NULL, c);
+	if (reason.len) {
+		key(&e, "reproduce");
+		string(t, &e, reason.ptr, reason.len);
+	}
 	key(&e, "severity");
 	key(&e, c->outcome == ASSAY_OUTCOME_ERROR ? "error" : "fail");
 	key(&e, "at");
@@ -207,7 +217,7 @@ static void diagnostics(struct assay_renderer *r, const struct assay_report__cas
 	emit(&e, &ev);
 	yaml_emitter_flush(&e);
 	yaml_emitter_delete(&e);
-	assay_buf_release(&reason);
+	assay_buf_release(&reason), assay_buf_release(&tail);
 }
 
 /* A description: '\' and '#' escaped, control characters as \xNN, UTF-8 repaired. */

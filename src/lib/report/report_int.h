@@ -11,6 +11,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/render.h"
+#include "report/report_lib.h"
 
 /* ---- report lines from a reports.parquet file (parquet_in.c; from_parquet_row) -------- */
 
@@ -80,18 +81,25 @@ const char *assay_report__outcome_name(enum assay_report__outcome o);
 /* The one-line reason a case did not pass: its error, how the program ended, or the
  * attributes that are not correct ("output, status_code not correct"). */
 void assay_report__reason(assay_buf *out, const struct assay_report__case *c);
+/*
+ * Why a case did not pass, in the terminal's words (explain.c, term_explain.c): one line per
+ * reason, without colour or indent, no trailing newline. With `tail`, the last lines of its
+ * stderr (and an api server's output) go there, unless stderr's diff is a reason already.
+ */
+void assay_report__explain(assay_buf *out, assay_buf *tail, const struct assay_report__case *c);
+/* The first line of assay_report__explain() (with the first difference of a list). */
+void assay_report__first_line(assay_buf *out, const struct assay_report__case *c);
+/* A shell line running the case again: `assay run-case SUITE --case CP/GROUP/ID` with the
+ * run's --entry / --submission from `run` (its description, or NULL); nothing for a case that
+ * never ran. */
+void assay_report__repro(assay_buf *out, const assay_value *run,
+			 const struct assay_report__case *c);
 /* A string member of an object as a C string, or `dflt`. */
 const char *assay_report__str(const assay_value *obj, const char *key, const char *dflt);
 
 /* {"$assay_cut": {...}}: a value the line carries cut. */
 bool assay_report__is_cut(const assay_value *v);
-/*
- * Appends what a report shows of `v`: a string's bytes, a cut value's head, null as nothing,
- * anything else as JSON (`pretty`: indented). At most `cap` bytes, ending on a whole UTF-8
- * character. Returns the size of the whole text when it was cut (also when the line carried it
- * cut), else 0.
- */
-size_t assay_report__text(assay_buf *out, const assay_value *v, size_t cap, bool pretty);
+/* assay_report__text: report_lib.h */
 
 /* The next character at p (len >= 1): its length, with *cp set; an invalid sequence is its
  * maximal subpart (as assay_json_write replaces it) with *cp = 0xFFFD and *bad set. */
@@ -160,6 +168,8 @@ struct assay_renderer {
 	char *path;      /* as given ("-" for standard output) */
 	bool begun;
 	void *state;     /* the format's, fmt->state bytes, zeroed */
+	assay_arena *run_arena;
+	assay_value run; /* the run's description (null when not given) */
 };
 
 extern const struct assay_report__format assay_report__json, assay_report__jsonl,

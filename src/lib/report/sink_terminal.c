@@ -93,77 +93,6 @@ static const char *str_of(const assay_value *v, const char *otherwise)
 	return v && v->kind == ASSAY_V_STRING ? v->u.s : otherwise;
 }
 
-/* How the program ended, when that is news: timed out, a limit, a signal, not started. */
-static void add_ending(assay_buf *out, const assay_value *execution, const struct term_style *st)
-{
-	const assay_value *msg = assay_object_get(execution, "message");
-	const assay_value *sig = assay_object_get(execution, "signal");
-	const char *status = str_of(assay_object_get(execution, "status"), "");
-
-	if (msg && msg->kind == ASSAY_V_STRING) {
-		assay_buf_addf(out, "    %s", st->red);
-		assay_term__visible(out, msg->u.s, msg->len);
-		assay_buf_addf(out, "%s\n", st->reset);
-	} else if (!strcmp(status, "signaled") && sig && sig->kind == ASSAY_V_INT) {
-		const char *name = strsignal((int)sig->u.i);
-
-		assay_buf_addf(out, "    %skilled by signal %lld (%s)%s\n", st->red,
-			       (long long)sig->u.i, name ? name : "unknown", st->reset);
-	}
-}
-
-/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
- * already, is "ATTR: MSG". */
-static bool repeats_error(const char *error, const char *attr, const assay_value *result)
-{
-	static const char prefix[] = "verifier error: ";
-	const assay_value *diff = assay_object_get(result, "diff");
-	size_t n = strlen(attr);
-
-	return error && diff && diff->kind == ASSAY_V_STRING &&
-	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
-	       error[n] == ':' && error[n + 1] == ' ' &&
-	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
-}
-
-/* Why the case failed: its error, how it ended, each failed attribute (a verifier's error
- * once). */
-static void add_reasons(struct term *t, assay_buf *out, const assay_case_report *r,
-			bool *stderr_shown)
-{
-	const assay_value *execution = assay_report_get(r->json, "execution");
-	const assay_value *results = assay_object_get(r->json, "results");
-
-	*stderr_shown = false;
-	if (r->error) {
-		/* a case file under the current folder is named relative to it */
-		size_t n = strlen(t->cwd);
-		const char *e = n > 1 && !strncmp(r->error, t->cwd, n) && r->error[n] == '/'
-					? r->error + n + 1
-					: r->error;
-
-		assay_buf_addf(out, "    %serror%s: ", t->st.red, t->st.reset);
-		assay_term__visible(out, e, strlen(e));
-		assay_buf_addch(out, '\n');
-	}
-	if (!execution)
-		return; /* not run: every attribute carries the error again */
-	const assay_value *msg = assay_object_get(execution, "message");
-	if (!r->error || !msg || msg->kind != ASSAY_V_STRING ||
-	    strncmp(r->error, msg->u.s, msg->len)) /* else the error said it already */
-		add_ending(out, execution, &t->st);
-	for (uint32_t i = 0; results && i < results->len; i++) {
-		const assay_value *v = &results->u.members[i].value;
-		const assay_value *ok = assay_object_get(v, "is_correct");
-		const char *attr = results->u.members[i].key.u.s;
-
-		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(r->error, attr, v))
-			continue;
-		assay_term__explain(out, attr, v, &t->st, DIFF_LINES);
-		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
-	}
-}
-
 static struct failure *new_failure(struct term *t)
 {
 	if (t->n == t->alloc) {
@@ -223,7 +152,8 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 				 str_of(og, r->group->name), r->id);
 	same = same_origin(t, origin);
 	if (same || t->ndetailed < t->o.max_failures) {
-		add_reasons(t, &reasons, r, &stderr_shown);
+		assay_term__reasons(&reasons, r->json, r->error, t->cwd, &t->st, DIFF_LINES,
+				    &stderr_shown);
 		if (same && (same->reasons.len != reasons.len ||
 			     memcmp(same->reasons.ptr, reasons.ptr, reasons.len)))
 			same = NULL; /* failing otherwise than its original */

@@ -14,10 +14,12 @@
  * - Values are compact JSON cut to VALUE_WIDTH bytes; everything from the submission passes
  *   through assay_term__visible, so output under test cannot drive the terminal.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
 #include "assay/json.h"
+#include "assay/report.h"
 #include "assay/suite.h"
 #include "report/term_int.h"
 #include "util/banned.h"
@@ -235,8 +237,9 @@ static void repetitions(struct change_sink *cs, const assay_value *cat)
 /* The changes of a deepdiff report, the first `max` of them one per line; returns how many. */
 /*
  * An entry of a verifier's diff that reports no difference: empty (json_keys' `missing: []`),
- * or numeric's `number_count` when the counts agree ("Expected 4 numbers, got 4"; the
- * verifier keeps it always, as verification.md's Example 3 does).
+ * a check that passed ("✓ File exists": a verifier marks those with a check mark), or
+ * numeric's `number_count` when the counts agree ("Expected 4 numbers, got 4"; the verifier
+ * keeps it always, as verification.md's Example 3 does).
  */
 static bool not_a_difference(const char *cat, const assay_value *v)
 {
@@ -245,7 +248,8 @@ static bool not_a_difference(const char *cat, const assay_value *v)
 	size_t n;
 
 	if (v->kind == ASSAY_V_NULL ||
-	    ((v->kind == ASSAY_V_ARRAY || v->kind == ASSAY_V_OBJECT) && !v->len))
+	    ((v->kind == ASSAY_V_ARRAY || v->kind == ASSAY_V_OBJECT) && !v->len) ||
+	    (v->kind == ASSAY_V_STRING && !strncmp(v->u.s, "\u2713", 3)))
 		return true;
 	if (strcmp(cat, "number_count") || v->kind != ASSAY_V_STRING ||
 	    strncmp(v->u.s, pre, sizeof(pre) - 1))
@@ -257,16 +261,90 @@ static bool not_a_difference(const char *cat, const assay_value *v)
 	return n && got == p + n && strlen(got + 14) == n && !strncmp(got + 14, p, n);
 }
 
-/* `s` starts with key `cat` and a colon, in any case, '_' read as a space (number_3: "Number 3:"). */
+/* `s` starts with key `cat` and a colon, in any case, '_' as itself or a space (number_3:
+ * "Number 3:"; json_fields' mean_price: "mean_price: expected ..."). */
 static bool names_key(const char *s, const char *cat, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char a = s[i], b = cat[i] == '_' ? ' ' : cat[i];
+		char a = s[i], b = cat[i];
 
-		if ((a | 0x20) != (b | 0x20) || !a)
+		if (!a)
+			return false;
+		if (b == '_' && (a == '_' || a == ' '))
+			continue;
+		if ((a | 0x20) != (b | 0x20))
 			return false;
 	}
 	return s[n] == ':';
+}
+
+/* numeric's "Expected N numbers, got M" said as a count: "expected 1 number, got 2". */
+static bool number_count(assay_buf *out, const char *cat, const assay_value *v)
+{
+	static const char pre[] = "Expected ", mid[] = " numbers, got ";
+	unsigned long long e, g;
+	char *p;
+
+	if (strcmp(cat, "number_count") || v->kind != ASSAY_V_STRING ||
+	    strncmp(v->u.s, pre, sizeof(pre) - 1))
+		return false;
+	e = strtoull(v->u.s + sizeof(pre) - 1, &p, 10);
+	if (p == v->u.s + sizeof(pre) - 1 || strncmp(p, mid, sizeof(mid) - 1))
+		return false;
+	p += sizeof(mid) - 1;
+	if (*p < '0' || *p > '9')
+		return false;
+	g = strtoull(p, &p, 10);
+	if (*p)
+		return false;
+	assay_buf_addf(out, "expected %llu number%s, got %llu", e, e == 1 ? "" : "s", g);
+	return true;
+}
+
+/*
+ * numeric's "number_<i>": "Number <i>: expected 2.0, got 2.5 (...)" said with its key, as the
+ * docs and reports.jsonl name it, and which number that is: "number_0 (the 1st number):
+ * expected 2.0, got 2.5 (...)". Indices count from 0, as verification.md's Example 3 does.
+ */
+static bool number_key(assay_buf *out, const char *cat, const assay_value *v)
+{
+	static const char pre[] = "number_";
+	const char *digits = cat + sizeof(pre) - 1, *colon;
+	unsigned long long i;
+	char *end;
+
+	if (strncmp(cat, pre, sizeof(pre) - 1) || *digits < '0' || *digits > '9' ||
+	    v->kind != ASSAY_V_STRING || strncmp(v->u.s, "Number ", 7))
+		return false;
+	i = strtoull(digits, &end, 10);
+	colon = strchr(v->u.s, ':');
+	if (*end || !colon || colon[1] != ' ')
+		return false;
+	i++;
+	assay_buf_addf(out, "%s (the %llu%s number): ", cat, i,
+		       i % 100 >= 11 && i % 100 <= 13 ? "th"
+		       : i % 10 == 1		       ? "st"
+		       : i % 10 == 2		       ? "nd"
+		       : i % 10 == 3		       ? "rd"
+						       : "th");
+	add_cut(out, colon + 2, v->len - (size_t)(colon + 2 - v->u.s), LINE_WIDTH);
+	return true;
+}
+
+/* A verifier's own text of several lines: a heading, then each line indented (a newline is
+ * never shown as \x0a). */
+static void add_lines(assay_buf *out, const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		assay_buf_adds(out, "\n  ");
+		add_cut(out, s, n, LINE_WIDTH);
+		s += n + (nl != NULL);
+	}
 }
 
 static size_t structured(assay_buf *lines, const assay_value *diff, const struct term_style *st,
@@ -300,11 +378,21 @@ static size_t structured(assay_buf *lines, const assay_value *diff, const struct
 			if (not_a_difference(cat, v))
 				continue;
 			next_line(&cs);
+			if (number_key(cs.lines, cat, v))
+				continue;
 			if (v->kind == ASSAY_V_STRING && v->len > n + 1 && names_key(v->u.s, cat, n))
 				; /* "a.b: expected 1, got 2", "Number 3: ..." name their key */
+			else if (!strcmp(cat, "number_count"))
+				assay_buf_adds(cs.lines, "number count: ");
+			else if (v->kind == ASSAY_V_STRING && memchr(v->u.s, '\n', v->len))
+				assay_buf_addf(cs.lines, "%s:", cat); /* its lines follow */
 			else
 				assay_buf_addf(cs.lines, "%s: ", cat);
-			if (v->kind == ASSAY_V_STRING)
+			if (number_count(cs.lines, cat, v))
+				;
+			else if (v->kind == ASSAY_V_STRING && memchr(v->u.s, '\n', v->len))
+				add_lines(cs.lines, v->u.s, v->len);
+			else if (v->kind == ASSAY_V_STRING)
 				add_cut(cs.lines, v->u.s, v->len, LINE_WIDTH);
 			else
 				add_value(cs.lines, v);
@@ -479,6 +567,56 @@ static const assay_value *cut_marker(const assay_value *v)
 							     : NULL;
 }
 
+/*
+ * regex's "pattern did not match (MODE): PATTERN[\nhint]" said with the text it was matched
+ * against: "- expected pattern" / "+ actual", then the verifier's hint (the trailing-newline
+ * trap). False for any other diff.
+ */
+static bool regex_diff(assay_buf *out, const char *attr, const assay_value *result,
+		       const assay_value *diff, const struct term_style *st)
+{
+	static const char *const heads[] = { "pattern did not match (",
+					     "pattern could not be matched (" };
+	const assay_value *actual = assay_object_get(result, "actual");
+	const char *s, *end, *colon, *nl;
+	int h;
+
+	if (!diff || diff->kind != ASSAY_V_STRING)
+		return false;
+	for (h = 0; h < 2 && strncmp(diff->u.s, heads[h], strlen(heads[h])); h++)
+		;
+	if (h == 2)
+		return false;
+	s = diff->u.s;
+	end = s + diff->len;
+	nl = memchr(s, '\n', diff->len);
+	colon = memmem(s, (size_t)((nl ? nl : end) - s), "): ", 3);
+	if (!colon)
+		return false;
+	assay_buf_addf(out, "    %s%s%s: ", st->bold, attr, st->reset);
+	assay_term__visible(out, s, (size_t)(colon + 1 - s));
+	assay_buf_addf(out, "\n      %s- expected pattern: ", st->red);
+	add_cut(out, colon + 3, (size_t)((nl ? nl : end) - colon - 3), LINE_WIDTH);
+	assay_buf_addf(out, "%s\n      %s+ actual: ", st->reset, st->green);
+	if (actual && actual->kind == ASSAY_V_STRING)
+		add_quoted(out, actual->u.s, actual->len);
+	else
+		add_value(out, actual);
+	assay_buf_addf(out, "%s\n", st->reset);
+	for (s = nl ? nl + 1 : end; s < end;) {
+		const char *e = memchr(s, '\n', (size_t)(end - s));
+		size_t n = e ? (size_t)(e - s) : (size_t)(end - s);
+
+		if (n) {
+			assay_buf_adds(out, "      ");
+			add_cut(out, s, n, LINE_WIDTH);
+			assay_buf_addch(out, '\n');
+		}
+		s += n + (e != NULL);
+	}
+	return true;
+}
+
 void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
 			 const struct term_style *st, size_t max_lines)
 {
@@ -490,6 +628,8 @@ void assay_term__explain(assay_buf *out, const char *attr, const assay_value *re
 		assay_buf_addf(out, "    %s%s%s: failed (a diff of %lld bytes, kept in the store: "
 				    "assay show DIR ID prints it)\n", st->bold, attr, st->reset,
 			       bytes && bytes->kind == ASSAY_V_INT ? (long long)bytes->u.i : 0LL);
+	} else if (regex_diff(out, attr, result, diff, st)) {
+		;
 	} else if (diff && diff->kind == ASSAY_V_STRING && !memchr(diff->u.s, '\n', diff->len)) {
 		/* "output is empty", "file was not produced", "expected 0, got 1" */
 		bool named = !strncmp(diff->u.s, attr, strlen(attr)) ||
@@ -532,6 +672,90 @@ void assay_term__explain(assay_buf *out, const char *attr, const assay_value *re
 		assay_buf_addf(out, "    %s%s%s: failed (", st->bold, attr, st->reset);
 		add_value(out, diff);
 		assay_buf_adds(out, ")\n");
+	}
+}
+
+/* How the program ended, when that is news: timed out, a limit, a signal, not started. */
+static void add_ending(assay_buf *out, const assay_value *execution, const struct term_style *st)
+{
+	const assay_value *msg = assay_object_get(execution, "message");
+	const assay_value *sig = assay_object_get(execution, "signal");
+	const assay_value *sv = assay_object_get(execution, "status");
+	const char *status = sv && sv->kind == ASSAY_V_STRING ? sv->u.s : "";
+
+	if (msg && msg->kind == ASSAY_V_STRING) {
+		assay_buf_addf(out, "    %s", st->red);
+		assay_term__visible(out, msg->u.s, msg->len);
+		assay_buf_addf(out, "%s\n", st->reset);
+	} else if (!strcmp(status, "signaled") && sig && sig->kind == ASSAY_V_INT) {
+		const char *name = strsignal((int)sig->u.i);
+
+		assay_buf_addf(out, "    %skilled by signal %lld (%s)%s\n", st->red,
+			       (long long)sig->u.i, name ? name : "unknown", st->reset);
+	} else if (!strcmp(status, "timed_out")) {
+		/* a line without the run's message (written by hand, or by an older assay) */
+		assay_buf_addf(out, "    %stimed out%s\n", st->red, st->reset);
+	}
+}
+
+/* Whether attribute `attr`'s diff is "verifier error: MSG" where the case's error, shown
+ * already, is "ATTR: MSG". */
+static bool repeats_error(const char *error, const char *attr, const assay_value *result)
+{
+	static const char prefix[] = "verifier error: ";
+	const assay_value *diff = assay_object_get(result, "diff");
+	size_t n = strlen(attr);
+
+	return error && diff && diff->kind == ASSAY_V_STRING &&
+	       !strncmp(diff->u.s, prefix, sizeof(prefix) - 1) && !strncmp(error, attr, n) &&
+	       error[n] == ':' && error[n + 1] == ' ' &&
+	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
+}
+
+void assay_term__reasons(assay_buf *out, const assay_value *json, const char *error,
+			 const char *cwd, const struct term_style *st, size_t max_lines,
+			 bool *stderr_shown)
+{
+	const assay_value *execution = assay_report_get(json, "execution");
+	const assay_value *results = assay_object_get(json, "results");
+
+	*stderr_shown = false;
+	if (error) {
+		/* a case file under the current folder is named relative to it */
+		size_t n = cwd ? strlen(cwd) : 0;
+		const char *e = n > 1 && !strncmp(error, cwd, n) && error[n] == '/'
+					? error + n + 1
+					: error;
+
+		assay_buf_addf(out, "    %serror%s: ", st->red, st->reset);
+		assay_term__visible(out, e, strlen(e));
+		assay_buf_addch(out, '\n');
+	}
+	if (!execution)
+		return; /* not run: every attribute carries the error again */
+	const assay_value *msg = assay_object_get(execution, "message");
+	if (!error || !msg || msg->kind != ASSAY_V_STRING ||
+	    strncmp(error, msg->u.s, msg->len)) /* else the error said it already */
+		add_ending(out, execution, st);
+	/* a cut capture: the diffs below compare its kept bytes only */
+	for (int k = 0; k < 2; k++) {
+		const assay_value *cut = assay_object_get(execution, k ? "stderr_truncated"
+								       : "stdout_truncated");
+
+		if (cut && cut->kind == ASSAY_V_BOOL && cut->u.b)
+			assay_buf_addf(out, "    %s%s was cut at --%s-cap: what follows compares the "
+					    "bytes kept%s\n", st->red, k ? "stderr" : "output",
+				       k ? "stderr" : "stdout", st->reset);
+	}
+	for (uint32_t i = 0; results && i < results->len; i++) {
+		const assay_value *v = &results->u.members[i].value;
+		const assay_value *ok = assay_object_get(v, "is_correct");
+		const char *attr = results->u.members[i].key.u.s;
+
+		if (!ok || ok->kind != ASSAY_V_BOOL || ok->u.b || repeats_error(error, attr, v))
+			continue;
+		assay_term__explain(out, attr, v, st, max_lines);
+		*stderr_shown = *stderr_shown || !strcmp(attr, "stderr");
 	}
 }
 

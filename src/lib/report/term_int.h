@@ -29,10 +29,25 @@ void assay_term__visible(assay_buf *out, const char *s, size_t n);
 void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
 			 const struct term_style *st, size_t max_lines);
 
+/*
+ * Appends why the case of report line `json` did not pass, as the terminal lists it: its error
+ * (`error`, or NULL; a path under `cwd` is shown relative to it), how the program ended when
+ * that is news (timed out, a signal), then assay_term__explain() of each attribute that is not
+ * correct (a verifier's error only once). Lines are indented by 4 spaces. *stderr_shown says
+ * whether stderr's own diff is among them. The one wording of a failure: the HTML, JUnit, TAP
+ * and Markdown reports say it too (assay_report__explain).
+ */
+void assay_term__reasons(assay_buf *out, const assay_value *json, const char *error,
+			 const char *cwd, const struct term_style *st, size_t max_lines,
+			 bool *stderr_shown);
+
 /* Appends the last `max_lines` lines of `text` (a case's stderr, an api server's
  * execution.log), each cut to a screen width, under a heading naming `what` ("stderr"). */
 void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,
 		      size_t max_lines, const struct term_style *st);
+
+/* Appends one word, quoted for a POSIX shell when it must be ($'...' with control characters). */
+void assay_term__shell_word(assay_buf *out, const char *s, size_t n);
 
 /* What a failed case needs to be run again by hand (cli adapter). */
 struct term_repro {

@@ -43,8 +43,7 @@ static bool has_control(const char *s, size_t n)
 	return false;
 }
 
-/* One word, quoted for the shell when it must be. */
-static void add_word(assay_buf *out, const char *s, size_t n)
+void assay_term__shell_word(assay_buf *out, const char *s, size_t n)
 {
 	if (plain_word(s, n)) {
 		assay_buf_add(out, s, n);
@@ -75,6 +74,11 @@ static void add_word(assay_buf *out, const char *s, size_t n)
 		}
 		assay_buf_addch(out, '\'');
 	}
+}
+
+static void add_word(assay_buf *out, const char *s, size_t n)
+{
+	assay_term__shell_word(out, s, n);
 }
 
 static void add_words(assay_buf *out, const char *s)

@@ -20,7 +20,11 @@
  *   cap, and its counts made by the runner's code (summary.h): the bytes of reports.jsonl and
  *   the aggregates of summary.json are those of an unsharded run, timings apart.
  * - The summary's structure (checkpoints, groups, their types, in order) comes from a shard's
- *   summary: every shard keeps every group, even one left without cases.
+ *   summary (every shard keeps every group, even one left without cases) and must be that of
+ *   the suite loaded with the selection the shards recorded (shard.selection), whose every
+ *   case the shards must hold: the split's fingerprint is public data that whoever holds every
+ *   shard can remake. The case files a suite mistake leaves unrun (unrun_case_files) are
+ *   counted in the suite given (--suite).
  * - The output is made in a temporary folder beside it and renamed into place (an existing
  *   results folder is swapped out with RENAME_EXCHANGE, under its lock, then removed): a
  *   failed merge leaves the output as it was.
@@ -53,6 +57,7 @@ struct shard_in {
 	size_t index, count, total;
 	const char *split, *suite_hash, *cases_hash;
 	const assay_value *whole; /* the groups the split kept whole ("cp/group") */
+	const assay_value *selection; /* what the shard selected of the suite (cmd_run.c) */
 	double duration;
 };
 
@@ -87,6 +92,30 @@ static bool count_of(const assay_value *v, size_t *out)
 		return false;
 	*out = (size_t)v->u.i;
 	return true;
+}
+
+/* A list of strings without NUL bytes. */
+static bool strings_ok(const assay_value *v)
+{
+	if (!v || v->kind != ASSAY_V_ARRAY)
+		return false;
+	for (uint32_t i = 0; i < v->len; i++)
+		if (v->u.items[i].kind != ASSAY_V_STRING || memchr(v->u.items[i].u.s, 0,
+								    v->u.items[i].len))
+			return false;
+	return true;
+}
+
+/* shard.selection: {checkpoint: string or null, groups, cases, case_names: strings}. */
+static bool selection_ok(const assay_value *sel)
+{
+	const assay_value *cp = assay_object_get(sel, "checkpoint");
+
+	return sel && sel->kind == ASSAY_V_OBJECT && cp &&
+	       (cp->kind == ASSAY_V_NULL || cp->kind == ASSAY_V_STRING) &&
+	       strings_ok(assay_object_get(sel, "groups")) &&
+	       strings_ok(assay_object_get(sel, "cases")) &&
+	       strings_ok(assay_object_get(sel, "case_names"));
 }
 
 /* Opens one shard's store and reads what it says it is. */
@@ -133,6 +162,12 @@ static int open_shard(struct merge *m, struct shard_in *in)
 			return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
 					     "its shard.whole is not a list of groups: was the "
 					     "store changed by hand?");
+	in->selection = assay_object_get(shard, "selection");
+	if (!selection_ok(in->selection))
+		return assay_err_set(err, ASSAY_EINVALID, in->dir, 0, 0,
+				     "does not say which cases it selected of the suite "
+				     "(shard.selection): made by an older assay (run the shard "
+				     "again) or changed by hand");
 	in->suite_hash = str(assay_object_get(&in->info, "suite_hash"));
 	fin = assay_object_get(&in->info, "finished");
 	intr = assay_object_get(&in->info, "interrupted");
@@ -175,6 +210,11 @@ static int check_set(struct merge *m)
 					   "%s and %s were split differently (another selection of "
 					   "cases, or other --shard-durations): run every shard with "
 					   "the same options", first->dir, in->dir);
+		else if (!assay_value_equal(in->selection, first->selection))
+			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+					   "%s and %s selected other cases of the suite (--checkpoint, "
+					   "--group, --case, --last-failed): run every shard with the "
+					   "same options", first->dir, in->dir);
 		else if (strcmp(in->cases_hash, first->cases_hash))
 			rc = assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
 					   "%s and %s found different case files (a copy of the suite "
@@ -442,6 +482,84 @@ static int check_case_files(struct merge *m)
 }
 
 /*
+ * The shards hold every case the selection keeps of the suite (check_case_files has found
+ * theirs in it, in order): none dropped, whatever the split's fingerprint (which whoever holds
+ * every shard can remake) says.
+ */
+static int check_none_missing(struct merge *m)
+{
+	const assay_suite *suite = m->suite;
+	size_t p = 0;
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *c = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < c->ngroups; j++) {
+			for (size_t k = 0; k < c->groups[j].ncases; k++) {
+				const struct slot *s = p < m->total ? &m->slots[p] : NULL;
+
+				if (s && !strcmp(s->names, c->name) &&
+				    !strcmp(s->names + s->group_at, c->groups[j].name) &&
+				    !strcmp(s->names + s->id_at, c->groups[j].cases[k].id)) {
+					p++;
+					continue;
+				}
+				return assay_err_set(m->err, ASSAY_EINVALID, NULL, 0, 0,
+						     "case %s/%s/%s of the suite's selection is in no "
+						     "shard (the shards hold %zu of its %zu cases): a "
+						     "case dropped from the run, or a store changed by "
+						     "hand", c->name, c->groups[j].name,
+						     c->groups[j].cases[k].id, m->total,
+						     suite->ncases);
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The checkpoints and groups of the shards' summary, and each group's type (which decides what
+ * a pass policy and the core-cases figures count), are the suite's.
+ */
+static int check_structure(struct merge *m)
+{
+	const assay_suite *suite = m->suite, *sk = &m->skel;
+	const char *dir = m->in[0].dir;
+
+	if (sk->ncheckpoints != suite->ncheckpoints)
+		return assay_err_set(m->err, ASSAY_EINVALID, dir, 0, 0,
+				     "its summary has %zu checkpoints, the suite's selection %zu: "
+				     "was the store changed by hand?", sk->ncheckpoints,
+				     suite->ncheckpoints);
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *a = &sk->checkpoints[i], *b = &suite->checkpoints[i];
+
+		if (strcmp(a->name, b->name) || a->ngroups != b->ngroups)
+			return assay_err_set(m->err, ASSAY_EINVALID, dir, 0, 0,
+					     "its summary's checkpoint %s is not the suite's %s (or "
+					     "has other groups): was the store changed by hand?",
+					     a->name, b->name);
+		for (size_t j = 0; j < b->ngroups; j++) {
+			const assay_group *ga = &a->groups[j], *gb = &b->groups[j];
+
+			if (strcmp(ga->name, gb->name))
+				return assay_err_set(m->err, ASSAY_EINVALID, dir, 0, 0,
+						     "its summary's group %s/%s is not the suite's "
+						     "%s/%s: was the store changed by hand?", a->name,
+						     ga->name, b->name, gb->name);
+			if (ga->type != gb->type)
+				return assay_err_set(m->err, ASSAY_EINVALID, dir, 0, 0,
+						     "group %s/%s is %s in the shards' summary but "
+						     "%s in the suite: was the store changed by hand?",
+						     b->name, gb->name,
+						     assay_group_type_name(ga->type),
+						     assay_group_type_name(gb->type));
+		}
+	}
+	return 0;
+}
+
+/*
  * The suite every case is verified again against: --suite, the user's word. Never the suite
  * folder a shard recorded (a shard could name a copy whose case files expect what it printed).
  */
@@ -458,7 +576,28 @@ static int load_suite(struct merge *m)
 				     "merge verifies every case again from its case file and trusts "
 				     "no shard's verdict: give the suite the shards ran with --suite "
 				     "DIR (they say it was %s)", recorded ? recorded : "not recorded");
-	rc = assay_suite_load(&m->suite, dir, NULL, NULL, NULL, &e);
+	/* the selection the shards split (check_set: all the same), applied as the run did */
+	const assay_value *sel = m->in[0].selection;
+	const char **lists[3] = { NULL, NULL, NULL };
+	static const char *const keys[3] = { "groups", "cases", "case_names" };
+	assay_suite_filter filter = { str(assay_object_get(sel, "checkpoint")), NULL, NULL, NULL,
+				      false };
+
+	for (int i = 0; i < 3; i++) {
+		const assay_value *v = assay_object_get(sel, keys[i]);
+
+		if (!v->len)
+			continue;
+		lists[i] = assay_xcalloc(v->len + 1, sizeof(*lists[i]));
+		for (uint32_t j = 0; j < v->len; j++)
+			lists[i][j] = v->u.items[j].u.s;
+	}
+	filter.group_globs = lists[0];
+	filter.case_globs = lists[1];
+	filter.case_names = lists[2];
+	rc = assay_suite_load(&m->suite, dir, &filter, NULL, NULL, &e);
+	for (int i = 0; i < 3; i++)
+		free(lists[i]);
 	if (!rc)
 		rc = assay_suite_hash(m->suite, hash, &e);
 	if (!rc && strcmp(hash, m->in[0].suite_hash))
@@ -469,6 +608,8 @@ static int load_suite(struct merge *m)
 										     : ASSAY_EINVALID,
 				     NULL, 0, 0, "--suite %s: %s", dir, e.msg);
 	m->suite_dir = dir;
+	/* case files a suite mistake leaves unrun: counted in the suite at hand, as a run does */
+	m->skel.unrun_case_files = m->suite->unrun_case_files;
 	return 0;
 }
 
@@ -538,8 +679,7 @@ static int skeleton(struct merge *m)
 		}
 	}
 	s->ncases = m->total;
-	/* (each shard loaded the whole suite: they all found the same unrun case files) */
-	count_of(assay_object_get(summary, "unrun_case_files"), &s->unrun_case_files);
+	/* (unrun_case_files: the suite's, load_suite; never a shard's word) */
 	return 0;
 }
 
@@ -578,6 +718,12 @@ static bool locate(const assay_suite *s, const char *cp, const char *g, size_t *
 
 /* ---- writing ------------------------------------------------------------------------- */
 
+/* A deep copy of `v` in `a`, null when there is none (a shard's meta may lack a key). */
+static assay_value copy_of(assay_arena *a, const assay_value *v)
+{
+	return v ? assay_value_copy(a, v) : assay_value_null();
+}
+
 /* The merged run's description: the first shard's, unsharded, with where it came from. */
 static assay_value merged_meta(struct merge *m, assay_arena *a)
 {
@@ -603,12 +749,15 @@ static assay_value merged_meta(struct merge *m, assay_arena *a)
 			assay_object_set(a, &o, "index", assay_value_int((int64_t)in->index));
 			assay_object_set(a, &o, "folder", assay_value_strz(a, abs));
 			assay_object_set(a, &o, "host",
-					 assay_value_copy(a, assay_object_get(&in->info, "host")));
+					 copy_of(a, assay_object_get(&in->info, "host")));
 			assay_object_set(a, &o, "started",
-					 assay_value_copy(a, assay_object_get(&in->info, "started")));
+					 copy_of(a, assay_object_get(&in->info, "started")));
 			assay_object_set(a, &o, "finished",
-					 assay_value_copy(a, assay_object_get(&in->info, "finished")));
+					 copy_of(a, assay_object_get(&in->info, "finished")));
 			assay_object_set(a, &o, "duration", assay_value_real(in->duration));
+			assay_object_set(a, &o, "arguments",
+					 copy_of(a, assay_object_get(&in->info,
+									      "arguments")));
 			assay_array_push(a, &from, o);
 			free(abs);
 		}
@@ -616,6 +765,7 @@ static assay_value merged_meta(struct merge *m, assay_arena *a)
 	assay_value shards = assay_value_object();
 	assay_object_set(a, &shards, "count", assay_value_int((int64_t)m->in[0].count));
 	assay_object_set(a, &shards, "split", assay_value_strz(a, m->in[0].split));
+	assay_object_set(a, &shards, "selection", copy_of(a, m->in[0].selection));
 	assay_object_set(a, &shards, "from", from);
 	assay_object_set(a, &meta, "merged", shards);
 	return meta;
@@ -816,7 +966,8 @@ int assay_merge_shards(const assay_merge_opts *o, assay_tally *summary_out, assa
 		goto out;
 	m.total = m.in[0].total;
 	if ((rc = count_rows(&m)) || (rc = collect_cases(&m)) || (rc = skeleton(&m)) ||
-	    (rc = check_split(&m)) || (rc = load_suite(&m)) || (rc = check_case_files(&m)) ||
+	    (rc = check_split(&m)) || (rc = load_suite(&m)) || (rc = check_structure(&m)) ||
+	    (rc = check_case_files(&m)) || (rc = check_none_missing(&m)) ||
 	    (rc = check_output(&m, o->output, &lock, err)))
 		goto out;
 	/* a temporary folder beside the output: the rename stays on one file system */

@@ -16,8 +16,13 @@
  * - A shard whose verdict, score, or any attribute's expected value, is_correct, weight or
  *   score is not what re-verification makes is refused, naming the case and what differs:
  *   a store changed by hand (or verified by another assay); nothing is written.
- * - The merged line carries the remade results, case definition, score, passed and error, in
- *   the places the runner puts them: the bytes an unsharded run writes.
+ * - A line names no case on its own word: its identity (id, group, checkpoint, type,
+ *   original_*) must be the suite's case of the row's own key, and it holds no field a run
+ *   never writes (else refused); the run's own word (timestamp, duration, execution) is kept
+ *   once of its kind.
+ * - The merged line is made anew: the case's identity, remade results, case definition,
+ *   score, passed and error, and the shard's timestamp, duration and execution, in the places
+ *   the runner puts them: the bytes an unsharded run writes.
  */
 #include <math.h>
 #include <string.h>
@@ -128,6 +133,109 @@ static const char *differs(const assay_value *was, const assay_value *now)
 	return NULL;
 }
 
+/* The fields of a report line an `assay run` writes, in its order (runner.c, case_report.c):
+ * the VerifierReport's, assay's additions being in `case` (report.h). */
+static const char *const line_fields[] = { "id", "group", "type", "timestamp", "duration",
+					   "results", "case", "original_checkpoint",
+					   "original_group", NULL };
+
+/* The case's identity fields: the suite's, those of the remade report. */
+static const char *const identity[] = { "id", "group", "type", "original_checkpoint",
+					"original_group", NULL };
+
+/* "YYYY-MM-DDTHH:MM:SS", an optional fraction, "Z": the runner's timestamp (case_report.c). */
+static bool is_timestamp(const assay_value *v)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	const char *s = str(v);
+	size_t i = 0;
+
+	if (!s || v->len > 40)
+		return false;
+	for (; shape[i]; i++)
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
+			return false;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			;
+	return s[i] == 'Z' && !s[i + 1];
+}
+
+/* `v` as JSON for a message, at most 60 bytes of it. */
+static void shown(assay_buf *b, const assay_value *v)
+{
+	static const assay_value null = { .kind = ASSAY_V_NULL };
+
+	assay_json_write(b, v ? v : &null, 0);
+	if (b->len > 60) {
+		assay_buf_setlen(b, 57);
+		assay_buf_adds(b, "...");
+	}
+}
+
+/* ASSAY_EINVALID: the line's `field` says `says`, the suite's case `want`. */
+static int names_another(assay_err *err, const char *field, const assay_value *says,
+			 const assay_value *want)
+{
+	assay_buf x = ASSAY_BUF_INIT, y = ASSAY_BUF_INIT;
+
+	shown(&x, says);
+	shown(&y, want);
+	assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+		      "its report line says %s %s but the suite's case has %s: a line never names "
+		      "another case (was the store changed by hand?)", field, x.ptr, y.ptr);
+	assay_buf_release(&x);
+	assay_buf_release(&y);
+	return ASSAY_EINVALID;
+}
+
+/*
+ * The shard's `line` names the case it is the row of (`report`, remade from the suite's case
+ * for the row's own key, and its checkpoint `cp`) and holds only fields a run writes; the
+ * run's own word (timestamp, duration) is at least of its kind. 0, or ASSAY_EINVALID saying
+ * what is not.
+ */
+static int check_line(const assay_value *line, const assay_value *report,
+		      const assay_checkpoint *cp, assay_arena *a, assay_err *err)
+{
+	const assay_value *d = assay_object_get(line, "duration");
+	assay_value cpv = assay_value_strz(a, cp->name);
+
+	for (uint32_t i = 0; line->kind == ASSAY_V_OBJECT && i < line->len; i++) {
+		const char *key = line->u.members[i].key.u.s;
+		const char *const *f = line_fields;
+
+		while (*f && strcmp(*f, key))
+			f++;
+		if (!*f)
+			return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+					     "its report line has a field '%.60s' that assay run "
+					     "does not write: was the store changed by hand?", key);
+	}
+	for (size_t i = 0; identity[i]; i++)
+		if (!same_json(assay_object_get(line, identity[i]), assay_object_get(report, identity[i])))
+			return names_another(err, identity[i], assay_object_get(line, identity[i]),
+					     assay_object_get(report, identity[i]));
+	if (!same_json(assay_report_get(line, "checkpoint"), &cpv))
+		return names_another(err, "checkpoint", assay_report_get(line, "checkpoint"), &cpv);
+	const assay_value *ex = assay_report_get(line, "execution"), *e = assay_report_get(line, "error");
+
+	if ((ex && ex->kind != ASSAY_V_OBJECT) || (e && e->kind != ASSAY_V_STRING))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "its %s is not one a run writes: was the store changed by "
+				     "hand?", ex && ex->kind != ASSAY_V_OBJECT ? "execution" : "error");
+	if (!is_timestamp(assay_object_get(line, "timestamp")))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "its timestamp is not a time (YYYY-MM-DDTHH:MM:SS.ffffffZ): "
+				     "was the store changed by hand?");
+	if (!d || (d->kind != ASSAY_V_INT && d->kind != ASSAY_V_REAL) ||
+	    !(assay_value_number(d) >= 0) || !isfinite(assay_value_number(d)))
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "its duration is not a number of seconds: was the store "
+				     "changed by hand?");
+	return 0;
+}
+
 int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out,
 			  const char **error_out, const assay_suite *suite, size_t icp, size_t ig,
 			  size_t k, assay_arena *a, assay_err *err)
@@ -139,8 +247,6 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 	const assay_value *pv = assay_report_get(line, "passed");
 	bool says = pv && pv->kind == ASSAY_V_BOOL && pv->u.b;
 	double says_score = num(assay_report_get(line, "score"), -1);
-	const assay_value *was_ex = assay_report_get(line, "execution");
-	assay_value execution = was_ex ? *was_ex : assay_value_null();
 	assay_case_result r = ASSAY_CASE_RESULT_INIT;
 	assay_arena *va = assay_arena_new(ASSAY_VERIFY_MEMORY_DEFAULT); /* the budget */
 	assay_case *c = NULL;
@@ -184,7 +290,9 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 				why = "is not an attribute of the case";
 		}
 	}
-	if (c->error && !shard_error)
+	if ((rc = check_line(line, &report, cp, va, err)))
+		; /* the line names another case, or is not a run's */
+	else if (c->error && !shard_error)
 		/* the shard loaded the case and the suite at hand cannot: not a forgery to guess */
 		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				   "cannot be verified again here: %s (a verifier plug-in the run "
@@ -201,24 +309,38 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 				   "says score %g but re-verification makes %g: was the store "
 				   "changed by hand?", says_score, v.score);
 	if (!rc) {
-		/* the remade results, deep-copied: the case and the result are freed below */
-		assay_object_set(a, line, "results", assay_value_copy(a, now));
-		assay_object_set(a, line, "case",
-				 assay_value_copy(a, assay_object_get(&report, "case")));
-		/* assay's additions in `case`, in the runner's order (runner.c); a line of the
-		 * layout before (or a forged one) leaves none at the top level */
-		static const char *const top[] = { "checkpoint", "score",   "passed",
-						   "execution",  "error",   "partial" };
+		/*
+		 * The merged line, made as the runner makes it: the case's identity, results and
+		 * definition remade (deep-copied: the case and the result are freed below), the
+		 * verdict, and of the shard's line only the run's own word (timestamp, duration,
+		 * execution), checked above.
+		 */
+		static const char *const remade[] = { "id", "group", "type" };
+		static const char *const own[] = { "timestamp", "duration" };
+		static const char *const defined[] = { "original_checkpoint", "original_group" };
+		assay_value out = assay_value_object();
+		const assay_value *ex = assay_report_get(line, "execution");
 
-		for (size_t i = 0; i < sizeof top / sizeof *top; i++)
-			assay_object_deln(line, top[i], strlen(top[i]));
-		assay_report_set(a, line, "checkpoint", assay_value_strz(a, cp->name));
-		assay_report_set(a, line, "score", assay_value_real(v.score));
-		assay_report_set(a, line, "passed", assay_value_bool(v.passed));
-		if (execution.kind != ASSAY_V_NULL)
-			assay_report_set(a, line, "execution", execution);
+		for (size_t i = 0; i < 3; i++)
+			assay_object_set(a, &out, remade[i],
+					 assay_value_copy(a, assay_object_get(&report, remade[i])));
+		for (size_t i = 0; i < 2; i++)
+			assay_object_set(a, &out, own[i], *assay_object_get(line, own[i]));
+		assay_object_set(a, &out, "results", assay_value_copy(a, now));
+		assay_object_set(a, &out, "case",
+				 assay_value_copy(a, assay_object_get(&report, "case")));
+		for (size_t i = 0; i < 2; i++)
+			assay_object_set(a, &out, defined[i],
+					 assay_value_copy(a, assay_object_get(&report, defined[i])));
+		/* assay's additions in `case`, in the runner's order (runner.c) */
+		assay_report_set(a, &out, "checkpoint", assay_value_strz(a, cp->name));
+		assay_report_set(a, &out, "score", assay_value_real(v.score));
+		assay_report_set(a, &out, "passed", assay_value_bool(v.passed));
+		if (ex)
+			assay_report_set(a, &out, "execution", *ex);
 		if (v.error)
-			assay_report_set(a, line, "error", assay_value_strz(a, v.error));
+			assay_report_set(a, &out, "error", assay_value_strz(a, v.error));
+		*line = out;
 		*score_out = v.score;
 		*passed_out = v.passed;
 		*error_out = v.error ? str(assay_report_get(line, "error")) : NULL;

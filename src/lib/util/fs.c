@@ -202,7 +202,10 @@ int assay_fs_write_atomic(const char *path, const void *data, size_t len, int mo
 	if (special_target(path))
 		return write_special(path, data, len, err);
 	tmp = assay_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
+	/* A name someone else made in that folder (a FIFO a case planted, on which an open for
+	 * writing would wait forever; a link) is removed, and the file is made anew or not at all. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		rc = io_error(err, tmp, "create");
 		goto out;
@@ -369,18 +372,28 @@ int assay_fs_mkparents(const char *path, assay_err *err)
  * names of the folders on the way (nothing else runs in the tree by then: no case outlives
  * its case). A folder is made searchable and writable first, so hostile modes cannot keep
  * files alive.
+ *
+ * Linear in the entries: an empty sub-folder is removed where it is found, without going
+ * into it, and coming back up from a sub-folder the reading of its parent goes on from where
+ * it stopped (its offset, kept with its name), not from the start. Reading from the start
+ * each time made it quadratic: 40,000 empty folders took 101 s. An offset is only a hint (a
+ * file system may renumber what is left when entries go): a folder counts as empty only after
+ * a reading from its start finds nothing.
  */
 static int remove_contents(int dfd, const char *path, assay_err *err)
 {
 	char **names = NULL; /* the folders descended into, outermost first */
+	off_t *offs = NULL;  /* where each one's parent was read up to */
 	size_t depth = 0, alloc = 0;
 	int cur = dfd, rc = 0;
+	bool from_start = true; /* the reading of `cur` under way began at its start */
 
 	for (;;) {
 		int dup_fd = dup(cur);
 		DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 		struct dirent *e;
 		char *sub = NULL;
+		off_t at = 0;
 
 		if (!d) {
 			if (dup_fd >= 0)
@@ -397,10 +410,20 @@ static int remove_contents(int dfd, const char *path, assay_err *err)
 				rc = io_error(err, path, "remove a file in");
 				continue;
 			}
+			/* an empty folder (writable parent) goes at once */
+			if (!unlinkat(cur, e->d_name, AT_REMOVEDIR) || errno == ENOENT)
+				continue;
 			sub = assay_xstrdup(e->d_name);
+			at = e->d_off;
 			break;
 		}
 		closedir(d);
+		if (!sub && !from_start) {
+			/* the offset may have skipped something: once more from the start */
+			lseek(cur, 0, SEEK_SET);
+			from_start = true;
+			continue;
+		}
 		if (sub) {
 			int next;
 
@@ -415,14 +438,20 @@ static int remove_contents(int dfd, const char *path, assay_err *err)
 					break;
 				}
 				free(sub);
+				/* the reading goes on past what the last one had buffered */
+				from_start = false;
 				continue;
 			}
-			if (depth == alloc)
-				names = assay_xrealloc(names, (alloc = alloc ? alloc * 2 : 16) *
-								     sizeof(*names));
+			if (depth == alloc) {
+				alloc = alloc ? alloc * 2 : 16;
+				names = assay_xrealloc(names, alloc * sizeof(*names));
+				offs = assay_xrealloc(offs, alloc * sizeof(*offs));
+			}
+			offs[depth] = at;
 			names[depth++] = sub;
 			close(cur);
 			cur = next;
+			from_start = true;
 			continue;
 		}
 		if (!depth)
@@ -444,10 +473,15 @@ static int remove_contents(int dfd, const char *path, assay_err *err)
 			break;
 		}
 		free(names[depth]);
+		/* go on reading the parent from where it was left */
+		from_start = lseek(cur, offs[depth], SEEK_SET) != offs[depth];
+		if (from_start)
+			lseek(cur, 0, SEEK_SET);
 	}
 	for (size_t k = 0; k < depth; k++)
 		free(names[k]);
 	free(names);
+	free(offs);
 	if (cur >= 0)
 		close(cur);
 	return rc;

@@ -157,12 +157,20 @@ void assay_verify__render_diff(assay_verification *out, const assay_verify_call 
 	} else if (!strcmp(how, "lines") || !strcmp(how, "visual")) {
 		lines(&d, e.ptr, e.len, a, al, how[0] == 'v');
 	} else if (!strcmp(how, "unified")) {
-		assay_udiff(&d, e.ptr, e.len, a, al, "expected", "actual", 3);
+		if (!assay_verify__udiff(out, call, &d, e.ptr, e.len, a, al, "expected", "actual"))
+			goto done;
 	} else {
 		assay_value ev = assay_verify__text(call->arena, e.ptr, e.len, 0);
 		assay_value av = assay_verify__text(call->arena, a, al, 0);
 
-		assay_diff(&out->diff, call->arena, &ev, &av, NULL, call->deadline, NULL);
+		if (assay_diff(&out->diff, call->arena, &ev, &av, NULL, call->deadline, NULL)) {
+			out->budget = true;
+			assay_verify__fail(out, assay_value_stringf(call->arena,
+								    "%s could not be compared "
+								    "within the verification "
+								    "budget (time or memory)",
+								    assay_verify__attr(call)));
+		}
 		goto done;
 	}
 	out->diff = assay_verify__text(call->arena, d.ptr, d.len, DIFF_CAP);

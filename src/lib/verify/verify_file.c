@@ -23,6 +23,8 @@
  * - The diff is null when every check passes; else an object with one message per check run,
  *   in the example's words, the content check's being the unified diff of expected and actual
  *   (labels "<path> (expected)" and "<path> (actual)"), valid UTF-8, cut at 64 KiB.
+ *   Past the call's deadline (the verification budget's time) the content check says so instead
+ *   and `budget` is set.
  */
 #define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
@@ -143,8 +145,9 @@ static bool check_contains(assay_arena *a, assay_value *msg, const assay_value *
 	return true;
 }
 
+/* The diff of the content check; past the call's deadline, the reason (and `*budget` set). */
 static assay_value content_diff(const assay_verify_call *call, const assay_value *want,
-				const char *text, size_t len)
+				const char *text, size_t len, bool *budget)
 {
 	const char *path = assay_file_attribute_path(assay_verify__attr(call));
 	char *la, *lb;
@@ -154,8 +157,14 @@ static assay_value content_diff(const assay_verify_call *call, const assay_value
 		path = assay_verify__attr(call);
 	la = assay_xasprintf("%s (expected)", path);
 	lb = assay_xasprintf("%s (actual)", path);
-	assay_udiff(&d, want->u.s, want->len, text, len, la, lb, 3);
-	assay_value v = assay_verify__text(call->arena, d.ptr, d.len, DIFF_CAP);
+	assay_value v;
+	if (assay_udiff_until(&d, want->u.s, want->len, text, len, la, lb, 3, call->deadline)) {
+		*budget = true;
+		v = assay_value_strz(call->arena, "Content differs; the diff could not be made "
+						  "within the verification budget (time)");
+	} else {
+		v = assay_verify__text(call->arena, d.ptr, d.len, DIFF_CAP);
+	}
 	assay_buf_release(&d);
 	free(la);
 	free(lb);
@@ -198,7 +207,8 @@ static int verify_file(assay_verification *out, const assay_verify_call *call, a
 			ok = text && len == s.content->len &&
 			     !memcmp(text, s.content->u.s, len);
 			msg = ok ? assay_value_strz(a, "✓ Content matches")
-				 : content_diff(call, s.content, text ? text : "", len);
+				 : content_diff(call, s.content, text ? text : "", len,
+						&out->budget);
 		}
 		/* existence is a prerequisite beside another check, not a credit of its own */
 		if (c != EXISTS || (!s.contains && !s.content)) {

@@ -16,6 +16,9 @@
  * - `strip: false`, `ignore_case: false` and `contains: false` turn a step off.
  * - An empty expected text is contained in every text, as in the pattern: such a case matches
  *   any output, and the loader warns about it (case_load.c).
+ * - On failure, the diff is the unified diff of the texts as written (stripped when `strip` is
+ *   on, each then ending with one newline; never lowered: the author reads back what they
+ *   wrote), made within the verification budget (assay_verify__udiff).
  */
 #define _GNU_SOURCE /* memmem */
 #include <string.h>
@@ -100,9 +103,21 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 		} else {
 			assay_buf d = ASSAY_BUF_INIT;
 
+			/* the texts as written (stripped when that is on), not case-folded: the
+			 * author reads back what they wrote */
+			normalise(&tw, e.ptr, e.len, strip, false);
+			normalise(&t, got, glen, strip, false);
+			if (strip) { /* both lost their last newline: no "\ No newline" */
+				if (tw.len)
+					assay_buf_addch(&tw, '\n');
+				if (t.len)
+					assay_buf_addch(&t, '\n');
+			}
 			assay_buf_adds(&d, "No match:\n");
-			assay_udiff(&d, sw.ptr, sw.len, sa.ptr, sa.len, "expected", "actual", 3);
-			assay_verify__fail(out, assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
+			if (assay_verify__udiff(out, call, &d, tw.ptr, tw.len, t.ptr, t.len,
+						"expected", "actual"))
+				assay_verify__fail(out,
+						   assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
 			out->partial = 0;
 			assay_buf_release(&d);
 		}

@@ -40,11 +40,11 @@
  *   contains and regex as its decimal text (reals as the shortest %g text that reads back), so
  *   `regex: "^[12]$"` works on status_code.
  * - Options that are absent or null keep their defaults (verify.c).
- * - The verification budget (call->arena's limit, call->deadline) is not consulted and
- *   `budget` is never set: every step here is bounded on its own. The diff is bounded in work
- *   (ASSAY_UDIFF_MAX_COST) and in size (64 KiB in the arena), a match by PCRE2's match and
- *   heap limits (tenths of a second), normalising and folding are linear in the captured
- *   output, whose size the capture cap bounds.
+ * - The verification budget: the diff stops at the call's deadline (the attribute then fails
+ *   with that reason, `budget` set); it is also bounded in work (ASSAY_UDIFF_MAX_COST) and in
+ *   size (64 KiB in the arena). The rest does not consult the budget, being bounded on its
+ *   own: a match by PCRE2's match and heap limits (tenths of a second), normalising and
+ *   folding are linear in the captured output, whose size the capture cap bounds.
  *
  * Refuses: normalisation (NFC: "e" + U+0301 is not "é", as in Python), locale-dependent
  * anything, caching of compiled patterns (not needed yet), regex timeouts beyond PCRE2's default
@@ -156,7 +156,10 @@ static void fail_with_diff(assay_verification *out, const assay_verify_call *cal
 	assay_buf d;
 
 	assay_buf_init(&d, 0, DIFF_CAP + 1);
-	assay_udiff(&d, e, elen, a, alen, "expected", "actual", 3);
+	if (!assay_verify__udiff(out, call, &d, e, elen, a, alen, "expected", "actual")) {
+		assay_buf_release(&d);
+		return;
+	}
 	d.max = 0;
 	if (d.len > DIFF_CAP) {
 		/* Cut after a whole line if one ends near the cap; else inside the line, so that
@@ -708,6 +711,18 @@ static int verify_regex(assay_verification *out, const assay_verify_call *call, 
 				       (const char *)why);
 		}
 		assay_buf_add(&msg, pat, plen);
+		/* the trailing-newline trap: a full match that takes the text but not its last
+		 * newline (programs end their output with one; `^\d+$` does not match "42\n") */
+		size_t keep = alen;
+		if (code == PCRE2_ERROR_NOMATCH && (opts & PCRE2_ENDANCHORED) && keep &&
+		    a[keep - 1] == '\n') {
+			keep -= 1 + (keep > 1 && a[keep - 2] == '\r');
+			if (pcre2_match(re, (PCRE2_SPTR)a, keep, 0, 0, md, NULL) >= 0 &&
+			    pcre2_get_startchar(md) == 0 && pcre2_get_ovector_pointer(md)[1] == keep)
+				assay_buf_adds(&msg, "\nthe pattern matches the output without its "
+						     "trailing newline: end the pattern with \\n? (or "
+						     "\\s*), or use match: prefix");
+		}
 		fail(out, call, &msg, call->actual->truncated);
 		assay_buf_release(&msg);
 	}

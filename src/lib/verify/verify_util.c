@@ -16,6 +16,7 @@
 
 #include "assay/buf.h"
 #include "assay/suite.h"
+#include "assay/udiff.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -35,6 +36,20 @@ void assay_verify__fail(assay_verification *out, assay_value msg)
 {
 	out->diff = msg;
 	out->is_correct = false;
+}
+
+bool assay_verify__udiff(assay_verification *out, const assay_verify_call *call, assay_buf *d,
+			 const char *e, size_t elen, const char *a, size_t alen, const char *la,
+			 const char *lb)
+{
+	if (!assay_udiff_until(d, e, elen, a, alen, la, lb, 3, call->deadline))
+		return true;
+	out->budget = true;
+	assay_verify__fail(out, assay_value_stringf(call->arena,
+						    "%s could not be diffed within the "
+						    "verification budget (time)",
+						    assay_verify__attr(call)));
+	return false;
 }
 
 /* Appends s[0..len) to b as valid UTF-8; returns the bytes of `s` used (stops before `cap`

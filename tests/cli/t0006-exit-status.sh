@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Every exit status of README's table, made to happen (issue #21 item 4): 0 passed, 1 failed,
+# 2 the command line is wrong, 3 the suite does not load, 4 assay itself failed, 5 interrupted.
+. "$(dirname "$0")/lib.sh"
+
+# suite DIR ADAPTER_LINES...: a one-case suite (`hi`: `echo hello` prints hello) whose adapter
+# section holds the given lines.
+suite() {
+	local dir=$1
+	shift
+	mkdir -p "$dir/checkpoint_1/core"
+	{
+		printf 'name: exit-status\nadapter:\n  type: cli\n'
+		for line in "$@"; do printf '  %s\n' "$line"; done
+		printf 'checkpoints:\n  checkpoint_1:\n    groups:\n      core: {type: Core}\n'
+	} > "$dir/suite.yaml"
+	printf 'arguments: [hello]\nexpected:\n  output: "hello\\n"\n' > "$dir/checkpoint_1/core/hi.yaml"
+}
+
+test_case '0: every case passed' '
+	suite s "command: [echo]"
+	run_assay run s -o res; expect_exit 0'
+
+test_case '1: a case failed' '
+	suite s "command: [echo, wrong]"
+	run_assay run s -o res; expect_exit 1'
+
+test_case '2: an unknown option, a bad value, --submission naming no folder, an --entry that does not parse' '
+	suite s "command: [echo]"
+	run_assay run s --no-such-option; expect_exit 2
+	run_assay run s --jobs many; expect_exit 2
+	run_assay run s -o res --submission "$TMP/nowhere"; expect_exit 2
+	expect_grep "nowhere" err
+	run_assay run s -o res --entry "'"'"'unterminated"; expect_exit 2
+	expect_grep "unterminated single quote" err'
+
+test_case '3: a misspelled adapter.command leaves nothing to run: the suite does not load' '
+	suite s "comand: [echo]"
+	run_assay run s -o res; expect_exit 3
+	expect_grep "no command to run" err'
+
+test_case '3: a missing adapter.submission folder' '
+	suite s "command: [echo]" "submission: no-such-folder"
+	run_assay run s -o res; expect_exit 3'
+
+test_case '3: a broken suite.yaml' '
+	mkdir b; printf "name: [\n" > b/suite.yaml
+	run_assay run b; expect_exit 3'
+
+test_case '3: an unknown key under --strict; a suite with no case' '
+	suite s "command: [echo]" "comand: [echo]"
+	run_assay run s -o res --strict; expect_exit 3
+	rm -rf s res; suite s "command: [echo]"; rm s/checkpoint_1/core/hi.yaml
+	run_assay run s -o res; expect_exit 3'
+
+test_case '4: assay cannot write its results' '
+	suite s "command: [echo]"
+	: > afile
+	run_assay run s -o afile/res; expect_exit 4'
+
+test_case '5: interrupted (SIGINT): not every case ran' '
+	suite s "command: [sh, -c, \"sleep 30\"]"
+	code=0
+	"$ASSAY" run s -o res > out 2> err &
+	pid=$!
+	for i in $(seq 50); do [ -f res/assay.db ] && break; sleep 0.1; done
+	sleep 0.5
+	kill -INT $pid
+	wait $pid || code=$?
+	expect_exit 5'
+
+test_done

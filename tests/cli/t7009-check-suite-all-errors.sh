@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# check-suite lists every error of a case at once, not its first only (hostile review F9, issue
+# 18 item 4; docs/cli.md "assay check-suite"): an unknown expected attribute, a status_code that
+# is not one, and a verify entry its verifier refuses (numeric abs_tol -1), all in one case file,
+# are three errors, each located; the run still fails the case with its first error.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p s/c/g
+printf 'name: all\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n' > s/suite.yaml
+cat > s/c/g/x.yaml <<'Y'
+arguments: ["echo 1"]
+expected: {output: "1", files-x: 3, status_code: zero}
+verify: {output: {verifier: numeric, abs_tol: -1}}
+Y
+printf 'arguments: ["echo 1"]\nexpected: {output: "1\\n"}\n' > s/c/g/ok.yaml
+
+test_case 'three errors of one case, each located, at once' '
+	run_assay check-suite s; expect_exit 3
+	expect_grep "x.yaml:2:[0-9]+: .*unknown expected attribute .files-x." out
+	expect_grep "x.yaml:2:[0-9]+: .*expected status_code must be an integer" out
+	expect_grep "x.yaml:3:[0-9]+: .*verify.output: .*abs_tol" out
+	expect_grep "3 errors" out'
+
+test_case 'a case with one error still says one' '
+	printf "arguments: [\"echo 1\"]\nexpected: {output: \"1\", files-x: 3}\n" > s/c/g/x.yaml
+	run_assay check-suite s; expect_exit 3
+	expect_grep "unknown expected attribute .files-x." out
+	expect_grep "1 error" out'
+
+test_case 'the run fails the case with its first error' '
+	run_assay run s -o r -q; expect_exit 1
+	expect_grep "unknown expected attribute" r/reports.jsonl'
+
+test_done

@@ -98,7 +98,7 @@ test_case 'the report of a run with six failures: charts, slowest cases, filteri
 	jq -e ".ready == \"yes\" and .total == \"350\"" page.json
 	# pass rate per checkpoint and group type: a bar each, labelled, at the rate of reports.jsonl
 	jq -s -c "group_by(.type) | map({\"label\": (\"checkpoint_1 \u00b7 \" + .[0].type),
-		value: ((map(select(.passed)) | length) / length * 10000 | round / 10000), rects: 2})
+		value: ((map(select(.case.passed)) | length) / length * 10000 | round / 10000), rects: 2})
 		| sort_by(.[\"label\"])" bad/reports.jsonl > want-rate
 	jq -c ".rate | map({\"label\": .[\"label\"], value, rects}) | sort_by(.[\"label\"])" page.json > got-rate
 	test_cmp want-rate got-rate
@@ -110,7 +110,7 @@ test_case 'the report of a run with six failures: charts, slowest cases, filteri
 		     END { exit bad }"
 	jq -e ".score | length == 10 and .[0][\"label\"] == \"0.0\u20130.1\" and .[0].value == 6 and .[9][\"label\"] == \"0.9\u20131.0\" and .[9].value == 344" page.json
 	# the slowest cases, named, slowest first
-	jq -s -r "sort_by(-.duration) | .[0] | .checkpoint + \"/\" + .group + \"/\" + .id" bad/reports.jsonl > want-slow
+	jq -s -r "sort_by(-.duration) | .[0] | .case.checkpoint + \"/\" + .group + \"/\" + .id" bad/reports.jsonl > want-slow
 	jq -r ".slowest | length == 5, .[0]" page.json > got-slow
 	printf "true\n%s\n" "$(cat want-slow)" | test_cmp - got-slow
 	# filtering by status, then by name; a row that opens says so
@@ -129,13 +129,13 @@ test_case 'assay compare --format html: flips first, deltas per group, statistic
 	! grep -q -E "(src|href)=\"(https?:)?//" cmp.html || false
 	page "file://$PWD/cmp.html" compare-checks.js
 	jq -e ".ready == \"yes\" and (.verdict | test(\"^B is significantly worse than A\")) and .first_h2 == \"Flips\"" page.json
-	jq -s -c "map(select(.passed | not) | .checkpoint + \"/\" + .group + \"/\" + .id)" bad/reports.jsonl > want-flips
+	jq -s -c "map(select(.case.passed | not) | .case.checkpoint + \"/\" + .group + \"/\" + .id)" bad/reports.jsonl > want-flips
 	jq -c ".failing" page.json > got-flips
 	test_cmp want-flips got-flips
 	jq -e ".passing == 0 and (.failing_why | index(\"output: root[0][\u0027e\u0027]: expected 2, got 3\") != null)" page.json
 	# a bar per group, its value the change of pass rate, from the runs themselves
 	jq -s -c "group_by(.group) | map({\"label\": (\"checkpoint_1/\" + .[0].group),
-		value: (((map(select(.passed)) | length) - length) / length * 10000 | round / 10000),
+		value: (((map(select(.case.passed)) | length) - length) / length * 10000 | round / 10000),
 		rects: 1}) | sort_by(.[\"label\"])" bad/reports.jsonl > want-groups
 	jq -c ".groups | sort_by(.[\"label\"])" page.json > got-groups
 	test_cmp want-groups got-groups

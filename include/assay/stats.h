@@ -137,6 +137,15 @@ ASSAY_EXTERN int assay_wilson_interval(assay_interval *out, uint64_t successes, 
  */
 ASSAY_EXTERN double assay_normal_quantile(double p);
 
+/**
+ * `x` rounded to one decimal the way every report shows a percentage (docs/reports.md,
+ * "Rounding"): to the nearest tenth, a tie up (toward +infinity), exactly as the HTML pages'
+ * `Math.round(x * 10) / 10`, so the terminal, Markdown, `assay compare` and the HTML pages print
+ * the same digits (56.25 -> 56.3, -2.25 -> -2.2). Never -0.0 (0.0 instead). NaN and infinities
+ * come back as they are. Print the result with "%.1f".
+ */
+ASSAY_EXTERN double assay_round_tenth(double x);
+
 #ifdef __cplusplus
 }
 #endif

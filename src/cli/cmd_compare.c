@@ -16,6 +16,7 @@
 #include "assay/store.h"
 #include "cmd.h"
 #include "exit.h"
+#include "assay/stats.h"
 #include "util/banned.h"
 
 static const char usage[] = "assay compare RUN_A RUN_B [--format text|json|html] [options]";
@@ -187,10 +188,12 @@ static void print_text(struct listing *l, const assay_comparison *r, const char 
 	       100 * r->confidence);
 	if (r->paired)
 		printf("%-16s %11.1f%% %11.1f%% %+11.1f%%  [%+.1f%%, %+.1f%%]\n", "pass rate",
-		       100.0 * (double)r->passed_a / (double)r->paired,
-		       100.0 * (double)r->passed_b / (double)r->paired,
-		       100.0 * ((double)r->passed_b - (double)r->passed_a) / (double)r->paired,
-		       100.0 * r->pass.diff.lo, 100.0 * r->pass.diff.hi);
+		       /* as the HTML page computes and rounds them (docs/reports.md) */
+		       assay_round_tenth(100.0 * ((double)r->passed_a / (double)r->paired)),
+		       assay_round_tenth(100.0 * ((double)r->passed_b / (double)r->paired)),
+		       assay_round_tenth(100.0 * r->pass.diff.estimate),
+		       assay_round_tenth(100.0 * r->pass.diff.lo),
+		       assay_round_tenth(100.0 * r->pass.diff.hi));
 	measure_row("mean score", &r->score, 1, "", r->confidence);
 	measure_row("mean time (s)", &r->time, 1, "", r->confidence);
 	measure_row("mean RSS (MiB)", &r->rss, 1024.0 * 1024.0, "", r->confidence);

@@ -135,8 +135,13 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "arguments", cmd);
 	assay_object_set(m, &meta, "entry",
 			 a->entry ? assay_value_strz(m, a->entry) : assay_value_null());
+	/* absolute, as suite_path: the reports' reproduce line works from any folder. --entry
+	 * stays as typed: a relative program in it is the case's working folder's */
+	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
+
 	assay_object_set(m, &meta, "submission",
-			 a->submission ? assay_value_strz(m, a->submission) : assay_value_null());
+			 submission ? assay_value_strz(m, submission) : assay_value_null());
+	free(submission);
 	if (plan) {
 		/* what `assay merge` shows the reproduce lines with */
 		assay_value prefix = assay_value_array();
@@ -203,8 +208,16 @@ static int same_program(const assay_value *info, const char *key, const char *no
 {
 	const assay_value *then = assay_object_get(info, key);
 	const char *was = then && then->kind == ASSAY_V_STRING ? then->u.s : NULL;
+	bool same = (!was && !now) || (was && now && !strcmp(was, now));
 
-	if ((!was && !now) || (was && now && !strcmp(was, now)))
+	if (!same && was && now && !strcmp(key, "submission")) {
+		/* recorded absolute (run_meta); a store of an older assay holds it as typed */
+		char *abs = assay_path_absolute(now);
+
+		same = !strcmp(was, abs);
+		free(abs);
+	}
+	if (same)
 		return 0;
 	return cli_error(CLI_EXIT_USAGE,
 			 "%s holds a run made %s%s%s%s, and this one %s%s%s%s: a resumed run "

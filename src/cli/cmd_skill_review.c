@@ -5,10 +5,14 @@
  * WORKSPACE/feedback.json, until interrupted.
  *
  * The server is a small one, for one person on this machine: loopback only, one connection at
- * a time, requests capped (16 KiB of headers, 1 MiB of body, 10 s to arrive), no keep-alive.
- * A POST must say Content-Type: application/json and, when it carries an Origin, come from
- * the page's own origin: another web site open in the same browser cannot write the feedback
- * (a cross-site form or fetch gets 415 or 403).
+ * a time, requests capped (16 KiB of headers, 1 MiB of body), no keep-alive, and each
+ * connection has 10 s in all, its request and the reply: a client that sends slowly or stops
+ * reading is dropped, not waited for, so it cannot hold the server. Only requests whose Host
+ * is 127.0.0.1:PORT or localhost:PORT are answered (403 otherwise: a web site whose name was
+ * rebound to 127.0.0.1 cannot read the page). A POST must say Content-Type application/json
+ * (that media type exactly, parameters allowed) and, when it carries an Origin, come from the
+ * page's own origin: another web site open in the same browser cannot write the feedback (a
+ * cross-site form or fetch gets 415 or 403).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -32,13 +36,46 @@
 
 #define HEAD_MAX (16u << 10)
 #define BODY_MAX (1u << 20)
+#define EXCHANGE_S 10 /* a connection's whole time: its request and the reply */
 
-static void send_all(int fd, const char *p, size_t n)
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Waits until `fd` is ready for `events` before the deadline; false when it passed. */
+static bool wait_for(int fd, short events, double deadline)
+{
+	for (;;) {
+		double left = deadline - now_s();
+		struct pollfd p = { fd, events, 0 };
+		int r;
+
+		if (left <= 0)
+			return false;
+		r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return r > 0;
+	}
+}
+
+/* Sends what the deadline allows: a client that stops reading is given up on, never waited
+ * for past it (the socket is non-blocking). */
+static void send_all(int fd, const char *p, size_t n, double deadline)
 {
 	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (!wait_for(fd, POLLOUT, deadline))
+				return;
+			continue;
+		}
 		if (w <= 0)
 			return;
 		p += w;
@@ -46,15 +83,15 @@ static void send_all(int fd, const char *p, size_t n)
 	}
 }
 
-static void reply(int fd, int status, const char *reason, const char *type, const char *body,
-		  size_t len)
+static void reply(int fd, double deadline, int status, const char *reason, const char *type,
+		  const char *body, size_t len)
 {
 	char head[256];
 	int n = snprintf(head, sizeof(head), "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
 			 "Content-Length: %zu\r\nCache-Control: no-store\r\n"
 			 "Connection: close\r\n\r\n", status, reason, type, len);
-	send_all(fd, head, (size_t)n);
-	send_all(fd, body, len);
+	send_all(fd, head, (size_t)n, deadline);
+	send_all(fd, body, len, deadline);
 }
 
 /* Reads until `want` bytes are in `b` (or the headers end, want == 0), within the deadline. */
@@ -69,14 +106,10 @@ static int read_more(int fd, assay_buf *b, size_t want, double deadline)
 			return -1;
 		if (!want && b->len > HEAD_MAX)
 			return -1;
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		double left = deadline - ((double)t.tv_sec + (double)t.tv_nsec / 1e9);
-		struct pollfd p = { fd, POLLIN, 0 };
-		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+		if (!wait_for(fd, POLLIN, deadline))
 			return -1;
-		ssize_t r = recv(fd, chunk, sizeof(chunk), 0);
-		if (r < 0 && errno == EINTR)
+		ssize_t r = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (r <= 0)
 			return -1;
@@ -105,16 +138,39 @@ static bool header(const char *h, size_t n, const char *name, char *out, size_t 
 	return false;
 }
 
+/* `val` (a Content-Type) is the media type `type` exactly, case-insensitive, parameters
+ * allowed after a ';' ("application/json; charset=utf-8", not "application/jsonp"). */
+static bool media_type_is(const char *val, const char *type)
+{
+	size_t k = strlen(type), n = strcspn(val, ";");
+
+	while (n && (val[n - 1] == ' ' || val[n - 1] == '\t'))
+		n--;
+	return n == k && !strncasecmp(val, type, k);
+}
+
+/* The Host header names this server: 127.0.0.1:PORT or localhost:PORT, nothing else (no other
+ * name, so a DNS-rebound one, and not the port left out). */
+static bool host_is_ours(const char *h, size_t n, int port)
+{
+	char val[512], ip[32], name[32];
+
+	if (!header(h, n, "Host", val, sizeof(val)))
+		return false;
+	val[strcspn(val, " \t")] = '\0';
+	snprintf(ip, sizeof(ip), "127.0.0.1:%d", port);
+	snprintf(name, sizeof(name), "localhost:%d", port);
+	return !strcmp(val, ip) || !strcasecmp(val, name);
+}
+
 static void serve_one(int fd, const char *ws, const char *page_path, int port)
 {
 	assay_buf b = ASSAY_BUF_INIT;
-	struct timespec t;
-	char val[512], origin[64];
+	char val[512], origin[64], origin_name[64];
+	double deadline = now_s() + EXCHANGE_S;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	double deadline = (double)t.tv_sec + (double)t.tv_nsec / 1e9 + 10;
 	if (read_more(fd, &b, 0, deadline)) {
-		reply(fd, 400, "Bad Request", "text/plain", "bad request\n", 12);
+		reply(fd, deadline, 400, "Bad Request", "text/plain", "bad request\n", 12);
 		goto out;
 	}
 	const char *end = memmem(b.ptr, b.len, "\r\n\r\n", 4);
@@ -123,28 +179,35 @@ static void serve_one(int fd, const char *ws, const char *page_path, int port)
 	const char *path = b.ptr + (get ? 4 : 5);
 	size_t plen = strcspn(path, " \r\n");
 	snprintf(origin, sizeof(origin), "http://127.0.0.1:%d", port);
+	snprintf(origin_name, sizeof(origin_name), "http://localhost:%d", port);
+
+	if (!host_is_ours(b.ptr, hlen, port)) {
+		reply(fd, deadline, 403, "Forbidden", "text/plain", "another host\n", 13);
+		goto out;
+	}
 
 	if (get && (!strncmp(path, "/ ", 2) || !strncmp(path, "/review.html ", 13))) {
 		assay_buf page = ASSAY_BUF_INIT;
 		assay_err err = ASSAY_ERR_INIT;
 		/* made afresh per request, so it shows the feedback saved so far */
 		if (assay_skill_review_page(&page, ws, true, &err)) {
-			reply(fd, 500, "Internal Server Error", "text/plain", err.msg,
+			reply(fd, deadline, 500, "Internal Server Error", "text/plain", err.msg,
 			      strlen(err.msg));
 		} else {
-			reply(fd, 200, "OK", "text/html; charset=utf-8", page.ptr, page.len);
+			reply(fd, deadline, 200, "OK", "text/html; charset=utf-8", page.ptr, page.len);
 			assay_fs_write_atomic(page_path, page.ptr, page.len, 0644, NULL);
 		}
 		assay_buf_release(&page);
 	} else if (post && plen == 9 && !strncmp(path, "/feedback", 9)) {
 		long long len = -1;
-		if (header(b.ptr, hlen, "Origin", val, sizeof(val)) && strcmp(val, origin)) {
-			reply(fd, 403, "Forbidden", "text/plain", "another origin\n", 15);
+		if (header(b.ptr, hlen, "Origin", val, sizeof(val)) && strcmp(val, origin) &&
+		    strcasecmp(val, origin_name)) {
+			reply(fd, deadline, 403, "Forbidden", "text/plain", "another origin\n", 15);
 			goto out;
 		}
 		if (!header(b.ptr, hlen, "Content-Type", val, sizeof(val)) ||
-		    strncasecmp(val, "application/json", 16)) {
-			reply(fd, 415, "Unsupported Media Type", "text/plain",
+		    !media_type_is(val, "application/json")) {
+			reply(fd, deadline, 415, "Unsupported Media Type", "text/plain",
 			      "send application/json\n", 22);
 			goto out;
 		}
@@ -152,19 +215,19 @@ static void serve_one(int fd, const char *ws, const char *page_path, int port)
 			len = strtoll(val, NULL, 10);
 		if (len < 0 || len > (long long)BODY_MAX ||
 		    read_more(fd, &b, hlen + (size_t)len, deadline)) {
-			reply(fd, 413, "Payload Too Large", "text/plain", "bad or big body\n", 16);
+			reply(fd, deadline, 413, "Payload Too Large", "text/plain", "bad or big body\n", 16);
 			goto out;
 		}
 		assay_err err = ASSAY_ERR_INIT;
 		if (assay_skill_feedback_save(ws, b.ptr + hlen, (size_t)len, &err)) {
-			reply(fd, 400, "Bad Request", "text/plain", err.msg, strlen(err.msg));
+			reply(fd, deadline, 400, "Bad Request", "text/plain", err.msg, strlen(err.msg));
 		} else {
-			reply(fd, 200, "OK", "text/plain", "saved\n", 6);
+			reply(fd, deadline, 200, "OK", "text/plain", "saved\n", 6);
 			printf("feedback saved: %s/feedback.json\n", ws);
 			fflush(stdout);
 		}
 	} else {
-		reply(fd, 404, "Not Found", "text/plain", "not found\n", 10);
+		reply(fd, deadline, 404, "Not Found", "text/plain", "not found\n", 10);
 	}
 out:
 	assay_buf_release(&b);

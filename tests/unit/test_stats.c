@@ -319,3 +319,18 @@ Test(wilson, refused_inputs)
 	cr_assert_eq(assay_wilson_interval(&ci, 1, 2, 1.0, NULL), ASSAY_EINVALID);
 	cr_assert_eq(assay_wilson_interval(&ci, 1, 2, -0.5, NULL), ASSAY_EINVALID);
 }
+
+/* One rounding for every report (docs/reports.md, "Rounding"): a tie up, as Math.round. */
+Test(round, a_tie_goes_up_as_the_html_pages_round_it)
+{
+	char s[32];
+
+	cr_expect_eq(assay_round_tenth(56.25), 56.3);     /* 9 of 16; printf's "%.1f": 56.2 */
+	cr_expect_eq(assay_round_tenth(18.75), 18.8);
+	cr_expect_eq(assay_round_tenth(-2.25), -2.2);     /* toward +infinity, as Math.round */
+	cr_expect_eq(assay_round_tenth(100.0 * 1 / 3), 33.3);
+	cr_expect_eq(assay_round_tenth(100.0), 100.0);
+	snprintf(s, sizeof(s), "%+.1f", assay_round_tenth(-0.04));
+	cr_expect_str_eq(s, "+0.0");                     /* never -0.0 */
+	cr_expect(isnan(assay_round_tenth(NAN)));
+}

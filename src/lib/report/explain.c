@@ -7,7 +7,9 @@
  * - One wording: the reports call the terminal's function rather than say it again; the raw
  *   diffs stay in reports.jsonl (and one click away in the HTML page).
  * - The reproduce line of a report is `assay run-case SUITE --case CP/GROUP/ID` with the run's
- *   --entry or --submission (from the run's description): a report has no suite at hand, and
+ *   --entry or --submission (from the run's description; suite_path and submission are recorded
+ *   absolute, --entry as typed: its relative program is the working folder's): a report has no
+ *   suite at hand, and
  *   run-case gives the case its clean environment as the run did. Without a description (a
  *   bare reports.jsonl) SUITE is the word SUITE.
  */

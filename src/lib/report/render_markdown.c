@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "report/report_int.h"
+#include "assay/stats.h"
 #include "util/banned.h"
 
 struct md {
@@ -167,7 +168,8 @@ static int md_case(struct assay_renderer *r, const struct assay_report__case *c,
 static void rate(assay_buf *b, size_t passed, size_t total)
 {
 	if (total)
-		assay_buf_addf(b, "%.1f%%", 100.0 * (double)passed / (double)total);
+		assay_buf_addf(b, "%.1f%%",
+			       assay_round_tenth(100.0 * (double)passed / (double)total));
 	else
 		assay_buf_adds(b, "–");
 }

@@ -30,6 +30,7 @@
 #include "assay/report.h"
 #include "assay/sink.h"
 #include "report/term_int.h"
+#include "assay/stats.h"
 #include "util/banned.h"
 
 #define DIFF_LINES 24
@@ -220,11 +221,12 @@ static void row(struct term *t, const char *cp, const char *type, const assay_va
 {
 	size_t passed = (size_t)assay_value_number(assay_object_get(tally, "passed"));
 	size_t total = (size_t)assay_value_number(assay_object_get(tally, "total"));
-	double rate = assay_value_number(assay_object_get(tally, "pass_rate"));
+	/* as the HTML report computes and rounds it (docs/reports.md, "Rounding") */
+	double rate = total ? assay_round_tenth(100.0 * (double)passed / (double)total) : 0;
 	const char *color = passed == total ? t->st.green : t->st.red;
 
 	fprintf(t->o.summary, "%-24s %-14s %8zu %8zu  %s%6.1f%%%s\n", cp, type, passed, total,
-		color, rate * 100, t->st.reset);
+		color, rate, t->st.reset);
 }
 
 /* The failing cases: in detail, repeats in one line, then the names of the rest. */

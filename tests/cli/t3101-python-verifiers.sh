@@ -214,6 +214,26 @@ test_case 'the case'"'"'s output cannot forge an answer, whatever the verifier p
 	one_case c1 ok ".results.output.diff == \"judged\" and .results.output.is_correct == false"
 	one_case c1 ok "(.results | has(\"forged\") | not) and .case.passed == false and .case.error == null"'
 
+test_case 'a cut output is never judged, by a Python verifier either (unless allow_truncated)' '
+	mk_suite cutsuite cut
+	cat > cutsuite/c1/core/cut.yaml <<-EOF
+	arguments: ["printf right; head -c 2000 /dev/zero | tr \x27\\\\0\x27 \x27 \x27; echo wrong"]
+	expected: {output: right}
+	EOF
+	cat > cutsuite/v.py <<-EOF
+	class Verifier:
+	    def __init__(self, config): pass
+	    def __call__(self, g, c, actual, expected):
+	        return {"output": VerificationResult.create("judged", actual.output.startswith("right"))}
+	EOF
+	run_assay run cutsuite -o res --stdout-cap 5; expect_exit 1
+	one_case c1 cut ".results.output.is_correct == false and (.results.output.diff | test(\"cut at 5 bytes\"))"
+	one_case c1 cut ".case.passed == false and .case.score == 0"
+	printf "verify: {output: {allow_truncated: true}}\n" >> cutsuite/c1/core/cut.yaml
+	rm -rf res
+	run_assay run cutsuite -o res --stdout-cap 5; expect_exit 0
+	one_case c1 cut ".results.output.diff == \"judged\" and .case.passed == true"'
+
 test_case 'an api case: the verifier reads the response (status_code, body, headers)' '
 	cp -r "$FIXTURES/suites/api" api
 	chmod -R a+rX api

@@ -19,6 +19,8 @@
  *   score, and an AttributeResult carries only the contract's fields.
  * - A cut output is never judged: an attribute whose captured bytes hit their cap fails with
  *   a diff saying where it was cut, unless its verify entry says `allow_truncated: true`.
+ *   Under a Python verifier one cut capture fails every attribute it returns (which comes
+ *   from which capture is the verifier's secret).
  * - A case with an error has a failing attribute, so that calculate_score and did_pass over
  *   its results give what the report says: a program that never started fails every verified
  *   attribute, and a strict run's killed program fails every attribute it verified.
@@ -279,10 +281,35 @@ static assay_value shown_actual(const assay_case_result *r, const char *name)
 	return at ? actual_value(&at->actual) : assay_value_null();
 }
 
+/*
+ * The first capture a Python verifier would read that was cut at its cap (output, stderr, a
+ * file, a body) and whose verify entry does not say `allow_truncated: true`, or NULL. Which of
+ * the verifier's attributes come from which capture cannot be known, so one cut capture makes
+ * every attribute it returns incorrect: a cut output is never judged, by any verifier.
+ */
+static const assay_attribute *cut_capture(const assay_case *c, const assay_case_result *r)
+{
+	for (size_t i = 0; i < r->nattrs; i++) {
+		const assay_attribute *at = &r->attrs[i];
+		const assay_value *options = assay_object_get(&c->verify, at->name);
+		bool cut_ok = false;
+
+		if (at->actual.kind != ASSAY_ACTUAL_BYTES || !at->actual.truncated)
+			continue;
+		if (options && assay_verify_opt_bool(options, "allow_truncated", &cut_ok, NULL) == 0 &&
+		    cut_ok)
+			continue;
+		return at;
+	}
+	return NULL;
+}
+
 static void python_results(assay_score *acc, assay_verdict *verdict, assay_arena *a,
 			   assay_value *results, const assay_group *g, const assay_case *c,
 			   const assay_case_result *r, double deadline_s)
 {
+	const assay_attribute *cut = cut_capture(c, r);
+
 	assay_value actual = python_actual(a, g, c, r), expected = python_expected(a, g, c);
 	assay_value got;
 	assay_err e = ASSAY_ERR_INIT;
@@ -311,6 +338,17 @@ static void python_results(assay_score *acc, assay_verdict *verdict, assay_arena
 		const assay_value *exp = assay_object_get(&expected, name);
 		bool correct = ok && ok->kind == ASSAY_V_BOOL && ok->u.b;
 		double weight = assay_value_is_number(w) ? assay_value_number(w) : 1.0;
+		assay_value cut_diff;
+
+		if (cut) {
+			correct = false;
+			cut_diff = assay_value_stringf(
+				a, "%s was cut at %zu bytes (its capture's cap): a cut output is never "
+				   "judged, by a Python verifier either (verify: {%s: {allow_truncated: "
+				   "true}} judges it)",
+				cut->name, cut->actual.len, cut->name);
+			d = &cut_diff;
+		}
 
 		if (!exp && assay_file_attribute_path(name))
 			exp = assay_object_get(&c->expected, name);

@@ -52,6 +52,17 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 	      const char **positional, size_t max, size_t *npositional);
 void cli_usage(FILE *f, const char *usage, const cli_opt *opts);
 
+/* What cli_parse_words() returns when the command goes on (never an exit status). */
+#define CLI_GO (-1)
+
+/*
+ * cli_parse() for a command of exactly `want` plain words (into `words`). Returns CLI_GO when
+ * the command goes on, else the exit status to return at once: CLI_EXIT_OK after --help,
+ * CLI_EXIT_USAGE for a mistake or another number of words (the usage on stderr).
+ */
+int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
+		    const char **words, size_t want);
+
 /* "assay: error: ..." on stderr; returns `code`. */
 int cli_error(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
 /* `path` relative to the current folder when it is under it (a pointer into `path`). */

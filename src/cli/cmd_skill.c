@@ -40,17 +40,12 @@ static int cmd_init(int argc, char **argv)
 		  "the workspace (default: SKILL_DIR's parent/<name>-workspace)" },
 		{ NULL },
 	};
-	size_t n;
 	assay_skill_init_report r;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	rc = assay_skill_init(&r, words[0], ws, &err);
 	if (!rc) {
 		printf("workspace: %s\n", r.workspace);
@@ -83,17 +78,12 @@ static int cmd_snapshot(int argc, char **argv)
 		  "make the version even when the skill did not change since the current one" },
 		{ NULL },
 	};
-	size_t n;
 	int version = 0;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	rc = assay_skill_snapshot(words[0], desc, force, &version, &err);
 	if (!rc)
 		printf("v%d/skill: snapshot made; current_version is %d\n", version, version);

@@ -26,15 +26,10 @@ int cli_skill_package(int argc, char **argv)
 	assay_skill_lint_opts lo = ASSAY_SKILL_LINT_OPTS_INIT;
 	assay_skill_package_result r;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (assay_skill_profile_parse(&lo.profile, profile))
 		return cli_error(CLI_EXIT_USAGE, "unknown profile '%s' (agentskills, claude-code or "
 						 "writing-skills)", profile);

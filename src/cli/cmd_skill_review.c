@@ -285,15 +285,10 @@ int cli_skill_review(int argc, char **argv)
 	};
 	assay_buf page = ASSAY_BUF_INIT;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (port > 65535)
 		return cli_error(CLI_EXIT_USAGE, "--port must be at most 65535");
 	if ((rc = assay_skill_review_page(&page, words[0], serving, &err))) {

@@ -89,15 +89,10 @@ int cli_skill_run(int argc, char **argv)
 	};
 	assay_skill_run_summary s;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (strcmp(mode, "eval") && strcmp(mode, "improve"))
 		return cli_error(CLI_EXIT_USAGE, "--mode must be eval or improve");
 	if (runs == 0)
@@ -201,15 +196,10 @@ int cli_skill_improve(int argc, char **argv)
 	};
 	assay_skill_improve_result r;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (iterations > 1000 || runs > 1000 || patience > 1000)
 		return cli_error(CLI_EXIT_USAGE, "--iterations, --runs and --patience are at most "
 						 "1000");
@@ -309,15 +299,10 @@ int cli_skill_report(int argc, char **argv)
 	assay_arena *a;
 	assay_value r;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	a = assay_arena_new(0);
 	if ((rc = assay_skill_report(&r, a, words[0], &err))) {
 		assay_arena_free(a);

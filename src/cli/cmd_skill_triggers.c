@@ -50,15 +50,10 @@ int cli_skill_triggers(int argc, char **argv)
 	assay_skill_triggers_opts o = ASSAY_SKILL_TRIGGERS_OPTS_INIT;
 	assay_skill_triggers_result r;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (runs > 1000 || iterations > 1000)
 		return cli_error(CLI_EXIT_USAGE, "--runs and --iterations must be at most 1000");
 	if (version) {

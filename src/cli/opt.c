@@ -233,3 +233,18 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 	}
 	return 0;
 }
+
+int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
+		    const char **words, size_t want)
+{
+	size_t n;
+	int rc = cli_parse(argc, argv, opts, usage, words, want, &n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (n != want) {
+		cli_usage(stderr, usage, opts);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_GO;
+}

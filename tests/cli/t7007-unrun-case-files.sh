@@ -27,6 +27,16 @@ test_case 'the terminal never says only "2 of 2 passed"' '
 	expect_grep "^2 of 2 cases passed" out
 	expect_grep "^3 case files never ran: in folders suite.yaml declares no group or checkpoint for" out'
 
+test_case 'every report says so: junit (an error), tap, markdown, html; none says all passed alone' '
+	run_assay run s -o r5 -q --format junit --format tap --format markdown --format html; expect_exit 1
+	expect_grep "<testcase name=\"case files that never ran\"" r5/junit.xml
+	expect_grep "<error message=\"3 case files never ran" r5/junit.xml
+	expect_grep "^# 3 case files never ran" r5/report.tap
+	expect_grep "3 case files never ran" r5/summary.md
+	expect_grep "\"unrun\": ?3" r5/report.html
+	command -v xmllint >/dev/null || skip_optional "xmllint"
+	xmllint --noout r5/junit.xml'
+
 test_case 'merged shards keep the count, and the merge fails as the run does' '
 	run_assay run s -o sh1 -q --shard 1/2; expect_exit 1
 	run_assay run s -o sh2 -q --shard 2/2; expect_exit 1

@@ -153,6 +153,7 @@ static const char script[] =
 	"  function note(text) { $('notes').appendChild(el('p', 'note', text)); }\n"
 	"  if (!info.ended) note('The run did not end (killed?): these are its finished cases.');\n"
 	"  else if (info.interrupted) note('The run was interrupted: not every case ran.');\n"
+	"  if (info.unrun) note(info.unrun + (info.unrun == 1 ? ' case file' : ' case files') + ' never ran: no group or checkpoint of the suite names ' + (info.unrun == 1 ? 'its' : 'their') + ' folder (see the run\\'s warnings; summary.json\\'s unrun_case_files).');\n"
 	"  if (info.left_out) note('The details of ' + info.left_out + ' failing cases were left out to keep this page small: assay show prints any case whole.');\n"
 	"\n"
 	"  function countRow(tr, t) {\n"
@@ -541,6 +542,7 @@ static int html_end(struct assay_renderer *r, const assay_value *summary, assay_
 			 assay_value_bool(interrupted && interrupted->kind == ASSAY_V_BOOL &&
 					  interrupted->u.b));
 	assay_object_set(a, &info, "left_out", assay_value_int((int64_t)h->left_out));
+	assay_object_set(a, &info, "unrun", assay_value_int(assay_report__unrun(summary)));
 	assay_report__out_adds(&r->out, "\n]</script>\n<script type=\"application/json\" "
 					"id=\"assay-info\">");
 	json_out(r, &info);

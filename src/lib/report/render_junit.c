@@ -308,8 +308,27 @@ static int junit_begin(struct assay_renderer *r, const assay_value *run, size_t 
 
 static int junit_end(struct assay_renderer *r, const assay_value *summary, assay_err *err)
 {
-	(void)summary, (void)err;
+	struct junit *j = r->state;
+	int64_t unrun = assay_report__unrun(summary);
+
+	(void)err;
 	flush_suite(r);
+	/* case files a suite mistake left unrun: an error CI shows, not a silent green */
+	if (unrun) {
+		assay_buf *b = &j->b;
+
+		assay_buf_reset(b);
+		assay_buf_addf(b, "  <testsuite name=\"assay.unrun-case-files\" id=\"%zu\" tests=\"1\" "
+				  "failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n"
+				  "    <testcase name=\"case files that never ran\" "
+				  "classname=\"assay.unrun-case-files\" time=\"0\">\n"
+				  "      <error message=\"%lld case file%s never ran: no group or checkpoint "
+				  "of the suite names %s folder (summary.json's unrun_case_files)\" "
+				  "type=\"unrun_case_files\"/>\n    </testcase>\n  </testsuite>\n",
+			       j->suites++, (long long)unrun, unrun == 1 ? "" : "s",
+			       unrun == 1 ? "its" : "their");
+		assay_report__out_add(&r->out, b->ptr, b->len);
+	}
 	assay_report__out_adds(&r->out, "</testsuites>\n");
 	return 0;
 }

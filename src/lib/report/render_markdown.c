@@ -218,6 +218,13 @@ static int md_end(struct assay_renderer *r, const assay_value *summary, assay_er
 				   "cases.\n\n");
 	else if (interrupted && interrupted->kind == ASSAY_V_BOOL && interrupted->u.b)
 		assay_buf_adds(&b, "> **The run was interrupted**: not every case ran.\n\n");
+	if (assay_report__unrun(summary))
+		assay_buf_addf(&b, "> **%lld case file%s never ran**: no group or checkpoint of the suite "
+				   "names %s folder (see the run's warnings; summary.json's "
+				   "`unrun_case_files`).\n\n",
+			       (long long)assay_report__unrun(summary),
+			       assay_report__unrun(summary) == 1 ? "" : "s",
+			       assay_report__unrun(summary) == 1 ? "its" : "their");
 	assay_buf_adds(&b, "| | passed | failed | errors | total | pass rate | mean score |\n"
 			   "|---|---:|---:|---:|---:|---:|---:|\n| **all** |");
 	row(&b, &t->all);

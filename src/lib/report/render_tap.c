@@ -290,6 +290,13 @@ static int tap_end(struct assay_renderer *r, const assay_value *summary, assay_e
 		assay_report__out_adds(&r->out, "# the run did not end: these are its finished cases\n");
 	else if (interrupted && interrupted->kind == ASSAY_V_BOOL && interrupted->u.b)
 		assay_report__out_adds(&r->out, "# the run was interrupted: not every case ran\n");
+	if (assay_report__unrun(summary))
+		assay_report__out_addf(&r->out,
+				       "# %lld case file%s never ran: no group or checkpoint names %s "
+				       "folder (summary.json's unrun_case_files)\n",
+				       (long long)assay_report__unrun(summary),
+				       assay_report__unrun(summary) == 1 ? "" : "s",
+				       assay_report__unrun(summary) == 1 ? "its" : "their");
 	return 0;
 }
 

@@ -179,4 +179,12 @@ extern const struct assay_report__format assay_report__json, assay_report__jsonl
 /* The run description's suite name, or "assay". */
 const char *assay_report__suite(const assay_value *run);
 
+/* summary.json's unrun_case_files (case files a suite mistake left unrun), 0 without one. */
+static inline int64_t assay_report__unrun(const assay_value *summary)
+{
+	const assay_value *v = assay_object_get(summary, "unrun_case_files");
+
+	return v && v->kind == ASSAY_V_INT && v->u.i > 0 ? v->u.i : 0;
+}
+
 #endif

@@ -40,14 +40,15 @@ static int by_name(const void *x, const void *y)
 	return c ? c : a->run - b->run;
 }
 
-/* Runs of (case, version) whose grading failed: run folders holding grading_error.json or
- * run_error.json (a
- * new run removes its folder, so only the latest attempt of each run counts). Only a regular
- * file counts (never a link), and only for a run without a grading file: a run is graded or
- * failed to be, never both, so an error beside a grade is not assay's (skill check agrees). */
-static size_t grading_errors(const char *ws, const char *id, int64_t ver)
+/* The runs under `runs` (a workspace folder holding run<R>/, `grades`_run<R>.json their grades;
+ * both relative to `ws`) whose grading failed: run folders holding grading_error.json or
+ * run_error.json (a new run removes its folder, so only the latest attempt of each run counts).
+ * Only a regular file counts (never a link), and only for a run without a grading file: a run is
+ * graded or failed to be, never both, so an error beside a grade is not assay's (skill check
+ * agrees). Used for a version's runs and for the no-skill baseline's. */
+static size_t failed_runs(const char *ws, const char *runs, const char *grades)
 {
-	char *dir = assay_skill__path(ws, "runs/%s/v%lld", id, (long long)ver);
+	char *dir = assay_skill__path(ws, "%s", runs);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t n = 0;
@@ -62,12 +63,9 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 		run = strtol(e->d_name + 3, &end, 10);
 		if (end == e->d_name + 3 || *end || run < 1)
 			continue;
-		char *p = assay_skill__path(ws, "runs/%s/v%lld/%s/grading_error.json", id,
-					    (long long)ver, e->d_name);
-		char *q = assay_skill__path(ws, "runs/%s/v%lld/%s/run_error.json", id,
-					    (long long)ver, e->d_name);
-		char *g = assay_skill__path(ws, "grading/%s_v%lld_run%ld.json", id, (long long)ver,
-					    run);
+		char *p = assay_skill__path(ws, "%s/%s/grading_error.json", runs, e->d_name);
+		char *q = assay_skill__path(ws, "%s/%s/run_error.json", runs, e->d_name);
+		char *g = assay_skill__path(ws, "%s_run%ld.json", grades, run);
 		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
 			      (!lstat(q, &st) && S_ISREG(st.st_mode));
 		n += failed && !assay_fs_exists(g);
@@ -81,39 +79,26 @@ static size_t grading_errors(const char *ws, const char *id, int64_t ver)
 	return n;
 }
 
+static size_t grading_errors(const char *ws, const char *id, int64_t ver)
+{
+	char *runs = assay_xasprintf("runs/%s/v%lld", id, (long long)ver);
+	char *grades = assay_xasprintf("grading/%s_v%lld", id, (long long)ver);
+	size_t n = failed_runs(ws, runs, grades);
+
+	free(runs);
+	free(grades);
+	return n;
+}
+
 /* Failed runs of the baseline for one case: run_error.json or grading_error.json, no grade. */
 static size_t baseline_errors(const char *ws, const char *id)
 {
-	char *dir = assay_skill__path(ws, "without_skill/runs/%s", id);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
+	char *runs = assay_xasprintf("without_skill/runs/%s", id);
+	char *grades = assay_xasprintf("without_skill/grading/%s", id);
+	size_t n = failed_runs(ws, runs, grades);
 
-	while (d && (e = readdir(d))) {
-		char *end;
-		long run;
-		struct stat st;
-
-		if (strncmp(e->d_name, "run", 3))
-			continue;
-		run = strtol(e->d_name + 3, &end, 10);
-		if (end == e->d_name + 3 || *end || run < 1)
-			continue;
-		char *p = assay_skill__path(ws, "without_skill/runs/%s/%s/grading_error.json", id,
-					    e->d_name);
-		char *q = assay_skill__path(ws, "without_skill/runs/%s/%s/run_error.json", id,
-					    e->d_name);
-		char *g = assay_skill__path(ws, "without_skill/grading/%s_run%ld.json", id, run);
-		bool failed = (!lstat(p, &st) && S_ISREG(st.st_mode)) ||
-			      (!lstat(q, &st) && S_ISREG(st.st_mode));
-		n += failed && !assay_fs_exists(g);
-		free(p);
-		free(q);
-		free(g);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
+	free(runs);
+	free(grades);
 	return n;
 }
 

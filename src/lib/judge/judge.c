@@ -1,6 +1,8 @@
 /*
  * One interface for the three judge roles: render the role's template, look in the cache,
- * ask (command or http), validate, retry with backoff, cache the valid answer.
+ * ask through the judge's kind (judge_int.h's struct assay_judge__kind, found by type name in
+ * kinds.c: command.c, chat.c, anthropic.c), validate, retry with backoff, cache the valid
+ * answer. What every kind shares is here; how one question travels is the kind's.
  *
  * Decisions: the cache key is SHA-256 of "role\0model\0" + the prompt hash, where the prompt
  * hash is SHA-256 of the rendered prompt and the request it was rendered from (a command judge
@@ -27,35 +29,20 @@ static char *dup_or_null(const char *s)
 
 int assay_judge_new(assay_judge **out, const assay_judge_config *cfg, assay_err *err)
 {
+	const struct assay_judge__kind *kind = assay_judge__kind_find(cfg->type, err);
 	struct assay_judge *j;
-	bool anthropic = cfg->type && !strcmp(cfg->type, "anthropic");
-	bool http = anthropic || (cfg->type && !strcmp(cfg->type, "http"));
-	const char *base = cfg->base_url && *cfg->base_url ? cfg->base_url
-			   : anthropic ? "https://api.anthropic.com" : NULL;
+	void *self = NULL;
+	int rc;
 
 	*out = NULL;
-	if (!http && !(cfg->type && !strcmp(cfg->type, "command")))
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "judge type must be \"command\", \"http\" or \"anthropic\", "
-				     "not \"%s\"", cfg->type ? cfg->type : "");
-	if (!http && (!cfg->command || !cfg->command->nr))
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "the command judge has no command (set judge.command)");
-	if (http && (!base || !cfg->model || !*cfg->model))
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     anthropic ? "the anthropic judge needs a model"
-					       : "the http judge needs base_url and model");
+	if (!kind)
+		return ASSAY_EINVALID;
+	if ((rc = kind->open(&self, cfg, err)))
+		return rc;
 	j = assay_xcalloc(1, sizeof(*j));
-	j->http = http;
-	j->anthropic = anthropic;
-	j->argv = (assay_strvec)ASSAY_STRVEC_INIT;
-	if (!http)
-		assay_strvec_pushv(&j->argv, (const char *const *)cfg->command->v);
-	j->sandbox = cfg->sandbox;
-	j->base_url = dup_or_null(base);
+	j->kind = kind;
+	j->self = self;
 	j->model = assay_xstrdup(cfg->model ? cfg->model : "");
-	j->api_key_env = dup_or_null(cfg->api_key_env && *cfg->api_key_env ? cfg->api_key_env
-				     : anthropic ? "ANTHROPIC_API_KEY" : NULL);
 	j->timeout_s = cfg->timeout_s > 0 ? cfg->timeout_s : 300;
 	j->retries = cfg->retries > 0 ? cfg->retries : 0;
 	j->backoff_s = cfg->backoff_s > 0 ? cfg->backoff_s : 0;
@@ -71,10 +58,8 @@ void assay_judge_free(assay_judge *j)
 {
 	if (!j)
 		return;
-	assay_strvec_clear(&j->argv);
-	free(j->base_url);
+	j->kind->release(j->self);
 	free(j->model);
-	free(j->api_key_env);
 	free(j->prompts_dir);
 	free(j->cache_dir);
 	free(j);
@@ -96,20 +81,21 @@ static void pause_s(double s)
 		;
 }
 
-/* Parses and validates `text`; the answer goes to `out` (in `a`). */
+/* Parses and validates `text`; the answer goes to `out` (in `a`), or the reason to `why`. */
 static bool accept(assay_judge_role role, const assay_value *req, const char *text, size_t len,
-		   assay_value *out, assay_arena *a, char *why, size_t whysize)
+		   assay_value *out, assay_arena *a, assay_err *why)
 {
 	assay_err e = ASSAY_ERR_INIT;
 	char msg[400];
 
 	if (assay_json_parse(out, a, text, len, NULL, &e)) {
-		snprintf(why, whysize, "the answer is not JSON: %s (line %d column %d)", e.msg,
-			 e.line, e.column);
+		assay_err_set(why, ASSAY_EPARSE, NULL, 0, 0,
+			      "the answer is not JSON: %s (line %d column %d)", e.msg, e.line,
+			      e.column);
 		return false;
 	}
 	if (!assay_judge_validate(role, req, out, msg, sizeof(msg))) {
-		snprintf(why, whysize, "invalid answer: %s", msg);
+		assay_err_set(why, ASSAY_EINVALID, NULL, 0, 0, "invalid answer: %s", msg);
 		return false;
 	}
 	return true;
@@ -121,7 +107,8 @@ int assay_judge_ask(assay_judge *j, assay_judge_role role, const assay_value *re
 	assay_judge_stats st = { 0 };
 	assay_buf tmpl = ASSAY_BUF_INIT, prompt = ASSAY_BUF_INIT, req = ASSAY_BUF_INIT;
 	assay_buf text = ASSAY_BUF_INIT, key = ASSAY_BUF_INIT;
-	char *tpath = NULL, *cpath = NULL, why[600] = "";
+	char *tpath = NULL, *cpath = NULL, sys[200];
+	assay_err why = ASSAY_ERR_INIT;
 	const char *name = assay_judge_role_name(role);
 	double t0 = now_s();
 	int rc = 0;
@@ -148,40 +135,21 @@ int assay_judge_ask(assay_judge *j, assay_judge_role role, const assay_value *re
 			cpath = assay_xasprintf("%s/%s/%s.json", j->cache_dir, name, k);
 	}
 	if (cpath && !assay_fs_read(&text, cpath, 16u << 20, NULL) &&
-	    accept(role, request, text.ptr, text.len, answer, a, why, sizeof(why))) {
+	    accept(role, request, text.ptr, text.len, answer, a, &why)) {
 		st.cached = true;
 		goto out;
 	}
+	snprintf(sys, sizeof(sys), "You are the %s of a skill evaluation. Answer with one JSON "
+		 "object only.", name);
+	struct assay_judge__question q = { name, sys, prompt.ptr, prompt.len, request };
 	for (int attempt = 0; attempt <= j->retries; attempt++) {
 		if (attempt && j->backoff_s > 0)
 			pause_s(j->backoff_s * (double)(1 << (attempt - 1 < 10 ? attempt - 1 : 10)));
 		st.attempts++;
 		assay_buf_reset(&text);
-		int sent;
-		if (j->http) {
-			char sys[200];
-			snprintf(sys, sizeof(sys), "You are the %s of a skill evaluation. Answer "
-				 "with one JSON object only.", name);
-			sent = assay_judge__http(j, sys, prompt.ptr, &text, &st.tokens_in,
-						 &st.tokens_out, why, sizeof(why));
-		} else {
-			assay_arena *ra = assay_arena_new(0);
-			assay_value in = assay_value_object();
-			assay_buf doc = ASSAY_BUF_INIT;
-
-			assay_object_set(ra, &in, "role", assay_value_strz(ra, name));
-			assay_object_set(ra, &in, "model", assay_value_strz(ra, j->model));
-			assay_object_set(ra, &in, "prompt", assay_value_string(ra, prompt.ptr,
-									      prompt.len));
-			assay_object_set(ra, &in, "request", *request);
-			assay_json_write(&doc, &in, 0);
-			assay_buf_addch(&doc, '\n');
-			sent = assay_judge__command(j, doc.ptr, doc.len, &text, why, sizeof(why));
-			assay_buf_release(&doc);
-			assay_arena_free(ra);
-		}
-		if (!sent && accept(role, request, text.ptr, text.len, answer, a, why,
-				    sizeof(why))) {
+		assay_err_clear(&why);
+		int sent = j->kind->ask(j, &q, &text, &st, &why);
+		if (!sent && accept(role, request, text.ptr, text.len, answer, a, &why)) {
 			if (cpath) {
 				assay_err e = ASSAY_ERR_INIT;
 				if (assay_fs_mkparents(cpath, &e) ||
@@ -194,7 +162,7 @@ int assay_judge_ask(assay_judge *j, assay_judge_role role, const assay_value *re
 	}
 	*answer = assay_value_null();
 	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s: no valid answer after %d "
-			   "tr%s: %s", name, st.attempts, st.attempts == 1 ? "y" : "ies", why);
+			   "tr%s: %s", name, st.attempts, st.attempts == 1 ? "y" : "ies", why.msg);
 out:
 	st.seconds = now_s() - t0;
 	st.cost = (double)st.tokens_in / 1e6 * j->price_in +

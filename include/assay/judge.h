@@ -75,9 +75,9 @@ typedef struct assay_judge assay_judge;
 /**
  * Makes a judge from `cfg`.
  * @param out receives the judge (free with assay_judge_free)
- * @return 0; ASSAY_EINVALID for an unknown type, a command judge without a command, an
- *         http judge without base_url or model, or an anthropic judge without a model
- *         (details in `err`)
+ * @return 0; ASSAY_EINVALID for an unknown type (the message names every type), a command
+ *         judge without a command, an http judge without base_url or model, or an anthropic
+ *         judge without a model (details in `err`)
  */
 ASSAY_EXTERN int assay_judge_new(assay_judge **out, const assay_judge_config *cfg,
 				 assay_err *err);

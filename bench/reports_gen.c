@@ -138,10 +138,10 @@ int main(int argc, char **argv)
 	if (assay_sink_store_new(&sinks[0], s, argv[1], 0, false, &err))
 		die("sink", &err);
 	if (argc > 3 && !strcmp(argv[3], "all")) {
-		assay_renderer *rs[ASSAY_FORMAT_COUNT];
-		size_t nr = 0;
+		size_t nf = assay_format_count(), nr = 0;
+		assay_renderer **rs = assay_xcalloc(nf, sizeof(*rs));
 
-		for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+		for (size_t f = 0; f < nf; f++) {
 			char *path;
 
 			if (f == ASSAY_FORMAT_JSONL)
@@ -152,6 +152,7 @@ int main(int argc, char **argv)
 			free(path);
 		}
 		assay_sink_render_new(&sinks[nsinks++], rs, nr, &info, 0, s, &err);
+		free(rs); /* the sink keeps a copy of the array */
 	}
 	for (size_t k = 0; k < nsinks; k++)
 		if (sinks[k].on_begin(sinks[k].payload, &suite, n, &err))

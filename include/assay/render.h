@@ -30,7 +30,12 @@ extern "C" {
 
 struct assay_store;
 
-/** Report formats. The numbering is not part of the ABI; use the names. */
+/**
+ * A report format: its position in the library's one table of formats (docs/architecture.md,
+ * "Adding a report format"), from 0 to assay_format_count() - 1. The constants name the
+ * formats every build has; a format added later has no constant and is found by name
+ * (assay_format_find). The numbering is not part of the ABI; use the names.
+ */
 typedef enum assay_format {
 	ASSAY_FORMAT_JSON = 0,  /**< one JSON array of report lines */
 	ASSAY_FORMAT_JSONL,     /**< one report line per line (reports.jsonl's text) */
@@ -39,18 +44,28 @@ typedef enum assay_format {
 	ASSAY_FORMAT_MARKDOWN,  /**< a summary for CI job pages */
 	ASSAY_FORMAT_HTML,      /**< one self-contained page */
 	ASSAY_FORMAT_PARQUET,   /**< SlopCodeBench's reports.parquet */
-	ASSAY_FORMAT_COUNT
 } assay_format;
 
+/** How many formats there are (the formats are 0 to this less one). */
+ASSAY_EXTERN size_t assay_format_count(void);
 /**
- * The format named `name` ("json", "jsonl", "junit", "tap", "markdown" or "md", "html",
- * "parquet").
- * @return 0, or ASSAY_ENOTFOUND (the message lists the names)
+ * Appends the formats' names, in the table's order, separated by ", " ("json, jsonl, junit,
+ * tap, markdown, html, parquet"): what help and errors list.
+ */
+ASSAY_EXTERN void assay_format_names(assay_buf *out);
+/**
+ * The format named `name`: one of assay_format_names(), or a second name a format takes
+ * ("md" for markdown).
+ * @return 0, or ASSAY_ENOTFOUND ("unknown report format 'x' (json, jsonl, ...)": the message
+ *         lists the names)
  */
 ASSAY_EXTERN int assay_format_find(assay_format *out, const char *name, assay_err *err);
-/** The format's name ("junit", ...). */
+/** The format's name ("junit", ...); "?" for a number that is no format. */
 ASSAY_EXTERN const char *assay_format_name(assay_format f);
-/** Where the format goes in a results folder when no path is given ("junit.xml", ...). */
+/**
+ * Where the format goes in a results folder when no path is given ("junit.xml", ...); "?" for
+ * a number that is no format.
+ */
 ASSAY_EXTERN const char *assay_format_file(assay_format f);
 
 /** Options of every renderer; start from ASSAY_RENDER_OPTS_INIT. Zero fields take defaults. */

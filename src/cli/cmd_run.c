@@ -188,7 +188,7 @@ static int same_shard(const assay_value *info, const assay_shard_plan *plan, ass
  */
 static void remove_stale_reports(const char *dir)
 {
-	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
+	for (size_t f = 0; f < assay_format_count(); f++) {
 		const char *name = assay_format_file((assay_format)f);
 
 		if (f == ASSAY_FORMAT_JSONL || !name)

@@ -1,50 +1,14 @@
 /*
- * Renderers (render.h): the table of formats, opening one on a file or standard output, and
- * handing it the run's description, each case's line and the summary. The formats themselves
- * are in render_<format>.c; each sees a case through report_int.h's assay_report__case.
+ * Renderers (render.h): opening one on a file or standard output, and handing it the run's
+ * description, each case's line and the summary. The formats themselves are in
+ * render_<format>.c, listed in formats.c's table; each sees a case through report_int.h's
+ * assay_report__case.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report_int.h"
 #include "util/banned.h"
-
-static const struct assay_report__format *const formats[ASSAY_FORMAT_COUNT] = {
-	[ASSAY_FORMAT_JSON] = &assay_report__json,
-	[ASSAY_FORMAT_JSONL] = &assay_report__jsonl,
-	[ASSAY_FORMAT_JUNIT] = &assay_report__junit,
-	[ASSAY_FORMAT_TAP] = &assay_report__tap,
-	[ASSAY_FORMAT_MARKDOWN] = &assay_report__markdown,
-	[ASSAY_FORMAT_HTML] = &assay_report__html,
-	[ASSAY_FORMAT_PARQUET] = &assay_report__parquet,
-};
-
-int assay_format_find(assay_format *out, const char *name, assay_err *err)
-{
-	for (int f = 0; f < ASSAY_FORMAT_COUNT; f++) {
-		if (!strcmp(name, formats[f]->name)) {
-			*out = (assay_format)f;
-			return 0;
-		}
-	}
-	if (!strcmp(name, "md")) {
-		*out = ASSAY_FORMAT_MARKDOWN;
-		return 0;
-	}
-	return assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0,
-			     "unknown report format '%s' (json, jsonl, junit, tap, markdown, "
-			     "html, parquet)", name);
-}
-
-const char *assay_format_name(assay_format f)
-{
-	return (unsigned)f < ASSAY_FORMAT_COUNT ? formats[f]->name : "?";
-}
-
-const char *assay_format_file(assay_format f)
-{
-	return (unsigned)f < ASSAY_FORMAT_COUNT ? formats[f]->file : "?";
-}
 
 const char *assay_report__suite(const assay_value *run)
 {
@@ -54,17 +18,18 @@ const char *assay_report__suite(const assay_value *run)
 int assay_renderer_open(assay_renderer **out, assay_format format, const char *path,
 			const assay_render_opts *opts, assay_err *err)
 {
+	const struct assay_report__format *fmt = assay_report__format_at(format);
 	assay_renderer *r;
 	int rc;
 
 	*out = NULL;
-	if ((unsigned)format >= ASSAY_FORMAT_COUNT)
+	if (!fmt)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "unknown report format");
 	if (opts && opts->version != ASSAY_RENDER_OPTS_VERSION)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "unknown assay_render_opts version %d", opts->version);
 	r = assay_xcalloc(1, sizeof(*r));
-	r->fmt = formats[format];
+	r->fmt = fmt;
 	r->o = opts ? *opts : (assay_render_opts)ASSAY_RENDER_OPTS_INIT;
 	if (!r->o.text_cap)
 		r->o.text_cap = 4096;

@@ -8,6 +8,9 @@
 #include "report/report_int.h"
 #include "util/banned.h"
 
+/* The two formats defined at the end: line_case tells them apart. */
+extern const struct assay_report__format assay_report__json, assay_report__jsonl;
+
 struct json_state {
 	size_t cases;
 	assay_buf line;

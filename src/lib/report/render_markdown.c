@@ -302,4 +302,5 @@ static void md_release(struct assay_renderer *r)
 
 const struct assay_report__format assay_report__markdown = {
 	"markdown", "summary.md", false, sizeof(struct md), md_begin, md_case, md_end, md_release,
+	"md",
 };

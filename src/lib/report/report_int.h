@@ -149,9 +149,15 @@ void assay_report__counts_release(struct assay_report__counts *t);
 
 struct assay_renderer;
 
+/*
+ * A report format: render_<name>.c defines `const struct assay_report__format
+ * assay_report__<name>`, and formats.c's table lists it (docs/architecture.md, "Adding a
+ * report format"). The renderer calls begin once, kase per case line, end once (unless the
+ * run never ended) and release always; r->state is `state` bytes, zeroed, the format's own.
+ */
 struct assay_report__format {
-	const char *name;
-	const char *file;
+	const char *name;  /* --format's name, listed in help and errors */
+	const char *file;  /* its file in a results folder when no path is given */
 	bool whole;    /* wants whole values */
 	size_t state;  /* bytes of its state */
 	int (*begin)(struct assay_renderer *r, const assay_value *run, size_t total,
@@ -159,7 +165,11 @@ struct assay_report__format {
 	int (*kase)(struct assay_renderer *r, const struct assay_report__case *c, assay_err *err);
 	int (*end)(struct assay_renderer *r, const assay_value *summary, assay_err *err);
 	void (*release)(struct assay_renderer *r);
+	const char *alias; /* NULL, or another name --format takes ("md") */
 };
+
+/* The format at `f` in formats.c's table, or NULL past its end. */
+const struct assay_report__format *assay_report__format_at(assay_format f);
 
 struct assay_renderer {
 	const struct assay_report__format *fmt;
@@ -171,10 +181,6 @@ struct assay_renderer {
 	assay_arena *run_arena;
 	assay_value run; /* the run's description (null when not given) */
 };
-
-extern const struct assay_report__format assay_report__json, assay_report__jsonl,
-	assay_report__junit, assay_report__tap, assay_report__markdown, assay_report__html,
-	assay_report__parquet;
 
 /* The run description's suite name, or "assay". */
 const char *assay_report__suite(const assay_value *run);

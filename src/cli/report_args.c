@@ -15,6 +15,21 @@
 #include "run_common.h"
 #include "util/banned.h"
 
+const char *report_args_format_help(void)
+{
+	static char *help; /* kept for the program's life */
+
+	if (!help) {
+		assay_buf b = ASSAY_BUF_INIT;
+
+		assay_buf_adds(&b, "also write a report: ");
+		assay_format_names(&b);
+		assay_buf_adds(&b, " (repeatable)");
+		help = assay_buf_detach(&b, NULL);
+	}
+	return help;
+}
+
 int report_args_take(int *argc, char **argv, struct report_args *ra)
 {
 	int out = 1;

@@ -20,10 +20,15 @@ struct report_args {
 	bool policy_passed;
 };
 
+/*
+ * --format's help: "also write a report: " and the formats' names from the library's table
+ * (assay_format_names), then " (repeatable)". A static string, made on the first call.
+ */
+const char *report_args_format_help(void);
+
 /* Options both commands take (entries of a cli_opt table). */
 #define REPORT_COMMON_OPTS(ra)                                                                 \
-	{ "format", 'f', CLI_OPT_STRING, NULL, "F[:PATH]",                                     \
-	  "also write a report: json, jsonl, junit, tap, markdown, html, parquet (repeatable)" }, \
+	{ "format", 'f', CLI_OPT_STRING, NULL, "F[:PATH]", report_args_format_help() },       \
 	{ "text-cap", 0, CLI_OPT_SIZE, &(ra).text_cap, "BYTES",                                \
 	  "show at most BYTES of any one value in junit, tap, markdown, html (default 4K)" }
 

@@ -9,6 +9,14 @@ _assay_options()
 	"$1" "$2" --help 2>/dev/null | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z-]*\).*/\2/p'
 }
 
+_assay_report_formats()
+{
+	# the names on --format's help line ("also write a report: json, jsonl, ... (repeatable)"),
+	# which the program makes from its table of formats
+	"$1" report --help 2>/dev/null |
+		sed -n 's/.*--format .*also write a report: \(.*\) (repeatable).*/\1/p' | tr -d ,
+}
+
 _assay_checkpoints()
 {
 	# the keys under `checkpoints:` of SUITE/suite.yaml, in block style
@@ -67,6 +75,11 @@ _assay()
 			[ -d "$suite" ] || suite=problems/$suite ;;
 		esac
 	done
+	# run's and report's --format take a report format
+	if [[ ($prev == --format || $prev == -f) && ($cmd == run || $cmd == report) ]]; then
+		COMPREPLY=($(compgen -W "$(_assay_report_formats "$assay")" -- "$cur"))
+		return
+	fi
 	case $prev in
 	--color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
 	--sandbox) COMPREPLY=($(compgen -W "on off required" -- "$cur")); return ;;

@@ -35,26 +35,20 @@ static int anthropic_ask(const struct assay_judge *j, const struct assay_judge__
 {
 	const struct assay_judge__api *api = j->self;
 	assay_arena *a = assay_arena_new(0);
-	assay_buf body = ASSAY_BUF_INIT, text = ASSAY_BUF_INIT, reply = ASSAY_BUF_INIT;
+	assay_buf text = ASSAY_BUF_INIT, reply = ASSAY_BUF_INIT;
 	char *url = assay_judge__endpoint(api->base_url, "/v1/messages");
 	char *auth = assay_judge__key_header(api, "x-api-key: ");
 	const char *headers[] = { "anthropic-version: " ANTHROPIC_VERSION, auth, NULL };
 	int rc;
 
-	assay_value req = assay_value_object(), msgs = assay_value_array();
-	assay_value user = assay_value_object();
-	assay_object_set(a, &user, "role", assay_value_strz(a, "user"));
-	assay_object_set(a, &user, "content", assay_value_strz(a, q->prompt));
-	assay_array_push(a, &msgs, user);
+	assay_value req = assay_value_object(), msgs = assay_value_array(), v;
+	assay_array_push(a, &msgs, assay_judge__message(a, "user", q->prompt));
 	assay_object_set(a, &req, "model", assay_value_strz(a, j->model));
 	assay_object_set(a, &req, "max_tokens", assay_value_int(ANTHROPIC_MAX_TOKENS));
 	assay_object_set(a, &req, "system", assay_value_strz(a, q->system));
 	assay_object_set(a, &req, "messages", msgs);
 	assay_object_set(a, &req, "temperature", assay_value_int(0));
-	assay_json_write(&body, &req, 0);
-
-	assay_value v;
-	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &body, &reply, &v, a, err)))
+	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &req, &reply, &v, a, err)))
 		goto out;
 	/* Tokens are paid for whatever the answer holds: counted before it is judged. */
 	const assay_value *usage = assay_object_get(&v, "usage");
@@ -91,7 +85,6 @@ static int anthropic_ask(const struct assay_judge *j, const struct assay_judge__
 out:
 	free(url);
 	free(auth);
-	assay_buf_release(&body);
 	assay_buf_release(&text);
 	assay_buf_release(&reply);
 	assay_arena_free(a);

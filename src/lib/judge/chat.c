@@ -25,27 +25,19 @@ static int chat_ask(const struct assay_judge *j, const struct assay_judge__quest
 {
 	const struct assay_judge__api *api = j->self;
 	assay_arena *a = assay_arena_new(0);
-	assay_buf body = ASSAY_BUF_INIT, reply = ASSAY_BUF_INIT;
+	assay_buf reply = ASSAY_BUF_INIT;
 	char *url = assay_judge__endpoint(api->base_url, "/chat/completions");
 	char *auth = assay_judge__key_header(api, "Authorization: Bearer ");
 	const char *headers[] = { auth, NULL };
 	int rc;
 
-	assay_value req = assay_value_object(), msgs = assay_value_array();
-	assay_value sys = assay_value_object(), user = assay_value_object();
-	assay_object_set(a, &sys, "role", assay_value_strz(a, "system"));
-	assay_object_set(a, &sys, "content", assay_value_strz(a, q->system));
-	assay_object_set(a, &user, "role", assay_value_strz(a, "user"));
-	assay_object_set(a, &user, "content", assay_value_strz(a, q->prompt));
-	assay_array_push(a, &msgs, sys);
-	assay_array_push(a, &msgs, user);
+	assay_value req = assay_value_object(), msgs = assay_value_array(), v;
+	assay_array_push(a, &msgs, assay_judge__message(a, "system", q->system));
+	assay_array_push(a, &msgs, assay_judge__message(a, "user", q->prompt));
 	assay_object_set(a, &req, "model", assay_value_strz(a, j->model));
 	assay_object_set(a, &req, "messages", msgs);
 	assay_object_set(a, &req, "temperature", assay_value_int(0));
-	assay_json_write(&body, &req, 0);
-
-	assay_value v;
-	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &body, &reply, &v, a, err)))
+	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &req, &reply, &v, a, err)))
 		goto out;
 	const assay_value *usage = assay_object_get(&v, "usage");
 	assay_judge__add_tokens(usage, "prompt_tokens", &st->tokens_in);
@@ -62,7 +54,6 @@ static int chat_ask(const struct assay_judge *j, const struct assay_judge__quest
 out:
 	free(url);
 	free(auth);
-	assay_buf_release(&body);
 	assay_buf_release(&reply);
 	assay_arena_free(a);
 	return rc;

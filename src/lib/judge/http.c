@@ -42,16 +42,27 @@ void assay_judge__unfence(assay_buf *answer, const char *s, size_t n)
 	assay_buf_add(answer, s, n);
 }
 
+assay_value assay_judge__message(assay_arena *a, const char *role, const char *text)
+{
+	assay_value m = assay_value_object();
+
+	assay_object_set(a, &m, "role", assay_value_strz(a, role));
+	assay_object_set(a, &m, "content", assay_value_strz(a, text));
+	return m;
+}
+
 int assay_judge__post_json(const char *url, const char *const *headers, double timeout_s,
-			   const assay_buf *body, assay_buf *reply, assay_value *v, assay_arena *a,
+			   const assay_value *req, assay_buf *reply, assay_value *v, assay_arena *a,
 			   assay_err *err)
 {
 	CURL *c = curl_easy_init();
 	struct curl_slist *list = NULL;
+	assay_buf body = ASSAY_BUF_INIT;
 	int rc = ASSAY_ERROR;
 
 	if (!c)
 		return assay_err_set(err, ASSAY_ERROR, NULL, 0, 0, "cannot start libcurl");
+	assay_json_write(&body, req, 0);
 	list = curl_slist_append(list, "Content-Type: application/json");
 	for (size_t i = 0; headers && headers[i]; i++)
 		list = curl_slist_append(list, headers[i]);
@@ -60,8 +71,8 @@ int assay_judge__post_json(const char *url, const char *const *headers, double t
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body->ptr);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body->len);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.ptr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)body.len);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, reply);
@@ -87,6 +98,7 @@ int assay_judge__post_json(const char *url, const char *const *headers, double t
 out:
 	curl_slist_free_all(list);
 	curl_easy_cleanup(c);
+	assay_buf_release(&body);
 	return rc;
 }
 

@@ -65,14 +65,17 @@ struct assay_judge {
 /* What the API judges (chat.c, anthropic.c) share: http.c. */
 
 /*
- * POSTs `body` (JSON) to `url` with `headers` (each "Name: value"; "Content-Type:
- * application/json" is added) within `timeout_s`; the reply, HTTP 200 and JSON, is read into
- * `reply` (which the caller keeps, and releases, as long as it uses `v`: the parser may borrow
- * from it) and parsed into `v` in `a`. 0, or ASSAY_ERROR with the reason (the URL first).
+ * POSTs `req` as JSON to `url` with `headers` (NULL-terminated, each "Name: value";
+ * "Content-Type: application/json" is added) within `timeout_s`; the reply, HTTP 200 and
+ * JSON, is read into `reply` (which the caller keeps, and releases, as long as it uses `v`:
+ * the parser may borrow from it) and parsed into `v` in `a`. 0, or ASSAY_ERROR with the reason
+ * (the URL first).
  */
 int assay_judge__post_json(const char *url, const char *const *headers, double timeout_s,
-			   const assay_buf *body, assay_buf *reply, assay_value *v, assay_arena *a,
+			   const assay_value *req, assay_buf *reply, assay_value *v, assay_arena *a,
 			   assay_err *err);
+/* A chat message {"role": role, "content": text}, made in `a`. */
+assay_value assay_judge__message(assay_arena *a, const char *role, const char *text);
 /* `base` without its trailing slashes, then `path` (malloc'd). */
 char *assay_judge__endpoint(const char *base, const char *path);
 /* Appends `n` bytes of `s` without surrounding white space and without a ``` fence around. */

@@ -27,7 +27,7 @@ LAYERS=(
 declare -A PUBLIC=(
 	[buf]=util [common]=util [fs]=util [strvec]=util
 	[sink]=model
-	[suite]=load
+	[suite]=load [adapter_iface]=load
 	[udiff]=verify
 	[render]=report
 	[summary]=run

@@ -1,149 +1,34 @@
 /**
  * @file adapter.h
- * Adapters: how a case of a given kind is read and run. The cli adapter runs a program per
- * case; the api adapter starts a server per group and sends each case as a request. The runner
- * only ever calls them through this interface.
- * Spec: suite-format.md ("A case (cli adapter)", "A case (api adapter)"); verification.md
- * (CaseResult: the attributes a verifier compares).
- *
- * Life of a case: the loader calls `load_case` to read the adapter's own keys of a case into
- * typed data; the runner calls `group_begin` before the first case of a group, then for each
- * case `start`, `pump` until done (driven by poll() on `pollfds` and `deadline_ms`, so a pool
- * can run many cases at once), `finish` (the attributes), and `group_end` after the group.
- * A runner that could not pump a job for a while (busy verifying another case) calls `extend`
- * so that the pause does not count against the job's timeout.
- * A case that fails, times out or cannot start is not an error: it is data in the result.
- * Functions return an error code only when assay itself cannot go on.
+ * Adapters: how a case of a given kind is read and run, found by name in one registry (the
+ * table in src/lib/adapter/registry.c, one line per adapter). The cli adapter runs a program per
+ * case; the api adapter starts a server per group and sends each case as a request. What an
+ * adapter supplies (the interface) is in adapter_iface.h, which this header includes; the
+ * loader, the runner and the reports only ever call an adapter through it.
+ * Spec: suite-format.md ("A case (cli adapter)", "A case (api adapter)"); docs/architecture.md
+ * ("Adding an adapter").
  */
 #ifndef ASSAY_ADAPTER_H
 #define ASSAY_ADAPTER_H
 
-#include <poll.h>
-
-#include "buf.h"
-#include "model.h"
-#include "proc.h"
-#include "suite.h"
+#include "adapter_iface.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** What the runner passes an adapter: the resolved settings of the run. All borrowed. */
-typedef struct assay_run_ctx {
-	const assay_suite *suite;
-	const assay_checkpoint *checkpoint;
-	const assay_group *group;
-	const assay_strvec *command;  /**< argv prefix (adapter.command or --entry) */
-	const char *submission;       /**< absolute folder copied into working folders, or NULL */
-	size_t out_cap;               /**< bytes kept of stdout, of stderr and of each file */
-	size_t err_cap;
-	double kill_grace_s;          /**< SIGTERM -> SIGKILL on timeout, seconds */
-	const char *group_dir;        /**< the group's folder (api: where the server runs) */
-	const assay_sandbox *sandbox; /**< what a case may do (docs/security.md); its tmp_dir is
-					   unset: the adapter makes one per case under tmp_root */
-	const char *tmp_root;         /**< where per-case temporary folders are made */
-	const char *const *pass_env;  /**< assay_run_opts.pass_env */
-} assay_run_ctx;
-
-/** Passed to `load_case`: where the case comes from, for located messages. */
-typedef struct assay_case_load_ctx {
-	const assay_suite *suite;
-	const assay_group *group;
-	assay_case *kase;         /**< the case being loaded (its arena, id, file) */
-	const assay_value *own;   /**< the case file's own mapping (warnings are about it) */
-	assay_warn_fn warn;
-	void *payload;
-} assay_case_load_ctx;
+/**
+ * The registry: every adapter suite.yaml's `adapter.type` may name, NULL-terminated, in the
+ * order messages list them ("cli", "api"). Borrowed; it lives for the whole process.
+ */
+ASSAY_EXTERN extern const assay_adapter *const assay_adapters[];
 
 /**
- * Records, in `err`, ASSAY_EINVALID with the printf-formatted message located at `at` (a value
- * of the case or the suite; see assay_case_locate) and returns ASSAY_EINVALID.
+ * Finds an adapter of the registry by its name (`adapter.type`, a report line's case.type).
+ * @param name  a NUL-terminated name; NULL finds nothing
+ * @return the adapter (borrowed, valid for the life of the process), or NULL if none has it
  */
-ASSAY_EXTERN int assay_case_error_at(const assay_case_load_ctx *ctx, const assay_value *at,
-				     assay_err *err, const char *fmt, ...) ASSAY_PRINTF(4, 5);
-/** Sends a warning located at `at` to ctx->warn (when set). */
-ASSAY_EXTERN void assay_case_warn_at(const assay_case_load_ctx *ctx, const assay_value *at,
-				     const char *fmt, ...) ASSAY_PRINTF(3, 4);
-
-/** What a case is given besides its environment (assay_adapter.case_inputs); all borrowed from
- *  the case. */
-typedef struct assay_case_inputs {
-	const char *const *argv;        /**< the case's own arguments (after the command), or
-					     NULL */
-	size_t argc;
-	const char *stdin_data;         /**< its standard input, or NULL: empty */
-	size_t stdin_len;
-	const assay_input_file *files;  /**< files written into its working folder before it runs */
-	size_t nfiles;
-} assay_case_inputs;
-
-typedef struct assay_adapter {
-	const char *name;                 /**< "cli", "api" (reports' case.type) */
-	const char *const *case_keys;     /**< NULL-terminated keys of a case it reads */
-	const char *const *attributes;    /**< NULL-terminated expected attributes it can produce,
-					       besides files-<path> (when `files` is true) */
-	bool files;                       /**< it collects files-<path> attributes */
-	bool serial_groups;               /**< the cases of a group must run one at a time, in
-					       order, whatever `isolated` says (the api adapter:
-					       one server per group, whose state a case may
-					       build on for the next) */
-	/**
-	 * Reads the adapter's own keys of suite.yaml's `adapter` mapping `config` into
-	 * `s->adapter_data` (in s->arena); may be NULL. Called by assay_suite_load() once the
-	 * common adapter keys are read. @return 0 or ASSAY_EINVALID located with
-	 * assay_suite_error_at()
-	 */
-	int (*load_suite)(assay_suite *s, const assay_value *config, assay_err *err);
-	/**
-	 * Reads the adapter's own keys of the merged case `def` into `c->adapter_data` (in
-	 * c->arena). It may also complete `c->verify` with the default entry of an attribute it
-	 * produces (the api adapter: headers and a JSON output are compared as JSON) and normalise
-	 * `c->expected` of its own attributes (header names in lower case).
-	 * @return 0 or ASSAY_EINVALID located with assay_case_error_at()
-	 */
-	int (*load_case)(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
-			 assay_err *err);
-	/** Before the first case of a group (may be NULL). `*state` is passed to the rest. It
-	 *  should not wait long: the api adapter only starts its server here, and the group's
-	 *  first case waits for it to be ready through start/pump. On error it frees what it
-	 *  made (group_end is called only after a success). */
-	int (*group_begin)(void **state, const assay_run_ctx *ctx, assay_err *err);
-	/** Starts case `c` in `workdir` (which holds the submission and input files already). */
-	int (*start)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
-		     const char *workdir, assay_err *err);
-	/** Fills `fds` (room for `max`) with what to poll for `job`; @return how many. */
-	size_t (*pollfds)(void *job, struct pollfd *fds, size_t max);
-	/** Milliseconds until `job` has something timed to do, -1 if nothing, 0 if overdue. */
-	int (*deadline_ms)(void *job);
-	/** Does whatever is ready without waiting; `*done` once the case has ended. */
-	int (*pump)(void *job, bool *done, assay_err *err);
-	/** After done: fills `out` (attributes, process result) and frees the job. */
-	int (*finish)(void *job, assay_case_result *out, assay_err *err);
-	/** Kills and frees a job that will not be finished (interrupt). */
-	void (*abort)(void *job);
-	/** After the last case of a group (may be NULL). */
-	void (*group_end)(void *state);
-	/** The runner could not pump `job` for `seconds` (it was verifying or storing another
-	 *  case): push its timed actions back as much, so that time does not count against the
-	 *  case's timeout (may be NULL). */
-	void (*extend)(void *job, double seconds);
-	/**
-	 * How many groups of `suite` may be set up at once (between group_begin and group_end),
-	 * whatever the number of jobs: 0 for no limit. May be NULL (no limit). The api adapter
-	 * returns 1 when suite.yaml fixes `adapter.port` (two servers cannot listen on it at
-	 * once), else 0. The pool (run.h) starts no case of another group while that many are set
-	 * up. Spec: suite-format.md ("A case (api adapter)").
-	 */
-	size_t (*groups_at_once)(const assay_suite *suite);
-	/**
-	 * Fills `out` with what case `c` (loaded by this adapter, without error) is given besides
-	 * its environment: its arguments, standard input and input files, for a repro bundle
-	 * (render.h, assay_sink_repro_new). May be NULL: the adapter's cases are given nothing of
-	 * the kind, and their bundles have no argv.json, env.json, stdin or files/.
-	 */
-	void (*case_inputs)(const assay_case *c, assay_case_inputs *out);
-} assay_adapter;
+ASSAY_EXTERN const assay_adapter *assay_adapter_find(const char *name);
 
 /** The cli adapter (suite-format.md, "A case (cli adapter)"). */
 ASSAY_EXTERN extern const assay_adapter assay_adapter_cli;

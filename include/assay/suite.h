@@ -86,22 +86,32 @@ typedef enum assay_sandbox_mode {
 	ASSAY_SANDBOX_REQUIRED,     /**< every layer, or no case runs */
 } assay_sandbox_mode;
 
+/**
+ * The built-in adapters, as programs written before the adapter registry (adapter.h) tell them
+ * apart. Kept for them only: the library itself goes by `assay_suite.adapter` and its name.
+ */
 typedef enum assay_adapter_type {
 	ASSAY_ADAPTER_CLI = 0,
 	ASSAY_ADAPTER_API,
 } assay_adapter_type;
+
+struct assay_load_hooks;
 
 typedef struct assay_suite {
 	char *name;
 	char *description;
 	char *root;                  /**< absolute path of the suite folder */
 	char *file;                  /**< absolute path of suite.yaml (or .yml, .json) */
-	assay_adapter_type adapter_type;
-	const struct assay_adapter *adapter; /**< the adapter that runs its cases */
+	assay_adapter_type adapter_type; /**< set by the cli and api adapters' load_suite, for
+					      compatibility only (another adapter leaves 0): use
+					      `adapter` */
+	const struct assay_adapter *adapter; /**< the adapter that runs its cases: the one of the
+					          registry (adapter.h) adapter.type names */
 	assay_value adapter_config;  /**< the `adapter` mapping of suite.yaml */
 	void *adapter_data;          /**< what the adapter read of that mapping (its load_suite),
 					  in `arena`, or NULL */
-	assay_strvec command;        /**< adapter.command (argv prefix) */
+	assay_strvec command;        /**< adapter.command (argv prefix): a common key (the cli
+					  adapter's program, the api adapter's server) */
 	char *submission;            /**< absolute adapter.submission, or NULL */
 	double timeout;              /**< adapter.timeout, seconds */
 	assay_sandbox_mode sandbox;  /**< adapter.sandbox (default on) */
@@ -109,7 +119,10 @@ typedef struct assay_suite {
 	assay_strvec read_paths;     /**< adapter.read_paths: absolute folders or files cases may
 					  also read, besides the static assets */
 	assay_limits limits;         /**< adapter.limits (default: processes 512, the rest none) */
-	assay_strvec tracked_files;  /**< globs relative to the working folder */
+	assay_strvec tracked_files;  /**< the cli adapter's adapter.tracked_files: globs relative
+					  to the working folder, read by its load_suite (kept in
+					  the suite, public, for programs that read it; empty for
+					  another adapter) */
 	assay_value assets;          /**< static asset NAME -> absolute path (a mapping) */
 	assay_value raw;             /**< suite.yaml as loaded */
 	assay_arena *arena;          /**< holds the values above */
@@ -122,6 +135,13 @@ typedef struct assay_suite {
 					  suite.yaml declares (a misspelled group or checkpoint
 					  folder): they never run; each folder is also a warning
 					  ("... never run"). summary.json's `unrun_case_files` */
+	const struct assay_load_hooks *hooks; /**< the library's own (opaque): what the loader
+						  asks of the modules above it (the adapter
+						  table, the verifier registry), set by
+						  assay_suite_load for assay_case_load. NULL in a
+						  suite made by hand: assay_case_load then leaves
+						  verify entries unchecked (they are checked when
+						  they run, verify.h) */
 } assay_suite;
 
 /**
@@ -148,7 +168,9 @@ typedef void (*assay_warn_fn)(void *payload, const char *msg);
 
 /**
  * Loads the suite in folder `dir` (suite.yaml, or suite.yml / suite.json) and lists its cases
- * (their files are read later, by assay_case_load).
+ * (their files are read later, by assay_case_load). adapter.type names an adapter of the
+ * registry (adapter.h); suite.yaml's `plugins:` are loaded (plugin.h) and register their
+ * verifiers, so that case files can name them.
  *
  * A selection never silently keeps nothing: a checkpoint that does not exist, or patterns
  * under which no case is left, are ASSAY_ENOMATCH, the message naming the closest names; a

@@ -35,6 +35,8 @@
 static const char *const api_case_keys[] = { "method", "path", "headers", "query",
 					     "body",   "retries", NULL };
 static const char *const api_attributes[] = { "status_code", "output", "headers", NULL };
+static const char *const api_suite_keys[] = { "address", "port", "health_path",
+					      "startup_timeout", "response_is_json", NULL };
 
 struct api_job {
 	struct api_server *srv;
@@ -376,4 +378,6 @@ const assay_adapter assay_adapter_api = {
 	.abort = abort_job,
 	.group_end = assay_api__group_end,
 	.groups_at_once = groups_at_once,
+	.suite_keys = api_suite_keys,
+	.requests = true,
 };

@@ -57,6 +57,7 @@ int assay_api__load_suite(assay_suite *s, const assay_value *a, assay_err *err)
 	struct api_config *cfg = assay_arena_alloc(s->arena, sizeof(*cfg));
 	const assay_member *m;
 
+	s->adapter_type = ASSAY_ADAPTER_API; /* for programs written before the registry */
 	*cfg = default_config;
 	if ((m = assay_object_member(a, "address")) && m->value.kind != ASSAY_V_NULL) {
 		unsigned char addr[16];

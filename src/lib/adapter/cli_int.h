@@ -23,4 +23,11 @@ int assay_cli__load_case(assay_case *c, const assay_value *def, const assay_case
 /* assay_adapter.case_inputs of the cli adapter (cli_input.c). */
 void assay_cli__case_inputs(const assay_case *c, assay_case_inputs *out);
 
+/* assay_adapter.load_suite of the cli adapter: adapter.tracked_files (cli_suite.c). */
+int assay_cli__load_suite(assay_suite *s, const assay_value *config, assay_err *err);
+
+/* assay_adapter.repro_inputs of the cli adapter: `arguments` and `stdin` (cli_suite.c). */
+bool assay_cli__repro_inputs(const assay_value *def, const assay_value **args,
+			     const assay_value **stdin_value);
+
 #endif

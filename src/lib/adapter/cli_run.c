@@ -62,6 +62,7 @@ static void free_job(struct cli_job *job)
 
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
 static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
+static const char *const cli_suite_keys[] = { "tracked_files", NULL };
 
 static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		 const char *workdir, assay_err *err)
@@ -383,6 +384,7 @@ const assay_adapter assay_adapter_cli = {
 	.case_keys = cli_case_keys,
 	.attributes = cli_attributes,
 	.files = true,
+	.load_suite = assay_cli__load_suite,
 	.load_case = assay_cli__load_case,
 	.start = start,
 	.pollfds = pollfds,
@@ -392,4 +394,7 @@ const assay_adapter assay_adapter_cli = {
 	.abort = abort_job,
 	.extend = extend,
 	.case_inputs = assay_cli__case_inputs,
+	.suite_keys = cli_suite_keys,
+	.needs_command = true,
+	.repro_inputs = assay_cli__repro_inputs,
 };

@@ -19,6 +19,9 @@
  *   could never be verified); a case that expects nothing is an error.
  * - Under the suite's strictness every warning about a case also makes the case an error:
  *   the first one, after all were delivered.
+ * - Each verify entry is checked at load by the verifier registry, a layer above, through the
+ *   hook the suite keeps (assay_suite.hooks, load_lib.h): its verifier exists, its options are
+ *   its own, and whether the expected text makes it accept any output (a warning).
  * - `files: {path: {absent: true}}` expects that a file is not produced; the mapping is kept as
  *   the expected value, and assay_expected_is_absent() recognises it.
  */
@@ -29,8 +32,8 @@
 #include <string.h>
 
 #include "assay/fs.h"
-#include "assay/verify.h"
 #include "load/load_int.h"
+#include "load/load_lib.h"
 #include "util/banned.h"
 
 static const char *const common_keys[] = { "env", "timeout", "limits", "expected", "verify",
@@ -425,38 +428,18 @@ out:
 }
 
 /*
- * An empty expected text under `contains` (or a `regex` that may match a prefix or anywhere)
- * accepts any output: every text contains "". Almost always a mistake, so a warning (an error
- * under strictness). `flexible` (verification.md Pattern 1: `exp_clean in act_clean`, after
- * strip) accepts any output for an empty or blank expected text too, unless `contains: false`.
+ * An expected text under which the entry's verifier accepts any output (an empty text under
+ * `contains`: every text contains "") is almost always a mistake, so a warning (an error under
+ * strictness). Which verifier does is the verifier registry's to say (check_verify).
  */
-static bool blank(const assay_value *s)
-{
-	for (uint32_t i = 0; i < s->len; i++)
-		if (!strchr(" \t\n\r\v\f", s->u.s[i]) || !s->u.s[i])
-			return false;
-	return true;
-}
-
 static void warn_empty_expected(const assay_case_load_ctx *ctx, const assay_case *c,
-				const assay_member *entry, const assay_verifier *v)
+				const assay_member *entry, const struct assay_load_verifier *v)
 {
 	const char *key = entry->key.u.s;
 	const assay_member *m = assay_object_member(&c->expected, key);
-	const assay_value *match = assay_object_get(&entry->value, "match");
-	const assay_value *contains = assay_object_get(&entry->value, "contains");
 
-	if (!m || m->value.kind != ASSAY_V_STRING)
+	if (!m || m->value.kind != ASSAY_V_STRING || !v->matches_any)
 		return;
-	if (!strcmp(v->name, "flexible")) { /* (by name: the verify layer is above load) */
-		if (!blank(&m->value) || (contains && contains->kind == ASSAY_V_BOOL &&
-					  !contains->u.b))
-			return;
-	} else if (m->value.len || (v != &assay_verifier_contains &&
-				    !(v == &assay_verifier_regex && match &&
-				      !assay_value_is_str(match, "full")))) {
-		return;
-	}
 	assay_case_warn_at(ctx, &m->value, "expected.%s is empty: %s matches any output", key,
 			   v->name);
 }
@@ -510,17 +493,21 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 	for (uint32_t i = 0; i < c->verify.len; i++) {
 		const assay_member *m = &c->verify.u.members[i];
 		const char *key = m->key.u.s;
-		const assay_verifier *vf = NULL;
+		const assay_value *expected = assay_object_get(&c->expected, key);
+		const struct assay_load_hooks *hooks = ctx->suite->hooks;
+		struct assay_load_verifier vf = { 0 };
 		assay_err e = ASSAY_ERR_INIT;
 
-		if (!assay_object_get(&c->expected, key)) {
+		if (!expected) {
 			const assay_member *mine = assay_object_member(own, key);
 
 			if (mine)
 				unexpected_verify(ctx, c, &mine->key);
 			continue;
 		}
-		if ((rc = assay_verify_check(&vf, NULL, &m->value, key, &e))) {
+		if (!hooks) /* a suite made by hand (suite.h) */
+			continue;
+		if ((rc = hooks->check_verify(&vf, &m->value, expected, key, &e))) {
 			const assay_value *at = assay_object_get(&m->value, "verifier");
 
 			if ((rc = go_on(all, entry_error(ctx, at ? at : &m->value, key, err, rc,
@@ -528,8 +515,8 @@ static int load_verify(assay_case *c, const assay_member *vm, const assay_case_l
 				return rc;
 			continue;
 		}
-		warn_empty_expected(ctx, c, m, vf);
-		if (!strcmp(vf->name, "command"))
+		warn_empty_expected(ctx, c, m, &vf);
+		if (!strcmp(vf.name, "command"))
 			resolve_run(c, ctx->suite, key, &m->value);
 	}
 	return 0;

@@ -5,7 +5,7 @@
 #ifndef ASSAY_LOAD_INT_H
 #define ASSAY_LOAD_INT_H
 
-#include "assay/adapter.h"
+#include "assay/adapter_iface.h"
 #include "assay/suite.h"
 
 /* Suite and case files are small; anything past this is a mistake, not a suite. */

@@ -12,6 +12,10 @@
  *   so a checker lists them all, then the load fails at the first one.
  * - Selection (select.c): an empty selection is an error naming the closest names.
  * - Folders of case files that no checkpoint or group declares are warnings (undeclared.c).
+ * - adapter.type is looked up in the adapter table assay_suite_load hands down (load_lib.h), never
+ *   named here: the messages list the table's names, and the known keys of `adapter` are the
+ *   common ones and every adapter's own (its suite_keys), so a key of another adapter than the
+ *   suite's is not warned about (as before the registry).
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -23,8 +27,8 @@
 
 #include "assay/buf.h"
 #include "assay/fs.h"
-#include "assay/plugin.h"
 #include "load/load_int.h"
+#include "load/load_lib.h"
 #include "util/banned.h"
 
 struct loader {
@@ -41,16 +45,19 @@ struct loader {
 	const char *py_file, *py_class; /* the suite's Python verifier (issue 17), or NULL */
 	double py_timeout;
 	assay_strvec adapter_env;
+	const struct assay_load_hooks *hooks; /* the registries above the loader (load_lib.h) */
 	assay_err *err;
 };
 
 static const char *const top_keys[] = { "name", "description", "adapter", "static_assets",
 					 "checkpoints", "defaults", "version", "plugins", "strict",
 					 "verifier", NULL };
-static const char *const adapter_keys[] = { "type", "command", "submission", "timeout", "env",
-					    "tracked_files", "address", "port", "health_path",
-					    "startup_timeout", "response_is_json", "sandbox",
-					    "network", "read_paths", "limits", NULL };
+/* The keys of `adapter` every adapter has; each adapter's own keys (its suite_keys) go between
+ * the two lists in the known keys, in the registry's order. */
+static const char *const adapter_keys_first[] = { "type", "command", "submission", "timeout",
+						  "env", NULL };
+static const char *const adapter_keys_last[] = { "sandbox", "network", "read_paths", "limits",
+						 NULL };
 static const char *const checkpoint_keys[] = { "order", "path", "timeout", "env", "groups",
 					       "regressions", "submission", "specification",
 					       "state", "version", "limits", "verifier", NULL };
@@ -289,32 +296,73 @@ static int load_sandbox(struct loader *ld, const assay_value *a)
 	return assay_load__limits(&s->limits, assay_object_member(a, "limits"), &ld->loc, ld->err);
 }
 
+/* Every key of `adapter` an adapter of the registry knows, NULL-terminated (free the array). */
+static const char **adapter_keys(const assay_adapter *const *adapters)
+{
+	size_t n = 0, i = 0;
+	const char **keys;
+
+	for (const char *const *k = adapter_keys_first; *k; k++)
+		n++;
+	for (const char *const *k = adapter_keys_last; *k; k++)
+		n++;
+	for (const assay_adapter *const *ad = adapters; *ad; ad++)
+		for (const char *const *k = (*ad)->suite_keys; k && *k; k++)
+			n++;
+	keys = assay_xcalloc(n + 1, sizeof(*keys));
+	for (const char *const *k = adapter_keys_first; *k; k++)
+		keys[i++] = *k;
+	for (const assay_adapter *const *ad = adapters; *ad; ad++)
+		for (const char *const *k = (*ad)->suite_keys; k && *k; k++)
+			keys[i++] = *k;
+	for (const char *const *k = adapter_keys_last; *k; k++)
+		keys[i++] = *k;
+	return keys;
+}
+
+/* "the type must be X", naming the registry's adapters: "cli or api", "a, b or c". */
+static int bad_type(struct loader *ld, const assay_value *at, const char *what,
+		    const char *closing)
+{
+	const assay_adapter *const *ad = ld->hooks->adapters;
+	assay_buf b = ASSAY_BUF_INIT;
+	int rc;
+
+	assay_buf_adds(&b, what);
+	for (size_t i = 0; ad[i]; i++)
+		assay_buf_addf(&b, "%s%s", !i ? "" : ad[i + 1] ? ", " : " or ", ad[i]->name);
+	assay_buf_adds(&b, closing);
+	rc = bad(ld, at, b.ptr);
+	assay_buf_release(&b);
+	return rc;
+}
+
 static int load_adapter(struct loader *ld, const assay_member *am)
 {
 	assay_suite *s = ld->suite;
 	const assay_value *a = am ? &am->value : NULL;
-	const char *type = NULL, *submission = NULL;
+	const assay_member *tm;
+	const char *submission = NULL;
 	int rc;
 
 	if (!a || a->kind != ASSAY_V_OBJECT)
 		return bad(ld, am ? assay_member_anchor(am) : &s->raw,
 			   "adapter must be a mapping with a type");
 	s->adapter_config = *a;
-	warn_keys(ld, a, adapter_keys, "adapter");
-	if ((rc = get_string(ld, a, "type", &type, "adapter.type must be cli or api")))
-		return rc;
-	if (!type)
-		return bad(ld, a, "adapter.type is required (cli or api)");
-	if (!strcmp(type, "cli")) {
-		s->adapter_type = ASSAY_ADAPTER_CLI;
-		s->adapter = &assay_adapter_cli;
-	} else if (!strcmp(type, "api")) {
-		s->adapter_type = ASSAY_ADAPTER_API;
-		s->adapter = &assay_adapter_api;
-	} else {
-		return bad(ld, &assay_object_member(a, "type")->value,
-			   "adapter.type must be cli or api");
-	}
+	const char **known = adapter_keys(ld->hooks->adapters);
+	warn_keys(ld, a, known, "adapter");
+	free(known);
+	tm = assay_object_member(a, "type");
+	if (tm && tm->value.kind != ASSAY_V_NULL &&
+	    (tm->value.kind != ASSAY_V_STRING || memchr(tm->value.u.s, '\0', tm->value.len)))
+		return bad_type(ld, assay_member_anchor(tm), "adapter.type must be ", "");
+	if (!tm || tm->value.kind == ASSAY_V_NULL)
+		return bad_type(ld, a, "adapter.type is required (", ")");
+	for (const assay_adapter *const *ad = ld->hooks->adapters; *ad && !s->adapter; ad++)
+		if (!strcmp((*ad)->name, tm->value.u.s))
+			s->adapter = *ad;
+	if (!s->adapter)
+		return bad_type(ld, &tm->value, "adapter.type must be ", "");
 	if ((rc = assay_load__argv(&s->command, assay_object_member(a, "command"),
 				   "adapter.command", &ld->loc, ld->err)))
 		return rc;
@@ -334,20 +382,6 @@ static int load_adapter(struct loader *ld, const assay_member *am)
 		return rc;
 	if (s->adapter->load_suite && (rc = s->adapter->load_suite(s, a, ld->err)))
 		return rc;
-
-	const assay_member *tm = assay_object_member(a, "tracked_files");
-	if (tm && tm->value.kind != ASSAY_V_NULL) {
-		if (tm->value.kind != ASSAY_V_ARRAY)
-			return bad_member(ld, tm, "adapter.tracked_files must be a list of globs");
-		for (uint32_t i = 0; i < tm->value.len; i++) {
-			const assay_value *item = &tm->value.u.items[i];
-
-			if (item->kind != ASSAY_V_STRING)
-				return bad(ld, &tm->value,
-					   "adapter.tracked_files items must be strings");
-			assay_strvec_push(&s->tracked_files, item->u.s);
-		}
-	}
 	return 0;
 }
 
@@ -381,7 +415,8 @@ static int load_assets(struct loader *ld, const assay_member *am)
 
 /*
  * plugins: shared-object verifier plug-ins (plugin.h), paths relative to the suite, loaded now
- * so that the case files naming their verifiers load (issue #7 section 3).
+ * so that the case files naming their verifiers load (issue #7 section 3). Loaded through the
+ * hook assay_suite_load hands down (load_lib.h): plug-ins are a layer above the loader.
  */
 static int load_plugins(struct loader *ld, const assay_member *pm)
 {
@@ -398,7 +433,7 @@ static int load_plugins(struct loader *ld, const assay_member *pm)
 		if (p->kind != ASSAY_V_STRING)
 			return bad(ld, v, "plugins must be a list of shared-object paths");
 		char *abs = suite_path(ld, p->u.s);
-		int rc = assay_plugin_load(abs, NULL, &e);
+		int rc = ld->hooks->load_plugin(abs, &e);
 		free(abs);
 		if (rc)
 			return assay_load__err_at(&ld->loc, p, ld->err, rc, "%s", e.msg);
@@ -1011,13 +1046,16 @@ static int load(struct loader *ld, const char *dir)
 	return finish(ld);
 }
 
-int assay_suite_load(assay_suite **out, const char *dir, const assay_suite_filter *filter,
-		     assay_warn_fn warn, void *payload, assay_err *err)
+int assay_load__suite(assay_suite **out, const char *dir, const assay_suite_filter *filter,
+		      const struct assay_load_hooks *hooks, assay_warn_fn warn, void *payload,
+		      assay_err *err)
 {
 	struct loader ld = { 0 };
 	int rc;
 
+	ld.hooks = hooks;
 	ld.suite = assay_xcalloc(1, sizeof(*ld.suite));
+	ld.suite->hooks = hooks;
 	ld.suite->arena = assay_arena_new(0);
 	ld.suite->command = (assay_strvec)ASSAY_STRVEC_INIT;
 	ld.suite->tracked_files = (assay_strvec)ASSAY_STRVEC_INIT;

@@ -42,6 +42,7 @@
 #include "assay/verify.h"
 #include "load/load_int.h" /* assay_load__closest: the name meant */
 #include "verify/verify_int.h"
+#include "verify/verify_lib.h"
 #include "util/banned.h"
 
 static const assay_verifier *const builtins[] = {
@@ -249,6 +250,47 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 		*verifier_out = v;
 	if (weight_out)
 		*weight_out = weight;
+	return 0;
+}
+
+/* Only blanks (spaces, tabs, line ends), and no NUL. */
+static bool blank(const assay_value *s)
+{
+	for (uint32_t i = 0; i < s->len; i++)
+		if (!strchr(" \t\n\r\v\f", s->u.s[i]) || !s->u.s[i])
+			return false;
+	return true;
+}
+
+/* Whether verifier `v` with entry `entry` accepts any output for expected text `expected`:
+ * every text contains "", and flexible (verification.md Pattern 1: `exp_clean in act_clean`,
+ * after strip) takes a blank text as empty. */
+static bool matches_any(const assay_verifier *v, const assay_value *entry,
+			const assay_value *expected)
+{
+	const assay_value *match = assay_object_get(entry, "match");
+	const assay_value *contains = assay_object_get(entry, "contains");
+
+	if (!expected || expected->kind != ASSAY_V_STRING)
+		return false;
+	if (!strcmp(v->name, "flexible"))
+		return blank(expected) &&
+		       !(contains && contains->kind == ASSAY_V_BOOL && !contains->u.b);
+	return !expected->len &&
+	       (v == &assay_verifier_contains ||
+		(v == &assay_verifier_regex && match && !assay_value_is_str(match, "full")));
+}
+
+int assay_verify__load_check(struct assay_load_verifier *out, const assay_value *entry,
+			     const assay_value *expected, const char *attribute, assay_err *err)
+{
+	const assay_verifier *v = NULL;
+	int rc = assay_verify_check(&v, NULL, entry, attribute, err);
+
+	if (rc)
+		return rc;
+	out->name = v->name;
+	out->matches_any = matches_any(v, entry, expected);
 	return 0;
 }
 

@@ -4,9 +4,11 @@
  *   rerun.sh       one command running just this case (in a group sharing one working folder:
  *                  the whole group) again under the run's limits (timeout,
  *                  output caps, kill grace, the same command and submission), into ./rerun
- *   argv.json      the program's argv (cli suites); env.json the environment the case adds
- *                  (name -> value, null: unset); stdin: the bytes given on standard input
+ *   argv.json      the program's argv; env.json the environment the case adds (name ->
+ *                  value, null: unset); stdin: the bytes given on standard input
  *   files/         the input files and the case folder's files/, as the working folder got them
+ *                  (these four when the case's adapter gives its cases such inputs: its
+ *                  case_inputs, adapter_iface.h; the cli adapter does, the api adapter not)
  *   expected.json, actual.json, diff.json: every attribute's expected value, actual value and diff
  *   expected/NAME, actual/NAME: each string attribute's bytes, for `diff expected/output
  *                  actual/output`
@@ -25,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assay/adapter.h"
+#include "assay/adapter_iface.h"
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/render.h"
@@ -174,7 +176,7 @@ static int put_attributes(struct repro *k, const char *bundle, const assay_value
 }
 
 /* argv.json, env.json, stdin and files/ of a case whose adapter gives it such inputs. */
-static int put_cli_inputs(struct repro *k, const char *bundle, const assay_case *c,
+static int put_inputs(struct repro *k, const char *bundle, const assay_case *c,
 			  assay_err *err)
 {
 	assay_case_inputs in;
@@ -254,7 +256,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	    (rc = put_attributes(k, bundle, assay_object_get(r->json, "results"), err)))
 		goto out;
 	if (k->suite->adapter && k->suite->adapter->case_inputs && !r->kase->error)
-		rc = put_cli_inputs(k, bundle, r->kase, err);
+		rc = put_inputs(k, bundle, r->kase, err);
 out:
 	free(cp), free(g), free(id), free(rel), free(bundle);
 	return rc;

@@ -49,7 +49,7 @@ void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t
 /* Appends one word, quoted for a POSIX shell when it must be ($'...' with control characters). */
 void assay_term__shell_word(assay_buf *out, const char *s, size_t n);
 
-/* What a failed case needs to be run again by hand (cli adapter). */
+/* What a failed case needs to be run again by hand (an adapter with repro_inputs). */
 struct term_repro {
 	assay_strvec argv;   /* the command and the case's arguments */
 	assay_strvec env;    /* "K=V" set, "K" unset, over the clean environment */
@@ -62,9 +62,10 @@ struct term_repro {
 };
 
 /*
- * Fills `r` from a case's report line `json` (its `case`: arguments, stdin, env) and the group
- * (env of the adapter and checkpoint); `command` is the argv prefix. Returns false when the
- * case cannot be reproduced by a command (no case definition, not a cli case).
+ * Fills `r` from a case's report line `json` (its `case`: type, env, and the arguments and
+ * stdin its adapter's repro_inputs names) and the group (env of the adapter and checkpoint);
+ * `command` is the argv prefix. Returns false when the case cannot be reproduced by a command
+ * (no case definition, an adapter without repro_inputs, no command).
  */
 bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 			    const assay_checkpoint *cp, const assay_group *g, const char *id,

@@ -1,6 +1,8 @@
 /*
- * The command that reproduces a failed cli case by hand (issue #11): its argv, its standard
- * input and its environment as assay gave them, as one shell line.
+ * The command that reproduces a failed case by hand (issue #11): its argv, its standard input
+ * and its environment as assay gave them, as one shell line. The case's adapter (found by the
+ * report line's case.type in the registry, adapter.h) says where its arguments and standard
+ * input are (assay_adapter.repro_inputs); an adapter without it (api) has no such line.
  *
  * Key decisions:
  * - The environment is the case's clean one (docs/security.md): `env -i` with PATH and LANG of
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assay/adapter.h"
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "report/term_int.h"
@@ -86,7 +89,7 @@ static void add_words(assay_buf *out, const char *s)
 	add_word(out, s, strlen(s));
 }
 
-/* A scalar of a case as the text the cli adapter gives the program. */
+/* A scalar of a case as the text the adapter gives the program. */
 static bool scalar_text(assay_buf *out, const assay_value *v)
 {
 	if (!v)
@@ -129,16 +132,19 @@ bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 			    const assay_strvec *command)
 {
 	const assay_value *def = assay_object_get(json, "case");
-	const assay_value *args = assay_object_get(def, "arguments");
-	const assay_value *in = assay_object_get(def, "stdin");
+	const assay_value *type = assay_object_get(def, "type");
+	const assay_value *args = NULL, *in = NULL;
 	const assay_value *env = assay_object_get(def, "env");
+	const assay_adapter *ad = NULL;
 	assay_buf b = ASSAY_BUF_INIT;
 
 	memset(r, 0, sizeof(*r));
 	r->argv = (assay_strvec)ASSAY_STRVEC_INIT;
 	r->env = (assay_strvec)ASSAY_STRVEC_INIT;
-	if (!def || !assay_value_is_str(assay_object_get(def, "type"), "cli") || !command ||
-	    !command->nr)
+	if (type && type->kind == ASSAY_V_STRING && strlen(type->u.s) == type->len)
+		ad = assay_adapter_find(type->u.s);
+	if (!def || !ad || !ad->repro_inputs || !command || !command->nr ||
+	    !ad->repro_inputs(def, &args, &in))
 		return false;
 	assay_strvec_pushv(&r->argv, (const char *const *)command->v);
 	for (uint32_t i = 0; args && args->kind == ASSAY_V_ARRAY && i < args->len; i++) {

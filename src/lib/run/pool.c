@@ -224,7 +224,7 @@ static int resolved(struct pool *p, struct task *t)
 	t->cr.index = t->pos;
 	if (!t->cr.replayed) {
 		assay_run__finish_line(t->a, &t->report, t->cr.checkpoint, &t->cr,
-				       !strcmp(p->run->suite->adapter->name, "api"));
+				       p->run->suite->adapter->requests);
 		t->cr.json = &t->report;
 	}
 	rc = assay_run__emit_any(p->run, &t->cr);

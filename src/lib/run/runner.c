@@ -156,7 +156,7 @@ static int resolve_command(struct assay_run__run *run, assay_err *err)
 	} else {
 		assay_strvec_pushv(&run->command, (const char *const *)run->suite->command.v);
 	}
-	if (!run->command.nr && run->suite->adapter_type == ASSAY_ADAPTER_CLI)
+	if (!run->command.nr && run->suite->adapter->needs_command)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				     "no command to run: set adapter.command in suite.yaml or "
 				     "pass --entry");

@@ -84,6 +84,13 @@ typedef struct assay_case_inputs {
 	size_t nfiles;
 } assay_case_inputs;
 
+/** A list of a case that merges with the list it inherits entry by entry, not replacing it
+ *  (assay_adapter.merge_lists). */
+typedef struct assay_list_merge {
+	const char *key; /**< the case key holding the list ("input_files") */
+	const char *by;  /**< the string field naming an entry ("path") */
+} assay_list_merge;
+
 typedef struct assay_adapter {
 	const char *name;                 /**< adapter.type in suite.yaml: "cli", "api" (reports'
 					       case.type); unique in the registry */
@@ -179,6 +186,22 @@ typedef struct assay_adapter {
 	 */
 	bool (*repro_inputs)(const assay_value *def, const assay_value **args,
 			     const assay_value **stdin_value);
+	/**
+	 * The adapter's case keys holding lists that merge with the inherited list (defaults,
+	 * case_defaults, then the case file) entry by entry: the inherited entries in their
+	 * order, each replaced by the overriding entry with the same `by` field, then the other
+	 * overriding entries; `KEY: null` drops the inherited list. Ended by { NULL, NULL }; may
+	 * be NULL: every list a case sets replaces the inherited one. The cli adapter's
+	 * input_files merge by path (suite-format.md, "A case (cli adapter)").
+	 */
+	const assay_list_merge *merge_lists;
+	/**
+	 * Rewrites the merged case `def` (in ctx->kase->arena) before `{{static:NAME}}` is
+	 * substituted in it (the cli adapter splits a shell-quoted `arguments` string into a list
+	 * here, so that an asset path with spaces stays one word). May be NULL.
+	 * @return 0 or ASSAY_EINVALID located with assay_case_error_at()
+	 */
+	int (*prepare_case)(assay_value *def, const assay_case_load_ctx *ctx, assay_err *err);
 } assay_adapter;
 
 #ifdef __cplusplus

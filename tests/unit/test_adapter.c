@@ -12,6 +12,7 @@
 #include "assay/adapter.h"
 #include "assay/fs.h"
 #include "load/load_lib.h"
+#include "verify/verify_lib.h"
 
 static char *dir;
 
@@ -106,7 +107,8 @@ Test(adapter, a_wrong_or_missing_type_names_the_registry)
 
 /* A third adapter: a table line and its own struct, nothing else. */
 static const char *const fake_keys[] = { "channel", NULL };
-static const char *const fake_case_keys[] = { "message", NULL };
+static const char *const fake_case_keys[] = { "message", "steps", NULL };
+static const assay_list_merge fake_lists[] = { { "steps", "name" }, { NULL, NULL } };
 static const char *const fake_attributes[] = { "output", NULL };
 
 static int fake_load_suite(assay_suite *s, const assay_value *config, assay_err *err)
@@ -119,12 +121,36 @@ static int fake_load_suite(assay_suite *s, const assay_value *config, assay_err 
 	return 0;
 }
 
+/* a message written in capitals is said quietly */
+static int fake_prepare_case(assay_value *def, const assay_case_load_ctx *ctx, assay_err *err)
+{
+	const assay_value *m = assay_object_get(def, "message");
+
+	if (m && m->kind != ASSAY_V_STRING)
+		return assay_case_error_at(ctx, m, err, "message must be a string");
+	if (m && !strcmp(m->u.s, "HELLO {{static:x}}"))
+		assay_object_set(ctx->kase->arena, def, "message",
+				 assay_value_strz(ctx->kase->arena, "hello {{static:x}}"));
+	return 0;
+}
+
+static int fake_load_case(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
+			  assay_err *err)
+{
+	(void)def, (void)ctx, (void)err;
+	c->adapter_data = (void *)"case";
+	return 0;
+}
+
 static const assay_adapter fake = {
 	.name = "fake",
 	.case_keys = fake_case_keys,
 	.attributes = fake_attributes,
 	.load_suite = fake_load_suite,
+	.load_case = fake_load_case,
 	.suite_keys = fake_keys,
+	.merge_lists = fake_lists,
+	.prepare_case = fake_prepare_case,
 };
 
 static void warned(void *payload, const char *msg)
@@ -136,7 +162,8 @@ static void warned(void *payload, const char *msg)
 Test(adapter, a_new_adapter_is_one_line_of_the_table)
 {
 	const assay_adapter *const table[] = { &assay_adapter_cli, &assay_adapter_api, &fake, NULL };
-	const struct assay_load_hooks hooks = { .adapters = table };
+	const struct assay_load_hooks hooks = { .adapters = table,
+						.check_verify = assay_verify__load_check };
 	assay_suite *s = NULL;
 	assay_err err = ASSAY_ERR_INIT;
 	int warnings = 0;
@@ -159,6 +186,40 @@ Test(adapter, a_new_adapter_is_one_line_of_the_table)
 	cr_assert_str_eq(s->adapter_data, "read");
 	cr_assert_eq(warnings, 0);
 	assay_suite_free(s);
+
+	/* its lists merge by its field, and it prepares a case before {{static:}} is replaced */
+	char *text = assay_xasprintf("name: t\nadapter: {type: fake}\nstatic_assets: {x: {path: "
+				     "a}}\ncheckpoints:\n  c1:\n    order: 1\n    groups: {g: "
+				     "{case_defaults: {steps: [{name: a, n: 1}, {name: b, n: 2}]}}}"
+				     "\n");
+	char *p = assay_path_join(dir, "suite.yaml");
+	cr_assert_eq(assay_fs_write(p, text, strlen(text), 0644, NULL), 0);
+	free(p), free(text);
+	const char *kase = "message: HELLO {{static:x}}\nsteps: [{name: c, n: 4}, {name: a, n: 3}]"
+			   "\nexpected: {output: hi}\n";
+	p = assay_path_join(dir, "c1/g/one.yaml");
+	cr_assert_eq(assay_fs_write(p, kase, strlen(kase), 0644, NULL), 0);
+	free(p);
+	cr_assert_eq(assay_load__suite(&s, dir, NULL, &hooks, warned, &warnings, &err), 0, "%s",
+		     err.msg);
+	assay_case *c = NULL;
+	assay_case_load(&c, s, &s->checkpoints[0], &s->checkpoints[0].groups[0], 0, NULL, NULL);
+	cr_assert_null(c->error, "%s", c->error);
+	cr_assert_str_eq(c->adapter_data, "case");
+	const assay_value *steps = assay_object_get(&c->definition, "steps");
+	cr_assert_eq(steps->len, 3);
+	const char *want[][2] = { { "a", "3" }, { "b", "2" }, { "c", "4" } };
+	for (uint32_t i = 0; i < 3; i++) {
+		cr_assert_str_eq(assay_object_get(&steps->u.items[i], "name")->u.s, want[i][0]);
+		cr_assert_eq(assay_object_get(&steps->u.items[i], "n")->u.i, want[i][1][0] - '0');
+	}
+	const assay_value *m = assay_object_get(&c->definition, "message");
+	cr_assert(!strncmp(m->u.s, "hello /", 7), "%s", m->u.s);
+	cr_assert(strstr(m->u.s, "/a"), "%s", m->u.s);
+	assay_case_free(c);
+	assay_suite_free(s);
+	cr_assert_eq(warnings, 1); /* static asset 'x' does not exist */
+	warnings = 0;
 
 	/* while the registry without it does not know its key */
 	suite_yaml("{type: cli, command: [sh], channel: x}");

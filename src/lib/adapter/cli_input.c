@@ -4,7 +4,9 @@
  *
  * Key decisions:
  * - arguments: a list of strings (numbers and booleans as written) appended to the command as
- *   exact argv; a string was already split with shell quoting by the loader.
+ *   exact argv; a string was already split with shell quoting (prepare_case, before the loader
+ *   substituted {{static:}} in it).
+ * - input_files lists merge by path with the inherited ones (merge_lists in cli_run.c).
  * - stdin: a string as is; a number or boolean as written; a mapping or list as one line of
  *   JSON (structured standard input).
  * - input_files: `content` per `file_type`: text as is, binary from base64 (invalid base64 is a
@@ -309,6 +311,27 @@ static int load_arguments(struct cli_case *cc, const assay_member *am,
 					       : assay_arena_strndup(a, s, strlen(s));
 	}
 	cc->argv[cc->argc] = NULL;
+	return 0;
+}
+
+int assay_cli__prepare_case(assay_value *def, const assay_case_load_ctx *ctx, assay_err *err)
+{
+	const assay_member *m = assay_object_member(def, "arguments");
+	assay_arena *a = ctx->kase->arena;
+	assay_strvec words = ASSAY_STRVEC_INIT;
+	assay_value list = assay_value_array();
+	assay_err e = ASSAY_ERR_INIT;
+
+	if (!m || m->value.kind != ASSAY_V_STRING)
+		return 0;
+	if (assay_shell_split(&words, m->value.u.s, &e)) {
+		assay_strvec_clear(&words);
+		return assay_case_error_at(ctx, &m->value, err, "arguments: %s", e.msg);
+	}
+	for (size_t i = 0; i < words.nr; i++)
+		assay_array_push(a, &list, assay_value_strz(a, words.v[i]));
+	assay_strvec_clear(&words);
+	assay_object_set(a, def, "arguments", list);
 	return 0;
 }
 

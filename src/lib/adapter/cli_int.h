@@ -20,6 +20,10 @@ struct cli_case {
 int assay_cli__load_case(assay_case *c, const assay_value *def, const assay_case_load_ctx *ctx,
 			 assay_err *err);
 
+/* assay_adapter.prepare_case of the cli adapter: a shell-quoted `arguments` string becomes a
+ * list before {{static:}} substitution (cli_input.c). */
+int assay_cli__prepare_case(assay_value *def, const assay_case_load_ctx *ctx, assay_err *err);
+
 /* assay_adapter.case_inputs of the cli adapter (cli_input.c). */
 void assay_cli__case_inputs(const assay_case *c, assay_case_inputs *out);
 

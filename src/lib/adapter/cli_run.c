@@ -63,6 +63,7 @@ static void free_job(struct cli_job *job)
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
 static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
 static const char *const cli_suite_keys[] = { "tracked_files", NULL };
+static const assay_list_merge cli_merge_lists[] = { { "input_files", "path" }, { NULL, NULL } };
 
 static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		 const char *workdir, assay_err *err)
@@ -397,4 +398,6 @@ const assay_adapter assay_adapter_cli = {
 	.suite_keys = cli_suite_keys,
 	.needs_command = true,
 	.repro_inputs = assay_cli__repro_inputs,
+	.merge_lists = cli_merge_lists,
+	.prepare_case = assay_cli__prepare_case,
 };

@@ -12,8 +12,9 @@
  * - A verify entry that names a verifier replaces what it inherits for that attribute instead of
  *   merging with it, so a suite-wide `verify: {output: {verifier: json, ignore_order: true}}`
  *   does not leak `ignore_order` into a case that picks `contains`.
- * - A shell-quoted `arguments` string is split before {{static:}} is replaced, so an asset path
- *   with spaces stays one word.
+ * - The adapter may rewrite the merged case before {{static:}} is replaced (its prepare_case: the
+ *   cli adapter splits a shell-quoted `arguments` string, so an asset path with spaces stays one
+ *   word), and says which of its lists merge entry by entry (merge_lists: input_files by path).
  * - Unknown keys are warnings (later versions may add keys), naming the key meant when the
  *   typo is close (`expect` for `expected`); unknown expected attributes are errors (they
  *   could never be verified); a case that expects nothing is an error.
@@ -134,10 +135,12 @@ static assay_value merge_verify(assay_arena *a, const assay_value *base, const a
 	return out;
 }
 
-/* The case file over the group's defaults, with merge_verify's rule for `verify`. */
-static assay_value merge_case(assay_arena *a, const assay_value *base, const assay_value *own)
+/* The case file over the group's defaults, with merge_verify's rule for `verify` and the
+ * adapter's for its lists (`lists`). */
+static assay_value merge_case(assay_arena *a, const assay_value *base, const assay_value *own,
+			      const assay_list_merge *lists)
 {
-	assay_value out = assay_load__merge_case(a, base, own);
+	assay_value out = assay_load__merge_case(a, base, own, lists);
 	const assay_value *bv = assay_object_get(base, "verify");
 	const assay_value *ov = assay_object_get(own, "verify");
 
@@ -542,28 +545,6 @@ static void fail(assay_case *c, const assay_err *e)
 	fail_with(c, msg);
 }
 
-/* A shell-quoted arguments string becomes a list before {{static:}} substitution. */
-static int split_arguments(assay_value *def, assay_arena *a, const struct locator *loc,
-			   assay_err *err)
-{
-	const assay_member *m = assay_object_member(def, "arguments");
-	assay_strvec words = ASSAY_STRVEC_INIT;
-	assay_value list = assay_value_array();
-	int rc;
-
-	if (!m || m->value.kind != ASSAY_V_STRING)
-		return 0;
-	if ((rc = assay_load__argv(&words, m, "arguments", loc, err))) {
-		assay_strvec_clear(&words);
-		return rc;
-	}
-	for (size_t i = 0; i < words.nr; i++)
-		assay_array_push(a, &list, assay_value_strz(a, words.v[i]));
-	assay_strvec_clear(&words);
-	assay_object_set(a, def, "arguments", list);
-	return 0;
-}
-
 /* "unknown case key 'expect' (ignored; did you mean 'expected'?)" */
 static void unknown_key(const assay_case_load_ctx *ctx, const assay_value *key,
 			const assay_suite *s)
@@ -592,8 +573,8 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 	if (own.kind != ASSAY_V_OBJECT)
 		return assay_case_error_at(ctx, &own, err, "a case file must hold a mapping");
 	ctx->own = &own;
-	merged = merge_case(c->arena, &g->case_defaults, &own);
-	if ((rc = split_arguments(&merged, c->arena, &loc, err)) ||
+	merged = merge_case(c->arena, &g->case_defaults, &own, s->adapter->merge_lists);
+	if ((s->adapter->prepare_case && (rc = s->adapter->prepare_case(&merged, ctx, err))) ||
 	    (rc = assay_load__substitute(&def, c->arena, &merged, &s->assets, &loc, err)))
 		return rc;
 	for (uint32_t i = 0; i < own.len; i++) {

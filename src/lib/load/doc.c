@@ -170,10 +170,10 @@ assay_value assay_load__merge(assay_arena *a, const assay_value *base, const ass
 	return out;
 }
 
-/* The "path" string of an input_files entry, or NULL. */
-static const assay_value *entry_path(const assay_value *e)
+/* The `by` string of a list entry (an input_files entry's "path"), or NULL. */
+static const assay_value *entry_path(const assay_value *e, const char *by)
 {
-	const assay_value *p = e->kind == ASSAY_V_OBJECT ? assay_object_get(e, "path") : NULL;
+	const assay_value *p = e->kind == ASSAY_V_OBJECT ? assay_object_get(e, by) : NULL;
 
 	return p && p->kind == ASSAY_V_STRING ? p : NULL;
 }
@@ -183,37 +183,46 @@ static bool same_path(const assay_value *a, const assay_value *b)
 	return a && b && a->len == b->len && !memcmp(a->u.s, b->u.s, a->len);
 }
 
-assay_value assay_load__merge_case(assay_arena *a, const assay_value *base,
-				   const assay_value *over)
+/* The merged list `rule->key` of `out` (input_files), from the inherited one and the case's. */
+static void merge_list(assay_arena *a, assay_value *out, const assay_value *base,
+		       const assay_value *over, const assay_list_merge *rule)
 {
-	assay_value out = assay_load__merge(a, base, over);
-	const assay_value *bf = assay_object_get(base, "input_files");
-	const assay_value *of = assay_object_get(over, "input_files");
+	const assay_value *bf = assay_object_get(base, rule->key);
+	const assay_value *of = assay_object_get(over, rule->key);
 	assay_value files = assay_value_array();
 
-	if (out.kind != ASSAY_V_OBJECT || !bf || !of || bf->kind != ASSAY_V_ARRAY ||
-	    of->kind != ASSAY_V_ARRAY)
-		return out; /* absent, or null (which drops the inherited list): as merged */
-	/* the inherited files in their order, each replaced by the case's file of that path */
+	if (!bf || !of || bf->kind != ASSAY_V_ARRAY || of->kind != ASSAY_V_ARRAY)
+		return; /* absent, or null (which drops the inherited list): as merged */
+	/* the inherited entries in their order, each replaced by the case's entry of that name */
 	for (uint32_t i = 0; i < bf->len; i++) {
-		const assay_value *e = &bf->u.items[i], *p = entry_path(e);
+		const assay_value *e = &bf->u.items[i], *p = entry_path(e, rule->by);
 
 		for (uint32_t j = 0; p && j < of->len; j++)
-			if (same_path(p, entry_path(&of->u.items[j])))
+			if (same_path(p, entry_path(&of->u.items[j], rule->by)))
 				e = &of->u.items[j];
 		assay_array_push(a, &files, *e);
 	}
-	/* then the case's other files, in its order */
+	/* then the case's other entries, in its order */
 	for (uint32_t j = 0; j < of->len; j++) {
-		const assay_value *p = entry_path(&of->u.items[j]);
+		const assay_value *p = entry_path(&of->u.items[j], rule->by);
 		bool inherited = false;
 
 		for (uint32_t i = 0; p && i < bf->len && !inherited; i++)
-			inherited = same_path(p, entry_path(&bf->u.items[i]));
+			inherited = same_path(p, entry_path(&bf->u.items[i], rule->by));
 		if (!inherited)
 			assay_array_push(a, &files, of->u.items[j]);
 	}
-	assay_object_set(a, &out, "input_files", files);
+	assay_object_set(a, out, rule->key, files);
+}
+
+assay_value assay_load__merge_case(assay_arena *a, const assay_value *base,
+				   const assay_value *over, const assay_list_merge *lists)
+{
+	assay_value out = assay_load__merge(a, base, over);
+
+	for (const assay_list_merge *rule = lists; out.kind == ASSAY_V_OBJECT && rule && rule->key;
+	     rule++)
+		merge_list(a, &out, base, over, rule);
 	return out;
 }
 

@@ -49,12 +49,13 @@ assay_value assay_load__merge(assay_arena *a, const assay_value *base, const ass
 
 /*
  * assay_load__merge for case mappings (defaults, case_defaults, a case file): as it, except that
- * `input_files` lists merge by `path` (suite-format.md): the inherited entries in their order,
- * each replaced by the overriding entry of the same path, then the other overriding entries.
- * `input_files: null` drops the inherited list.
+ * the lists named by `lists` (the suite's adapter's merge_lists, adapter_iface.h; may be NULL)
+ * merge entry by entry: the inherited entries in their order, each replaced by the overriding
+ * entry with the same `by` field, then the other overriding entries. `KEY: null` drops the
+ * inherited list.
  */
 assay_value assay_load__merge_case(assay_arena *a, const assay_value *base,
-				   const assay_value *over);
+				   const assay_value *over, const assay_list_merge *lists);
 
 /*
  * `v` with every "{{static:NAME}}" in every string replaced by the asset's absolute path

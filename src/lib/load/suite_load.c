@@ -621,7 +621,8 @@ static int group_settings(struct loader *ld, assay_group *g, const assay_value *
 		return bad_member(ld, m, "case_defaults must be a mapping");
 	g->case_defaults = assay_load__merge_case(s->arena, ld->defaults,
 					     m && m->value.kind == ASSAY_V_OBJECT ? &m->value
-										  : NULL);
+										  : NULL,
+					     s->adapter->merge_lists);
 	if (g->case_defaults.kind != ASSAY_V_OBJECT)
 		g->case_defaults = assay_value_object();
 	assay_strvec_pushv(&g->env, (const char *const *)env->v);

@@ -2,7 +2,9 @@
  * @file verify.h
  * Verifiers: compare one attribute's actual value with its expected value and return a diff, a
  * verdict and a weight (verification.md, VerificationResult). Verifiers are found by name in a
- * registry, so plug-ins (a process protocol, a C ABI) can join the built-in ones later.
+ * registry, which owns registration: the built-in ones are one table (src/lib/verify/verify.c),
+ * plug-ins (a process protocol, a C ABI: plugin.h) register into it. A verify entry is checked
+ * when its case loads, through the registry (docs/architecture.md, "Adding a verifier").
  * The actual values verifiers read are the case model's (model.h).
  * Spec: suite-format.md "Verifiers (built in)"; verification.md "Core Data Structures".
  */
@@ -93,8 +95,8 @@ ASSAY_EXTERN int assay_verify_attribute(assay_verification *out, const assay_ver
 
 /**
  * Checks one verify entry without running anything: the verifier exists, every option is one it
- * accepts, `weight` is a number > 0. The loader calls it so that a bad entry is reported at its
- * position before any case runs.
+ * accepts, `weight` is a number > 0. The loader calls it (through the hook assay_suite_load hands
+ * it) so that a bad entry is reported at its position before any case runs.
  * @param verifier_out NULL, or receives the verifier (borrowed)
  * @param weight_out   NULL, or receives the weight (default 1.0)
  * @param options      the entry (`{verifier, weight, ...}`), or NULL for `{}`

@@ -176,8 +176,7 @@ static int put_attributes(struct repro *k, const char *bundle, const assay_value
 }
 
 /* argv.json, env.json, stdin and files/ of a case whose adapter gives it such inputs. */
-static int put_inputs(struct repro *k, const char *bundle, const assay_case *c,
-			  assay_err *err)
+static int put_inputs(struct repro *k, const char *bundle, const assay_case *c, assay_err *err)
 {
 	assay_case_inputs in;
 	const assay_case_inputs *cc = &in;

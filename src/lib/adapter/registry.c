@@ -13,11 +13,19 @@
 #include "assay/adapter.h"
 #include "util/banned.h"
 
-const assay_adapter *const assay_adapters[] = {
-	&assay_adapter_cli,
-	&assay_adapter_api,
-	NULL,
-};
+/* Each adapter's symbol (assay_adapter_<name>), in the order messages list them: the one line
+ * a new adapter adds. */
+#define ADAPTERS(X) \
+	X(cli)      \
+	X(api)
+
+#define DECLARE(a) extern const assay_adapter assay_adapter_##a;
+ADAPTERS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(a) &assay_adapter_##a,
+const assay_adapter *const assay_adapters[] = { ADAPTERS(ENTRY) NULL };
+#undef ENTRY
 
 const assay_adapter *assay_adapter_find(const char *name)
 {

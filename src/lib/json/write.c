@@ -17,15 +17,9 @@
  * - Object keys keep insertion order unless ASSAY_JSON_SORT_KEYS (byte order, which is code
  *   point order for UTF-8, as Python's sort_keys).
  * - Iterative (an explicit stack), so any depth can be written.
- * - Cutting (assay_json_write_cut, for report lines): a container is written in full, then,
- *   if its text passed the limit, its text goes to the blob store and is replaced by a marker
- *   in place; a string is cut from its bytes, unwritten. A container of the report's outermost
- *   cuttable level whose text passes a few times the limit is streamed to the store while it is
- *   written (in 1 MiB pieces, hashed as they go), so a 20 MB document never sits in memory as
- *   text; nothing inside a streamed container is cut. Inner values are cut before outer
- *   ones, so an outer blob holds the markers of its inner blobs. The last few cut values are
- *   remembered by their data, so a value that occurs twice in a report (a case's expected
- *   output, also in its definition) is serialised and stored once.
+ * - This file is the plain writer only. Cutting big values into blobs for report lines
+ *   (assay_json_write_cut) is a layer on top of it (cut.c), through the writer's hooks
+ *   (write_int.h): the plain writer knows nothing of blobs.
  *
  * Refuses to: escape non-ASCII, or write anything but JSON text.
  */
@@ -34,31 +28,14 @@
 #include <string.h>
 
 #include "assay/json.h"
-#include "json/json_int.h"
+#include "json/write_int.h"
 #include "value/value_int.h"
 #include "util/buf_int.h"
-#include "util/sha256.h"
-#include "util/utf8.h"
 #include "util/banned.h"
-
-/* bytes written as they are: printable ASCII but '"' (0x22) and '\\' (0x5c), and DEL */
-static const unsigned char safe[256] = {
-	[0x20 ... 0x21] = 1,
-	[0x23 ... 0x5b] = 1,
-	[0x5d ... 0x7f] = 1,
-};
 
 static const char hexdig[] = "0123456789abcdef";
 
-/* Bytes of a valid UTF-8 sequence at p (*p >= 0x80), 3 for a WTF-8 surrogate of a string the
- * parser marked (*sur set), or 0
- * with *bad = bytes of the maximal invalid subpart to replace. */
-static size_t seq(const unsigned char *p, size_t len, bool wtf8, size_t *bad, bool *sur)
-{
-	*sur = wtf8 && p[0] == 0xed && len >= 3 && p[1] >= 0xa0 && p[1] <= 0xbf && p[2] >= 0x80 &&
-	       p[2] <= 0xbf;
-	return *sur ? 3 : assay_utf8_seq(p, len, bad);
-}
+#define seq assay_json__seq
 
 /* Appends n bytes, inline while there is room, as nearly always (a 20 MB document is
  * millions of small appends). */
@@ -200,12 +177,6 @@ static int member_ptr_cmp(const void *pa, const void *pb)
 	return c ? c : (a->key.len > b->key.len) - (a->key.len < b->key.len);
 }
 
-struct wframe {
-	const assay_value *v;
-	assay_member **sorted; /* SORT_KEYS: the members in key order (malloc'd) */
-	uint32_t next;
-	size_t start;          /* where its text began in `out` (cutting) */
-};
 
 /* Indentation stops growing at this depth: a deeply nested value printed in full would
  * otherwise take space growing with the square of its depth. */
@@ -221,361 +192,131 @@ static void newline(assay_buf *out, size_t depth)
 	assay_buf_add(out, spaces, 2 * (depth < INDENT_MAX ? depth : INDENT_MAX));
 }
 
-/* ---- cutting big values --------------------------------------------------------------- */
+static const struct assay_json__hooks no_hooks;
 
-#define MEMO 16
-#define SPILL_MIN (1u << 20)   /* a container streams to its blob past max(this, 4 x max) */
-/* A marker's head is an eighth of the cap: a container holding a marker is cut again only
- * after growing by most of the cap, so nested cuts stay few (a head of the whole cap made
- * every level of a deep nest a blob of its own). */
-#define HEAD_MAX(max) ((max) / 8 ? (max) / 8 : 1)
-
-struct memo {
-	const void *data;  /* the cut value's data pointer */
-	uint32_t len;
-	uint8_t kind;
-	size_t bytes;
-	char sha[65];
-	char *head;        /* the marker's head text (malloc'd) */
-	size_t head_len;
+struct writer {
+	assay_buf *out;
+	const struct assay_json__hooks *h;
+	bool pretty, sort;
+	struct assay_json__frame *st; /* the open containers, outermost first */
+	size_t nr, alloc;
 };
 
-struct cutter {
-	const assay_json_cut *cut;
-	struct memo memo[MEMO];
-	size_t nmemo, next;
-	assay_err *err;
-	int rc;
-	/* a container being streamed to its blob */
-	bool spilling;
-	size_t spill_frame;   /* its index on the writer's stack */
-	size_t spill_start;   /* where its text starts in `out` (what is there is not sent yet) */
-	size_t spill_bytes;   /* sent so far */
-	void *handle;
-	assay_sha256_ctx sha;
-	char *head;
-	size_t head_len;
-};
-
-/* The longest prefix of s[0..len) of at most `max` bytes that ends on a whole UTF-8 char. */
-/* The longest prefix of s (whole UTF-8 characters) whose JSON text stays within `max` bytes:
- * a head of escapes (\u0000 is six bytes for one) is as long on the line as any other. */
-static size_t utf8_prefix(const char *s, size_t len, size_t max)
+/* Opens non-empty container `v`: its frame, its members in key order if sorted, its bracket. */
+static void open_container(struct writer *w, const assay_value *v, bool obj)
 {
-	size_t n = 0, text = 0;
+	struct assay_json__frame *f;
 
-	while (n < len) {
-		unsigned char c = (unsigned char)s[n];
-		size_t step = 1, cost, bad = 0;
-		bool sur;
-
-		if (c >= 0x80) {
-			step = seq((const unsigned char *)s + n, len - n, false, &bad, &sur);
-			cost = step; /* kept as it is */
-			if (!step)
-				step = bad, cost = 3; /* one U+FFFD */
-		} else {
-			cost = safe[c] ? 1
-			       : (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' ||
-				  c == '\b' || c == '\f') ? 2 : 6;
-		}
-		if (text + cost > max)
-			break;
-		text += cost;
-		n += step;
+	if (w->nr == w->alloc) {
+		w->alloc = w->alloc ? w->alloc * 2 : 32;
+		w->st = assay_xrealloc(w->st, w->alloc * sizeof(*w->st));
 	}
-	return n;
-}
-
-static void write_marker(assay_buf *out, const struct memo *m)
-{
-	assay_buf_addf(out, "{\"$assay_cut\": {\"kind\": \"%s\", \"bytes\": %zu, \"sha256\": \"%s\", "
-		       "\"head\": ", m->kind == ASSAY_V_STRING ? "string" : "json", m->bytes, m->sha);
-	assay_json__write_string(out, m->head, m->head_len, false);
-	assay_buf_add(out, "}}", 2);
-}
-
-static const struct memo *memo_find(const struct cutter *c, const assay_value *v)
-{
-	for (size_t i = 0; i < c->nmemo; i++)
-		if (c->memo[i].data == v->u.s && c->memo[i].len == v->len &&
-		    c->memo[i].kind == v->kind)
-			return &c->memo[i];
-	return NULL;
-}
-
-/* Remembers a cut value (its head is taken over). */
-static const struct memo *remember(struct cutter *c, const assay_value *v, const char *sha,
-				   size_t bytes, char *head, size_t head_len)
-{
-	struct memo *m = &c->memo[c->next];
-
-	if (c->nmemo == MEMO)
-		free(m->head);
-	else
-		c->nmemo++;
-	c->next = (c->next + 1) % MEMO;
-	m->data = v->u.s;
-	m->len = v->len;
-	m->kind = v->kind;
-	m->bytes = bytes;
-	memcpy(m->sha, sha, 65);
-	m->head = head;
-	m->head_len = head_len;
-	return m;
-}
-
-static char *head_of(const char *data, size_t len, size_t max, size_t *head_len)
-{
-	size_t h = utf8_prefix(data, len, max);
-	char *p = assay_xmalloc(h + 1);
-
-	memcpy(p, data, h);
-	p[h] = '\0';
-	*head_len = h;
-	return p;
-}
-
-/* Stores data[0..len) whole as the blob of `v` and remembers its marker. */
-static const struct memo *cut_out(struct cutter *c, const assay_value *v, const char *data,
-				  size_t len, bool json)
-{
-	const assay_blob_store *st = c->cut->store;
-	char sha[65];
-	size_t hl;
-	char *head = head_of(data, len, HEAD_MAX(c->cut->max), &hl);
-	void *h = NULL;
-
-	assay_sha256_hex(sha, data, len);
-	if (!c->rc && st) {
-		if (!(c->rc = st->open(st->payload, &h, c->err)) &&
-		    !(c->rc = st->write(h, data, len, c->err)))
-			c->rc = st->close(h, sha, json, c->err);
-		else if (h)
-			st->abort(h);
+	f = &w->st[w->nr++];
+	*f = (struct assay_json__frame){ v, NULL, 0, w->out->len };
+	if (obj && w->sort) {
+		f->sorted = assay_xmalloc(v->len * sizeof(assay_member *));
+		for (uint32_t i = 0; i < v->len; i++)
+			f->sorted[i] = &v->u.members[i];
+		qsort(f->sorted, v->len, sizeof(assay_member *), member_ptr_cmp);
 	}
-	return remember(c, v, sha, len, head, hl);
+	put(w->out, obj ? "{" : "[", 1);
 }
 
-/* Sends what `out` holds of the streamed container to its blob. */
-static void spill_flush(struct cutter *c, assay_buf *out)
+/* Writes `v`: a scalar at once; a container opens a frame (its items come from next_item). */
+static void write_value(struct writer *w, const assay_value *v)
 {
-	size_t n = out->len - c->spill_start;
+	assay_buf *out = w->out;
 
-	if (!n)
-		return;
-	assay_sha256_add(&c->sha, out->ptr + c->spill_start, n);
-	if (!c->rc && c->handle)
-		c->rc = c->cut->store->write(c->handle, out->ptr + c->spill_start, n, c->err);
-	c->spill_bytes += n;
-	assay_buf_setlen(out, c->spill_start);
-}
-
-/* Starts streaming the container of frame `k`, which began at `start` in `out`. */
-static void spill_begin(struct cutter *c, assay_buf *out, size_t k, size_t start)
-{
-	const assay_blob_store *st = c->cut->store;
-
-	c->spilling = true;
-	c->spill_frame = k;
-	c->spill_start = start;
-	c->spill_bytes = 0;
-	c->handle = NULL;
-	c->head = head_of(out->ptr + start, out->len - start, HEAD_MAX(c->cut->max),
-			  &c->head_len);
-	assay_sha256_begin(&c->sha);
-	if (!c->rc && st && (c->rc = st->open(st->payload, &c->handle, c->err)))
-		c->handle = NULL;
-	spill_flush(c, out);
-}
-
-/* The streamed container `v` has closed: finish its blob and put its marker in its place. */
-static void spill_end(struct cutter *c, assay_buf *out, const assay_value *v)
-{
-	char sha[65];
-	const struct memo *m;
-
-	spill_flush(c, out);
-	assay_sha256_end(&c->sha, sha);
-	if (c->handle) {
-		if (!c->rc)
-			c->rc = c->cut->store->close(c->handle, sha, true, c->err);
+	switch ((assay_kind)v->kind) {
+	case ASSAY_V_NULL: put(out, "null", 4); break;
+	case ASSAY_V_BOOL:
+		if (v->u.b)
+			put(out, "true", 4);
 		else
-			c->cut->store->abort(c->handle);
+			put(out, "false", 5);
+		break;
+	case ASSAY_V_INT:
+	case ASSAY_V_BIGINT:
+	case ASSAY_V_REAL: assay_json__write_number(out, v); break;
+	case ASSAY_V_STRING:
+	case ASSAY_V_DATETIME: write_str(out, v->u.s, v->len, v->flags & ASSAY__VF_WTF8); break;
+	case ASSAY_V_ARRAY:
+	case ASSAY_V_OBJECT: {
+		bool obj = v->kind == ASSAY_V_OBJECT;
+
+		if (!v->len)
+			assay_buf_add(out, obj ? "{}" : "[]", 2);
+		else
+			open_container(w, v, obj);
+		break;
 	}
-	m = remember(c, v, sha, c->spill_bytes, c->head, c->head_len);
-	c->head = NULL;
-	c->spilling = false;
-	write_marker(out, m);
+	}
 }
 
-bool assay_json__marker_like(const char *key, size_t len)
+/* Closes the innermost open container, whose items are all written. */
+static void close_container(struct writer *w)
 {
-	size_t n = 0;
+	struct assay_json__frame *f = &w->st[w->nr - 1];
 
-	while (n < len && key[n] == '$')
-		n++;
-	return n && len - n >= 6 && !memcmp(key + n, "assay_", 6);
+	if (w->pretty)
+		newline(w->out, w->nr - 1);
+	put(w->out, f->v->kind == ASSAY_V_OBJECT ? "}" : "]", 1);
+	free(f->sorted);
+	w->nr--;
+	if (w->h->closed)
+		w->h->closed(w->h->self, w->out, f->v, w->nr, f->start);
 }
 
-#define marker_like assay_json__marker_like
-
-static int write_any(assay_buf *out, const assay_value *v, int flags, struct cutter *cut)
+/* The next item of the innermost open container, after its separator (and key), or NULL when
+ * the container has ended (it is closed). */
+static const assay_value *next_item(struct writer *w)
 {
-	bool pretty = flags & ASSAY_JSON_PRETTY, sort = flags & ASSAY_JSON_SORT_KEYS;
-	size_t max = cut && cut->cut->max ? cut->cut->max : 0;
-	size_t spill_at = max * 4 > SPILL_MIN ? max * 4 : SPILL_MIN;
-	struct wframe *st = NULL;
-	size_t nr = 0, alloc = 0;
+	struct assay_json__frame *f = &w->st[w->nr - 1];
+	assay_buf *out = w->out;
+
+	if (f->next == f->v->len) {
+		close_container(w);
+		return NULL;
+	}
+	if (w->pretty) {
+		if (f->next)
+			assay_buf_addch(out, ',');
+		newline(out, w->nr);
+	} else if (f->next) {
+		put(out, ", ", 2);
+	}
+	if (f->v->kind != ASSAY_V_OBJECT)
+		return &f->v->u.items[f->next++];
+
+	const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
+
+	if (!w->h->key || !w->h->key(w->h->self, out, &m->key))
+		write_str(out, m->key.u.s, m->key.len, m->key.flags & ASSAY__VF_WTF8);
+	put(out, ": ", 2);
+	f->next++;
+	return &m->value;
+}
+
+void assay_json__write_with(assay_buf *out, const assay_value *v, int flags,
+			    const struct assay_json__hooks *hooks)
+{
+	struct writer w = { out, hooks ? hooks : &no_hooks, flags & ASSAY_JSON_PRETTY,
+			    flags & ASSAY_JSON_SORT_KEYS, NULL, 0, 0 };
 	const assay_value *cur = v;
 
 	for (;;) {
-		/* a container of the report growing big streams to its blob as it is written */
-		if (max && cut->cut->store) {
-			size_t k = cut->cut->keep_depth;
-
-			if (cut->spilling) {
-				if (out->len - cut->spill_start >= SPILL_MIN)
-					spill_flush(cut, out);
-			} else if (nr > k && out->len - st[k].start > spill_at) {
-				spill_begin(cut, out, k, st[k].start);
-			}
-		}
-		/* write `cur`: a scalar at once, a container opens a frame */
-		if (cur) {
-			const struct memo *m = max && !(cut && cut->spilling) ? memo_find(cut, cur)
-									    : NULL;
-
-			if (m) {
-				write_marker(out, m);
-				cur = NULL;
-			}
-		}
-		if (cur) {
-			switch ((assay_kind)cur->kind) {
-			case ASSAY_V_NULL: put(out, "null", 4); break;
-			case ASSAY_V_BOOL:
-				if (cur->u.b)
-					put(out, "true", 4);
-				else
-					put(out, "false", 5);
-				break;
-			case ASSAY_V_INT:
-			case ASSAY_V_BIGINT:
-			case ASSAY_V_REAL: assay_json__write_number(out, cur); break;
-			case ASSAY_V_STRING:
-			case ASSAY_V_DATETIME:
-				if (max && cur->len > max && !cut->spilling)
-					write_marker(out, cut_out(cut, cur, cur->u.s, cur->len,
-								  false));
-				else
-					write_str(out, cur->u.s, cur->len,
-						  cur->flags & ASSAY__VF_WTF8);
-				break;
-			case ASSAY_V_ARRAY:
-			case ASSAY_V_OBJECT: {
-				bool obj = cur->kind == ASSAY_V_OBJECT;
-
-				if (!cur->len) {
-					assay_buf_add(out, obj ? "{}" : "[]", 2);
-					break;
-				}
-				if (nr == alloc) {
-					alloc = alloc ? alloc * 2 : 32;
-					st = assay_xrealloc(st, alloc * sizeof(*st));
-				}
-				st[nr] = (struct wframe){ cur, NULL, 0, out->len };
-				if (obj && sort) {
-					st[nr].sorted = assay_xmalloc(cur->len * sizeof(assay_member *));
-					for (uint32_t i = 0; i < cur->len; i++)
-						st[nr].sorted[i] = &cur->u.members[i];
-					qsort(st[nr].sorted, cur->len, sizeof(assay_member *),
-					      member_ptr_cmp);
-				}
-				nr++;
-				put(out, obj ? "{" : "[", 1);
-				break;
-			}
-			}
-			cur = NULL;
-		}
-		if (!nr)
+		if (w.h->step)
+			w.h->step(w.h->self, out, w.st, w.nr);
+		if (cur && (!w.h->value || !w.h->value(w.h->self, out, cur)))
+			write_value(&w, cur);
+		if (!w.nr)
 			break;
-		/* the next item of the innermost open container, or its end */
-		struct wframe *f = &st[nr - 1];
-		bool obj = f->v->kind == ASSAY_V_OBJECT;
-
-		if (f->next == f->v->len) {
-			if (pretty)
-				newline(out, nr - 1);
-			put(out, obj ? "}" : "]", 1);
-			free(f->sorted);
-			nr--;
-			if (max && cut->spilling && nr == cut->spill_frame) {
-				spill_end(cut, out, f->v);
-				continue;
-			}
-			if (max && !cut->spilling && nr >= cut->cut->keep_depth &&
-			    out->len - f->start > max) {
-				const struct memo *m = cut_out(cut, f->v, out->ptr + f->start,
-							       out->len - f->start, true);
-
-				assay_buf_setlen(out, f->start);
-				write_marker(out, m);
-			}
-			continue;
-		}
-		if (pretty) {
-			if (f->next)
-				assay_buf_addch(out, ',');
-			newline(out, nr);
-		} else if (f->next) {
-			put(out, ", ", 2);
-		}
-		if (obj) {
-			const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
-
-			if (cut && m->key.len && m->key.u.s[0] == '$' &&
-			    marker_like(m->key.u.s, m->key.len)) {
-				/* "$assay_cut" in the data itself: one more '$' (json.h) */
-				assay_buf k = ASSAY_BUF_INIT;
-
-				assay_buf_addch(&k, '$');
-				assay_buf_add(&k, m->key.u.s, m->key.len);
-				assay_json__write_string(out, k.ptr, k.len,
-							 m->key.flags & ASSAY__VF_WTF8);
-				assay_buf_release(&k);
-			} else {
-				write_str(out, m->key.u.s, m->key.len,
-					  m->key.flags & ASSAY__VF_WTF8);
-			}
-			put(out, ": ", 2);
-			cur = &m->value;
-		} else {
-			cur = &f->v->u.items[f->next];
-		}
-		f->next++;
+		cur = next_item(&w);
 	}
-	free(st);
-	return cut ? cut->rc : 0;
+	free(w.st);
 }
 
 void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 {
-	write_any(out, v, flags, NULL);
-}
-
-int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
-			 const assay_json_cut *cut, assay_err *err)
-{
-	struct cutter c = { 0 };
-	int rc;
-
-	c.cut = cut;
-	c.err = err;
-	rc = write_any(out, v, flags, &c);
-	for (size_t i = 0; i < c.nmemo; i++)
-		free(c.memo[i].head);
-	free(c.head);
-	return rc;
+	assay_json__write_with(out, v, flags, NULL);
 }

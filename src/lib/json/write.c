@@ -307,7 +307,8 @@ void assay_json__write_with(assay_buf *out, const assay_value *v, int flags,
 	for (;;) {
 		if (w.h->step)
 			w.h->step(w.h->self, out, w.st, w.nr);
-		if (cur && (!w.h->value || !w.h->value(w.h->self, out, cur)))
+		if (cur && (!w.h->value || cur->kind < ASSAY_V_STRING ||
+			    !w.h->value(w.h->self, out, cur)))
 			write_value(&w, cur);
 		if (!w.nr)
 			break;

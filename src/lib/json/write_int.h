@@ -41,8 +41,9 @@ struct assay_json__hooks {
 	 * container): open[0..depth) are the open containers, outermost first */
 	void (*step)(void *self, assay_buf *out, const struct assay_json__frame *open,
 		     size_t depth);
-	/* a value about to be written: true when the hook wrote something in its place (then
-	 * the writer writes nothing of it, nor opens it) */
+	/* a value with data of its own (a string, datetime, array or object) about to be
+	 * written: true when the hook wrote something in its place (then the writer writes
+	 * nothing of it, nor opens it) */
 	bool (*value)(void *self, assay_buf *out, const assay_value *v);
 	/* container `v` has just closed; it was at `depth` (the root is 0) and its text is
 	 * out->ptr[start..out->len) */

@@ -62,12 +62,25 @@ void cli_usage(FILE *f, const char *usage, const cli_opt *opts);
  */
 int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
 		    const char **words, size_t want);
+/* cli_parse_words() for `min` to `max` plain words; *n is set to how many there are. */
+int cli_parse_count(int argc, char **argv, const cli_opt *opts, const char *usage,
+		    const char **words, size_t min, size_t max, size_t *n);
+/* A mistake on the command line: "assay: error: MSG" (unless NULL), a blank line and the usage
+ * on stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *usage, const cli_opt *opts, const char *msg);
 
 /* "assay: error: ..." on stderr; returns `code`. */
 int cli_error(int code, const char *fmt, ...) ASSAY_PRINTF(2, 3);
 /* `path` relative to the current folder when it is under it (a pointer into `path`). */
 const char *cli_short_path(const char *path);
-/* Prints an assay_err, with the source line and a caret when it has a position. */
+/* Prints an assay_err, with the source line and a caret when it has a position; returns
+ * `code`. */
 int cli_report_err(int code, const assay_err *err);
+/*
+ * A library call failed with code `rc` (`err` says why): prints `err` as cli_report_err()
+ * and returns the exit status, CLI_EXIT_USAGE when `rc` is one of the codes listed after `err`
+ * (ended by 0: what the command line named is at fault), else CLI_EXIT_INTERNAL.
+ */
+int cli_fail(int rc, const assay_err *err, ...);
 
 #endif

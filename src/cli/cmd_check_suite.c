@@ -587,17 +587,12 @@ int cmd_check_suite(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[1];
-	size_t nwords;
 	int rc;
 
 	if ((rc = run_only_option(argc, argv)))
 		return rc;
-	rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
-	if (rc || nwords != 1) {
-		if (!rc)
-			cli_usage(stderr, usage, opts);
-		rc = rc < 0 ? CLI_EXIT_OK : rc ? rc : CLI_EXIT_USAGE;
-	} else {
+	rc = cli_parse_words(argc, argv, opts, usage, words, 1);
+	if (rc == CLI_GO) {
 		a.suite_dir = words[0];
 		rc = do_mutate ? mutate(&a) : check(&a);
 	}

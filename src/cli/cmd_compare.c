@@ -289,17 +289,12 @@ int cmd_compare(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[2];
-	size_t nwords;
 	assay_comparison r;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse(argc, argv, opts, usage, words, 2, &nwords);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 2);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (nwords != 2) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (format && !strcmp(format, "json"))
 		l.json = true;
 	else if (format && !strcmp(format, "html"))
@@ -333,11 +328,7 @@ int cmd_compare(int argc, char **argv)
 		rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
 	}
 	if (rc) {
-		rc = cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID ||
-						    rc == ASSAY_EPARSE
-					    ? CLI_EXIT_USAGE
-					    : CLI_EXIT_INTERNAL,
-				    &err);
+		rc = cli_fail(rc, &err, ASSAY_ENOTFOUND, ASSAY_EINVALID, ASSAY_EPARSE, 0);
 	} else if (!r.paired && (r.cases_a || r.cases_b) && !any_suite) {
 		rc = cli_error(CLI_EXIT_USAGE, "A and B share no case: they are not runs of one suite "
 					       "(--any-suite to compare them anyway)");

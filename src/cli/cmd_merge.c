@@ -81,16 +81,12 @@ int cmd_merge(int argc, char **argv)
 	assay_value args = assay_value_array();
 	assay_sink term;
 	assay_tally total = { 0 };
-	int rc = cli_parse(argc, argv, opts, usage, words, MAX_SHARDS, &nwords);
+	int rc = cli_parse_count(argc, argv, opts, usage, words, 1, MAX_SHARDS, &nwords);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (!nwords || !output) {
-		if (nwords)
-			fputs("assay: error: name the merged results folder with -o OUT\n\n", stderr);
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
+	if (!output)
+		return cli_usage_error(usage, opts, "name the merged results folder with -o OUT");
 	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never"))
 		return cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
 	for (size_t i = 0; i < nwords; i++)
@@ -120,9 +116,7 @@ int cmd_merge(int argc, char **argv)
 		term.free(term.payload);
 	assay_arena_free(a);
 	if (rc)
-		return cli_report_err(rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND ||
-					      rc == ASSAY_EBUSY
-				      ? CLI_EXIT_USAGE : CLI_EXIT_INTERNAL, &err);
+		return cli_fail(rc, &err, ASSAY_EINVALID, ASSAY_ENOTFOUND, ASSAY_EBUSY, 0);
 	if (!quiet)
 		printf("merged %zu shard%s: %s (reports.jsonl, summary.json, assay.db)\n", nwords,
 		       nwords == 1 ? "" : "s", output);

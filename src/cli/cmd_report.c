@@ -31,22 +31,16 @@ int cmd_report(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[1];
-	size_t nwords, n = 0;
+	size_t n = 0;
 	assay_renderer *rs[REPORT_MAX_FORMATS];
 	assay_store *s = NULL;
 	assay_err err = ASSAY_ERR_INIT;
 	int rc = report_args_take(&argc, argv, &ra);
 
-	if (!rc)
-		rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (nwords != 1 || !ra.nformats) {
-		if (nwords == 1)
-			fputs("assay: error: give a report format with --format\n\n", stderr);
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc || (rc = cli_parse_words(argc, argv, opts, usage, words, 1)) != CLI_GO)
+		return rc;
+	if (!ra.nformats)
+		return cli_usage_error(usage, opts, "give a report format with --format");
 	if (output && ra.nformats > 1)
 		return cli_error(CLI_EXIT_USAGE, "-o names one report: with several formats give "
 						 "each its path (--format F:PATH)");
@@ -54,10 +48,7 @@ int cmd_report(int argc, char **argv)
 	bool jsonl = !assay_fs_is_dir(words[0]);
 
 	if (!jsonl && (rc = assay_store_open(&s, words[0], 0, &err)))
-		return cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID
-					      ? CLI_EXIT_USAGE
-					      : CLI_EXIT_INTERNAL,
-				      &err);
+		return cli_fail(rc, &err, ASSAY_ENOTFOUND, ASSAY_EINVALID, 0);
 	if (jsonl && !assay_fs_exists(words[0])) {
 		rc = cli_error(CLI_EXIT_USAGE, "%s: no such results folder or reports file", words[0]);
 		goto out;
@@ -66,9 +57,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	rc = jsonl ? assay_render_jsonl(words[0], rs, n, &err) : assay_render_store(s, rs, n, &err);
 	if (rc)
-		rc = cli_report_err(rc == ASSAY_EPARSE || rc == ASSAY_ENOTFOUND ? CLI_EXIT_USAGE
-										: CLI_EXIT_INTERNAL,
-				    &err);
+		rc = cli_fail(rc, &err, ASSAY_EPARSE, ASSAY_ENOTFOUND, 0);
 out:
 	for (size_t i = 0; i < n; i++)
 		assay_renderer_free(rs[i]);

@@ -245,9 +245,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 		goto out;
 	}
 	if ((rc = assay_store_open(out, a->output, ASSAY_STORE_WRITE, &err))) {
-		rc = cli_report_err(rc == ASSAY_EBUSY || rc == ASSAY_EINVALID ? CLI_EXIT_USAGE
-									       : CLI_EXIT_INTERNAL,
-				    &err);
+		rc = cli_fail(rc, &err, ASSAY_EBUSY, ASSAY_EINVALID, 0);
 		goto out;
 	}
 	if (a->resume) {
@@ -453,7 +451,6 @@ int cmd_run(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[1];
-	size_t nwords;
 	assay_suite *suite = NULL;
 	assay_sink sinks[6]; /* store (or the shard's), report formats' (report_args.h), terminal,
 				accept */
@@ -463,18 +460,8 @@ int cmd_run(int argc, char **argv)
 	assay_store *store = NULL;
 	int rc = report_args_take(&argc, argv, &ra);
 
-	if (!rc)
-		rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
-
-	if (rc) {
-		rc = rc < 0 ? CLI_EXIT_OK : rc;
+	if (rc || (rc = cli_parse_words(argc, argv, opts, usage, words, 1)) != CLI_GO)
 		goto out;
-	}
-	if (nwords != 1) {
-		cli_usage(stderr, usage, opts);
-		rc = CLI_EXIT_USAGE;
-		goto out;
-	}
 	if (strcmp(a.color, "auto") && strcmp(a.color, "always") && strcmp(a.color, "never")) {
 		rc = cli_error(CLI_EXIT_USAGE, "--color takes auto, always or never");
 		goto out;

@@ -67,13 +67,13 @@ int cmd_run_case(int argc, char **argv)
 	assay_suite *suite = NULL;
 	assay_sink sink;
 	bool text;
-	int rc = cli_parse(argc, argv, opts, usage, words, 1, &nwords);
+	int rc = cli_parse_count(argc, argv, opts, usage, words, 0, 1, &nwords);
 
-	if (rc || nwords + (problem != NULL) != 1) {
+	if (rc == CLI_GO && nwords + (problem != NULL) != 1)
+		rc = cli_usage_error(usage, opts, NULL);
+	if (rc != CLI_GO) {
 		run_args_release(&a);
-		if (!rc)
-			cli_usage(stderr, usage, opts);
-		return rc < 0 ? CLI_EXIT_OK : rc ? rc : CLI_EXIT_USAGE;
+		return rc;
 	}
 	if (strcmp(format, "auto") && strcmp(format, "text") && strcmp(format, "json")) {
 		run_args_release(&a);

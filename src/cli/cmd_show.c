@@ -125,16 +125,13 @@ int cmd_show(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[2];
-	size_t nwords;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse(argc, argv, opts, usage, words, 2, &nwords);
+	int rc = cli_parse_words(argc, argv, opts, usage, words, 2);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (nwords != 2 || (sh.field && !sh.attribute)) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
+	if (sh.field && !sh.attribute)
+		return cli_usage_error(usage, opts, NULL);
 	if (sh.field && strcmp(sh.field, "actual") && strcmp(sh.field, "expected") &&
 	    strcmp(sh.field, "diff"))
 		return cli_error(CLI_EXIT_USAGE, "--value takes actual, expected or diff");
@@ -147,15 +144,11 @@ int cmd_show(int argc, char **argv)
 		if (!rc)
 			rc = assay_report_each_line(words[0], show_one, &sh, &err);
 		if (rc)
-			return cli_report_err(rc == ASSAY_EPARSE || rc == ASSAY_ENOTFOUND
-						      ? CLI_EXIT_USAGE : CLI_EXIT_INTERNAL, &err);
+			return cli_fail(rc, &err, ASSAY_EPARSE, ASSAY_ENOTFOUND, 0);
 		goto shown;
 	}
 	if ((rc = assay_store_open(&sh.s, words[0], 0, &err)))
-		return cli_report_err(rc == ASSAY_ENOTFOUND || rc == ASSAY_EINVALID
-					      ? CLI_EXIT_USAGE
-					      : CLI_EXIT_INTERNAL,
-				      &err);
+		return cli_fail(rc, &err, ASSAY_ENOTFOUND, ASSAY_EINVALID, 0);
 	sh.counting = true;
 	rc = assay_store_each_case(sh.s, show_one, &sh, &err);
 	sh.counting = false;
@@ -163,11 +156,7 @@ int cmd_show(int argc, char **argv)
 		rc = assay_store_each_case(sh.s, show_one, &sh, &err);
 	assay_store_close(sh.s);
 	if (rc) /* a store changed (or copied without its blobs/): the input, not assay */
-		return cli_report_err(rc == ASSAY_EINVALID || rc == ASSAY_ENOTFOUND ||
-					      rc == ASSAY_EPARSE
-					      ? CLI_EXIT_USAGE
-					      : CLI_EXIT_INTERNAL,
-				      &err);
+		return cli_fail(rc, &err, ASSAY_EINVALID, ASSAY_ENOTFOUND, ASSAY_EPARSE, 0);
 shown:
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED, "no case%s matches '%s' in %s",

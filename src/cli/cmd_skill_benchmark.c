@@ -24,15 +24,10 @@ int cli_skill_benchmark(int argc, char **argv)
 	};
 	assay_skill_benchmark_result r;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t n;
-	int v = -1, rc = cli_parse(argc, argv, opts, usage, words, 1, &n);
+	int v = -1, rc = cli_parse_words(argc, argv, opts, usage, words, 1);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 1) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if (rc != CLI_GO)
+		return rc;
 	if (version) {
 		char *end;
 		long x = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);

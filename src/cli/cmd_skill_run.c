@@ -240,7 +240,7 @@ int cli_skill_compare(int argc, char **argv)
 {
 	static const char usage[] = "assay skill compare WORKSPACE vA vB [--seed N]";
 	const char *words[3];
-	size_t seed = 0, n;
+	size_t seed = 0;
 	assay_skill_compare_opts o = ASSAY_SKILL_COMPARE_OPTS_INIT;
 	const cli_opt opts[] = {
 		{ "seed", 0, CLI_OPT_COUNT, &seed, "N", "seed of the label draw (default: "
@@ -256,12 +256,10 @@ int cli_skill_compare(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--seed", 6))
 			o.have_seed = true;
-	if ((rc = cli_parse(argc, argv, opts, usage, words, 3, &n)))
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != 3 || parse_version(words[1], &o.va) || parse_version(words[2], &o.vb)) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
+	if ((rc = cli_parse_words(argc, argv, opts, usage, words, 3)) != CLI_GO)
+		return rc;
+	if (parse_version(words[1], &o.va) || parse_version(words[2], &o.vb))
+		return cli_usage_error(usage, opts, NULL);
 	if (o.va == o.vb)
 		return cli_error(CLI_EXIT_USAGE, "compare two different versions (v%d twice)", o.va);
 	o.workspace = words[0];

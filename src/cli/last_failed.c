@@ -40,8 +40,7 @@ int last_failed_read(assay_strvec *names, const char *dir)
 				 "--last-failed: %s holds no results: it re-runs the failures of an "
 				 "earlier run into the same -o folder", dir);
 	if (rc)
-		return cli_report_err(rc == ASSAY_EINVALID ? CLI_EXIT_USAGE : CLI_EXIT_INTERNAL,
-				      &err);
+		return cli_fail(rc, &err, ASSAY_EINVALID, 0);
 	rc = assay_store_each_case(s, collect, names, &err);
 	assay_store_close(s);
 	if (rc)

@@ -234,17 +234,43 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 	return 0;
 }
 
+int cli_parse_count(int argc, char **argv, const cli_opt *opts, const char *usage,
+		    const char **words, size_t min, size_t max, size_t *n)
+{
+	int rc = cli_parse(argc, argv, opts, usage, words, max, n);
+
+	if (rc)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	if (*n < min)
+		return cli_usage_error(usage, opts, NULL);
+	return CLI_GO;
+}
+
 int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
 		    const char **words, size_t want)
 {
 	size_t n;
-	int rc = cli_parse(argc, argv, opts, usage, words, want, &n);
 
-	if (rc)
-		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (n != want) {
-		cli_usage(stderr, usage, opts);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_GO;
+	return cli_parse_count(argc, argv, opts, usage, words, want, want, &n);
+}
+
+int cli_usage_error(const char *usage, const cli_opt *opts, const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "assay: error: %s\n\n", msg);
+	cli_usage(stderr, usage, opts);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_fail(int rc, const assay_err *err, ...)
+{
+	va_list ap;
+	int code, status = CLI_EXIT_INTERNAL;
+
+	va_start(ap, err);
+	while ((code = va_arg(ap, int)))
+		if (code == rc)
+			status = CLI_EXIT_USAGE;
+	va_end(ap);
+	return cli_report_err(status, err);
 }

@@ -66,7 +66,7 @@ struct slot {
 	size_t shard;          /* 1-based index into the shards given; 0: none yet */
 	char *names;
 	size_t group_at, id_at;
-	size_t icp, ig, k;     /* where the case is in the suite (check_case_files) */
+	struct shard_case_at at; /* where the case is in the suite (check_case_files) */
 };
 
 struct merge {
@@ -452,9 +452,9 @@ static int check_case_files(struct merge *m)
 		if (ref) {
 			struct slot *w = &m->slots[p];
 
-			w->icp = ci;
-			w->ig = gi;
-			w->k = ki - 1;
+			w->at.icp = ci;
+			w->at.ig = gi;
+			w->at.k = ki - 1;
 		}
 		if (!ref)
 			rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
@@ -792,13 +792,10 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 	if ((rc = assay_store_get_case(in->s, cp, g, id, &line, a, m->err)) ||
 	    (rc = assay_store_expand(in->s, &line, a, m->err)))
 		goto out;
-	double score = 0;
-	bool ok = false;
-	const char *error = NULL;
+	assay_verdict v = { 0, false, NULL };
 
 	/* the verdict is remade from the suite's case file and the actual values (reverify.c) */
-	if (assay_shard__reverify(&line, &score, &ok, &error, m->suite, sl->icp, sl->ig, sl->k, a,
-				  m->err)) {
+	if (assay_shard__reverify(&line, &v, m->suite, sl->at, a, m->err)) {
 		char *why = assay_xstrdup(m->err->msg);
 
 		assay_err_clear(m->err);
@@ -812,9 +809,9 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 		.group = &m->skel.checkpoints[*icp].groups[*ig],
 		.id = id,
 		.json = &line,
-		.score = score,
-		.passed = ok,
-		.error = error,
+		.score = v.score,
+		.passed = v.passed,
+		.error = v.error,
 		.index = p + 1,
 		.total = m->total,
 	};

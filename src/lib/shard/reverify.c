@@ -236,12 +236,11 @@ static int check_line(const assay_value *line, const assay_value *report,
 	return 0;
 }
 
-int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out,
-			  const char **error_out, const assay_suite *suite, size_t icp, size_t ig,
-			  size_t k, assay_arena *a, assay_err *err)
+int assay_shard__reverify(assay_value *line, assay_verdict *verdict, const assay_suite *suite,
+			  struct shard_case_at at, assay_arena *a, assay_err *err)
 {
-	const assay_checkpoint *cp = &suite->checkpoints[icp];
-	const assay_group *g = &cp->groups[ig];
+	const assay_checkpoint *cp = &suite->checkpoints[at.icp];
+	const assay_group *g = &cp->groups[at.ig];
 	const char *shard_error = str(assay_report_get(line, "error"));
 	const assay_value *was = assay_object_get(line, "results");
 	const assay_value *pv = assay_report_get(line, "passed");
@@ -255,7 +254,7 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 	const char *why = NULL, *attr = NULL;
 	int rc = 0;
 
-	assay_case_load(&c, suite, cp, g, k, NULL, NULL);
+	assay_case_load(&c, suite, cp, g, at.k, NULL, NULL);
 	if (c->error) {
 		report = assay_case_report_error(va, suite, g, c->id, c, c->error, 0);
 		v.error = assay_value_stringf(va, "%s", c->error).u.s;
@@ -341,9 +340,9 @@ int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out
 		if (v.error)
 			assay_report_set(a, &out, "error", assay_value_strz(a, v.error));
 		*line = out;
-		*score_out = v.score;
-		*passed_out = v.passed;
-		*error_out = v.error ? str(assay_report_get(line, "error")) : NULL;
+		verdict->score = v.score;
+		verdict->passed = v.passed;
+		verdict->error = v.error ? str(assay_report_get(line, "error")) : NULL;
 	}
 	assay_case_result_release(&r);
 	assay_case_free(c);

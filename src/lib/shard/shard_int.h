@@ -43,16 +43,22 @@ void assay_shard__cases_begin(assay_sha256_ctx *h);
 void assay_shard__cases_add(assay_sha256_ctx *h, const char *cp, const char *g, const char *id,
 			    const char *file_hash);
 
+/* Where a case is in a suite: case `k` of group `ig` of checkpoint `icp`. */
+struct shard_case_at {
+	size_t icp, ig, k;
+};
+
 /*
- * Case `k` of group `ig` of checkpoint `icp` of `suite`, verified again from its case file and
- * the actual values of the shard's report line `line` (reverify.c): 0 with `line`'s results,
- * case, score, passed and error remade (in `a`) and the verdict in the outs, or ASSAY_EINVALID
- * when the shard's verdict or results are not what re-verification makes (what differs in
- * `err`).
+ * Case `at` of `suite`, verified again from its case file and the actual values of the
+ * shard's report line `line` (reverify.c): 0 with `line`'s results, case, score, passed and
+ * error remade (in `a`) and the verdict in `verdict` (its error is the line's error text, NULL when
+ * none), or ASSAY_EINVALID when the shard's verdict or results are not what re-verification
+ * makes (what differs in `err`).
  */
 struct assay_suite;
-int assay_shard__reverify(assay_value *line, double *score_out, bool *passed_out,
-			  const char **error_out, const struct assay_suite *suite, size_t icp,
-			  size_t ig, size_t k, assay_arena *a, assay_err *err);
+struct assay_verdict;
+int assay_shard__reverify(assay_value *line, struct assay_verdict *verdict,
+			  const struct assay_suite *suite, struct shard_case_at at, assay_arena *a,
+			  assay_err *err);
 
 #endif

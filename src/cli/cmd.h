@@ -43,28 +43,30 @@ typedef struct cli_opt {
 	const char *help;
 } cli_opt;
 
-/*
- * Parses argv[1..] against `opts`; plain words go to `positional` (at most `max`).
- * Prints the usage to stdout and returns -1 for --help; prints an error and the usage to stderr
- * and returns CLI_EXIT_USAGE for a mistake; returns 0 otherwise with *npositional set.
- */
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
-	      const char **positional, size_t max, size_t *npositional);
 void cli_usage(FILE *f, const char *usage, const cli_opt *opts);
 
 /* What cli_parse_words() returns when the command goes on (never an exit status). */
 #define CLI_GO (-1)
 
 /*
- * cli_parse() for a command of exactly `want` plain words (into `words`). Returns CLI_GO when
- * the command goes on, else the exit status to return at once: CLI_EXIT_OK after --help,
+ * Parses argv[1..] against `opts` (each option's value into its target) for a command of
+ * exactly `want` plain words (into `words`). Returns CLI_GO when the command goes on, else the
+ * exit status to return at once: CLI_EXIT_OK after --help (the usage on stdout),
  * CLI_EXIT_USAGE for a mistake or another number of words (the usage on stderr).
  */
 int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
 		    const char **words, size_t want);
-/* cli_parse_words() for `min` to `max` plain words; *n is set to how many there are. */
+
+/* The plain words of a command that takes `min` to `max` of them: into `v`, `n` of them. */
+typedef struct cli_words {
+	const char **v;
+	size_t min, max;
+	size_t n;        /* set by cli_parse_count() */
+} cli_words;
+
+/* cli_parse_words() for a command of `w->min` to `w->max` plain words. */
 int cli_parse_count(int argc, char **argv, const cli_opt *opts, const char *usage,
-		    const char **words, size_t min, size_t max, size_t *n);
+		    cli_words *w);
 /* A mistake on the command line: "assay: error: MSG" (unless NULL), a blank line and the usage
  * on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *usage, const cli_opt *opts, const char *msg);

@@ -75,13 +75,14 @@ int cmd_merge(int argc, char **argv)
 		{ NULL },
 	};
 	static const char *words[MAX_SHARDS];
-	size_t nwords;
 	assay_err err = ASSAY_ERR_INIT;
 	assay_arena *a = NULL;
 	assay_value args = assay_value_array();
 	assay_sink term;
 	assay_tally total = { 0 };
-	int rc = cli_parse_count(argc, argv, opts, usage, words, 1, MAX_SHARDS, &nwords);
+	cli_words w = { words, 1, MAX_SHARDS, 0 };
+	int rc = cli_parse_count(argc, argv, opts, usage, &w);
+	size_t nwords = w.n;
 
 	if (rc != CLI_GO)
 		return rc;

@@ -63,13 +63,13 @@ int cmd_run_case(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[1];
-	size_t nwords;
 	assay_suite *suite = NULL;
 	assay_sink sink;
 	bool text;
-	int rc = cli_parse_count(argc, argv, opts, usage, words, 0, 1, &nwords);
+	cli_words w = { words, 0, 1, 0 };
+	int rc = cli_parse_count(argc, argv, opts, usage, &w);
 
-	if (rc == CLI_GO && nwords + (problem != NULL) != 1)
+	if (rc == CLI_GO && w.n + (problem != NULL) != 1)
 		rc = cli_usage_error(usage, opts, NULL);
 	if (rc != CLI_GO) {
 		run_args_release(&a);

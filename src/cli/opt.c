@@ -166,8 +166,13 @@ static int mistake(const char *usage, const cli_opt *opts, const char *fmt, cons
 	return CLI_EXIT_USAGE;
 }
 
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
-	      const char **positional, size_t max, size_t *npositional)
+/*
+ * Parses argv[1..] against `opts`; plain words go to `positional` (at most `max`).
+ * Prints the usage to stdout and returns -1 for --help; prints an error and the usage to stderr
+ * and returns CLI_EXIT_USAGE for a mistake; returns 0 otherwise with *npositional set.
+ */
+static int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+		     const char **positional, size_t max, size_t *npositional)
 {
 	bool only_words = false;
 
@@ -235,13 +240,13 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 }
 
 int cli_parse_count(int argc, char **argv, const cli_opt *opts, const char *usage,
-		    const char **words, size_t min, size_t max, size_t *n)
+		    cli_words *w)
 {
-	int rc = cli_parse(argc, argv, opts, usage, words, max, n);
+	int rc = cli_parse(argc, argv, opts, usage, w->v, w->max, &w->n);
 
 	if (rc)
 		return rc < 0 ? CLI_EXIT_OK : rc;
-	if (*n < min)
+	if (w->n < w->min)
 		return cli_usage_error(usage, opts, NULL);
 	return CLI_GO;
 }
@@ -249,9 +254,9 @@ int cli_parse_count(int argc, char **argv, const cli_opt *opts, const char *usag
 int cli_parse_words(int argc, char **argv, const cli_opt *opts, const char *usage,
 		    const char **words, size_t want)
 {
-	size_t n;
+	cli_words w = { words, want, want, 0 };
 
-	return cli_parse_count(argc, argv, opts, usage, words, want, want, &n);
+	return cli_parse_count(argc, argv, opts, usage, &w);
 }
 
 int cli_usage_error(const char *usage, const cli_opt *opts, const char *msg)

@@ -91,25 +91,31 @@ ASSAY_EXTERN int assay_compare_runs(assay_comparison *out, const char *a, const 
 				    void (*each)(void *payload, const assay_compare_case *c),
 				    void *payload, assay_err *err);
 
+/** The page assay_compare_write_html() writes. Zero fields take their defaults. */
+typedef struct assay_compare_page {
+	const char *path;   /**< where: a file (written whole or not at all), or "-" (standard
+				 output) */
+	const char *title;  /**< the page's title (the suite's name), or NULL */
+	size_t max_flips;   /**< at most this many flips of each kind are listed; 0: 50 */
+	bool any_suite;     /**< false: runs that share no case (not runs of one suite) are
+				 refused and nothing is written */
+} assay_compare_page;
+
 /**
  * Compares run `a` with run `b` as assay_compare_runs() does and writes one self-contained HTML
- * page of it to `path` ("-": standard output; a file is written whole or not at all): the flips
- * first (pass -> fail, fail -> pass, at most `max_flips` of each, 0: 50) with why, each opening
- * to the expected value and A's and B's actual values side by side; the change of each group's
- * pass rate; the statistics with their intervals; McNemar, the sign test and the verdict.
+ * page of it to `page->path`: the flips first (pass -> fail, fail -> pass, at most
+ * `page->max_flips` of each) with why, each opening to the expected value and A's and B's
+ * actual values side by side; the change of each group's pass rate; the statistics with their
+ * intervals; McNemar, the sign test and the verdict.
  * Each run is read twice (the comparison, then the listed flips' values); memory stays flat.
  * @param out       receives the comparison (the verdict decides the exit status)
- * @param title     the page's title (the suite's name), or NULL
- * @param any_suite false: runs that share no case (not runs of one suite) are refused and
- *                  nothing is written
  * @return 0; assay_compare_runs()'s and assay_report_each_line()'s errors; ASSAY_EINVALID (A
- *         and B share no case, without any_suite); ASSAY_EIO
+ *         and B share no case, without page->any_suite); ASSAY_EIO
  * Spec: docs/reports.md ("Comparing runs: assay compare", `--format html`).
  */
-ASSAY_EXTERN int assay_compare_write_html(assay_comparison *out, const char *path, const char *a,
-					  const char *b, const assay_compare_opts *opts,
-					  const char *title, size_t max_flips, bool any_suite,
-					  assay_err *err);
+ASSAY_EXTERN int assay_compare_write_html(assay_comparison *out, const char *a, const char *b,
+					  const assay_compare_opts *opts,
+					  const assay_compare_page *page, assay_err *err);
 
 #ifdef __cplusplus
 }

@@ -320,10 +320,14 @@ int cmd_compare(int argc, char **argv)
 		const assay_value *info = run_info(l.a, words[1], &ib);
 		const assay_value *suite = assay_object_get(info, "suite");
 
-		rc = assay_compare_write_html(&r, output ? output : "-", words[0], words[1], &o,
-					      suite && suite->kind == ASSAY_V_STRING ? suite->u.s
-										      : NULL,
-					      l.max > 50 ? l.max : 50, any_suite, &err);
+		assay_compare_page page = {
+			.path = output ? output : "-",
+			.title = suite && suite->kind == ASSAY_V_STRING ? suite->u.s : NULL,
+			.max_flips = l.max > 50 ? l.max : 50,
+			.any_suite = any_suite,
+		};
+
+		rc = assay_compare_write_html(&r, words[0], words[1], &o, &page, &err);
 	} else {
 		rc = assay_compare_runs(&r, words[0], words[1], &o, on_case, &l, &err);
 	}

@@ -526,18 +526,18 @@ static void page_release(struct page *p)
 	free(p->groups);
 }
 
-int assay_compare_write_html(assay_comparison *out, const char *path, const char *a,
-			     const char *b, const assay_compare_opts *opts, const char *title,
-			     size_t max_flips, bool any_suite, assay_err *err)
+int assay_compare_write_html(assay_comparison *out, const char *a, const char *b,
+			     const assay_compare_opts *opts, const assay_compare_page *page,
+			     assay_err *err)
 {
-	struct page p = { .max = max_flips ? max_flips : 50, .text_cap = 4096 };
+	struct page p = { .max = page->max_flips ? page->max_flips : 50, .text_cap = 4096 };
 	assay_arena *arena = NULL;
 	assay_buf json = ASSAY_BUF_INIT, html = ASSAY_BUF_INIT;
 	int rc;
 
 	if ((rc = assay_compare_runs(out, a, b, opts, on_case, &p, err)))
 		goto done;
-	if (!out->paired && (out->cases_a || out->cases_b) && !any_suite) {
+	if (!out->paired && (out->cases_a || out->cases_b) && !page->any_suite) {
 		rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
 				   "A and B share no case: they are not runs of one suite "
 				   "(--any-suite to compare them anyway)");
@@ -550,7 +550,7 @@ int assay_compare_write_html(assay_comparison *out, const char *path, const char
 	if ((rc = assay_report_each_line(b, on_line, &p, err)))
 		goto done;
 	arena = assay_arena_new(0);
-	assay_value data = page_data(arena, &p, out, title, a, b);
+	assay_value data = page_data(arena, &p, out, page->title, a, b);
 
 	assay_json_write(&json, &data, 0);
 	assay_buf_add(&html, page_head, sizeof(page_head) - 1);
@@ -566,7 +566,7 @@ int assay_compare_write_html(assay_comparison *out, const char *path, const char
 	assay_buf_adds(&html, "</script>\n<script>\n");
 	assay_buf_add(&html, page_script, sizeof(page_script) - 1);
 	assay_buf_adds(&html, "</script>\n</body>\n</html>\n");
-	rc = assay_report__write_whole(path, html.ptr, html.len, err);
+	rc = assay_report__write_whole(page->path, html.ptr, html.len, err);
 done:
 	assay_buf_release(&json);
 	assay_buf_release(&html);

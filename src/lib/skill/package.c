@@ -100,9 +100,11 @@ int assay_skill_package(assay_skill_package_result *out, const char *skill_dir,
 		rc = assay_fs_read_beneath(&b, dir, files.v[i], PACKAGE_MAX_FILE, err);
 		if (rc == ASSAY_ETOOBIG)
 			assay_err_set(err, rc, p, 0, 0, "over 256 MiB: too big to package");
-		if (!rc)
-			rc = assay_skill__zip_add(&z, &w, entry, b.ptr, b.len, st.st_mode,
-						  st.st_mtime, err);
+		if (!rc) {
+			struct skill_zip_file f = { entry, b.ptr, b.len, st.st_mode, st.st_mtime };
+
+			rc = assay_skill__zip_add(&z, &w, &f, err);
+		}
 		out->files += !rc;
 		out->bytes += rc ? 0 : b.len;
 		assay_buf_release(&b);

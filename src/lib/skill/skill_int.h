@@ -97,9 +97,17 @@ struct skill_zip {
 	size_t entries;
 };
 void assay_skill__zip_init(struct skill_zip *z);
-/* Adds one file, deflated; `mode` its Unix mode, `mtime` its time. 0, ASSAY_ETOOBIG, EIO. */
-int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w, const char *name,
-			 const void *data, size_t len, unsigned mode, time_t mtime, assay_err *err);
+/* One file of an archive: its entry name, its bytes, its Unix mode and time. */
+struct skill_zip_file {
+	const char *name;
+	const void *data;
+	size_t len;
+	unsigned mode;
+	time_t mtime;
+};
+/* Adds one file, deflated. 0, ASSAY_ETOOBIG, EIO. */
+int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w,
+			 const struct skill_zip_file *f, assay_err *err);
 /* Writes the central directory and its end record. */
 int assay_skill__zip_finish(struct skill_zip *z, assay_fs_atomic *w, assay_err *err);
 void assay_skill__zip_release(struct skill_zip *z);

@@ -63,9 +63,12 @@ void assay_skill__zip_init(struct skill_zip *z)
 	z->central = (assay_buf)ASSAY_BUF_INIT;
 }
 
-int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w, const char *name,
-			 const void *data, size_t len, unsigned mode, time_t mtime, assay_err *err)
+int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w,
+			 const struct skill_zip_file *f, assay_err *err)
 {
+	const char *name = f->name;
+	const void *data = f->data;
+	size_t len = f->len;
 	assay_buf h = ASSAY_BUF_INIT;
 	z_stream zs;
 	unsigned char *out = NULL;
@@ -91,7 +94,7 @@ int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w, const char *na
 	}
 	size_t clen = zs.total_out;
 	crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)len);
-	dos_time(mtime, &date, &tm);
+	dos_time(f->mtime, &date, &tm);
 	if (z->offset + 30 + nlen + clen >= 0xffffffffu) {
 		rc = assay_err_set(err, ASSAY_ETOOBIG, name, 0, 0, "the archive would pass 4 GiB "
 				   "(no ZIP64)");
@@ -130,7 +133,7 @@ int assay_skill__zip_add(struct skill_zip *z, assay_fs_atomic *w, const char *na
 	le16(c, 0);              /* comment */
 	le16(c, 0);              /* disk */
 	le16(c, 0);              /* internal attributes */
-	le32(c, (uint32_t)(mode & 0xffff) << 16);
+	le32(c, (uint32_t)(f->mode & 0xffff) << 16);
 	le32(c, (uint32_t)z->offset);
 	assay_buf_add(c, name, nlen);
 	z->offset += h.len + clen;

@@ -12,6 +12,7 @@
  * processes failed.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "assay/skill.h"
@@ -29,6 +30,25 @@ int cli_skill_exit(int rc, const assay_err *err)
 		return CLI_EXIT_USAGE;
 	return rc == ASSAY_ENOTFOUND || rc == ASSAY_EPARSE || rc == ASSAY_EINVALID
 		       ? CLI_EXIT_LOAD : CLI_EXIT_INTERNAL;
+}
+
+bool cli_skill_version(const char *s, long max, int *out)
+{
+	char *end;
+	long v = strtol(s[0] == 'v' ? s + 1 : s, &end, 10);
+
+	if (*end || end == s || v < 0 || v > max)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+int cli_skill_profile(assay_skill_profile *out, const char *name)
+{
+	if (assay_skill_profile_parse(out, name))
+		return cli_error(CLI_EXIT_USAGE, "unknown profile '%s' (agentskills, claude-code or "
+						 "writing-skills)", name);
+	return 0;
 }
 
 static int cmd_init(int argc, char **argv)

@@ -28,13 +28,8 @@ int cli_skill_benchmark(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
-	if (version) {
-		char *end;
-		long x = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
-		if (*end || x < 0 || x > 1000000 || end == version)
-			return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
-		v = (int)x;
-	}
+	if (version && !cli_skill_version(version, 1000000, &v))
+		return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
 	if ((rc = assay_skill_benchmark(&r, words[0], v, &err)))
 		return cli_skill_exit(rc, &err);
 	printf("%s\n", r.path);

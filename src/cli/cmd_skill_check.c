@@ -92,9 +92,8 @@ int cli_skill_lint(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
-	if (assay_skill_profile_parse(&lo.profile, profile))
-		return cli_error(CLI_EXIT_USAGE, "unknown profile '%s' (agentskills, claude-code or "
-						 "writing-skills)", profile);
+	if ((rc = cli_skill_profile(&lo.profile, profile)))
+		return rc;
 	lo.name_dir = name_dir;
 	lo.skill_type = type;
 	lo.budget_class = budget;

@@ -30,9 +30,8 @@ int cli_skill_package(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
-	if (assay_skill_profile_parse(&lo.profile, profile))
-		return cli_error(CLI_EXIT_USAGE, "unknown profile '%s' (agentskills, claude-code or "
-						 "writing-skills)", profile);
+	if ((rc = cli_skill_profile(&lo.profile, profile)))
+		return rc;
 	rc = assay_skill_package(&r, words[0], outdir, &lo, &err);
 	if (rc) {
 		assay_skill_package_release(&r);

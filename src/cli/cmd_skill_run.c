@@ -2,6 +2,7 @@
  * assay skill run, compare and report: runs with their grades as they finish, the blind
  * comparison's rates, and the report as a table (or JSON).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,13 +102,8 @@ int cli_skill_run(int argc, char **argv)
 		runs = 0;
 	else if (runs > 1000)
 		return cli_error(CLI_EXIT_USAGE, "--runs must be at most 1000");
-	if (version) {
-		char *end;
-		long v = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
-		if (*end || v < 0 || end == version)
-			return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
-		o.version = (int)v;
-	}
+	if (version && !cli_skill_version(version, LONG_MAX, &o.version))
+		return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
 	o.workspace = words[0];
 	o.improve = !strcmp(mode, "improve");
 	o.jobs = jobs;
@@ -225,17 +221,6 @@ int cli_skill_improve(int argc, char **argv)
 	return r.failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
-static int parse_version(const char *s, int *out)
-{
-	char *end;
-	long v = strtol(s[0] == 'v' ? s + 1 : s, &end, 10);
-
-	if (*end || end == s || v < 0 || v > 1000000)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
 int cli_skill_compare(int argc, char **argv)
 {
 	static const char usage[] = "assay skill compare WORKSPACE vA vB [--seed N]";
@@ -258,7 +243,8 @@ int cli_skill_compare(int argc, char **argv)
 			o.have_seed = true;
 	if ((rc = cli_parse_words(argc, argv, opts, usage, words, 3)) != CLI_GO)
 		return rc;
-	if (parse_version(words[1], &o.va) || parse_version(words[2], &o.vb))
+	if (!cli_skill_version(words[1], 1000000, &o.va) ||
+	    !cli_skill_version(words[2], 1000000, &o.vb))
 		return cli_usage_error(usage, opts, NULL);
 	if (o.va == o.vb)
 		return cli_error(CLI_EXIT_USAGE, "compare two different versions (v%d twice)", o.va);

@@ -56,13 +56,8 @@ int cli_skill_triggers(int argc, char **argv)
 		return rc;
 	if (runs > 1000 || iterations > 1000)
 		return cli_error(CLI_EXIT_USAGE, "--runs and --iterations must be at most 1000");
-	if (version) {
-		char *end;
-		long x = strtol(version[0] == 'v' ? version + 1 : version, &end, 10);
-		if (*end || x < 0 || x > 1000000 || end == version)
-			return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
-		o.version = (int)x;
-	}
+	if (version && !cli_skill_version(version, 1000000, &o.version))
+		return cli_error(CLI_EXIT_USAGE, "bad --version '%s'", version);
 	o.workspace = words[0];
 	o.runs = (int)runs;
 	o.progress = query_done;

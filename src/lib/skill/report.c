@@ -188,24 +188,18 @@ static const assay_value *result(const assay_value *g, const char *crit)
 	return NULL;
 }
 
-int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, assay_err *err)
+/* The gradings of a workspace (grading/<case>_v<N>_run<R>.json), by version, case and run;
+ * the files that cannot be read go to `unreadable`. */
+static struct grade *load_gradings(assay_arena *a, const char *ws, size_t *ng,
+				   assay_value *unreadable)
 {
-	struct skill_config c;
-	assay_value history, evals, versions = assay_value_array(), nd = assay_value_array();
-	assay_value warnings = assay_value_array(), unreadable = assay_value_array();
-	struct grade *gs = NULL;
-	size_t ng = 0, alloc = 0;
-	int rc;
-
-	*out = assay_value_null();
-	if ((rc = assay_skill__config_load(&c, workspace, err)) ||
-	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
-	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
-		goto out;
-
-	char *gdir = assay_path_join(c.workspace, "grading");
+	char *gdir = assay_path_join(ws, "grading");
 	DIR *d = opendir(gdir);
 	struct dirent *e;
+	struct grade *gs = NULL;
+	size_t alloc = 0;
+
+	*ng = 0;
 	while (d && (e = readdir(d))) {
 		struct grade g;
 		if (!assay_skill__grading_name(e->d_name, g.case_id, sizeof(g.case_id), &g.version,
@@ -213,175 +207,222 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			continue;
 		char *p = assay_path_join(gdir, e->d_name);
 		if (assay_skill__load_json(&g.g, a, p, NULL) || g.g.kind != ASSAY_V_OBJECT) {
-			assay_array_push(a, &unreadable, assay_value_strz(a, p));
+			assay_array_push(a, unreadable, assay_value_strz(a, p));
 		} else {
-			if (ng == alloc) {
+			if (*ng == alloc) {
 				alloc = alloc ? 2 * alloc : 64;
 				gs = assay_xrealloc(gs, alloc * sizeof(*gs));
 			}
-			gs[ng++] = g;
+			gs[(*ng)++] = g;
 		}
 		free(p);
 	}
 	if (d)
 		closedir(d);
 	free(gdir);
-	if (ng) /* qsort must not be given NULL, even for 0 items */
-		qsort(gs, ng, sizeof(*gs), by_name);
+	if (*ng) /* qsort must not be given NULL, even for 0 items */
+		qsort(gs, *ng, sizeof(*gs), by_name);
+	return gs;
+}
 
-	const assay_value *cases = assay_object_get(&evals, "cases");
-	const assay_value *hv = assay_object_get(&history, "versions");
-	size_t bruns, bpass;
-	double bsum;
-	assay_value bl = without_skill_value(a, c.workspace, cases, &bruns, &bpass, &bsum,
-					     &unreadable);
-	int baseline = -1;
-	for (size_t i = 0; i < ng; i++)
-		if (baseline < 0 || gs[i].version < baseline)
-			baseline = gs[i].version;
+/* What the parts of a report share. */
+struct report {
+	assay_arena *a;
+	const char *ws;
+	const struct grade *gs;       /* the gradings, by version, case and run */
+	size_t ng;
+	const assay_value *cases;     /* evals.json's cases */
+	size_t bruns, bpass;          /* the no-skill baseline's runs, passes and sum of */
+	double bsum;                  /* overall_score */
+	int baseline;                 /* the lowest version graded, -1 when none */
+};
 
-	for (uint32_t vi = 0; vi < hv->len; vi++) {
-		int64_t ver;
-		if (!assay_skill__int(&hv->u.items[vi], "version", &ver))
-			continue;
-		assay_value ve = assay_value_object(), vcases = assay_value_array();
-		size_t vruns = 0, vpass = 0, graded_cases = 0, passed_cases = 0, verrors = 0;
-		double vsum = 0;
-		bool all_five = true, any = false;
+/* One version's figures, over its cases. */
+struct version_tally {
+	size_t runs, pass, graded_cases, passed_cases, errors;
+	double sum;
+	bool all_five;                /* every criterion of every run scored 5 */
+	bool any;                     /* a case has graded runs */
+};
 
-		assay_object_set(a, &ve, "version", assay_value_int(ver));
-		const assay_value *desc = assay_object_get(&hv->u.items[vi], "description");
-		assay_object_set(a, &ve, "description", desc ? assay_value_copy(a, desc)
-							     : assay_value_null());
-		const assay_value *avg = assay_object_get(&hv->u.items[vi], "average_score");
-		assay_object_set(a, &ve, "average_score", avg ? assay_value_copy(a, avg)
-							      : assay_value_null());
-		for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
-			const char *id = assay_skill__str(&cases->u.items[ci], "id");
-			size_t runs = 0, pass = 0;
-			double sum = 0, lo = INFINITY, hi = -INFINITY;
-			assay_value flaky = assay_value_array();
+static bool of(const struct grade *g, int64_t ver, const char *id)
+{
+	return g->version == ver && !strcmp(g->case_id, id);
+}
 
-			for (size_t i = 0; i < ng; i++) {
-				if (gs[i].version != ver || strcmp(gs[i].case_id, id))
-					continue;
-				const assay_value *os = assay_object_get(&gs[i].g, "overall_score");
-				double s = os && assay_value_is_number(os) ? assay_value_number(os) : 0;
-				runs++;
-				pass += assay_value_is_str(assay_object_get(&gs[i].g, "overall"),
-							   "pass");
-				sum += s;
-				lo = fmin(lo, s);
-				hi = fmax(hi, s);
-				const assay_value *rs = assay_object_get(&gs[i].g, "results");
-				for (uint32_t k = 0; rs && rs->kind == ASSAY_V_ARRAY && k < rs->len; k++)
-					all_five &= assay_value_number(assay_object_get(
-							    &rs->u.items[k], "score")) == 5;
-			}
-			size_t gerr = grading_errors(c.workspace, id, ver);
-			verrors += gerr;
-			if (!runs && !gerr)
+/* The criteria of case `ec` that are flaky in version `ver`: `passed` differs between runs, or
+ * the score spans 2 points or more. */
+static assay_value flaky_criteria(const struct report *r, int64_t ver, const assay_value *ec,
+				  const char *id)
+{
+	const assay_value *exps = assay_object_get(ec, "expectations");
+	assay_value flaky = assay_value_array();
+
+	for (uint32_t k = 0; exps && k < exps->len; k++) {
+		const char *crit = assay_skill__str(&exps->u.items[k], "criterion");
+		int seen = 0, passes = 0;
+		double slo = INFINITY, shi = -INFINITY;
+		for (size_t i = 0; crit && i < r->ng; i++) {
+			if (!of(&r->gs[i], ver, id))
 				continue;
-			if (!runs) {
-				/* only failed gradings: listed, with no pass rate */
-				assay_value ce = assay_value_object();
-				assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
-				assay_object_set(a, &ce, "runs", assay_value_int(0));
-				assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
-				assay_object_set(a, &ce, "pass_rate", assay_value_null());
-				assay_object_set(a, &ce, "mean", assay_value_null());
-				assay_object_set(a, &ce, "min", assay_value_null());
-				assay_object_set(a, &ce, "max", assay_value_null());
-				assay_object_set(a, &ce, "flaky", assay_value_array());
-				assay_array_push(a, &vcases, ce);
+			const assay_value *res = result(&r->gs[i].g, crit);
+			if (!res)
 				continue;
-			}
-			any = true;
-			const assay_value *exps = assay_object_get(&cases->u.items[ci],
-								    "expectations");
-			for (uint32_t k = 0; exps && k < exps->len; k++) {
-				const char *crit = assay_skill__str(&exps->u.items[k], "criterion");
-				int seen = 0, passes = 0;
-				double slo = INFINITY, shi = -INFINITY;
-				for (size_t i = 0; crit && i < ng; i++) {
-					if (gs[i].version != ver || strcmp(gs[i].case_id, id))
-						continue;
-					const assay_value *r = result(&gs[i].g, crit);
-					if (!r)
-						continue;
-					double s = assay_value_number(assay_object_get(r, "score"));
-					seen++;
-					passes += s >= 3;
-					slo = fmin(slo, s);
-					shi = fmax(shi, s);
-				}
-				if (seen > 1 && ((passes && passes < seen) || shi - slo >= 2))
-					assay_array_push(a, &flaky, assay_value_strz(a, crit));
-			}
-			assay_value ce = assay_value_object();
-			assay_object_set(a, &ce, "case_id", assay_value_strz(a, id));
-			assay_object_set(a, &ce, "runs", assay_value_int((int64_t)runs));
-			assay_object_set(a, &ce, "grading_errors", assay_value_int((int64_t)gerr));
-			assay_object_set(a, &ce, "pass_rate",
-					 assay_value_real((double)pass / (double)runs));
-			assay_object_set(a, &ce, "mean",
-					 assay_value_real(assay_skill_round1(sum / (double)runs)));
-			assay_object_set(a, &ce, "min", assay_value_real(lo));
-			assay_object_set(a, &ce, "max", assay_value_real(hi));
-			assay_object_set(a, &ce, "flaky", flaky);
-			assay_array_push(a, &vcases, ce);
-			vruns += runs;
-			vpass += pass;
-			vsum += sum;
-			graded_cases++;
-			passed_cases += pass == runs;
+			double s = assay_value_number(assay_object_get(res, "score"));
+			seen++;
+			passes += s >= 3;
+			slo = fmin(slo, s);
+			shi = fmax(shi, s);
 		}
-		assay_object_set(a, &ve, "runs", assay_value_int((int64_t)vruns));
-		assay_object_set(a, &ve, "grading_errors", assay_value_int((int64_t)verrors));
-		assay_object_set(a, &ve, "pass_rate", vruns ? assay_value_real((double)vpass /
-									  (double)vruns)
-							    : assay_value_null());
-		assay_object_set(a, &ve, "cases", vcases);
-		/* The skill's effect: this version's runs against the runs without the skill. */
-		if (vruns && bruns) {
-			double dd, lo, hi;
-			assay_value de = assay_value_object();
-			assay_skill_delta_ci((double)vpass, (double)vruns, (double)bpass,
-					     (double)bruns, 1.959963984540054, &dd, &lo, &hi);
-			assay_object_set(a, &de, "pass_rate", assay_value_real(dd));
-			assay_object_set(a, &de, "ci_lo", assay_value_real(lo));
-			assay_object_set(a, &de, "ci_hi", assay_value_real(hi));
-			assay_object_set(a, &de, "mean", assay_value_real(assay_skill_round1(
-				vsum / (double)vruns - bsum / (double)bruns)));
-			assay_object_set(a, &ve, "delta_without_skill", de);
-		} else {
-			assay_object_set(a, &ve, "delta_without_skill", assay_value_null());
-		}
-		assay_array_push(a, &versions, ve);
-		if (ver == baseline && any && cases && graded_cases == cases->len &&
-		    passed_cases == graded_cases)
-			assay_array_push(a, &warnings, assay_value_stringf(
-				a, "evals too easy: the baseline v%d passes every case in every run: "
-				"tighten the expectations before improving the skill", baseline));
-		else if (ver == baseline && any && all_five)
-			assay_array_push(a, &warnings, assay_value_stringf(
-				a, "evals too easy: every criterion of the baseline v%d scored 5",
-				baseline));
+		if (seen > 1 && ((passes && passes < seen) || shi - slo >= 2))
+			assay_array_push(r->a, &flaky, assay_value_strz(r->a, crit));
 	}
+	return flaky;
+}
 
-	for (uint32_t ci = 0; cases && ci < cases->len; ci++) {
-		const char *id = assay_skill__str(&cases->u.items[ci], "id");
-		const assay_value *exps = assay_object_get(&cases->u.items[ci], "expectations");
+/* Case `ec`'s entry in version `ver` into *ce, its figures added to `t`; false when it has
+ * neither runs nor failed gradings (no entry). */
+static bool case_value(const struct report *r, int64_t ver, const assay_value *ec,
+		       struct version_tally *t, assay_value *ce)
+{
+	assay_arena *a = r->a;
+	const char *id = assay_skill__str(ec, "id");
+	size_t runs = 0, pass = 0, gerr;
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < r->ng; i++) {
+		if (!of(&r->gs[i], ver, id))
+			continue;
+		const assay_value *os = assay_object_get(&r->gs[i].g, "overall_score");
+		double s = os && assay_value_is_number(os) ? assay_value_number(os) : 0;
+		runs++;
+		pass += assay_value_is_str(assay_object_get(&r->gs[i].g, "overall"), "pass");
+		sum += s;
+		lo = fmin(lo, s);
+		hi = fmax(hi, s);
+		const assay_value *rs = assay_object_get(&r->gs[i].g, "results");
+		for (uint32_t k = 0; rs && rs->kind == ASSAY_V_ARRAY && k < rs->len; k++)
+			t->all_five &= assay_value_number(assay_object_get(&rs->u.items[k],
+									    "score")) == 5;
+	}
+	gerr = grading_errors(r->ws, id, ver);
+	t->errors += gerr;
+	if (!runs && !gerr)
+		return false;
+	*ce = assay_value_object();
+	assay_object_set(a, ce, "case_id", assay_value_strz(a, id));
+	assay_object_set(a, ce, "runs", assay_value_int((int64_t)runs));
+	assay_object_set(a, ce, "grading_errors", assay_value_int((int64_t)gerr));
+	if (!runs) {
+		/* only failed gradings: listed, with no pass rate */
+		assay_object_set(a, ce, "pass_rate", assay_value_null());
+		assay_object_set(a, ce, "mean", assay_value_null());
+		assay_object_set(a, ce, "min", assay_value_null());
+		assay_object_set(a, ce, "max", assay_value_null());
+		assay_object_set(a, ce, "flaky", assay_value_array());
+		return true;
+	}
+	t->any = true;
+	assay_value flaky = flaky_criteria(r, ver, ec, id);
+	assay_object_set(a, ce, "pass_rate", assay_value_real((double)pass / (double)runs));
+	assay_object_set(a, ce, "mean", assay_value_real(assay_skill_round1(sum / (double)runs)));
+	assay_object_set(a, ce, "min", assay_value_real(lo));
+	assay_object_set(a, ce, "max", assay_value_real(hi));
+	assay_object_set(a, ce, "flaky", flaky);
+	t->runs += runs;
+	t->pass += pass;
+	t->sum += sum;
+	t->graded_cases++;
+	t->passed_cases += pass == runs;
+	return true;
+}
+
+/* The skill's effect: a version's runs against the runs without the skill (null when either
+ * has none). */
+static assay_value delta_without_skill(const struct report *r, const struct version_tally *t)
+{
+	double dd, lo, hi;
+	assay_value de = assay_value_object();
+
+	if (!t->runs || !r->bruns)
+		return assay_value_null();
+	assay_skill_delta_ci((double)t->pass, (double)t->runs, (double)r->bpass, (double)r->bruns,
+			     1.959963984540054, &dd, &lo, &hi);
+	assay_object_set(r->a, &de, "pass_rate", assay_value_real(dd));
+	assay_object_set(r->a, &de, "ci_lo", assay_value_real(lo));
+	assay_object_set(r->a, &de, "ci_hi", assay_value_real(hi));
+	assay_object_set(r->a, &de, "mean", assay_value_real(assay_skill_round1(
+		t->sum / (double)t->runs - r->bsum / (double)r->bruns)));
+	return de;
+}
+
+/* "evals too easy", when version `ver` is the baseline and passes everything. */
+static void easy_warning(const struct report *r, int64_t ver, const struct version_tally *t,
+			 assay_value *warnings)
+{
+	if (ver != r->baseline || !t->any)
+		return;
+	if (r->cases && t->graded_cases == r->cases->len && t->passed_cases == t->graded_cases)
+		assay_array_push(r->a, warnings, assay_value_stringf(
+			r->a, "evals too easy: the baseline v%d passes every case in every run: "
+			"tighten the expectations before improving the skill", r->baseline));
+	else if (t->all_five)
+		assay_array_push(r->a, warnings, assay_value_stringf(
+			r->a, "evals too easy: every criterion of the baseline v%d scored 5",
+			r->baseline));
+}
+
+/* Version `ver` (`hv`, its history.json entry): its figures and cases. */
+static assay_value version_value(const struct report *r, const assay_value *hv, int64_t ver,
+				 assay_value *warnings)
+{
+	assay_arena *a = r->a;
+	assay_value ve = assay_value_object(), vcases = assay_value_array();
+	struct version_tally t = { .all_five = true };
+	const assay_value *desc = assay_object_get(hv, "description");
+	const assay_value *avg = assay_object_get(hv, "average_score");
+
+	assay_object_set(a, &ve, "version", assay_value_int(ver));
+	assay_object_set(a, &ve, "description", desc ? assay_value_copy(a, desc)
+						     : assay_value_null());
+	assay_object_set(a, &ve, "average_score", avg ? assay_value_copy(a, avg)
+						      : assay_value_null());
+	for (uint32_t ci = 0; r->cases && ci < r->cases->len; ci++) {
+		assay_value ce;
+
+		if (case_value(r, ver, &r->cases->u.items[ci], &t, &ce))
+			assay_array_push(a, &vcases, ce);
+	}
+	assay_object_set(a, &ve, "runs", assay_value_int((int64_t)t.runs));
+	assay_object_set(a, &ve, "grading_errors", assay_value_int((int64_t)t.errors));
+	assay_object_set(a, &ve, "pass_rate", t.runs ? assay_value_real((double)t.pass /
+									 (double)t.runs)
+						     : assay_value_null());
+	assay_object_set(a, &ve, "cases", vcases);
+	assay_object_set(a, &ve, "delta_without_skill", delta_without_skill(r, &t));
+	easy_warning(r, ver, &t, warnings);
+	return ve;
+}
+
+/* The criteria that passed in every graded run of every version (at least two runs). */
+static assay_value never_discriminating(const struct report *r)
+{
+	assay_arena *a = r->a;
+	assay_value nd = assay_value_array();
+
+	for (uint32_t ci = 0; r->cases && ci < r->cases->len; ci++) {
+		const char *id = assay_skill__str(&r->cases->u.items[ci], "id");
+		const assay_value *exps = assay_object_get(&r->cases->u.items[ci], "expectations");
 		for (uint32_t k = 0; exps && k < exps->len; k++) {
 			const char *crit = assay_skill__str(&exps->u.items[k], "criterion");
 			int seen = 0, passes = 0;
-			for (size_t i = 0; crit && i < ng; i++) {
-				const assay_value *r = strcmp(gs[i].case_id, id) ? NULL
-						       : result(&gs[i].g, crit);
-				if (!r)
+			for (size_t i = 0; crit && i < r->ng; i++) {
+				const assay_value *res = strcmp(r->gs[i].case_id, id)
+							 ? NULL : result(&r->gs[i].g, crit);
+				if (!res)
 					continue;
 				seen++;
-				passes += assay_value_number(assay_object_get(r, "score")) >= 3;
+				passes += assay_value_number(assay_object_get(res, "score")) >= 3;
 			}
 			if (seen >= 2 && passes == seen) {
 				assay_value x = assay_value_object();
@@ -392,11 +433,45 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 			}
 		}
 	}
+	return nd;
+}
+
+int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, assay_err *err)
+{
+	struct skill_config c = { 0 };
+	assay_value history, evals, versions = assay_value_array();
+	assay_value warnings = assay_value_array(), unreadable = assay_value_array();
+	struct grade *gs = NULL;
+	struct report r = { .a = a, .baseline = -1 };
+	int rc;
+
+	*out = assay_value_null();
+	if ((rc = assay_skill__config_load(&c, workspace, err)) ||
+	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
+	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
+		goto out;
+	r.ws = c.workspace;
+	r.gs = gs = load_gradings(a, c.workspace, &r.ng, &unreadable);
+	r.cases = assay_object_get(&evals, "cases");
+	assay_value bl = without_skill_value(a, c.workspace, r.cases, &r.bruns, &r.bpass, &r.bsum,
+					     &unreadable);
+	for (size_t i = 0; i < r.ng; i++)
+		if (r.baseline < 0 || gs[i].version < r.baseline)
+			r.baseline = gs[i].version;
+
+	const assay_value *hv = assay_object_get(&history, "versions");
+	for (uint32_t vi = 0; vi < hv->len; vi++) {
+		int64_t ver;
+
+		if (assay_skill__int(&hv->u.items[vi], "version", &ver))
+			assay_array_push(a, &versions,
+					 version_value(&r, &hv->u.items[vi], ver, &warnings));
+	}
 	*out = assay_value_object();
 	assay_object_set(a, out, "workspace", assay_value_strz(a, c.workspace));
 	assay_object_set(a, out, "versions", versions);
 	assay_object_set(a, out, "without_skill", bl);
-	assay_object_set(a, out, "never_discriminating", nd);
+	assay_object_set(a, out, "never_discriminating", never_discriminating(&r));
 	assay_object_set(a, out, "warnings", warnings);
 	assay_object_set(a, out, "unreadable", unreadable);
 out:

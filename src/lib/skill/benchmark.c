@@ -41,6 +41,13 @@ struct brun {
 	double pass_rate, time_s, tokens;
 };
 
+/* The graded runs read, and how many grading files could not be. */
+struct bruns {
+	struct brun *v;
+	size_t n, alloc;
+	size_t unreadable;
+};
+
 struct stat_acc {
 	double *v;
 	size_t n, alloc;
@@ -139,8 +146,8 @@ static int by_place(const void *x, const void *y)
 }
 
 /* Reads the grading files of one folder: the version's (`version` >= 0) or the baseline's. */
-static void collect(struct brun **rs, size_t *n, size_t *alloc, const char *ws,
-		    const assay_value *cases, int version, assay_arena *a, size_t *unreadable)
+static void collect(struct bruns *b, const char *ws, const assay_value *cases, int version,
+		    assay_arena *a)
 {
 	bool without = version < 0;
 	char *dir = assay_path_join(ws, without ? "without_skill/grading" : "grading");
@@ -158,7 +165,7 @@ static void collect(struct brun **rs, size_t *n, size_t *alloc, const char *ws,
 			struct brun r = { (uint32_t)ci, run, without, assay_value_null(), 0, 0, 0 };
 			char *p = assay_path_join(dir, names[i]->d_name);
 			if (assay_skill__load_json(&r.g, a, p, NULL) || r.g.kind != ASSAY_V_OBJECT) {
-				(*unreadable)++;
+				b->unreadable++;
 			} else {
 				char *t = without
 						  ? assay_xasprintf("without_skill/runs/%s/run%d/timing.json",
@@ -168,11 +175,11 @@ static void collect(struct brun **rs, size_t *n, size_t *alloc, const char *ws,
 				r.time_s = run_seconds(ws, t, a);
 				r.tokens = tokens_of(assay_object_get(&r.g, "execution_metrics"));
 				free(t);
-				if (*n == *alloc) {
-					*alloc = *alloc ? 2 * *alloc : 32;
-					*rs = assay_xrealloc(*rs, *alloc * sizeof(**rs));
+				if (b->n == b->alloc) {
+					b->alloc = b->alloc ? 2 * b->alloc : 32;
+					b->v = assay_xrealloc(b->v, b->alloc * sizeof(*b->v));
 				}
-				(*rs)[(*n)++] = r;
+				b->v[b->n++] = r;
 			}
 			free(p);
 		}
@@ -317,59 +324,29 @@ static int make_dir(char **out, const char *ws, assay_err *err)
 	return assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "cannot make a folder under benchmarks/");
 }
 
-int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspace,
-			  int version, assay_err *err)
+/* metadata: the skill, what ran it and graded it, when, which evals, how many runs. */
+static assay_value metadata_value(assay_arena *a, const struct skill_config *c,
+				  const struct bruns *b, const assay_value *cases, int version)
 {
-	struct skill_config c;
-	assay_arena *a = assay_arena_new(0);
-	assay_value history, evals;
-	struct brun *rs = NULL;
-	size_t n = 0, alloc = 0, unreadable = 0;
-	char *dir = NULL;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = assay_skill__config_load(&c, workspace, err)) ||
-	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
-	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
-		goto out;
-	if (version < 0)
-		version = (int)assay_object_get(&history, "current_version")->u.i;
-	out->version = version;
-	const assay_value *cases = assay_object_get(&evals, "cases");
-	collect(&rs, &n, &alloc, c.workspace, cases, version, a, &unreadable);
-	size_t with = n;
-	collect(&rs, &n, &alloc, c.workspace, cases, -1, a, &unreadable);
-	if (!with) {
-		rc = assay_err_set(err, ASSAY_ENOMATCH, NULL, 0, 0, "version %d has no graded run "
-				   "(assay skill run first)", version);
-		goto out;
-	}
-	if (n)
-		qsort(rs, n, sizeof(*rs), by_place);
-
-	assay_value root = assay_value_object(), md = assay_value_object();
-	assay_value runs = assay_value_array(), summ = assay_value_object();
-	assay_value evals_run = assay_value_array();
+	assay_value md = assay_value_object(), evals_run = assay_value_array();
 	char now[32];
 	int per_config = 0;
+
 	assay_skill__now(now);
-	for (size_t i = 0; i < n; i++) {
-		per_config = rs[i].run > per_config ? rs[i].run : per_config;
-		assay_array_push(a, &runs, run_value(a, &rs[i], &cases->u.items[rs[i].case_index]));
-	}
+	for (size_t i = 0; i < b->n; i++)
+		per_config = b->v[i].run > per_config ? b->v[i].run : per_config;
 	for (uint32_t i = 0; i < cases->len; i++)
-		for (size_t k = 0; k < n; k++)
-			if (rs[k].case_index == i) {
+		for (size_t k = 0; k < b->n; k++)
+			if (b->v[k].case_index == i) {
 				assay_array_push(a, &evals_run, assay_value_int((int64_t)i + 1));
 				break;
 			}
-	char *name = assay_skill__basename(c.skill);
+	char *name = assay_skill__basename(c->skill);
 	assay_buf exec = ASSAY_BUF_INIT;
-	for (size_t i = 0; i < c.executor.nr; i++)
-		assay_buf_addf(&exec, "%s%s", i ? " " : "", c.executor.v[i]);
+	for (size_t i = 0; i < c->executor.nr; i++)
+		assay_buf_addf(&exec, "%s%s", i ? " " : "", c->executor.v[i]);
 	/* No model is known for a command: the command says what ran. */
-	const struct skill_judge_cfg *gj = &c.judge[ASSAY_JUDGE_GRADER];
+	const struct skill_judge_cfg *gj = &c->judge[ASSAY_JUDGE_GRADER];
 	assay_buf grader = ASSAY_BUF_INIT;
 	if (gj->cfg.model && *gj->cfg.model)
 		assay_buf_adds(&grader, gj->cfg.model);
@@ -377,7 +354,7 @@ int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspa
 		for (size_t i = 0; i < gj->command.nr; i++)
 			assay_buf_addf(&grader, "%s%s", i ? " " : "", gj->command.v[i]);
 	assay_object_set(a, &md, "skill_name", assay_value_strz(a, name));
-	assay_object_set(a, &md, "skill_path", assay_value_strz(a, c.skill));
+	assay_object_set(a, &md, "skill_path", assay_value_strz(a, c->skill));
 	assay_object_set(a, &md, "executor_model", assay_value_string(a, exec.ptr, exec.len));
 	assay_object_set(a, &md, "analyzer_model", assay_value_string(a, grader.ptr, grader.len));
 	assay_buf_release(&grader);
@@ -387,17 +364,28 @@ int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspa
 	assay_object_set(a, &md, "version", assay_value_int(version));
 	free(name);
 	assay_buf_release(&exec);
+	return md;
+}
 
-	double mean[2][3] = { { 0 } };
-	bool have_baseline = n > with;
+/*
+ * run_summary: the statistics of the runs with the skill, and of those without it when the
+ * baseline ran (`with`: how many of b's runs are with it), and their difference; the means
+ * into mean[with, without][pass rate, seconds, tokens].
+ */
+static assay_value run_summary_value(assay_arena *a, const struct bruns *b, size_t with,
+				     double mean[2][3])
+{
+	assay_value summ = assay_value_object();
+	bool have_baseline = b->n > with;
+
 	for (int w = 0; w < (have_baseline ? 2 : 1); w++) {
 		struct stat_acc pr = { 0 }, ts = { 0 }, tk = { 0 };
 		assay_value cs = assay_value_object();
-		for (size_t i = 0; i < n; i++)
-			if (rs[i].without == (bool)w) {
-				acc_add(&pr, rs[i].pass_rate);
-				acc_add(&ts, rs[i].time_s);
-				acc_add(&tk, rs[i].tokens);
+		for (size_t i = 0; i < b->n; i++)
+			if (b->v[i].without == (bool)w) {
+				acc_add(&pr, b->v[i].pass_rate);
+				acc_add(&ts, b->v[i].time_s);
+				acc_add(&tk, b->v[i].tokens);
 			}
 		assay_object_set(a, &cs, "pass_rate", stats(a, &pr, &mean[w][0]));
 		assay_object_set(a, &cs, "time_seconds", stats(a, &ts, &mean[w][1]));
@@ -419,11 +407,50 @@ int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspa
 		assay_object_set(a, &d, "tokens", assay_value_strz(a, s));
 		assay_object_set(a, &summ, "delta", d);
 	}
-	assay_object_set(a, &root, "metadata", md);
+	return summ;
+}
+
+int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspace,
+			  int version, assay_err *err)
+{
+	struct skill_config c;
+	assay_arena *a = assay_arena_new(0);
+	assay_value history, evals;
+	struct bruns b = { NULL, 0, 0, 0 };
+	char *dir = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = assay_skill__config_load(&c, workspace, err)) ||
+	    (rc = assay_skill__history_load(&history, a, c.workspace, err)) ||
+	    (rc = assay_skill__evals_load(&evals, a, &c, err)))
+		goto out;
+	if (version < 0)
+		version = (int)assay_object_get(&history, "current_version")->u.i;
+	out->version = version;
+	const assay_value *cases = assay_object_get(&evals, "cases");
+	collect(&b, c.workspace, cases, version, a);
+	size_t with = b.n;
+	collect(&b, c.workspace, cases, -1, a);
+	if (!with) {
+		rc = assay_err_set(err, ASSAY_ENOMATCH, NULL, 0, 0, "version %d has no graded run "
+				   "(assay skill run first)", version);
+		goto out;
+	}
+	if (b.n)
+		qsort(b.v, b.n, sizeof(*b.v), by_place);
+
+	assay_value root = assay_value_object(), runs = assay_value_array();
+	double mean[2][3] = { { 0 } };
+	bool have_baseline = b.n > with;
+
+	for (size_t i = 0; i < b.n; i++)
+		assay_array_push(a, &runs, run_value(a, &b.v[i], &cases->u.items[b.v[i].case_index]));
+	assay_object_set(a, &root, "metadata", metadata_value(a, &c, &b, cases, version));
 	assay_object_set(a, &root, "runs", runs);
-	assay_object_set(a, &root, "run_summary", summ);
-	assay_object_set(a, &root, "notes", notes_value(a, rs, n, cases, have_baseline,
-							 unreadable));
+	assay_object_set(a, &root, "run_summary", run_summary_value(a, &b, with, mean));
+	assay_object_set(a, &root, "notes", notes_value(a, b.v, b.n, cases, have_baseline,
+							 b.unreadable));
 
 	if ((rc = make_dir(&dir, c.workspace, err)))
 		goto out;
@@ -431,11 +458,11 @@ int assay_skill_benchmark(assay_skill_benchmark_result *out, const char *workspa
 	if ((rc = assay_skill__write_json(out->path, &root, err)))
 		goto out;
 	out->with_skill_runs = with;
-	out->without_skill_runs = n - with;
+	out->without_skill_runs = b.n - with;
 	out->pass_rate_with = mean[0][0];
 	out->pass_rate_without = have_baseline ? mean[1][0] : NAN;
 out:
-	free(rs);
+	free(b.v);
 	free(dir);
 	assay_skill__config_release(&c);
 	assay_arena_free(a);

@@ -381,21 +381,22 @@ static void check_compliance(struct ck *k, const assay_value *cc)
 	}
 }
 
-static void check_grading(struct ck *k, const assay_value *root, const assay_value *evals)
-{
-	static const char *const top[] = { "case_id", "version", "run", "overall_score",
-					   "required_score", "results", "overall",
-					   "convention_compliance", "claims", "user_notes_summary",
-					   "eval_feedback", "execution_metrics", NULL };
-	const assay_value *id, *ver, *run, *os, *results, *overall, *v;
-	const assay_member *rm;
-	double sum = 0, rsum = 0;
-	size_t rn = 0;
-	bool all_required_pass = true, derivable = true;
+/* What a grading file's results add up to, for the values derived from them. */
+struct grading_sums {
+	double sum;               /* of every score */
+	double rsum;              /* of the required criteria's scores */
+	size_t rn;                /* required criteria graded */
+	bool all_required_pass;
+	bool derivable;           /* every result is well formed and every expectation has one */
+};
 
-	if (!is_object(k, root, "grading file"))
-		return;
-	only_keys(k, root, "grading", top);
+/* case_id, version and run, as the file is named. */
+static const assay_value *check_grading_id(struct ck *k, const assay_value *root)
+{
+	const assay_value *id, *ver, *run;
+	char *base = assay_skill__basename(k->path), cid[256];
+	int fv, fr;
+
 	id = need(k, root, "grading", "case_id", ASSAY_V_STRING, false);
 	ver = need(k, root, "grading", "version", ASSAY_V_INT, false);
 	run = need(k, root, "grading", "run", ASSAY_V_INT, false);
@@ -403,17 +404,135 @@ static void check_grading(struct ck *k, const assay_value *root, const assay_val
 		ERR(k, root, "grading: version must be >= 0");
 	if (run && run->u.i < 1)
 		ERR(k, root, "grading: run must be >= 1");
-	{
-		char *base = assay_skill__basename(k->path), cid[256];
-		int fv, fr;
+	if (assay_skill__grading_name(base, cid, sizeof(cid), &fv, &fr) && id && ver && run &&
+	    (strcmp(cid, id->u.s) || fv != ver->u.i || fr != run->u.i))
+		ERR(k, root, "grading: the file name says %s, version %d, run %d; the "
+		    "content says %s, %lld, %lld", cid, fv, fr, id->u.s,
+		    (long long)ver->u.i, (long long)run->u.i);
+	free(base);
+	return id;
+}
 
-		if (assay_skill__grading_name(base, cid, sizeof(cid), &fv, &fr) && id && ver &&
-		    run && (strcmp(cid, id->u.s) || fv != ver->u.i || fr != run->u.i))
-			ERR(k, root, "grading: the file name says %s, version %d, run %d; the "
-			    "content says %s, %lld, %lld", cid, fv, fr, id->u.s,
-			    (long long)ver->u.i, (long long)run->u.i);
-		free(base);
+/* results[i] of a grading file of case `id` (its expectations `exps`, NULL if unknown). */
+static void check_result(struct ck *k, const assay_value *results, uint32_t i,
+			 const assay_value *exps, const assay_value *id, struct grading_sums *g)
+{
+	static const char *const rkeys[] = { "criterion", "score", "passed", "reasoning", NULL };
+	const assay_value *r = &results->u.items[i], *crit, *score, *passed, *v;
+	char where[64];
+
+	snprintf(where, sizeof(where), "results[%u]", i);
+	if (!is_object(k, r, where)) {
+		g->derivable = false;
+		return;
 	}
+	only_keys(k, r, where, rkeys);
+	crit = need(k, r, where, "criterion", ASSAY_V_STRING, false);
+	score = need(k, r, where, "score", ASSAY_V_INT, false);
+	passed = need(k, r, where, "passed", ASSAY_V_BOOL, false);
+	need(k, r, where, "reasoning", ASSAY_V_STRING, false);
+	if (!score || score->u.i < 1 || score->u.i > 5) {
+		if (score)
+			ERR(k, assay_member_anchor(assay_object_member(r, "score")),
+			    "%s: score must be an integer 1-5", where);
+		g->derivable = false;
+		return;
+	}
+	if (passed && passed->u.b != (score->u.i >= 3))
+		ERR(k, assay_member_anchor(assay_object_member(r, "passed")),
+		    "%s: passed must be %s (derived: score >= 3)", where,
+		    score->u.i >= 3 ? "true" : "false");
+	g->sum += (double)score->u.i;
+	if (crit) {
+		for (uint32_t j = 0; j < i; j++)
+			if (assay_value_equal(assay_object_get(&results->u.items[j], "criterion"),
+					      crit))
+				ERR(k, crit, "%s: criterion '%s' is graded twice", where, crit->u.s);
+	}
+	if (!exps || !crit)
+		return;
+	const assay_value *e = NULL;
+	for (uint32_t j = 0; j < exps->len; j++)
+		if (assay_value_equal(assay_object_get(&exps->u.items[j], "criterion"), crit))
+			e = &exps->u.items[j];
+	if (!e) {
+		ERR(k, crit, "%s: criterion '%s' is not an expectation of case '%s'", where,
+		    crit->u.s, id->u.s);
+	} else if ((v = assay_object_get(e, "required")) && v->kind == ASSAY_V_BOOL && v->u.b) {
+		g->rsum += (double)score->u.i;
+		g->rn++;
+		if (score->u.i < 3)
+			g->all_required_pass = false;
+	}
+}
+
+/* Every expectation of the case has a result. */
+static void check_every_expectation(struct ck *k, const assay_value *exps,
+				    const assay_value *results, struct grading_sums *g)
+{
+	for (uint32_t j = 0; j < exps->len; j++) {
+		const assay_value *crit = assay_object_get(&exps->u.items[j], "criterion");
+		bool found = false;
+		for (uint32_t i = 0; i < results->len; i++)
+			if (assay_value_equal(assay_object_get(&results->u.items[i], "criterion"),
+					      crit))
+				found = true;
+		if (!found && crit && crit->kind == ASSAY_V_STRING) {
+			ERR(k, results, "grading: expectation '%s' has no result", crit->u.s);
+			g->derivable = false;
+		}
+	}
+}
+
+/* required_score and overall as the required criteria's scores make them. */
+static void check_required(struct ck *k, const assay_member *rm, const assay_value *overall,
+			   const struct grading_sums *g)
+{
+	if (rm) {
+		bool ok = g->rn ? assay_value_is_number(&rm->value) &&
+				  same(assay_skill_round1(g->rsum / g->rn),
+				       assay_value_number(&rm->value))
+				: rm->value.kind == ASSAY_V_NULL;
+		if (!ok && g->rn)
+			ERR(k, assay_member_anchor(rm), "grading: required_score must be "
+			    "%.1f (the mean of required scores)", assay_skill_round1(g->rsum / g->rn));
+		else if (!ok)
+			ERR(k, assay_member_anchor(rm), "grading: required_score must be "
+			    "null (no required expectation)");
+	}
+	const char *want = g->all_required_pass ? "pass" : "fail";
+	if (overall && !assay_value_is_str(overall, want))
+		ERR(k, overall, "grading: overall must be \"%s\" (every required criterion %s)",
+		    want, g->all_required_pass ? "passed" : "did not pass");
+}
+
+static void check_claims(struct ck *k, const assay_value *v)
+{
+	for (uint32_t i = 0; i < v->len; i++) {
+		char where[64];
+		snprintf(where, sizeof(where), "claims[%u]", i);
+		if (!is_object(k, &v->u.items[i], where))
+			continue;
+		need(k, &v->u.items[i], where, "claim", ASSAY_V_STRING, false);
+		need(k, &v->u.items[i], where, "verified", ASSAY_V_BOOL, false);
+		need(k, &v->u.items[i], where, "evidence", ASSAY_V_STRING, false);
+	}
+}
+
+static void check_grading(struct ck *k, const assay_value *root, const assay_value *evals)
+{
+	static const char *const top[] = { "case_id", "version", "run", "overall_score",
+					   "required_score", "results", "overall",
+					   "convention_compliance", "claims", "user_notes_summary",
+					   "eval_feedback", "execution_metrics", NULL };
+	const assay_value *id, *os, *results, *overall, *v;
+	const assay_member *rm;
+	struct grading_sums g = { 0, 0, 0, true, true };
+
+	if (!is_object(k, root, "grading file"))
+		return;
+	only_keys(k, root, "grading", top);
+	id = check_grading_id(k, root);
 	const assay_value *ecase = evals && id ? find_case(evals, id->u.s) : NULL;
 	if (evals && id && !ecase)
 		ERR(k, id, "grading: case '%s' is not in evals.json", id->u.s);
@@ -426,75 +545,14 @@ static void check_grading(struct ck *k, const assay_value *root, const assay_val
 	else if (rm->value.kind != ASSAY_V_NULL && !assay_value_is_number(&rm->value))
 		ERR(k, assay_member_anchor(rm), "grading: required_score must be a number");
 	results = need(k, root, "grading", "results", ASSAY_V_ARRAY, false);
-	for (uint32_t i = 0; results && i < results->len; i++) {
-		const assay_value *r = &results->u.items[i], *crit, *score, *passed;
-		char where[64];
-		static const char *const rkeys[] = { "criterion", "score", "passed", "reasoning",
-						     NULL };
-
-		snprintf(where, sizeof(where), "results[%u]", i);
-		if (!is_object(k, r, where)) {
-			derivable = false;
-			continue;
-		}
-		only_keys(k, r, where, rkeys);
-		crit = need(k, r, where, "criterion", ASSAY_V_STRING, false);
-		score = need(k, r, where, "score", ASSAY_V_INT, false);
-		passed = need(k, r, where, "passed", ASSAY_V_BOOL, false);
-		need(k, r, where, "reasoning", ASSAY_V_STRING, false);
-		if (!score || score->u.i < 1 || score->u.i > 5) {
-			if (score)
-				ERR(k, assay_member_anchor(assay_object_member(r, "score")),
-				    "%s: score must be an integer 1-5", where);
-			derivable = false;
-			continue;
-		}
-		if (passed && passed->u.b != (score->u.i >= 3))
-			ERR(k, assay_member_anchor(assay_object_member(r, "passed")),
-			    "%s: passed must be %s (derived: score >= 3)", where,
-			    score->u.i >= 3 ? "true" : "false");
-		sum += (double)score->u.i;
-		if (crit) {
-			for (uint32_t j = 0; j < i; j++)
-				if (assay_value_equal(assay_object_get(&results->u.items[j],
-								       "criterion"), crit))
-					ERR(k, crit, "%s: criterion '%s' is graded twice", where,
-					    crit->u.s);
-		}
-		if (exps && crit) {
-			const assay_value *e = NULL;
-			for (uint32_t j = 0; j < exps->len; j++)
-				if (assay_value_equal(assay_object_get(&exps->u.items[j],
-								       "criterion"), crit))
-					e = &exps->u.items[j];
-			if (!e) {
-				ERR(k, crit, "%s: criterion '%s' is not an expectation of case "
-				    "'%s'", where, crit->u.s, id->u.s);
-			} else if ((v = assay_object_get(e, "required")) &&
-				   v->kind == ASSAY_V_BOOL && v->u.b) {
-				rsum += (double)score->u.i;
-				rn++;
-				if (score->u.i < 3)
-					all_required_pass = false;
-			}
-		}
-	}
+	for (uint32_t i = 0; results && i < results->len; i++)
+		check_result(k, results, i, exps, id, &g);
 	if (results && !results->len)
 		ERR(k, results, "grading: results must not be empty");
-	for (uint32_t j = 0; exps && results && j < exps->len; j++) {
-		const assay_value *crit = assay_object_get(&exps->u.items[j], "criterion");
-		bool found = false;
-		for (uint32_t i = 0; i < results->len; i++)
-			if (assay_value_equal(assay_object_get(&results->u.items[i], "criterion"),
-					      crit))
-				found = true;
-		if (!found && crit && crit->kind == ASSAY_V_STRING) {
-			ERR(k, results, "grading: expectation '%s' has no result", crit->u.s);
-			derivable = false;
-		}
-	}
-	if (os && results && results->len && derivable) {
-		double want = assay_skill_round1(sum / results->len);
+	if (exps && results)
+		check_every_expectation(k, exps, results, &g);
+	if (os && results && results->len && g.derivable) {
+		double want = assay_skill_round1(g.sum / results->len);
 		if (!same(want, assay_value_number(os)))
 			ERR(k, assay_member_anchor(assay_object_member(root, "overall_score")),
 			    "grading: overall_score must be %.1f (the mean of all scores)", want);
@@ -502,37 +560,12 @@ static void check_grading(struct ck *k, const assay_value *root, const assay_val
 	overall = need(k, root, "grading", "overall", ASSAY_V_STRING, false);
 	if (overall && !assay_value_is_str(overall, "pass") && !assay_value_is_str(overall, "fail"))
 		ERR(k, overall, "grading: overall must be \"pass\" or \"fail\"");
-	if (exps && results && derivable) {
-		if (rm) {
-			bool ok = rn ? assay_value_is_number(&rm->value) &&
-					       same(assay_skill_round1(rsum / rn),
-						    assay_value_number(&rm->value))
-				     : rm->value.kind == ASSAY_V_NULL;
-			if (!ok && rn)
-				ERR(k, assay_member_anchor(rm), "grading: required_score must be "
-				    "%.1f (the mean of required scores)", assay_skill_round1(rsum / rn));
-			else if (!ok)
-				ERR(k, assay_member_anchor(rm), "grading: required_score must be "
-				    "null (no required expectation)");
-		}
-		const char *want = all_required_pass ? "pass" : "fail";
-		if (overall && !assay_value_is_str(overall, want))
-			ERR(k, overall, "grading: overall must be \"%s\" (every required criterion "
-			    "%s)", want, all_required_pass ? "passed" : "did not pass");
-	}
+	if (exps && results && g.derivable)
+		check_required(k, rm, overall, &g);
 	if ((v = need(k, root, "grading", "convention_compliance", ASSAY_V_OBJECT, false)))
 		check_compliance(k, v);
-	if ((v = need(k, root, "grading", "claims", ASSAY_V_ARRAY, false))) {
-		for (uint32_t i = 0; i < v->len; i++) {
-			char where[64];
-			snprintf(where, sizeof(where), "claims[%u]", i);
-			if (!is_object(k, &v->u.items[i], where))
-				continue;
-			need(k, &v->u.items[i], where, "claim", ASSAY_V_STRING, false);
-			need(k, &v->u.items[i], where, "verified", ASSAY_V_BOOL, false);
-			need(k, &v->u.items[i], where, "evidence", ASSAY_V_STRING, false);
-		}
-	}
+	if ((v = need(k, root, "grading", "claims", ASSAY_V_ARRAY, false)))
+		check_claims(k, v);
 	need(k, root, "grading", "user_notes_summary", ASSAY_V_STRING, false);
 	need(k, root, "grading", "eval_feedback", ASSAY_V_STRING, false);
 	need(k, root, "grading", "execution_metrics", ASSAY_V_OBJECT, false);

@@ -184,178 +184,227 @@ static int run_improver(const struct skill_config *c, int n, const char *analysi
 	return rc;
 }
 
+/* One improve session: what its steps share. */
+struct improve {
+	const assay_skill_improve_opts *o;
+	assay_skill_improve_result *out;
+	assay_err *err;
+	struct skill_config c;
+	struct session s;
+	double t0, spent;             /* when it started; what its runs cost */
+	double budget_s, budget_c;
+	int iterations, patience;
+	double target;
+	char stopped[600];            /* why it stopped ("": it goes on) */
+};
+
+/* The workspace's current version (history.json, read afresh). */
+static int current_version(struct improve *m, int *n)
+{
+	assay_arena *ha = assay_arena_new(0);
+	assay_value history;
+	int rc = assay_skill__history_load(&history, ha, m->c.workspace, m->err);
+
+	if (!rc)
+		*n = (int)assay_object_get(&history, "current_version")->u.i;
+	assay_arena_free(ha);
+	return rc;
+}
+
+/* 1. The runs of v<n>, within what is left of the budget: their figures into `e`. */
+static int run_step(struct improve *m, int n, assay_value *e, double *pass_rate)
+{
+	const assay_skill_improve_opts *o = m->o;
+	assay_arena *a = m->s.a;
+	assay_skill_run_opts ro = ASSAY_SKILL_RUN_OPTS_INIT;
+	assay_skill_run_summary rs;
+	int rc;
+
+	say(o, "v%d: runs", n);
+	ro.workspace = o->workspace;
+	ro.version = n;
+	ro.runs = o->runs > 0 ? o->runs : 3;
+	ro.jobs = o->jobs;
+	ro.no_cache = o->no_cache;
+	ro.resume = true;
+	ro.progress = o->progress;
+	ro.payload = o->payload;
+	ro.budget_seconds = m->budget_s > 0 ? fmax(m->budget_s - (now_s() - m->t0), 1e-9) : 0;
+	ro.budget_cost = m->budget_c > 0 ? fmax(m->budget_c - m->spent, 1e-9) : 0;
+	if ((rc = assay_skill_run(&rs, &ro, m->err)))
+		return rc;
+	m->spent += rs.cost;
+	*e = assay_value_object();
+	assay_object_set(a, e, "version", assay_value_int(n));
+	assay_object_set(a, e, "runs", assay_value_int((int64_t)rs.graded));
+	assay_object_set(a, e, "passed", assay_value_int((int64_t)rs.passed));
+	assay_object_set(a, e, "pass_rate", rs.graded
+		? assay_value_real((double)rs.passed / (double)rs.graded) : assay_value_null());
+	assay_object_set(a, e, "average_score", isnan(rs.average_score)
+		? assay_value_null() : assay_value_real(rs.average_score));
+	*pass_rate = rs.graded ? (double)rs.passed / (double)rs.graded : 0;
+	if (!rs.planned)
+		snprintf(m->stopped, sizeof(m->stopped), "nothing to run: evals.json has no cases "
+			 "(add them: docs/skills.md)");
+	else if (rs.budget_hit)
+		snprintf(m->stopped, sizeof(m->stopped), "the budget ran out during the runs of v%d",
+			 n);
+	else if (rs.grading_errors || rs.run_errors)
+		snprintf(m->stopped, sizeof(m->stopped), "v%d had %zu grading error(s) and %zu run "
+			 "error(s): fix them, then improve again", n, rs.grading_errors,
+			 rs.run_errors);
+	m->out->failed = (!rs.budget_hit || !rs.planned) && m->stopped[0];
+	return 0;
+}
+
+/* 2. v<n> against v<n-1>, blind, both orders, then the analysis (its path into `analysis`,
+ * "" when none was written): the figures into `e`. */
+static int compare_step(struct improve *m, int n, assay_value *e, char *analysis, size_t size)
+{
+	const assay_skill_improve_opts *o = m->o;
+	assay_arena *a = m->s.a;
+	assay_skill_compare_opts co = ASSAY_SKILL_COMPARE_OPTS_INIT;
+	assay_skill_compare_summary cs;
+	int rc;
+
+	co.workspace = o->workspace;
+	co.va = n - 1;
+	co.vb = n;
+	co.no_cache = o->no_cache;
+	say(o, "v%d against v%d: blind comparison, both orders", n, n - 1);
+	if ((rc = assay_skill_compare(&cs, &co, m->err)))
+		return rc;
+	assay_object_set(a, e, "compared_with", assay_value_int(n - 1));
+	assay_object_set(a, e, "win_rate", cs.judged ? assay_value_real(cs.win_rate)
+						      : assay_value_null());
+	assay_object_set(a, e, "ci_lo", cs.judged ? assay_value_real(cs.ci_lo) : assay_value_null());
+	assay_object_set(a, e, "ci_hi", cs.judged ? assay_value_real(cs.ci_hi) : assay_value_null());
+	assay_object_set(a, e, "improved", assay_value_bool(cs.judged && cs.win_rate > 0.5));
+	if (cs.analysed)
+		snprintf(analysis, size, "%s/analysis/v%d_vs_v%d.json", m->c.workspace, n - 1, n);
+	assay_object_set(a, e, "analysis", analysis[0]
+		? assay_value_stringf(a, "analysis/v%d_vs_v%d.json", n - 1, n) : assay_value_null());
+	say(o, "v%d against v%d: win rate %.1f%% (95%% CI %.1f%%-%.1f%%)%s", n, n - 1,
+	    100 * cs.win_rate, 100 * cs.ci_lo, 100 * cs.ci_hi,
+	    cs.judged && cs.win_rate > 0.5 ? ": improved" : ": not improved");
+	if (cs.errors) {
+		snprintf(m->stopped, sizeof(m->stopped), "%zu judgement(s) of v%d against v%d failed",
+			 cs.errors, n, n - 1);
+		m->out->failed = true;
+	}
+	return 0;
+}
+
+/* 3. The stop rules after v<n>'s iteration (the file's comment), unless a step stopped it. */
+static void stop_rules(struct improve *m, int n, double pass_rate)
+{
+	int made = n - m->s.start;
+
+	if (m->stopped[0])
+		;
+	else if (pass_rate >= m->target)
+		snprintf(m->stopped, sizeof(m->stopped), "v%d reached the target pass rate "
+			 "(%.0f%% of runs passed, target %.0f%%)", n, 100 * pass_rate,
+			 100 * m->target);
+	else if (not_improved(&m->s) >= m->patience)
+		snprintf(m->stopped, sizeof(m->stopped), "no improvement for %d iteration%s",
+			 m->patience, m->patience == 1 ? "" : "s");
+	else if (made >= m->iterations)
+		snprintf(m->stopped, sizeof(m->stopped), "%d new version%s made (--iterations)",
+			 made, made == 1 ? "" : "s");
+	else if (m->budget_s > 0 && now_s() - m->t0 >= m->budget_s)
+		snprintf(m->stopped, sizeof(m->stopped), "the time budget ran out");
+	else if (!m->c.improver.nr)
+		snprintf(m->stopped, sizeof(m->stopped), "no improver in config.json: the next "
+			 "version is yours (edit the skill, `assay skill snapshot`, then "
+			 "`assay skill improve` again)");
+}
+
+/* The improver writes the next version from v<n> and assay snapshots it: 0 (or stopped set,
+ * when it failed or changed nothing), or an error code. */
+static int next_version(struct improve *m, int n, const char *analysis)
+{
+	char why[512], desc[64];
+	int next, rc;
+	assay_err se = ASSAY_ERR_INIT;
+
+	say(m->o, "v%d: the improver writes the next version", n);
+	rc = run_improver(&m->c, n, analysis, why, sizeof(why), m->err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		snprintf(m->stopped, sizeof(m->stopped), "%s", why);
+		m->out->failed = true;
+		return 0;
+	}
+	snprintf(desc, sizeof(desc), "improver, from v%d", n);
+	rc = assay_skill_snapshot(m->o->workspace, desc, false, &next, &se);
+	if (rc == ASSAY_ENOMATCH) {
+		snprintf(m->stopped, sizeof(m->stopped), "the improver changed nothing in the skill");
+		return 0;
+	}
+	if (rc) {
+		if (m->err)
+			*m->err = se;
+		return rc;
+	}
+	say(m->o, "v%d: snapshot made", next);
+	return 0;
+}
+
+/* One iteration of the loop on the current version. */
+static int iteration(struct improve *m)
+{
+	char analysis[4096] = "";
+	assay_value e;
+	double pass_rate;
+	int n, rc;
+
+	if ((rc = current_version(m, &n)) || (rc = run_step(m, n, &e, &pass_rate)))
+		return rc;
+	if (!m->stopped[0] && n > m->s.start && (rc = compare_step(m, n, &e, analysis,
+								   sizeof(analysis))))
+		return rc;
+	session_put(&m->s, e);
+	stop_rules(m, n, pass_rate);
+	if (m->stopped[0])
+		return 0;
+	if ((rc = session_write(&m->s, m->c.workspace, NULL, m->err)))
+		return rc;
+	return next_version(m, n, analysis);
+}
+
 int assay_skill_improve(assay_skill_improve_result *out, const assay_skill_improve_opts *o,
 			assay_err *err)
 {
-	struct skill_config c;
-	struct session s = { 0 };
+	struct improve m = { .o = o, .out = out, .err = err, .t0 = now_s() };
 	assay_value history;
-	char stopped[600] = "";
-	double t0 = now_s(), spent = 0;
-	int iterations = o->iterations > 0 ? o->iterations : 3;
-	int patience = o->patience > 0 ? o->patience : 2;
-	double target = o->target > 0 ? o->target : 1.0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->best_version = -1;
-	s.a = assay_arena_new(0);
-	if ((rc = assay_skill__config_load(&c, o->workspace, err)) ||
-	    (rc = assay_skill__history_load(&history, s.a, c.workspace, err)))
+	m.iterations = o->iterations > 0 ? o->iterations : 3;
+	m.patience = o->patience > 0 ? o->patience : 2;
+	m.target = o->target > 0 ? o->target : 1.0;
+	m.s.a = assay_arena_new(0);
+	if ((rc = assay_skill__config_load(&m.c, o->workspace, err)) ||
+	    (rc = assay_skill__history_load(&history, m.s.a, m.c.workspace, err)))
 		goto out;
-	double budget_s = o->budget_seconds >= 0 ? o->budget_seconds : c.budget_seconds;
-	double budget_c = o->budget_cost >= 0 ? o->budget_cost : c.budget_cost;
-	session_load(&s, c.workspace,
+	m.budget_s = o->budget_seconds >= 0 ? o->budget_seconds : m.c.budget_seconds;
+	m.budget_c = o->budget_cost >= 0 ? o->budget_cost : m.c.budget_cost;
+	session_load(&m.s, m.c.workspace,
 		     (int)assay_object_get(&history, "current_version")->u.i);
-	say(o, "session from v%d (improve.json)", s.start);
-
-	for (;;) {
-		assay_arena *ha = assay_arena_new(0);
-		int n;
-		if ((rc = assay_skill__history_load(&history, ha, c.workspace, err))) {
-			assay_arena_free(ha);
+	say(o, "session from v%d (improve.json)", m.s.start);
+	while (!m.stopped[0])
+		if ((rc = iteration(&m)))
 			goto out;
-		}
-		n = (int)assay_object_get(&history, "current_version")->u.i;
-		assay_arena_free(ha);
-
-		/* 1. the runs of v<n> */
-		say(o, "v%d: runs", n);
-		assay_skill_run_opts ro = ASSAY_SKILL_RUN_OPTS_INIT;
-		assay_skill_run_summary rs;
-		ro.workspace = o->workspace;
-		ro.version = n;
-		ro.runs = o->runs > 0 ? o->runs : 3;
-		ro.jobs = o->jobs;
-		ro.no_cache = o->no_cache;
-		ro.resume = true;
-		ro.progress = o->progress;
-		ro.payload = o->payload;
-		ro.budget_seconds = budget_s > 0 ? fmax(budget_s - (now_s() - t0), 1e-9) : 0;
-		ro.budget_cost = budget_c > 0 ? fmax(budget_c - spent, 1e-9) : 0;
-		if ((rc = assay_skill_run(&rs, &ro, err)))
-			goto out;
-		spent += rs.cost;
-		assay_value e = assay_value_object();
-		assay_object_set(s.a, &e, "version", assay_value_int(n));
-		assay_object_set(s.a, &e, "runs", assay_value_int((int64_t)rs.graded));
-		assay_object_set(s.a, &e, "passed", assay_value_int((int64_t)rs.passed));
-		assay_object_set(s.a, &e, "pass_rate", rs.graded
-			? assay_value_real((double)rs.passed / (double)rs.graded) : assay_value_null());
-		assay_object_set(s.a, &e, "average_score", isnan(rs.average_score)
-			? assay_value_null() : assay_value_real(rs.average_score));
-		double pass_rate = rs.graded ? (double)rs.passed / (double)rs.graded : 0;
-		if (!rs.planned)
-			snprintf(stopped, sizeof(stopped), "nothing to run: evals.json has no cases "
-				 "(add them: docs/skills.md)");
-		else if (rs.budget_hit)
-			snprintf(stopped, sizeof(stopped), "the budget ran out during the runs of v%d",
-				 n);
-		else if (rs.grading_errors || rs.run_errors)
-			snprintf(stopped, sizeof(stopped), "v%d had %zu grading error(s) and %zu run "
-				 "error(s): fix them, then improve again", n, rs.grading_errors,
-				 rs.run_errors);
-		out->failed = (!rs.budget_hit || !rs.planned) && stopped[0];
-
-		/* 2. blind comparison with v<n-1>, then the analysis */
-		char analysis[4096] = "";
-		if (!stopped[0] && n > s.start) {
-			assay_skill_compare_opts co = ASSAY_SKILL_COMPARE_OPTS_INIT;
-			assay_skill_compare_summary cs;
-			co.workspace = o->workspace;
-			co.va = n - 1;
-			co.vb = n;
-			co.no_cache = o->no_cache;
-			say(o, "v%d against v%d: blind comparison, both orders", n, n - 1);
-			if ((rc = assay_skill_compare(&cs, &co, err)))
-				goto out;
-			assay_object_set(s.a, &e, "compared_with", assay_value_int(n - 1));
-			assay_object_set(s.a, &e, "win_rate", cs.judged ? assay_value_real(cs.win_rate)
-									 : assay_value_null());
-			assay_object_set(s.a, &e, "ci_lo", cs.judged ? assay_value_real(cs.ci_lo)
-								      : assay_value_null());
-			assay_object_set(s.a, &e, "ci_hi", cs.judged ? assay_value_real(cs.ci_hi)
-								      : assay_value_null());
-			assay_object_set(s.a, &e, "improved",
-					 assay_value_bool(cs.judged && cs.win_rate > 0.5));
-			if (cs.analysed)
-				snprintf(analysis, sizeof(analysis), "%s/analysis/v%d_vs_v%d.json",
-					 c.workspace, n - 1, n);
-			assay_object_set(s.a, &e, "analysis", analysis[0]
-				? assay_value_stringf(s.a, "analysis/v%d_vs_v%d.json", n - 1, n)
-				: assay_value_null());
-			say(o, "v%d against v%d: win rate %.1f%% (95%% CI %.1f%%-%.1f%%)%s", n, n - 1,
-			    100 * cs.win_rate, 100 * cs.ci_lo, 100 * cs.ci_hi,
-			    cs.judged && cs.win_rate > 0.5 ? ": improved" : ": not improved");
-			if (cs.errors) {
-				snprintf(stopped, sizeof(stopped), "%zu judgement(s) of v%d against "
-					 "v%d failed", cs.errors, n, n - 1);
-				out->failed = true;
-			}
-		}
-		session_put(&s, e);
-		int made = n - s.start;
-
-		/* 3. stop, or the next version */
-		if (stopped[0])
-			;
-		else if (pass_rate >= target)
-			snprintf(stopped, sizeof(stopped), "v%d reached the target pass rate "
-				 "(%.0f%% of runs passed, target %.0f%%)", n, 100 * pass_rate,
-				 100 * target);
-		else if (not_improved(&s) >= patience)
-			snprintf(stopped, sizeof(stopped), "no improvement for %d iteration%s",
-				 patience, patience == 1 ? "" : "s");
-		else if (made >= iterations)
-			snprintf(stopped, sizeof(stopped), "%d new version%s made (--iterations)",
-				 made, made == 1 ? "" : "s");
-		else if (budget_s > 0 && now_s() - t0 >= budget_s)
-			snprintf(stopped, sizeof(stopped), "the time budget ran out");
-		else if (!c.improver.nr)
-			snprintf(stopped, sizeof(stopped), "no improver in config.json: the next "
-				 "version is yours (edit the skill, `assay skill snapshot`, then "
-				 "`assay skill improve` again)");
-		if (stopped[0])
-			break;
-		if ((rc = session_write(&s, c.workspace, NULL, err)))
-			goto out;
-
-		say(o, "v%d: the improver writes the next version", n);
-		char why[512];
-		rc = run_improver(&c, n, analysis, why, sizeof(why), err);
-		if (rc < 0)
-			goto out;
-		if (rc > 0) {
-			snprintf(stopped, sizeof(stopped), "%s", why);
-			out->failed = true;
-			rc = 0;
-			break;
-		}
-		char desc[64];
-		int next;
-		assay_err se = ASSAY_ERR_INIT;
-		snprintf(desc, sizeof(desc), "improver, from v%d", n);
-		rc = assay_skill_snapshot(o->workspace, desc, false, &next, &se);
-		if (rc == ASSAY_ENOMATCH) {
-			snprintf(stopped, sizeof(stopped), "the improver changed nothing in the "
-				 "skill");
-			rc = 0;
-			break;
-		}
-		if (rc) {
-			if (err)
-				*err = se;
-			goto out;
-		}
-		say(o, "v%d: snapshot made", next);
-	}
-	if ((rc = session_write(&s, c.workspace, stopped, err)))
+	if ((rc = session_write(&m.s, m.c.workspace, m.stopped, err)))
 		goto out;
-	snprintf(out->stopped, sizeof(out->stopped), "%s", stopped);
-	out->best_version = best_of(&s, &out->best_pass_rate);
-	out->versions = s.iterations.len;
+	snprintf(out->stopped, sizeof(out->stopped), "%s", m.stopped);
+	out->best_version = best_of(&m.s, &out->best_pass_rate);
+	out->versions = m.s.iterations.len;
 out:
-	assay_skill__config_release(&c);
-	assay_arena_free(s.a);
+	assay_skill__config_release(&m.c);
+	assay_arena_free(m.s.a);
 	return rc;
 }

@@ -245,20 +245,28 @@ static char *grading_path(const struct runner *r, const struct job *job)
 					   job->case_id, r->version, job->run);
 }
 
+/* What an error file of a job opens with: {case_id, version (null without the skill), run}. */
+static assay_value job_value(const struct runner *r, const struct job *job, assay_arena *a)
+{
+	assay_value e = assay_value_object();
+
+	assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
+	assay_object_set(a, &e, "version", job->without ? assay_value_null()
+							: assay_value_int(r->version));
+	assay_object_set(a, &e, "run", assay_value_int(job->run));
+	return e;
+}
+
 /* run_error.json: {case_id, version, run, error}, and the item a run error. */
 static int run_error(struct runner *r, struct job *job, const char *run_dir, assay_arena *a,
 		     assay_err *err)
 {
-	assay_value e = assay_value_object();
+	assay_value e = job_value(r, job, a);
 	char *path = assay_path_join(run_dir, "run_error.json");
 	int rc;
 
 	job->item.state = ASSAY_SKILL_RUN_ERROR;
 	job->item.error = job->error;
-	assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
-	assay_object_set(a, &e, "version", job->without ? assay_value_null()
-							: assay_value_int(r->version));
-	assay_object_set(a, &e, "run", assay_value_int(job->run));
 	assay_object_set(a, &e, "error", assay_value_strz(a, job->error));
 	if (job->without)
 		assay_object_set(a, &e, "configuration", assay_value_strz(a, "without_skill"));
@@ -267,116 +275,132 @@ static int run_error(struct runner *r, struct job *job, const char *run_dir, ass
 	return rc;
 }
 
-static int do_job(struct runner *r, struct job *job, assay_err *err)
+/* The folders of one run, and what it is given. */
+struct run_paths {
+	char *run_dir, *inputs, *outputs, *tmp;
+	char *gpath;                 /* its grading file */
+	const char *skill;           /* the skill folder it runs with (an empty one without) */
+	const char *config;          /* with_skill or without_skill */
+};
+
+static void run_paths_release(struct run_paths *rp)
+{
+	free(rp->run_dir);
+	free(rp->inputs);
+	free(rp->outputs);
+	free(rp->tmp);
+	free(rp->gpath);
+}
+
+/* The run's folder made afresh: a new run replaces the old one, and its grade, which no longer
+ * describes it; the case's files copied into inputs/. */
+static int prepare_run(struct runner *r, struct job *job, struct run_paths *rp, assay_err *err)
 {
 	struct skill_config *c = r->c;
-	assay_arena *a = assay_arena_new(0);
-	char *run_dir = job->without
-				? assay_skill__path(c->workspace, "without_skill/runs/%s/run%d",
-						    job->case_id, job->run)
-				: assay_skill__path(c->workspace, "runs/%s/v%d/run%d", job->case_id,
-						    r->version, job->run);
-	char *inputs = assay_path_join(run_dir, "inputs");
-	char *outputs = assay_path_join(run_dir, "outputs");
-	char *tmp = assay_path_join(run_dir, "tmp");
-	char *gpath = grading_path(r, job);
-	const char *skill = job->without ? r->noskill_dir : r->skill_dir;
-	const char *config = job->without ? "without_skill" : "with_skill";
-	assay_proc p = ASSAY_PROC_INIT;
-	assay_proc_result pr;
-	assay_buf b = ASSAY_BUF_INIT;
-	assay_value metrics = assay_value_object();
 	int rc;
 
-	/* A new run replaces the old one, and its grade, which no longer describes it. */
-	if ((rc = assay_fs_remove_tree(run_dir, err)) || (rc = assay_fs_remove_tree(gpath, err)) ||
-	    (rc = assay_fs_mkdirs(inputs, err)) || (rc = assay_fs_mkdirs(outputs, err)) ||
-	    (rc = assay_fs_mkdirs(tmp, err)) ||
-	    (rc = copy_inputs(r, assay_object_get(job->ecase, "files"), inputs, err)))
-		goto out;
+	rp->run_dir = job->without ? assay_skill__path(c->workspace, "without_skill/runs/%s/run%d",
+						       job->case_id, job->run)
+				   : assay_skill__path(c->workspace, "runs/%s/v%d/run%d",
+						       job->case_id, r->version, job->run);
+	rp->inputs = assay_path_join(rp->run_dir, "inputs");
+	rp->outputs = assay_path_join(rp->run_dir, "outputs");
+	rp->tmp = assay_path_join(rp->run_dir, "tmp");
+	rp->gpath = grading_path(r, job);
+	rp->skill = job->without ? r->noskill_dir : r->skill_dir;
+	rp->config = job->without ? "without_skill" : "with_skill";
+	if ((rc = assay_fs_remove_tree(rp->run_dir, err)) ||
+	    (rc = assay_fs_remove_tree(rp->gpath, err)) ||
+	    (rc = assay_fs_mkdirs(rp->inputs, err)) || (rc = assay_fs_mkdirs(rp->outputs, err)) ||
+	    (rc = assay_fs_mkdirs(rp->tmp, err)))
+		return rc;
+	return copy_inputs(r, assay_object_get(job->ecase, "files"), rp->inputs, err);
+}
 
+/* The executor on the run: its command line, environment and limits (config.json), then its
+ * exit status, time and timeout into the job's item. */
+static int execute(struct runner *r, struct job *job, const struct run_paths *rp,
+		   assay_proc *p, assay_proc_result *pr, assay_err *err)
+{
+	struct skill_config *c = r->c;
 	const char *prompt = assay_skill__str(job->ecase, "prompt");
 	char runs[16], ver[16];
+	int rc;
+
 	snprintf(runs, sizeof(runs), "%d", job->run);
 	snprintf(ver, sizeof(ver), "%d", r->version);
-	const char *vars[] = { "{prompt}", prompt, "{skill}", skill, "{inputs}", inputs,
-			       "{outputs}", outputs, "{run_dir}", run_dir, "{case_id}",
-			       job->case_id, "{run}", runs, "{configuration}", config, NULL };
+	const char *vars[] = { "{prompt}", prompt, "{skill}", rp->skill, "{inputs}", rp->inputs,
+			       "{outputs}", rp->outputs, "{run_dir}", rp->run_dir, "{case_id}",
+			       job->case_id, "{run}", runs, "{configuration}", rp->config, NULL };
 	for (size_t i = 0; i < c->executor.nr; i++)
-		assay_strvec_push_nodup(&p.argv, assay_skill__expand(c->executor.v[i], vars));
-	assay_strvec_pushf(&p.env, "ASSAY_SKILL_DIR=%s", skill);
-	assay_strvec_pushf(&p.env, "ASSAY_CONFIGURATION=%s", config);
-	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", prompt);
-	assay_strvec_pushf(&p.env, "ASSAY_INPUTS=%s", inputs);
-	assay_strvec_pushf(&p.env, "ASSAY_OUTPUTS=%s", outputs);
-	assay_strvec_pushf(&p.env, "ASSAY_RUN_DIR=%s", run_dir);
-	assay_strvec_pushf(&p.env, "ASSAY_CASE_ID=%s", job->case_id);
-	assay_strvec_pushf(&p.env, "ASSAY_RUN=%d", job->run);
-	p.cwd = assay_xstrdup(run_dir);
-	p.out_cap = 16u << 20;
-	p.err_cap = 1u << 20;
-	p.timeout_s = c->exec_timeout;
-	const char *reads[] = { skill, NULL };
-	const char *writes[] = { run_dir, NULL };
+		assay_strvec_push_nodup(&p->argv, assay_skill__expand(c->executor.v[i], vars));
+	assay_strvec_pushf(&p->env, "ASSAY_SKILL_DIR=%s", rp->skill);
+	assay_strvec_pushf(&p->env, "ASSAY_CONFIGURATION=%s", rp->config);
+	assay_strvec_pushf(&p->env, "ASSAY_PROMPT=%s", prompt);
+	assay_strvec_pushf(&p->env, "ASSAY_INPUTS=%s", rp->inputs);
+	assay_strvec_pushf(&p->env, "ASSAY_OUTPUTS=%s", rp->outputs);
+	assay_strvec_pushf(&p->env, "ASSAY_RUN_DIR=%s", rp->run_dir);
+	assay_strvec_pushf(&p->env, "ASSAY_CASE_ID=%s", job->case_id);
+	assay_strvec_pushf(&p->env, "ASSAY_RUN=%d", job->run);
+	p->cwd = assay_xstrdup(rp->run_dir);
+	p->out_cap = 16u << 20;
+	p->err_cap = 1u << 20;
+	p->timeout_s = c->exec_timeout;
+	const char *reads[] = { rp->skill, NULL };
+	const char *writes[] = { rp->run_dir, NULL };
 	if (c->exec_sandbox) {
-		p.sandbox.enabled = true;
-		p.sandbox.network = true;
-		p.sandbox.tmp_dir = tmp;
-		p.sandbox.read_paths = reads;
-		p.sandbox.write_paths = writes;
+		p->sandbox.enabled = true;
+		p->sandbox.network = true;
+		p->sandbox.tmp_dir = rp->tmp;
+		p->sandbox.read_paths = reads;
+		p->sandbox.write_paths = writes;
 	}
-	if ((rc = assay_proc_run(&p, &pr, err)))
-		goto out;
-	job->item.seconds = pr.wall_s;
-	job->item.exit_code = pr.status == ASSAY_PROC_EXITED ? pr.exit_code
-			      : pr.status == ASSAY_PROC_TIMED_OUT ? -1
-			      : pr.status == ASSAY_PROC_SIGNALED ? -pr.term_signal : 127;
-	job->item.timed_out = pr.status == ASSAY_PROC_TIMED_OUT;
+	if ((rc = assay_proc_run(p, pr, err)))
+		return rc;
+	job->item.seconds = pr->wall_s;
+	job->item.exit_code = pr->status == ASSAY_PROC_EXITED ? pr->exit_code
+			      : pr->status == ASSAY_PROC_TIMED_OUT ? -1
+			      : pr->status == ASSAY_PROC_SIGNALED ? -pr->term_signal : 127;
+	job->item.timed_out = pr->status == ASSAY_PROC_TIMED_OUT;
 	job->item.timeout_s = c->exec_timeout;
+	return 0;
+}
 
-	/* What the executor left (it and everything it started have ended). */
-	for (int i = 0; assay_files[i]; i++)
-		if ((rc = assay_fs_remove_beneath(run_dir, assay_files[i], err)))
-			goto out;
-	if (pr.status == ASSAY_PROC_EXEC_FAILED) {
-		snprintf(job->error, sizeof(job->error), "the executor could not be started: "
-			 "%.400s: %s", p.argv.v[0], strerror(pr.exec_errno));
-		rc = run_error(r, job, run_dir, a, err);
-		goto out;
-	}
-	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
-		assay_fs_write_beneath(run_dir, "transcript.md", p.out.ptr, p.out.len, 0644, NULL);
-	if (p.err.len)
-		assay_fs_write_beneath(run_dir, "executor.stderr", p.err.ptr, p.err.len, 0644,
-				       NULL);
-	{
-		assay_value t = assay_value_object();
-		assay_buf tb = ASSAY_BUF_INIT;
-		static const char *const states[] = { "exited", "signaled", "timed_out",
-						      "exec_failed" };
-		assay_object_set(a, &t, "seconds", assay_value_real(pr.wall_s));
-		assay_object_set(a, &t, "cpu_seconds", assay_value_real(pr.cpu_user_s +
-									pr.cpu_sys_s));
-		assay_object_set(a, &t, "max_rss", assay_value_int(pr.max_rss));
-		assay_object_set(a, &t, "status", assay_value_strz(a, states[pr.status]));
-		assay_object_set(a, &t, "exit_code", assay_value_int(job->item.exit_code));
-		assay_json_write(&tb, &t, ASSAY_JSON_PRETTY);
-		assay_buf_addch(&tb, '\n');
-		assay_fs_write_beneath(run_dir, "timing.json", tb.ptr, tb.len, 0644, NULL);
-		assay_buf_release(&tb);
-	}
-	/*
-	 * The cost is read from metrics.json as parsed, before bounded_metrics() leaves anything
-	 * out: a cost nested too deep to copy must stay unknown, not give way to the next key
-	 * (issue 18 item 12). A metrics.json that is present but no readable JSON object
-	 * (malformed, too big, a folder or a link) has an unknown cost too.
-	 */
-	assay_buf_reset(&b);
+/* timing.json of a run that ended. */
+static void write_timing(const char *run_dir, const assay_proc_result *pr, int exit_code,
+			 assay_arena *a)
+{
+	static const char *const states[] = { "exited", "signaled", "timed_out", "exec_failed" };
+	assay_value t = assay_value_object();
+	assay_buf tb = ASSAY_BUF_INIT;
+
+	assay_object_set(a, &t, "seconds", assay_value_real(pr->wall_s));
+	assay_object_set(a, &t, "cpu_seconds", assay_value_real(pr->cpu_user_s + pr->cpu_sys_s));
+	assay_object_set(a, &t, "max_rss", assay_value_int(pr->max_rss));
+	assay_object_set(a, &t, "status", assay_value_strz(a, states[pr->status]));
+	assay_object_set(a, &t, "exit_code", assay_value_int(exit_code));
+	assay_json_write(&tb, &t, ASSAY_JSON_PRETTY);
+	assay_buf_addch(&tb, '\n');
+	assay_fs_write_beneath(run_dir, "timing.json", tb.ptr, tb.len, 0644, NULL);
+	assay_buf_release(&tb);
+}
+
+/*
+ * The run's metrics.json, bounded, and its cost into the job's item. The cost is read from
+ * metrics.json as parsed, before bounded_metrics() leaves anything out: a cost nested too deep
+ * to copy must stay unknown, not give way to the next key (issue 18 item 12). A metrics.json
+ * that is present but no readable JSON object (malformed, too big, a folder or a link) has an
+ * unknown cost too.
+ */
+static assay_value read_metrics(struct job *job, const char *run_dir, assay_arena *a)
+{
+	assay_buf b = ASSAY_BUF_INIT;
 	char *mpath = assay_path_join(run_dir, "metrics.json");
 	struct stat mst;
 	bool present = !lstat(mpath, &mst);
+	assay_value m, metrics = assay_value_object();
+
 	free(mpath);
-	assay_value m;
 	if (!assay_fs_read_beneath(&b, run_dir, "metrics.json", 4u << 20, NULL) &&
 	    !assay_json_parse(&m, a, b.ptr, b.len, NULL, NULL) && m.kind == ASSAY_V_OBJECT) {
 		job->item.cost = metric_cost(&m, &job->item.cost_unknown);
@@ -385,82 +409,131 @@ static int do_job(struct runner *r, struct job *job, assay_err *err)
 		job->item.cost = 0;
 		job->item.cost_unknown = present;
 	}
+	assay_buf_release(&b);
+	return metrics;
+}
 
-	/* The grader. */
-	const char *redact[] = { run_dir, "<run>", skill, "<skill>", c->workspace,
+/* What the grader is given: the case, the transcript, the outputs (paths redacted), the
+ * user's notes and the executor's exit status. */
+static assay_value grader_request(const struct runner *r, const struct job *job,
+				  const struct run_paths *rp, assay_arena *a)
+{
+	const char *redact[] = { rp->run_dir, "<run>", rp->skill, "<skill>", r->c->workspace,
 				 "<workspace>", NULL };
 	assay_value req = assay_value_object(), ex = assay_value_object();
-	assay_buf text = ASSAY_BUF_INIT;
+	assay_buf b = ASSAY_BUF_INIT, text = ASSAY_BUF_INIT;
+
 	assay_object_set(a, &req, "case_id", assay_value_strz(a, job->case_id));
 	assay_object_set(a, &req, "run", assay_value_int(job->run));
-	assay_object_set(a, &req, "eval_prompt", assay_value_strz(a, prompt));
+	assay_object_set(a, &req, "eval_prompt",
+			 assay_value_strz(a, assay_skill__str(job->ecase, "prompt")));
 	assay_object_set(a, &req, "expectations",
 			 assay_value_copy(a, assay_object_get(job->ecase, "expectations")));
-	assay_buf_reset(&b);
-	assay_fs_read_beneath(&b, run_dir, "transcript.md", 256u << 10, NULL);
+	assay_fs_read_beneath(&b, rp->run_dir, "transcript.md", 256u << 10, NULL);
 	assay_object_set(a, &req, "transcript", assay_value_string(a, b.ptr, b.len));
-	assay_skill__run_outputs(&text, run_dir, redact, 1u << 20);
+	assay_skill__run_outputs(&text, rp->run_dir, redact, 1u << 20);
 	assay_object_set(a, &req, "outputs", assay_value_string(a, text.ptr, text.len));
 	assay_buf_release(&text);
 	assay_buf_reset(&b);
-	assay_fs_read_beneath(&b, run_dir, "user_notes.md", 64u << 10, NULL);
+	assay_fs_read_beneath(&b, rp->run_dir, "user_notes.md", 64u << 10, NULL);
 	assay_object_set(a, &req, "user_notes", assay_value_string(a, b.ptr, b.len));
+	assay_buf_release(&b);
 	assay_object_set(a, &ex, "exit_code", assay_value_int(job->item.exit_code));
 	assay_object_set(a, &req, "executor", ex);
+	return req;
+}
 
-	assay_value answer;
+/* grading_error.json: the grader gave no valid answer; the item a grading error. */
+static int grading_error(struct runner *r, struct job *job, const char *run_dir,
+			 const assay_judge_stats *st, const char *why, assay_arena *a,
+			 assay_err *err)
+{
+	assay_value e = job_value(r, job, a);
+	char *epath = assay_path_join(run_dir, "grading_error.json");
+	int rc;
+
+	snprintf(job->error, sizeof(job->error), "%s", why);
+	job->item.state = ASSAY_SKILL_GRADING_ERROR;
+	job->item.error = job->error;
+	if (job->without)
+		assay_object_set(a, &e, "configuration", assay_value_strz(a, "without_skill"));
+	assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
+	assay_object_set(a, &e, "attempts", assay_value_int(st->attempts));
+	assay_object_set(a, &e, "error", assay_value_strz(a, why));
+	rc = assay_skill__write_json(epath, &e, err);
+	free(epath);
+	return rc;
+}
+
+/* The grader on a run that ended: its grading file, or grading_error.json. */
+static int grade(struct runner *r, struct job *job, const struct run_paths *rp,
+		 const assay_value *metrics, assay_arena *a, assay_err *err)
+{
+	assay_value req = grader_request(r, job, rp, a), answer;
 	assay_judge_stats st;
 	assay_err je = ASSAY_ERR_INIT;
-	int jrc = assay_judge_ask(r->grader, ASSAY_JUDGE_GRADER, &req, &answer, a, &st, &je);
+	int rc = 0, jrc = assay_judge_ask(r->grader, ASSAY_JUDGE_GRADER, &req, &answer, a, &st,
+					  &je);
+
 	job->item.judge_seconds = st.seconds;
 	if (isfinite(st.cost) && st.cost > 0)
 		job->item.cost += st.cost;
-	if (jrc == ASSAY_EINVALID) {
-		assay_value e = assay_value_object();
-		char *epath = assay_path_join(run_dir, "grading_error.json");
-		snprintf(job->error, sizeof(job->error), "%s", je.msg);
-		job->item.state = ASSAY_SKILL_GRADING_ERROR;
-		job->item.error = job->error;
-		assay_object_set(a, &e, "case_id", assay_value_strz(a, job->case_id));
-		assay_object_set(a, &e, "version", job->without ? assay_value_null()
-								: assay_value_int(r->version));
-		assay_object_set(a, &e, "run", assay_value_int(job->run));
-		if (job->without)
-			assay_object_set(a, &e, "configuration",
-					 assay_value_strz(a, "without_skill"));
-		assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
-		assay_object_set(a, &e, "attempts", assay_value_int(st.attempts));
-		assay_object_set(a, &e, "error", assay_value_strz(a, je.msg));
-		rc = assay_skill__write_json(epath, &e, err);
-		free(epath);
-		goto out;
-	}
-	if (jrc) {
-		rc = assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
-		goto out;
-	}
-	assay_value cc = compliance(r, job, run_dir, a);
+	if (jrc == ASSAY_EINVALID)
+		return grading_error(r, job, rp->run_dir, &st, je.msg, a, err);
+	if (jrc)
+		return assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
+	assay_value cc = compliance(r, job, rp->run_dir, a);
 	assay_value g = assay_skill_grading_build(a, job->ecase, r->version, job->run, &answer,
-						  &cc, &metrics);
+						  &cc, metrics);
 	if (job->without) {
 		/* grading.json's shape; no version was run, and the configuration says so */
 		assay_object_set(a, &g, "version", assay_value_null());
 		assay_object_set(a, &g, "configuration", assay_value_strz(a, "without_skill"));
-		rc = assay_fs_mkparents(gpath, err);
+		rc = assay_fs_mkparents(rp->gpath, err);
 	}
 	if (!rc)
-		rc = assay_skill__write_json(gpath, &g, err);
+		rc = assay_skill__write_json(rp->gpath, &g, err);
 	job->item.state = ASSAY_SKILL_GRADED;
 	job->item.pass = assay_value_is_str(assay_object_get(&g, "overall"), "pass");
 	job->item.overall_score = assay_value_number(assay_object_get(&g, "overall_score"));
+	return rc;
+}
+
+/* One run of a case: prepared, executed, what it left kept, graded. */
+static int do_job(struct runner *r, struct job *job, assay_err *err)
+{
+	assay_arena *a = assay_arena_new(0);
+	struct run_paths rp = { 0 };
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result pr;
+	assay_buf b = ASSAY_BUF_INIT;
+	int rc;
+
+	if ((rc = prepare_run(r, job, &rp, err)) || (rc = execute(r, job, &rp, &p, &pr, err)))
+		goto out;
+	/* What the executor left (it and everything it started have ended). */
+	for (int i = 0; assay_files[i]; i++)
+		if ((rc = assay_fs_remove_beneath(rp.run_dir, assay_files[i], err)))
+			goto out;
+	if (pr.status == ASSAY_PROC_EXEC_FAILED) {
+		snprintf(job->error, sizeof(job->error), "the executor could not be started: "
+			 "%.400s: %s", p.argv.v[0], strerror(pr.exec_errno));
+		rc = run_error(r, job, rp.run_dir, a, err);
+		goto out;
+	}
+	if (assay_fs_read_beneath(&b, rp.run_dir, "transcript.md", 1, NULL) == ASSAY_ENOTFOUND)
+		assay_fs_write_beneath(rp.run_dir, "transcript.md", p.out.ptr, p.out.len, 0644,
+				       NULL);
+	if (p.err.len)
+		assay_fs_write_beneath(rp.run_dir, "executor.stderr", p.err.ptr, p.err.len, 0644,
+				       NULL);
+	write_timing(rp.run_dir, &pr, job->item.exit_code, a);
+	assay_value metrics = read_metrics(job, rp.run_dir, a);
+	rc = grade(r, job, &rp, &metrics, a, err);
 out:
 	assay_proc_release(&p);
 	assay_buf_release(&b);
-	free(run_dir);
-	free(inputs);
-	free(outputs);
-	free(tmp);
-	free(gpath);
+	run_paths_release(&rp);
 	assay_arena_free(a);
 	return rc;
 }

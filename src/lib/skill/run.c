@@ -443,28 +443,6 @@ static assay_value grader_request(const struct runner *r, const struct job *job,
 	return req;
 }
 
-/* grading_error.json: the grader gave no valid answer; the item a grading error. */
-static int grading_error(struct runner *r, struct job *job, const char *run_dir,
-			 const assay_judge_stats *st, const char *why, assay_arena *a,
-			 assay_err *err)
-{
-	assay_value e = job_value(r, job, a);
-	char *epath = assay_path_join(run_dir, "grading_error.json");
-	int rc;
-
-	snprintf(job->error, sizeof(job->error), "%s", why);
-	job->item.state = ASSAY_SKILL_GRADING_ERROR;
-	job->item.error = job->error;
-	if (job->without)
-		assay_object_set(a, &e, "configuration", assay_value_strz(a, "without_skill"));
-	assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
-	assay_object_set(a, &e, "attempts", assay_value_int(st->attempts));
-	assay_object_set(a, &e, "error", assay_value_strz(a, why));
-	rc = assay_skill__write_json(epath, &e, err);
-	free(epath);
-	return rc;
-}
-
 /* The grader on a run that ended: its grading file, or grading_error.json. */
 static int grade(struct runner *r, struct job *job, const struct run_paths *rp,
 		 const assay_value *metrics, assay_arena *a, assay_err *err)
@@ -478,8 +456,24 @@ static int grade(struct runner *r, struct job *job, const struct run_paths *rp,
 	job->item.judge_seconds = st.seconds;
 	if (isfinite(st.cost) && st.cost > 0)
 		job->item.cost += st.cost;
-	if (jrc == ASSAY_EINVALID)
-		return grading_error(r, job, rp->run_dir, &st, je.msg, a, err);
+	if (jrc == ASSAY_EINVALID) {
+		/* grading_error.json: no valid answer; the item a grading error */
+		assay_value e = job_value(r, job, a);
+		char *epath = assay_path_join(rp->run_dir, "grading_error.json");
+
+		snprintf(job->error, sizeof(job->error), "%s", je.msg);
+		job->item.state = ASSAY_SKILL_GRADING_ERROR;
+		job->item.error = job->error;
+		if (job->without)
+			assay_object_set(a, &e, "configuration",
+					 assay_value_strz(a, "without_skill"));
+		assay_object_set(a, &e, "role", assay_value_strz(a, "grader"));
+		assay_object_set(a, &e, "attempts", assay_value_int(st.attempts));
+		assay_object_set(a, &e, "error", assay_value_strz(a, je.msg));
+		rc = assay_skill__write_json(epath, &e, err);
+		free(epath);
+		return rc;
+	}
 	if (jrc)
 		return assay_err_set(err, jrc, je.path, je.line, je.column, "%s", je.msg);
 	assay_value cc = compliance(r, job, rp->run_dir, a);

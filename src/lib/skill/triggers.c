@@ -114,10 +114,26 @@ static int load_queries(assay_value *out, assay_arena *a, const struct skill_con
 	return rc;
 }
 
-static int install(const struct skill_config *c, const char *skills, const char *own,
-		   const char *own_name, char *why, size_t whysize, assay_err *err)
+/* What the runs of one trigger eval share. */
+struct trig {
+	const struct skill_config *c;
+	const char *root;            /* triggers/v<N> */
+	const char *skills;          /* its skills/ folder, the skills the executor is offered */
+	const char *folder_name;     /* the skill's names a transcript may read it by */
+	const char *fm_name;
+	int runs;                    /* runs per query */
+	size_t errors;               /* runs that could not start */
+	char why[600];               /* why a run could not start (the last one) */
+	assay_err *err;
+};
+
+/* The skills a trigger eval offers: version `own` of this one, and triggers.skills. */
+static int install(struct trig *t, const char *own)
 {
-	char *dst = assay_path_join(skills, own_name);
+	const struct skill_config *c = t->c;
+	const char *skills = t->skills;
+	assay_err *err = t->err;
+	char *dst = assay_path_join(skills, t->folder_name);
 	int rc = assay_skill__copy_skill(own, dst, err);
 
 	free(dst);
@@ -126,9 +142,9 @@ static int install(const struct skill_config *c, const char *skills, const char 
 		char *name = assay_skill__basename(src);
 		dst = assay_path_join(skills, name);
 		if (!assay_fs_is_dir(src)) {
-			snprintf(why, whysize, "triggers.skills: '%s' is not a folder", src);
+			snprintf(t->why, sizeof(t->why), "triggers.skills: '%s' is not a folder", src);
 			rc = ASSAY_ENOTFOUND;
-			assay_err_set(err, rc, src, 0, 0, "%s", why);
+			assay_err_set(err, rc, src, 0, 0, "%s", t->why);
 		} else if (assay_fs_exists(dst)) {
 			rc = assay_err_set(err, ASSAY_EINVALID, src, 0, 0, "triggers.skills: a second "
 					   "skill named '%s'", name);
@@ -141,50 +157,78 @@ static int install(const struct skill_config *c, const char *skills, const char 
 	return rc;
 }
 
-/* One run of one query: 1 read, 0 not read, -1 the executor could not start (why). */
-static int one_run(const struct skill_config *c, const char *run_dir, const char *skills,
-		   const char *query, int run, const char *folder_name, const char *fm_name,
-		   char *why, size_t whysize, assay_err *err, int *rc_out)
+/* One run of one query into *read: 1 read, 0 not read, -1 the executor could not start
+ * (t->why); 0, or an error code when assay could not run it. */
+static int one_run(struct trig *t, const char *run_dir, const char *query, int run, int *read)
 {
+	const struct skill_config *c = t->c;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result pr;
-	assay_buf t = ASSAY_BUF_INIT;
+	assay_buf b = ASSAY_BUF_INIT;
 	char runs[16];
-	int res = 0;
+	int rc;
 
-	*rc_out = 0;
+	*read = 0;
 	snprintf(runs, sizeof(runs), "%d", run);
 	const assay_strvec *tpl = c->trigger_command.nr ? &c->trigger_command : &c->executor;
-	const char *vars[] = { "{prompt}", query, "{skills}", skills, "{run_dir}", run_dir,
+	const char *vars[] = { "{prompt}", query, "{skills}", t->skills, "{run_dir}", run_dir,
 			       "{run}", runs, NULL };
 	for (size_t i = 0; i < tpl->nr; i++)
 		assay_strvec_push_nodup(&p.argv, assay_skill__expand(tpl->v[i], vars));
 	assay_strvec_pushf(&p.env, "ASSAY_PROMPT=%s", query);
-	assay_strvec_pushf(&p.env, "ASSAY_SKILLS_DIR=%s", skills);
+	assay_strvec_pushf(&p.env, "ASSAY_SKILLS_DIR=%s", t->skills);
 	assay_strvec_pushf(&p.env, "ASSAY_RUN_DIR=%s", run_dir);
 	assay_strvec_pushf(&p.env, "ASSAY_RUN=%d", run);
 	p.cwd = assay_xstrdup(run_dir);
 	p.out_cap = 16u << 20;
 	p.err_cap = 1u << 20;
 	p.timeout_s = c->exec_timeout;
-	if ((*rc_out = assay_proc_run(&p, &pr, err)))
+	if ((rc = assay_proc_run(&p, &pr, t->err)))
 		goto out;
 	if (pr.status == ASSAY_PROC_EXEC_FAILED) {
-		snprintf(why, whysize, "the executor could not be started: %s: %s", p.argv.v[0],
-			 strerror(pr.exec_errno));
-		res = -1;
+		snprintf(t->why, sizeof(t->why), "the executor could not be started: %s: %s",
+			 p.argv.v[0], strerror(pr.exec_errno));
+		*read = -1;
 		goto out;
 	}
 	assay_fs_remove_beneath(run_dir, "transcript.out", NULL);
 	assay_fs_write_beneath(run_dir, "transcript.out", p.out.ptr, p.out.len, 0644, NULL);
-	if (assay_fs_read_beneath(&t, run_dir, "transcript.md", 16u << 20, NULL))
-		assay_buf_reset(&t);
-	res = was_read(p.out.ptr, p.out.len, folder_name) || was_read(t.ptr, t.len, folder_name) ||
-	      was_read(p.out.ptr, p.out.len, fm_name) || was_read(t.ptr, t.len, fm_name);
+	if (assay_fs_read_beneath(&b, run_dir, "transcript.md", 16u << 20, NULL))
+		assay_buf_reset(&b);
+	*read = was_read(p.out.ptr, p.out.len, t->folder_name) ||
+		was_read(b.ptr, b.len, t->folder_name) ||
+		was_read(p.out.ptr, p.out.len, t->fm_name) || was_read(b.ptr, b.len, t->fm_name);
 out:
-	assay_buf_release(&t);
+	assay_buf_release(&b);
 	assay_proc_release(&p);
-	return res;
+	return rc;
+}
+
+/* The runs of query `i` (numbered from 0): how many ran (*done), how many read the skill. */
+static int query_runs(struct trig *t, uint32_t i, const char *query, size_t *done,
+		      size_t *read)
+{
+	int rc;
+
+	*done = *read = 0;
+	for (int r = 1; r <= t->runs; r++) {
+		char *run_dir = assay_skill__path(t->root, "runs/q%u/run%d", i + 1, r);
+		int x = 0;
+
+		rc = assay_fs_mkdirs(run_dir, t->err);
+		if (!rc)
+			rc = one_run(t, run_dir, query, r, &x);
+		free(run_dir);
+		if (rc)
+			return rc;
+		if (x < 0) {
+			t->errors++;
+			continue;
+		}
+		(*done)++;
+		*read += (size_t)x;
+	}
+	return 0;
 }
 
 static assay_value ratio(size_t num, size_t den)
@@ -192,13 +236,71 @@ static assay_value ratio(size_t num, size_t den)
 	return den ? assay_value_real((double)num / (double)den) : assay_value_null();
 }
 
+/* A query's entry in results.json; the counts of *out (when a run ran) */
+static assay_value query_value(assay_arena *a, const assay_value *q, size_t done, size_t read,
+			       assay_skill_triggers_result *out, const assay_skill_triggers_opts *o)
+{
+	const char *query = assay_skill__str(q, "query");
+	bool should = assay_object_get(q, "should_trigger")->u.b;
+	bool triggered = done && 2 * read >= done;
+	assay_value e = assay_value_object();
+
+	assay_object_set(a, &e, "query", assay_value_strz(a, query));
+	assay_object_set(a, &e, "should_trigger", assay_value_bool(should));
+	assay_object_set(a, &e, "runs", assay_value_int((int64_t)done));
+	assay_object_set(a, &e, "read", assay_value_int((int64_t)read));
+	assay_object_set(a, &e, "rate", ratio(read, done));
+	assay_object_set(a, &e, "triggered", done ? assay_value_bool(triggered)
+						 : assay_value_null());
+	assay_object_set(a, &e, "correct", done ? assay_value_bool(triggered == should)
+					       : assay_value_null());
+	if (!done)
+		return e;
+	out->queries++;
+	if (triggered && should)
+		out->tp++;
+	else if (triggered)
+		out->fp++;
+	else if (should)
+		out->fn++;
+	else
+		out->tn++;
+	if (o->progress)
+		o->progress(o->payload, query, should, triggered, read, done);
+	return e;
+}
+
+/* results.json of version `version` (its description `desc`): every query, the confusion
+ * counts and their ratios. */
+static assay_value results_value(assay_arena *a, int version, const char *desc, int runs,
+				 assay_value qs, const assay_skill_triggers_result *out)
+{
+	assay_value res = assay_value_object();
+
+	assay_object_set(a, &res, "version", assay_value_int(version));
+	assay_object_set(a, &res, "description", desc ? assay_value_strz(a, desc)
+						     : assay_value_null());
+	assay_object_set(a, &res, "runs_per_query", assay_value_int(runs));
+	assay_object_set(a, &res, "queries", qs);
+	assay_object_set(a, &res, "tp", assay_value_int((int64_t)out->tp));
+	assay_object_set(a, &res, "fp", assay_value_int((int64_t)out->fp));
+	assay_object_set(a, &res, "fn", assay_value_int((int64_t)out->fn));
+	assay_object_set(a, &res, "tn", assay_value_int((int64_t)out->tn));
+	assay_object_set(a, &res, "precision", ratio(out->tp, out->tp + out->fp));
+	assay_object_set(a, &res, "recall", ratio(out->tp, out->tp + out->fn));
+	assay_object_set(a, &res, "accuracy", ratio(out->tp + out->tn, out->queries));
+	assay_object_set(a, &res, "run_errors", assay_value_int((int64_t)out->errors));
+	return res;
+}
+
 int assay_skill_triggers(assay_skill_triggers_result *out, const assay_skill_triggers_opts *o,
 			 assay_err *err)
 {
 	struct skill_config c;
+	struct trig t = { .c = &c, .err = err };
 	assay_arena *a = assay_arena_new(0);
-	assay_value history, queries, qs = assay_value_array(), res = assay_value_object();
-	char *root = NULL, *skills = NULL, *own = NULL, *name = NULL, why[600] = "";
+	assay_value history, queries, qs = assay_value_array(), res;
+	char *root = NULL, *skills = NULL, *own = NULL, *name = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -219,86 +321,31 @@ int assay_skill_triggers(assay_skill_triggers_result *out, const assay_skill_tri
 		rc = assay_err_set(err, ASSAY_EINVALID, c.path, 0, 0, "executor.command is empty");
 		goto out;
 	}
-	name = assay_skill__basename(c.skill);
-	root = assay_skill__path(c.workspace, "triggers/v%d", version);
-	skills = assay_path_join(root, "skills");
-	if ((rc = assay_fs_remove_tree(root, err)) || (rc = assay_fs_mkdirs(skills, err)))
+	t.folder_name = name = assay_skill__basename(c.skill);
+	t.root = root = assay_skill__path(c.workspace, "triggers/v%d", version);
+	t.skills = skills = assay_path_join(root, "skills");
+	if ((rc = assay_fs_remove_tree(root, err)) || (rc = assay_fs_mkdirs(skills, err)) ||
+	    (rc = install(&t, own)))
 		goto out;
-	if ((rc = install(&c, skills, own, name, why, sizeof(why), err)))
-		goto out;
-	const char *fm_name, *desc;
-	frontmatter(own, a, &fm_name, &desc);
-	int runs = o->runs > 0 ? o->runs : c.trigger_runs > 0 ? c.trigger_runs : 1;
+	const char *desc;
+	frontmatter(own, a, &t.fm_name, &desc);
+	t.runs = o->runs > 0 ? o->runs : c.trigger_runs > 0 ? c.trigger_runs : 1;
 
 	for (uint32_t i = 0; i < queries.len; i++) {
 		const assay_value *q = &queries.u.items[i];
-		const char *query = assay_skill__str(q, "query");
-		bool should = assay_object_get(q, "should_trigger")->u.b;
-		size_t read = 0, done = 0;
-		for (int r = 1; r <= runs; r++) {
-			char *run_dir = assay_skill__path(root, "runs/q%u/run%d", i + 1, r);
-			int orc;
-			if ((rc = assay_fs_mkdirs(run_dir, err))) {
-				free(run_dir);
-				goto out;
-			}
-			int x = one_run(&c, run_dir, skills, query, r, name, fm_name, why,
-					sizeof(why), err, &orc);
-			free(run_dir);
-			if (orc) {
-				rc = orc;
-				goto out;
-			}
-			if (x < 0) {
-				out->errors++;
-				continue;
-			}
-			done++;
-			read += (size_t)x;
-		}
-		bool triggered = done && 2 * read >= done;
-		assay_value e = assay_value_object();
-		assay_object_set(a, &e, "query", assay_value_strz(a, query));
-		assay_object_set(a, &e, "should_trigger", assay_value_bool(should));
-		assay_object_set(a, &e, "runs", assay_value_int((int64_t)done));
-		assay_object_set(a, &e, "read", assay_value_int((int64_t)read));
-		assay_object_set(a, &e, "rate", ratio(read, done));
-		assay_object_set(a, &e, "triggered", done ? assay_value_bool(triggered)
-							 : assay_value_null());
-		assay_object_set(a, &e, "correct", done ? assay_value_bool(triggered == should)
-						       : assay_value_null());
-		assay_array_push(a, &qs, e);
-		if (!done)
-			continue;
-		out->queries++;
-		if (triggered && should)
-			out->tp++;
-		else if (triggered)
-			out->fp++;
-		else if (should)
-			out->fn++;
-		else
-			out->tn++;
-		if (o->progress)
-			o->progress(o->payload, query, should, triggered, read, done);
+		size_t done, read;
+
+		rc = query_runs(&t, i, assay_skill__str(q, "query"), &done, &read);
+		out->errors = t.errors;
+		if (rc)
+			goto out;
+		assay_array_push(a, &qs, query_value(a, q, done, read, out, o));
 	}
 	out->precision = out->tp + out->fp ? (double)out->tp / (double)(out->tp + out->fp) : NAN;
 	out->recall = out->tp + out->fn ? (double)out->tp / (double)(out->tp + out->fn) : NAN;
 	out->accuracy = out->queries ? (double)(out->tp + out->tn) / (double)out->queries : NAN;
-	snprintf(out->error, sizeof(out->error), "%s", out->errors ? why : "");
-	assay_object_set(a, &res, "version", assay_value_int(version));
-	assay_object_set(a, &res, "description", desc ? assay_value_strz(a, desc)
-						     : assay_value_null());
-	assay_object_set(a, &res, "runs_per_query", assay_value_int(runs));
-	assay_object_set(a, &res, "queries", qs);
-	assay_object_set(a, &res, "tp", assay_value_int((int64_t)out->tp));
-	assay_object_set(a, &res, "fp", assay_value_int((int64_t)out->fp));
-	assay_object_set(a, &res, "fn", assay_value_int((int64_t)out->fn));
-	assay_object_set(a, &res, "tn", assay_value_int((int64_t)out->tn));
-	assay_object_set(a, &res, "precision", ratio(out->tp, out->tp + out->fp));
-	assay_object_set(a, &res, "recall", ratio(out->tp, out->tp + out->fn));
-	assay_object_set(a, &res, "accuracy", ratio(out->tp + out->tn, out->queries));
-	assay_object_set(a, &res, "run_errors", assay_value_int((int64_t)out->errors));
+	snprintf(out->error, sizeof(out->error), "%s", out->errors ? t.why : "");
+	res = results_value(a, version, desc, t.runs, qs, out);
 	char *rp = assay_path_join(root, "results.json");
 	rc = assay_skill__write_json(rp, &res, err);
 	free(rp);

@@ -38,6 +38,10 @@ static const unsigned char safe[256] = {
 
 #define seq assay_json__seq
 
+/* The slow paths of the hooks (a cut, a marker, the end of a streamed container, an escaped
+ * key), out of line, so that a hook's common path (nothing to cut) stays a few instructions. */
+#define COLD __attribute__((noinline, cold))
+
 
 #define MEMO 16
 #define SPILL_MIN (1u << 20)   /* a container streams to its blob past max(this, 4 x max) */
@@ -206,7 +210,7 @@ static void spill_begin(struct cutter *c, assay_buf *out, size_t k, size_t start
 }
 
 /* The streamed container `v` has closed: finish its blob and put its marker in its place. */
-static void spill_end(struct cutter *c, assay_buf *out, const assay_value *v)
+COLD static void spill_end(struct cutter *c, assay_buf *out, const assay_value *v)
 {
 	char sha[65];
 	const struct memo *m;
@@ -252,6 +256,25 @@ static void cut_step(void *self, assay_buf *out, const struct assay_json__frame 
 	}
 }
 
+COLD static void cut_string(struct cutter *c, assay_buf *out, const assay_value *v)
+{
+	write_marker(out, cut_out(c, v, v->u.s, v->len, false));
+}
+
+COLD static void cut_container(struct cutter *c, assay_buf *out, const assay_value *v,
+			       size_t start)
+{
+	const struct memo *m = cut_out(c, v, out->ptr + start, out->len - start, true);
+
+	assay_buf_setlen(out, start);
+	write_marker(out, m);
+}
+
+COLD static void marker_again(assay_buf *out, const struct memo *m)
+{
+	write_marker(out, m);
+}
+
 /* A value cut before (its marker again), or a string past the limit (cut from its bytes). */
 static bool cut_value(void *self, assay_buf *out, const assay_value *v)
 {
@@ -260,12 +283,12 @@ static bool cut_value(void *self, assay_buf *out, const assay_value *v)
 
 	if (c->spilling)
 		return false;
-	if ((m = memo_find(c, v))) {
-		write_marker(out, m);
+	if (c->nmemo && (m = memo_find(c, v))) {
+		marker_again(out, m);
 		return true;
 	}
 	if ((v->kind == ASSAY_V_STRING || v->kind == ASSAY_V_DATETIME) && v->len > c->cut->max) {
-		write_marker(out, cut_out(c, v, v->u.s, v->len, false));
+		cut_string(c, out, v);
 		return true;
 	}
 	return false;
@@ -282,16 +305,12 @@ static void cut_closed(void *self, assay_buf *out, const assay_value *v, size_t 
 			spill_end(c, out, v);
 		return;
 	}
-	if (depth >= c->cut->keep_depth && out->len - start > c->cut->max) {
-		const struct memo *m = cut_out(c, v, out->ptr + start, out->len - start, true);
-
-		assay_buf_setlen(out, start);
-		write_marker(out, m);
-	}
+	if (depth >= c->cut->keep_depth && out->len - start > c->cut->max)
+		cut_container(c, out, v, start);
 }
 
-/* A key of the data written with one more '$' (rare: kept out of the hook's fast path). */
-__attribute__((noinline)) static void write_escaped_key(assay_buf *out, const assay_value *key)
+/* A key of the data written with one more '$'. */
+COLD static void write_escaped_key(assay_buf *out, const assay_value *key)
 {
 	assay_buf k = ASSAY_BUF_INIT;
 
@@ -315,7 +334,7 @@ int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 			 const assay_json_cut *cut, assay_err *err)
 {
 	struct cutter c = { 0 };
-	struct assay_json__hooks h = { .key = cut_key, .self = &c };
+	struct assay_json__hooks h = { .key = cut_key, .key_first = '$', .self = &c };
 
 	c.cut = cut;
 	c.err = err;

@@ -290,7 +290,8 @@ static const assay_value *next_item(struct writer *w)
 
 	const assay_member *m = f->sorted ? f->sorted[f->next] : &f->v->u.members[f->next];
 
-	if (!w->h->key || !w->h->key(w->h->self, out, &m->key))
+	if (!w->h->key || (w->h->key_first && (!m->key.len || m->key.u.s[0] != w->h->key_first)) ||
+	    !w->h->key(w->h->self, out, &m->key))
 		write_str(out, m->key.u.s, m->key.len, m->key.flags & ASSAY__VF_WTF8);
 	put(out, ": ", 2);
 	f->next++;

@@ -49,8 +49,10 @@ struct assay_json__hooks {
 	 * out->ptr[start..out->len) */
 	void (*closed)(void *self, assay_buf *out, const assay_value *v, size_t depth,
 		       size_t start);
-	/* an object key about to be written: true when the hook wrote it */
+	/* an object key about to be written, one that begins with `key_first` (any key when
+	 * it is 0): true when the hook wrote it */
 	bool (*key)(void *self, assay_buf *out, const assay_value *key);
+	char key_first;
 	void *self;
 };
 

@@ -178,7 +178,9 @@ static int run_improver(const struct skill_config *c, int n, const char *analysi
 	snprintf(ver, sizeof(ver), "%d", n);
 	const char *vars[] = { "{analysis}", analysis, "{skill}", c->skill, "{workspace}",
 			       c->workspace, "{version}", ver, "{grading}", grading, NULL };
-	rc = assay_skill__run_improver(c, &c->improver, vars, dir, why, whysize, err);
+	struct skill_improver_call call = { &c->improver, vars, dir };
+
+	rc = assay_skill__run_improver(c, &call, why, whysize, err);
 	free(dir);
 	free(grading);
 	return rc;

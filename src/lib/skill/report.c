@@ -102,15 +102,30 @@ static size_t baseline_errors(const char *ws, const char *id)
 	return n;
 }
 
+/* What the parts of a report share. */
+struct report {
+	assay_arena *a;
+	const char *ws;
+	const struct grade *gs;       /* the gradings, by version, case and run */
+	size_t ng;
+	const assay_value *cases;     /* evals.json's cases */
+	size_t bruns, bpass;          /* the no-skill baseline's runs, passes and sum of */
+	double bsum;                  /* overall_score */
+	int baseline;                 /* the lowest version graded, -1 when none */
+};
+
 /*
  * The no-skill baseline (issue 20 item 2) as a value {runs, grading_errors, passed, pass_rate,
  * mean, cases: [{case_id, runs, grading_errors, pass_rate, mean}]}, or null when it never ran;
- * its totals into *runs, *passed and *sum (of overall_score).
+ * its totals into r->bruns, r->bpass and r->bsum (of overall_score).
  */
-static assay_value without_skill_value(assay_arena *a, const char *ws,
-				       const assay_value *cases, size_t *runs, size_t *passed,
-				       double *sum, assay_value *unreadable)
+static assay_value without_skill_value(struct report *rep, assay_value *unreadable)
 {
+	assay_arena *a = rep->a;
+	const char *ws = rep->ws;
+	const assay_value *cases = rep->cases;
+	size_t *runs = &rep->bruns, *passed = &rep->bpass;
+	double *sum = &rep->bsum;
 	char *gdir = assay_path_join(ws, "without_skill/grading");
 	assay_value out = assay_value_object(), vcases = assay_value_array();
 	size_t errors = 0;
@@ -224,18 +239,6 @@ static struct grade *load_gradings(assay_arena *a, const char *ws, size_t *ng,
 		qsort(gs, *ng, sizeof(*gs), by_name);
 	return gs;
 }
-
-/* What the parts of a report share. */
-struct report {
-	assay_arena *a;
-	const char *ws;
-	const struct grade *gs;       /* the gradings, by version, case and run */
-	size_t ng;
-	const assay_value *cases;     /* evals.json's cases */
-	size_t bruns, bpass;          /* the no-skill baseline's runs, passes and sum of */
-	double bsum;                  /* overall_score */
-	int baseline;                 /* the lowest version graded, -1 when none */
-};
 
 /* One version's figures, over its cases. */
 struct version_tally {
@@ -453,8 +456,7 @@ int assay_skill_report(assay_value *out, assay_arena *a, const char *workspace, 
 	r.ws = c.workspace;
 	r.gs = gs = load_gradings(a, c.workspace, &r.ng, &unreadable);
 	r.cases = assay_object_get(&evals, "cases");
-	assay_value bl = without_skill_value(a, c.workspace, r.cases, &r.bruns, &r.bpass, &r.bsum,
-					     &unreadable);
+	assay_value bl = without_skill_value(&r, &unreadable);
 	for (size_t i = 0; i < r.ng; i++)
 		if (r.baseline < 0 || gs[i].version < r.baseline)
 			r.baseline = gs[i].version;

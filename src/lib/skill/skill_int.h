@@ -68,15 +68,22 @@ struct skill_config {
 
 int assay_skill__config_load(struct skill_config *c, const char *ws, assay_err *err);
 void assay_skill__config_release(struct skill_config *c);
+/* An improver command to run: its template, the values of its {names} (name, value, ...,
+ * NULL, as for assay_skill__expand) and its folder. */
+struct skill_improver_call {
+	const assay_strvec *tpl;
+	const char *const *vars;
+	const char *dir;
+};
 /*
- * Runs an improver command (template `tpl`, `vars` as for assay_skill__expand, each also in
- * the environment as ASSAY_<NAME>) in folder `dir`, made afresh for it, with improver.timeout;
- * keeps its improver.stdout and improver.stderr there. 0 when it exited 0; 1 when it failed
- * (`why`); an error code when assay could not run it.
+ * Runs an improver command (each of its {names} also in the environment as ASSAY_<NAME>) in
+ * its folder, made afresh for it, with improver.timeout; keeps its improver.stdout and
+ * improver.stderr there. 0 when it exited 0; 1 when it failed (`why`); an error code when
+ * assay could not run it.
  */
-int assay_skill__run_improver(const struct skill_config *c, const assay_strvec *tpl,
-			      const char *const *vars, const char *dir, char *why,
-			      size_t whysize, assay_err *err);
+int assay_skill__run_improver(const struct skill_config *c,
+			      const struct skill_improver_call *call, char *why, size_t whysize,
+			      assay_err *err);
 int assay_skill__judge_new(assay_judge **out, const struct skill_config *c,
 			   assay_judge_role role, bool no_cache, assay_err *err);
 /* Default config.json text for a skill folder (caller frees). */

@@ -423,8 +423,8 @@ int assay_skill_triggers_improver(const char *workspace, int version, int *next,
 	results = assay_skill__path(c.workspace, "triggers/v%d/results.json", version);
 	const char *vars[] = { "{results}", results, "{skill}", c.skill, "{workspace}",
 			       c.workspace, "{version}", ver, NULL };
-	if ((rc = assay_skill__run_improver(&c, &c.trigger_improver, vars, dir, why, whysize,
-					    err)))
+	struct skill_improver_call call = { &c.trigger_improver, vars, dir };
+	if ((rc = assay_skill__run_improver(&c, &call, why, whysize, err)))
 		goto out;
 	assay_err se = ASSAY_ERR_INIT;
 	snprintf(desc, sizeof(desc), "description improver, from v%d", version);

@@ -300,10 +300,13 @@ char *assay_skill__expand(const char *word, const char *const *vars)
 	return assay_buf_detach(&b, NULL);
 }
 
-int assay_skill__run_improver(const struct skill_config *c, const assay_strvec *tpl,
-			      const char *const *vars, const char *dir, char *why,
-			      size_t whysize, assay_err *err)
+int assay_skill__run_improver(const struct skill_config *c,
+			      const struct skill_improver_call *call, char *why, size_t whysize,
+			      assay_err *err)
 {
+	const assay_strvec *tpl = call->tpl;
+	const char *const *vars = call->vars;
+	const char *dir = call->dir;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result pr;
 	int rc;

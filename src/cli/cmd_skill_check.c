@@ -88,11 +88,10 @@ int cli_skill_lint(int argc, char **argv)
 	assay_skill_lint_opts lo = ASSAY_SKILL_LINT_OPTS_INIT;
 	assay_skill_lint l;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
+	int rc;
 
-	if (rc != CLI_GO)
-		return rc;
-	if ((rc = cli_skill_profile(&lo.profile, profile)))
+	if ((rc = cli_parse_words(argc, argv, opts, usage, words, 1)) != CLI_GO ||
+	    (rc = cli_skill_profile(&lo.profile, profile)))
 		return rc;
 	lo.name_dir = name_dir;
 	lo.skill_type = type;

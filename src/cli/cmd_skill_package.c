@@ -26,11 +26,10 @@ int cli_skill_package(int argc, char **argv)
 	assay_skill_lint_opts lo = ASSAY_SKILL_LINT_OPTS_INIT;
 	assay_skill_package_result r;
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse_words(argc, argv, opts, usage, words, 1);
+	int rc;
 
-	if (rc != CLI_GO)
-		return rc;
-	if ((rc = cli_skill_profile(&lo.profile, profile)))
+	if ((rc = cli_parse_words(argc, argv, opts, usage, words, 1)) != CLI_GO ||
+	    (rc = cli_skill_profile(&lo.profile, profile)))
 		return rc;
 	rc = assay_skill_package(&r, words[0], outdir, &lo, &err);
 	if (rc) {

@@ -195,26 +195,28 @@ static void free_ref(assay_case_ref *r)
 	free(r->problem);
 }
 
-int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
-		      const assay_shard_durations *durations, assay_shard_plan *plan,
-		      assay_err *err)
-{
-	double fallback = assay_shard_durations_count(durations)
-				  ? assay_shard__duration_mean(durations) : 1;
-	assay_shard_unit *units = NULL;
-	struct span *spans = NULL;
-	size_t nunits = 0, alloc = 0, *where, pos = 0, kept = 0;
-	assay_sha256_ctx h;
+/* The units of a split, each a case or a shared-folder group's cases (`spans`, in run order),
+ * and the shard each is placed on (`where`, 1-based). */
+struct units {
+	assay_shard_unit *v;
+	struct span *spans;
+	size_t n, alloc;
+	size_t *where;
+};
 
-	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
-	if (!shard || shard->count < 1 || shard->count > ASSAY_SHARD_MAX || shard->index < 1 ||
-	    shard->index > shard->count)
-		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
-				     "no such shard: %zu of %zu", shard ? shard->index : 0,
-				     shard ? shard->count : 0);
-	int rc = assay_suite_hash(suite, plan->suite_hash, err);
-	if (rc)
-		return rc;
+static void units_release(struct units *us)
+{
+	for (size_t i = 0; i < us->n; i++)
+		free((char *)us->v[i].name);
+	free(us->v);
+	free(us->spans);
+	free(us->where);
+}
+
+/* The suite's units in run order, each weighed by its cases' durations (or `fallback`). */
+static void make_units(struct units *us, const assay_suite *suite,
+		       const assay_shard_durations *durations, double fallback)
+{
 	for (size_t i = 0; i < suite->ncheckpoints; i++) {
 		const assay_checkpoint *cp = &suite->checkpoints[i];
 
@@ -226,42 +228,49 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 						       g->cases[k].id);
 
 				if (!case_alone(suite, g) && k > 0) { /* one unit */
-					units[nunits - 1].weight += w;
-					spans[nunits - 1].n++;
+					us->v[us->n - 1].weight += w;
+					us->spans[us->n - 1].n++;
 					continue;
 				}
-				if (nunits == alloc) {
-					alloc = alloc ? 2 * alloc : 64;
-					units = assay_xrealloc(units, alloc * sizeof(*units));
-					spans = assay_xrealloc(spans, alloc * sizeof(*spans));
+				if (us->n == us->alloc) {
+					us->alloc = us->alloc ? 2 * us->alloc : 64;
+					us->v = assay_xrealloc(us->v, us->alloc * sizeof(*us->v));
+					us->spans = assay_xrealloc(us->spans,
+								   us->alloc * sizeof(*us->spans));
 				}
-				units[nunits].name =
+				us->v[us->n].name =
 					case_alone(suite, g)
 						? assay_xasprintf("%s/%s/%s", cp->name, g->name,
 								  g->cases[k].id)
 						: assay_xasprintf("%s/%s", cp->name, g->name);
-				units[nunits].weight = w;
-				spans[nunits++] = (struct span){ i, j, k, 1 };
+				us->v[us->n].weight = w;
+				us->spans[us->n++] = (struct span){ i, j, k, 1 };
 			}
 		}
 	}
-	where = assay_xcalloc(nunits + 1, sizeof(*where));
-	assay_shard_assign(units, nunits, shard->count, where);
+}
 
-	/* the fingerprint: the suite's shape, the count and the whole assignment */
+/* The split's fingerprint (the suite's shape, the count and the whole assignment) into
+ * plan->split, with the weights and the groups kept whole; returns how many cases the shard
+ * keeps. */
+static size_t fingerprint(const assay_suite *suite, const assay_shard *shard,
+			  const struct units *us, assay_shard_plan *plan)
+{
+	assay_sha256_ctx h;
+	size_t kept = 0;
+
 	assay_shard__print_begin(&h, plan->suite_hash, shard->count, suite);
-	plan->shard = *shard;
-	plan->total = suite->ncases;
-	for (size_t u = 0; u < nunits; u++) {
-		const assay_group *g = &suite->checkpoints[spans[u].cp].groups[spans[u].g];
+	for (size_t u = 0; u < us->n; u++) {
+		const struct span *sp = &us->spans[u];
+		const assay_group *g = &suite->checkpoints[sp->cp].groups[sp->g];
 
-		assay_shard__print_unit(&h, units[u].name, where[u]);
-		for (size_t k = spans[u].first; k < spans[u].first + spans[u].n; k++)
+		assay_shard__print_unit(&h, us->v[u].name, us->where[u]);
+		for (size_t k = sp->first; k < sp->first + sp->n; k++)
 			assay_shard__print_case(&h, g->cases[k].id);
-		plan->weight_all += units[u].weight;
-		if (where[u] == shard->index) {
-			plan->weight += units[u].weight;
-			kept += spans[u].n;
+		plan->weight_all += us->v[u].weight;
+		if (us->where[u] == shard->index) {
+			plan->weight += us->v[u].weight;
+			kept += sp->n;
 		}
 	}
 	for (size_t i = 0; i < suite->ncheckpoints; i++)
@@ -270,8 +279,15 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 				assay_strvec_pushf(&plan->whole, "%s/%s", suite->checkpoints[i].name,
 						   suite->checkpoints[i].groups[j].name);
 	assay_sha256_end(&h, plan->split);
+	return kept;
+}
 
-	/* every case file of the selection, as the shard found them (assay merge compares) */
+/* Every case file of the selection, as the shard found them, into plan->cases_hash (assay
+ * merge compares). */
+static void cases_hash(const assay_suite *suite, assay_shard_plan *plan)
+{
+	assay_sha256_ctx h;
+
 	assay_shard__cases_begin(&h);
 	for (size_t i = 0; i < suite->ncheckpoints; i++)
 		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++) {
@@ -287,10 +303,16 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 			}
 		}
 	assay_sha256_end(&h, plan->cases_hash);
+}
 
-	/* keep this shard's cases, in run order, with their places in the whole run */
+/* Keeps this shard's `kept` cases in `suite`, in run order, with their places in the whole
+ * run (plan->positions); frees the others' references. */
+static void keep_shard(assay_suite *suite, const assay_shard *shard, const struct units *us,
+		       assay_shard_plan *plan, size_t kept)
+{
+	size_t u = 0, pos = 0;
+
 	plan->positions = assay_xcalloc(kept + 1, sizeof(*plan->positions));
-	size_t u = 0;
 	for (size_t i = 0; i < suite->ncheckpoints; i++) {
 		assay_checkpoint *cp = &suite->checkpoints[i];
 
@@ -299,11 +321,13 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 			size_t w = 0;
 
 			for (size_t k = 0; k < g->ncases; k++) {
-				while (u + 1 < nunits && (spans[u].cp != i || spans[u].g != j ||
-							  k >= spans[u].first + spans[u].n))
+				const struct span *sp = us->spans;
+
+				while (u + 1 < us->n && (sp[u].cp != i || sp[u].g != j ||
+							 k >= sp[u].first + sp[u].n))
 					u++;
 				pos++;
-				if (where[u] == shard->index) {
+				if (us->where[u] == shard->index) {
 					plan->positions[plan->npositions++] = pos;
 					g->cases[w++] = g->cases[k];
 				} else {
@@ -314,11 +338,35 @@ int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
 		}
 	}
 	suite->ncases = plan->npositions;
-	for (size_t i = 0; i < nunits; i++)
-		free((char *)units[i].name);
-	free(units);
-	free(spans);
-	free(where);
+}
+
+int assay_suite_shard(assay_suite *suite, const assay_shard *shard,
+		      const assay_shard_durations *durations, assay_shard_plan *plan,
+		      assay_err *err)
+{
+	double fallback = assay_shard_durations_count(durations)
+				  ? assay_shard__duration_mean(durations) : 1;
+	struct units us = { NULL, NULL, 0, 0, NULL };
+	size_t kept;
+
+	*plan = (assay_shard_plan)ASSAY_SHARD_PLAN_INIT;
+	if (!shard || shard->count < 1 || shard->count > ASSAY_SHARD_MAX || shard->index < 1 ||
+	    shard->index > shard->count)
+		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+				     "no such shard: %zu of %zu", shard ? shard->index : 0,
+				     shard ? shard->count : 0);
+	int rc = assay_suite_hash(suite, plan->suite_hash, err);
+	if (rc)
+		return rc;
+	make_units(&us, suite, durations, fallback);
+	us.where = assay_xcalloc(us.n + 1, sizeof(*us.where));
+	assay_shard_assign(us.v, us.n, shard->count, us.where);
+	plan->shard = *shard;
+	plan->total = suite->ncases;
+	kept = fingerprint(suite, shard, &us, plan);
+	cases_hash(suite, plan);
+	keep_shard(suite, shard, &us, plan, kept);
+	units_release(&us);
 	return 0;
 }
 

@@ -53,8 +53,9 @@ typedef struct assay_plugin {
 	uint32_t size;          /**< sizeof(assay_plugin) as the plug-in was built */
 	const char *name;       /**< the plug-in's name, for messages */
 	const assay_verifier *const *verifiers; /**< NULL-terminated; each is registered under
-						     its name (a later one hides an earlier one,
-						     a built-in included) */
+						     its name, which no verifier may have yet
+						     (a built-in or another plug-in's): the load
+						     fails rather than replace one */
 	/** NULL, or called once after loading, before any of its verifiers runs: 0, or an error
 	 *  code with `err` set (the load fails). */
 	int (*init)(assay_err *err);
@@ -71,7 +72,9 @@ typedef struct assay_plugin {
  * @param out  NULL, or receives the plug-in (borrowed, valid for the life of the process)
  * @return 0; ASSAY_ENOTFOUND (no such file); ASSAY_EINVALID (dlopen's message, no
  *         ASSAY_PLUGIN_SYMBOL, "plug-in 'x' was built for plug-in ABI 2; this assay speaks
- *         ABI 1", a verifier without name or function, or init's refusal), with `err`
+ *         ABI 1", a verifier without name or function, a verifier name that is taken
+ *         already (a built-in's, another plug-in's) or listed twice, a path that is not a
+ *         regular file, or init's refusal), with `err`
  */
 ASSAY_EXTERN int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err);
 

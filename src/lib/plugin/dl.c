@@ -17,9 +17,11 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "assay/fs.h"
 #include "assay/plugin.h"
+#include "assay/verify.h"
 #include "util/banned.h"
 
 struct loaded {
@@ -34,6 +36,7 @@ int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err
 {
 	char *real = realpath(path, NULL);
 	const assay_plugin *pl;
+	struct stat st;
 	void *h;
 	int rc;
 
@@ -47,6 +50,13 @@ int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err
 				*out = loaded[i].plugin;
 			return 0;
 		}
+	/* a FIFO or a device would keep dlopen waiting (or reading) for ever */
+	if (stat(real, &st) || !S_ISREG(st.st_mode)) {
+		rc = assay_err_set(err, ASSAY_EINVALID, path, 0, 0,
+				   "cannot load plug-in: not a regular file");
+		free(real);
+		return rc;
+	}
 	h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *why = dlerror();
@@ -72,13 +82,28 @@ int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err
 				   sizeof(assay_plugin));
 		goto fail;
 	}
-	for (const assay_verifier *const *v = pl->verifiers; v && *v; v++)
+	for (const assay_verifier *const *v = pl->verifiers; v && *v; v++) {
 		if (!(*v)->name || !(*v)->name[0] || !(*v)->fn) {
 			rc = assay_err_set(err, ASSAY_EINVALID, path, 0, 0,
 					   "plug-in '%s' lists a verifier without a name or a "
 					   "function", pl->name ? pl->name : "?");
 			goto fail;
 		}
+		/* a name that is taken (a built-in, another plug-in's, or twice in this one)
+		 * would change the verdicts of every entry that names it, silently */
+		bool twice = false;
+
+		for (const assay_verifier *const *w = pl->verifiers; w < v && !twice; w++)
+			twice = !strcmp((*w)->name, (*v)->name);
+		if (twice || assay_verifier_find((*v)->name)) {
+			rc = assay_err_set(err, ASSAY_EINVALID, path, 0, 0,
+					   "plug-in '%s' names a verifier '%s', which %s: a plug-in "
+					   "may not replace a verifier (docs/verifiers.md)",
+					   pl->name ? pl->name : "?", (*v)->name,
+					   twice ? "it lists twice" : "is taken already");
+			goto fail;
+		}
+	}
 	if (pl->init && (rc = pl->init(err))) {
 		if (err && !err->msg[0])
 			assay_err_set(err, rc, path, 0, 0, "plug-in '%s' refused to start",

@@ -86,6 +86,9 @@ static int get_string(struct skill_config *c, const assay_value *obj, const char
 		return 0;
 	if (m->value.kind != ASSAY_V_STRING)
 		return bad(c, assay_member_anchor(m), err, "'%s' must be a string", key);
+	/* a NUL (JSON's \u0000) would cut the text: "command\u0000x" read as "command" */
+	if (strlen(m->value.u.s) != m->value.len)
+		return bad(c, &m->value, err, "'%s' must not contain a NUL byte", key);
 	*out = m->value.u.s;
 	return 0;
 }

@@ -37,8 +37,8 @@ const struct assay_judge__kind *assay_judge__kind_find(const char *name, assay_e
 	for (size_t i = 0; i < NKINDS; i++)
 		assay_buf_addf(&names, "%s\"%s\"", !i ? "" : i + 1 < NKINDS ? ", " : " or ",
 			       kinds[i]->name);
-	assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "judge type must be %s, not \"%s\"",
-		      names.ptr, name ? name : "");
+	assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "judge type must be %s, not \"%.64s%s\"",
+		      names.ptr, name ? name : "", name && strlen(name) > 64 ? "..." : "");
 	assay_buf_release(&names);
 	return NULL;
 }

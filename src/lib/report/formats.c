@@ -64,8 +64,8 @@ int assay_format_find(assay_format *out, const char *name, assay_err *err)
 		}
 	}
 	assay_format_names(&names);
-	assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown report format '%s' (%s)", name,
-		      names.ptr);
+	assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0, "unknown report format '%.64s%s' (%s)",
+		      name, strlen(name) > 64 ? "..." : "", names.ptr);
 	assay_buf_release(&names);
 	return ASSAY_ENOTFOUND;
 }

@@ -98,6 +98,10 @@ int assay_verifier_register(const assay_verifier *v)
 	return 0;
 }
 
+/* What a message quotes of a name it does not know: 64 bytes and "...", so that the list of the
+ * names it may be fits the message (assay_err's 512 bytes) whatever was written. */
+#define ELLIPSIS(name) (strlen(name) > 64 ? "..." : "")
+
 /* "unknown verifier 'x' (known: exact, text, ...)": every name a verify entry may use. */
 static int unknown_verifier(const char *name, assay_err *err)
 {
@@ -126,13 +130,13 @@ static int unknown_verifier(const char *name, assay_err *err)
 	const char *meant = assay_load__closest(name, names);
 	if (meant)
 		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0,
-				   "unknown verifier '%s' (did you mean '%s'? known: %s)", name, meant,
-				   known.ptr);
+				   "unknown verifier '%.64s%s' (did you mean '%s'? known: %s)",
+				   name, ELLIPSIS(name), meant, known.ptr);
 	else
 		rc = assay_err_set(err, ASSAY_ENOTFOUND, NULL, 0, 0,
-				   "unknown verifier '%s' (known: %s; a plug-in's verifier needs its "
-				   "shared object loaded: --plugin PATH, or plugins: [PATH] in "
-				   "suite.yaml)", name, known.ptr);
+				   "unknown verifier '%.64s%s' (known: %s; a plug-in's verifier "
+				   "needs its shared object loaded: --plugin PATH, or plugins: "
+				   "[PATH] in suite.yaml)", name, ELLIPSIS(name), known.ptr);
 	free(names);
 	assay_buf_release(&known);
 	return rc;

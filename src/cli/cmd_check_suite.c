@@ -237,6 +237,10 @@ static void try_verifiers(struct problems *p, const assay_suite *s, const assay_
 
 		if (assay_verify_check(&v, NULL, opts, m->key.u.s, NULL) || !builtin(v))
 			continue;
+		/* a case its adapter refused has not had its defaults set (an api case's headers
+		 * get the json verifier): only its own verify entries are tried */
+		if (c->error && !entry)
+			continue;
 		/* what a run checks without a verifier: a resource limit, a file expected absent */
 		if ((is_limit(m->key.u.s) && !assay_object_get(opts, "verifier")) ||
 		    (assay_expected_is_absent(&m->value) && assay_file_attribute_path(m->key.u.s)))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Open findings of the review of issue 16 (registries and the loader's hooks): each case here
-# FAILS on main as of this review and passes once its finding is fixed (see the review report).
+# Findings of the review of issue 16 (registries and the loader's hooks): each case here failed
+# on main as of that review and passes since its finding was fixed.
 . "$(dirname "$0")/lib.sh"
 PLUGINS=$(dirname "$ASSAY")
 
@@ -40,7 +40,7 @@ test_case 'check-suite finds a command verifier without run, which fails every r
 	printf "name: c\nadapter: {type: cli, command: [\"true\"]}\ncheckpoints:\n  checkpoint_1:\n    groups:\n      core: {type: Core}\n" > c/suite.yaml
 	printf "expected: {status_code: 0}\nverify: {status_code: {verifier: command}}\n" > c/checkpoint_1/core/x.yaml
 	run_assay run c -o res; expect_exit 1
-	jq -e ".results.status_code.diff | test(\"needs .run.\")" res/reports.jsonl
+	jq -e ".case.error | test(\"needs .run.\")" res/reports.jsonl
 	run_assay check-suite c; expect_exit 3
 	expect_grep "x\.yaml:2:[0-9]+: .*run" out'
 

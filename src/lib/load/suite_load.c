@@ -14,8 +14,8 @@
  * - Folders of case files that no checkpoint or group declares are warnings (undeclared.c).
  * - adapter.type is looked up in the adapter table assay_suite_load hands down (load_lib.h), never
  *   named here: the messages list the table's names, and the known keys of `adapter` are the
- *   common ones and every adapter's own (its suite_keys), so a key of another adapter than the
- *   suite's is not warned about (as before the registry).
+ *   common ones and every adapter's own (its suite_keys); a key of another adapter than the
+ *   suite's is a warning of its own ("a key of the cli adapter: this api suite does not use it").
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -320,6 +320,32 @@ static const char **adapter_keys(const assay_adapter *const *adapters)
 	return keys;
 }
 
+/* A key of `adapter` that another adapter knows but the suite's does not (`tracked_files` in an
+ * api suite): a warning, since the suite's adapter takes no notice of it. */
+static void other_adapters_keys(struct loader *ld, const assay_value *a)
+{
+	const assay_adapter *mine = ld->suite->adapter;
+
+	for (uint32_t i = 0; i < a->len; i++) {
+		const assay_member *m = &a->u.members[i];
+		const char *k = m->key.u.s;
+
+		if (assay_load__in_list(adapter_keys_first, k) ||
+		    assay_load__in_list(adapter_keys_last, k) ||
+		    (mine->suite_keys && assay_load__in_list(mine->suite_keys, k)))
+			continue;
+		for (const assay_adapter *const *ad = ld->hooks->adapters; *ad; ad++)
+			if (*ad != mine && (*ad)->suite_keys &&
+			    assay_load__in_list((*ad)->suite_keys, k)) {
+				warn_at(ld, assay_member_anchor(m),
+					"adapter.%s is a key of the %s adapter: this %s suite does "
+					"not use it",
+					k, (*ad)->name, mine->name);
+				break;
+			}
+	}
+}
+
 /* "the type must be X", naming the registry's adapters: "cli or api", "a, b or c". */
 static int bad_type(struct loader *ld, const assay_value *at, const char *what,
 		    const char *closing)
@@ -363,6 +389,7 @@ static int load_adapter(struct loader *ld, const assay_member *am)
 			s->adapter = *ad;
 	if (!s->adapter)
 		return bad_type(ld, &tm->value, "adapter.type must be ", "");
+	other_adapters_keys(ld, a);
 	if ((rc = assay_load__argv(&s->command, assay_object_member(a, "command"),
 				   "adapter.command", &ld->loc, ld->err)))
 		return rc;

@@ -100,7 +100,8 @@ int assay_plugin_load(const char *path, const assay_plugin **out, assay_err *err
 					   "plug-in '%s' names a verifier '%s', which %s: a plug-in "
 					   "may not replace a verifier (docs/verifiers.md)",
 					   pl->name ? pl->name : "?", (*v)->name,
-					   twice ? "it lists twice" : "is taken already");
+					   twice ? "it lists twice"
+						 : "is taken already (a built-in verifier's, or another plug-in's)");
 			goto fail;
 		}
 	}

@@ -250,6 +250,9 @@ int assay_verify_check(const assay_verifier **verifier_out, double *weight_out,
 	    (rc = assay_verify_opt_bool(options, "allow_truncated", &cut_ok, err)) ||
 	    (rc = assay_verify__diff_strategy(NULL, options, err)))
 		return rc;
+	/* a command verifier without its program fails every run of the case: say so at load */
+	if (v == &assay_verifier_command && (rc = assay_verify__command_check(options, err)))
+		return rc;
 	if (verifier_out)
 		*verifier_out = v;
 	if (weight_out)

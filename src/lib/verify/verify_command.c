@@ -67,6 +67,15 @@ static int read_argv(assay_strvec *argv, const assay_value *options, assay_err *
 	return 0;
 }
 
+int assay_verify__command_check(const assay_value *options, assay_err *err)
+{
+	assay_strvec argv = ASSAY_STRVEC_INIT;
+	int rc = read_argv(&argv, options, err);
+
+	assay_strvec_clear(&argv);
+	return rc;
+}
+
 static void request(assay_buf *out, const assay_verify_call *call)
 {
 	assay_arena *a = assay_arena_new(0);

@@ -103,4 +103,8 @@ int assay_verify__diff_strategy(const char **out, const assay_value *options, as
  * when absent, when the attribute is correct or stopped at the budget). */
 void assay_verify__render_diff(assay_verification *out, const assay_verify_call *call);
 
+/* verify_command.c: the command verifier's `run` is there and well-formed (a list of strings or
+ * a shell-quoted string), for a verify entry checked at load. @return 0 or ASSAY_EINVALID. */
+int assay_verify__command_check(const assay_value *options, assay_err *err);
+
 #endif

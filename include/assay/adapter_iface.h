@@ -50,6 +50,7 @@ typedef struct assay_run_ctx {
 					   unset: the adapter makes one per case under tmp_root */
 	const char *tmp_root;         /**< where per-case temporary folders are made */
 	const char *const *pass_env;  /**< assay_run_opts.pass_env */
+	assay_proc_servers *servers;  /**< case servers for the run's procs (proc.h), or NULL */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

@@ -199,6 +199,37 @@ typedef struct assay_sandbox_report {
 
 #define ASSAY_PROC_DEFAULT_CAP (64u * 1024 * 1024)
 
+/**
+ * A set of case servers (docs/security.md, "How a case runs"): long-lived supervisors, each
+ * already inside the namespaces and ids that the cases of a run share, that run case after
+ * case, so that a case costs one fork instead of a new supervisor and new namespaces. A proc
+ * whose `servers` points to a set runs on an idle server of the set that fits its sandbox
+ * (started when none is idle: a pool running N cases at once keeps N), with its own Landlock
+ * ruleset, seccomp filter, limits, session and working folder, and with every process it
+ * started killed and reaped before it is reported, as without a set. A case that needs what a
+ * server cannot give runs under a supervisor of its own, as without a set: one with a memory
+ * cgroup (assay_memory_cgroups()), or whose argv and environment exceed 192 KiB. A server that
+ * dies (on a timeout it did not obey, or killed by anyone) fails its running case as a
+ * supervisor's death does, and the next case starts a new one. Thread-safe; the servers are
+ * children of the calling process until assay_proc_servers_free().
+ */
+typedef struct assay_proc_servers assay_proc_servers;
+
+/** An empty set (no server runs until a case needs one). Never NULL; free with
+ * assay_proc_servers_free(). */
+ASSAY_EXTERN assay_proc_servers *assay_proc_servers_new(void);
+
+/**
+ * Stops every server of the set (each kills the case it runs, if any, and exits; SIGKILL after
+ * 2 seconds), reaps them and frees the set. No proc using the set may be running. NULL: nothing.
+ */
+ASSAY_EXTERN void assay_proc_servers_free(assay_proc_servers *set);
+
+/** How many servers `set` started, and how many of them were lost (died, or killed). Either
+ * pointer may be NULL. */
+ASSAY_EXTERN void assay_proc_servers_stats(assay_proc_servers *set, unsigned *started,
+					   unsigned *lost);
+
 typedef struct assay_proc {
 	/* Input: set by the caller before start. Strings are owned by the struct. */
 	assay_strvec argv;       /**< argv[0] without '/' is looked up in the child's PATH */
@@ -218,6 +249,8 @@ typedef struct assay_proc {
 	double kill_grace_s;     /**< seconds between SIGTERM and SIGKILL on timeout (< 0: 0; default 1) */
 	assay_sandbox sandbox;   /**< what the case may do (default: no sandbox) */
 	assay_limits limits;     /**< resource limits (default: none) */
+	assay_proc_servers *servers; /**< borrowed; NULL (default): a supervisor of its own per
+				      case; else the case runs on a server of this set */
 
 	/* Output: captured bytes (read them after finish; release frees them). A caller may also
 	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
@@ -240,6 +273,8 @@ typedef struct assay_proc {
 	size_t rep_len;
 	unsigned char rep[192];  /* the supervisor's report */
 	char *cg;                /* the case's memory cgroup while it runs, or NULL */
+	struct assay_proc__server *srv; /* the case server it runs on, or NULL */
+	bool served;             /* it ran on a case server */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;

@@ -114,6 +114,7 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 		job->p.sandbox = *ctx->sandbox;
 	job->p.sandbox.tmp_dir = job->tmp;
 	job->p.limits = c->limits;
+	job->p.servers = ctx->servers;
 	job->p.stdin_data = cc->stdin_data;
 	job->p.stdin_len = cc->stdin_len;
 	job->p.out_cap = ctx->out_cap;

@@ -126,12 +126,18 @@ static void wait_supervisor(assay_proc *p)
 		;
 }
 
+static void server_kill_case(assay_proc *p);
+
 /* Used where the case must not outlive the struct: asks the supervisor to kill the case, gives
  * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
 static void kill_and_reap(assay_proc *p)
 {
 	if (p->state != ST_RUNNING && p->state != ST_REPORTED)
 		return;
+	if (p->srv) {
+		server_kill_case(p);
+		return;
+	}
 	close_fd(&p->fd_in);
 	close_fd(&p->fd_out);
 	close_fd(&p->fd_err);
@@ -156,6 +162,72 @@ static void kill_and_reap(assay_proc *p)
 	p->state = ST_DONE;
 }
 
+/* A case on a server is abandoned: the server kills it (SIGUSR1) and reports once every process
+ * of it is reaped; that report is awaited for RELEASE_WAIT_MS, after which the server is
+ * SIGKILLed (with its PID namespace that kills the case) and dropped. */
+static void server_kill_case(assay_proc *p)
+{
+	double end = now_s() + RELEASE_WAIT_MS / 1000.0;
+	bool lost = true;
+
+	close_fd(&p->fd_in);
+	close_fd(&p->fd_out);
+	close_fd(&p->fd_err);
+	kill(p->pid, SIGUSR1);
+	while (p->fd_rep >= 0) {
+		struct pollfd pfd = { p->fd_rep, POLLIN, 0 };
+		char buf[256];
+		ssize_t n;
+		int r = poll(&pfd, 1, (int)((end - now_s()) * 1000) + 1);
+
+		if (r < 0 && errno == EINTR && now_s() < end)
+			continue;
+		if (r <= 0)
+			break;
+		n = read(p->fd_rep, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			lost = n < 0; /* EOF: the server has reaped the case */
+			break;
+		}
+	}
+	close_fd(&p->fd_rep);
+	assay_proc__server_done(p->servers, p->srv, lost, NULL);
+	p->srv = NULL;
+	p->state = ST_DONE;
+}
+
+/*
+ * Sends the case to a server of p->servers, if one fits (`sp` says how a supervisor of its own
+ * would be started). @return true when it runs there; false: start one of its own.
+ */
+static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, char **argv)
+{
+	const int fds[ASSAY_INIT_REQ_FDS] = { sp->in, sp->out, sp->err, sp->rep };
+
+	for (int tries = 0; tries < 2; tries++) {
+		struct assay_proc__server *srv;
+		int e;
+
+		if (assay_proc__server_acquire(p->servers, sp, p->sandbox.enabled, &srv, NULL))
+			return false;
+		p->t_start = now_s();
+		e = assay_proc__server_send(srv, argv, sp->envp, fds);
+		if (!e) {
+			p->srv = srv;
+			p->served = true;
+			p->pid = assay_proc__server_pid(srv);
+			return true;
+		}
+		/* too big for a request: its own supervisor; else the server is gone: another */
+		assay_proc__server_done(p->servers, srv, e != EMSGSIZE, NULL);
+		if (e == EMSGSIZE)
+			return false;
+	}
+	return false;
+}
+
 static int start(assay_proc *p, const char *mode, assay_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
@@ -173,7 +245,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	assay_buf_release(&p->err);
 	assay_buf_init(&p->err, 0, p->err_cap ? p->err_cap : ASSAY_PROC_DEFAULT_CAP);
 	p->stdin_off = 0;
-	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = false;
+	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = p->served = false;
 	p->exec_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
@@ -222,9 +294,13 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 				goto out;
 		}
 	}
-	p->t_start = now_s();
-	if ((rc = assay_proc__spawn(&sp, &pid, &ns_errno, err)))
-		goto out;
+	if (p->servers && !p->cg && !strcmp(mode, "run") && start_on_server(p, &sp, argv.v)) {
+		pid = p->pid;
+	} else {
+		p->t_start = now_s();
+		if ((rc = assay_proc__spawn(&sp, &pid, &ns_errno, err)))
+			goto out;
+	}
 
 	p->pid = pid;
 	p->fd_in = in[1];
@@ -241,7 +317,8 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 		kill_and_reap(p);
 		goto out;
 	}
-	p->fd_pid = (int)syscall(SYS_pidfd_open, pid, 0); /* always close-on-exec */
+	/* always close-on-exec; none for a server: the case ends with its report */
+	p->fd_pid = p->srv ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->t_kill = p->t_hard = 0;
 	p->state = ST_RUNNING;
@@ -504,11 +581,11 @@ static int check_report(assay_proc *p, assay_err *err)
 					     p->rep_len);
 		if (WIFSIGNALED(st))
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
-					     "the case supervisor was killed by signal %d",
-					     WTERMSIG(st));
+					     "the case %s was killed by signal %d",
+					     p->served ? "server" : "supervisor", WTERMSIG(st));
 		return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
-				     "the case supervisor exited (%d) without a report",
-				     WEXITSTATUS(st));
+				     "the case %s exited (%d) without a report",
+				     p->served ? "server" : "supervisor", WEXITSTATUS(st));
 	}
 	switch (r->failure) {
 	case 0:
@@ -532,7 +609,16 @@ static int check_report(assay_proc *p, assay_err *err)
 
 static int reap(assay_proc *p, assay_err *err)
 {
-	wait_supervisor(p);
+	if (p->srv) {
+		/* the case is over, all of it reaped; no report: the server died */
+		bool lost = !report_of(p);
+
+		p->wait_status = 0;
+		assay_proc__server_done(p->servers, p->srv, lost, &p->wait_status);
+		p->srv = NULL;
+	} else {
+		wait_supervisor(p);
+	}
 	assay_proc__cg_done(&p->cg, &p->cg_peak, &p->cg_oom);
 	close_fd(&p->fd_pid);
 	close_fd(&p->fd_in);
@@ -562,6 +648,8 @@ static int read_report(assay_proc *p, assay_err *err)
 	/* EOF (or an error, or garbage): the supervisor has closed the pipe, so it is exiting. */
 	close_fd(&p->fd_rep);
 	p->state = ST_REPORTED;
+	if (p->srv)
+		return reap(p, err);
 	if (p->fd_pid >= 0) {
 		siginfo_t si;
 

@@ -79,6 +79,38 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
  * p->env and `*tmpdir_var` (which the caller frees after the spawn, with the array). */
 char **assay_proc__build_env(const assay_proc *p, char **tmpdir_var);
 
+/* ---- server.c: case servers (proc.h assay_proc_servers) ---- */
+
+struct assay_proc__server;
+
+/*
+ * An idle server of `set` for cases started as `sp` says (its namespaces and ids; `sandbox`:
+ * the sandbox is on), started if none is idle, marked busy. @return 0 with `*out`, or
+ * ASSAY_ESPAWN (`err`): run the case under its own supervisor instead.
+ */
+int assay_proc__server_acquire(assay_proc_servers *set, const struct assay_proc__spawn *sp,
+			       bool sandbox, struct assay_proc__server **out, assay_err *err);
+
+/* The server's pid (its control signals: protocol.h). */
+pid_t assay_proc__server_pid(const struct assay_proc__server *srv);
+
+/*
+ * Sends one case: its supervisor argv and environment (NULL-terminated) and its four
+ * descriptors (stdin, stdout, stderr, the report pipe's write end), which stay the caller's to
+ * close. @return 0, EMSGSIZE (too big for a request: use a supervisor of its own), or the errno
+ * of sendmsg (the server is gone: give it to assay_proc__server_done() as lost).
+ */
+int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
+			    const int fds[ASSAY_INIT_REQ_FDS]);
+
+/*
+ * The case on `srv` is over. `lost`: its report pipe closed without a report, or the case could
+ * not be sent: the server is SIGKILLed (if it lives), reaped into `*status` (may be NULL) and
+ * dropped from the set. Else it is idle again.
+ */
+void assay_proc__server_done(assay_proc_servers *set, struct assay_proc__server *srv, bool lost,
+			     int *status);
+
 /* ---- cgroup.c: the case's memory cgroup ---- */
 
 /* Makes a memory cgroup bounding the case at `limit` bytes, with no swap, into `*out` (its

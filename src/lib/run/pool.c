@@ -141,7 +141,8 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				   run->opts->out_cap ? run->opts->out_cap : ASSAY_PROC_DEFAULT_CAP,
 				   run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
 				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
-				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env };
+				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env,
+				   run->servers };
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");

@@ -31,6 +31,7 @@ struct assay_run__run {
 	assay_strvec not_run;             /* checkpoint/group/id of each case not run (interrupted) */
 	size_t released;                  /* cases handed to the in-order sinks */
 	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
+	assay_proc_servers *servers;      /* the cases' servers (proc.h), or NULL */
 	assay_err *err;
 };
 

@@ -146,6 +146,15 @@ void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint 
 	}
 }
 
+/* The run's case servers (proc.h), unless ASSAY_CASE_SERVER=off (docs/cli.md, "Environment"):
+ * then each case gets a supervisor of its own, as a benchmark or a test compares. */
+static assay_proc_servers *servers_new(void)
+{
+	const char *v = getenv("ASSAY_CASE_SERVER");
+
+	return v && !strcmp(v, "off") ? NULL : assay_proc_servers_new();
+}
+
 static int resolve_command(struct assay_run__run *run, assay_err *err)
 {
 	if (run->opts->entry) {
@@ -190,6 +199,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	assay_proc__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
 
 	run.t = assay_tallies_new(suite);
+	run.servers = servers_new();
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -231,6 +241,7 @@ out:
 	free(run.root);
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);
+	assay_proc_servers_free(run.servers);
 	assay_tallies_free(run.t);
 	assay_strvec_clear(&run.not_run);
 	assay_strvec_clear(&run.command);

@@ -13,7 +13,7 @@
 
 #define MAX_RULES 4096 /* Landlock rules (paths) per case; more are ignored (less access) */
 
-enum init_mode { MODE_RUN = 0, MODE_PROBE };
+enum init_mode { MODE_RUN = 0, MODE_PROBE, MODE_SERVE };
 
 enum rule_kind { RULE_READ = 0, RULE_WRITE };
 
@@ -51,6 +51,12 @@ struct sup {
 	bool killing;        /* the library asked to kill the case, or the program ended */
 	bool kill_requested; /* the library asked to kill the case before the program ended */
 	int orphan_limit;    /* a reaped descendant died of SIGXCPU/SIGXFSZ: that limit */
+	int64_t utime_us, stime_us, maxrss_kb; /* of every process of the case reaped so far */
+	int rep_fd;          /* where the case's report goes (ASSAY_INIT_FD_REPORT, or a case
+				server's per-case pipe) */
+	bool serving;        /* a case server (protocol.h): one case of many */
+	int case_fd[3];      /* serving: the case's standard input, output and error */
+	bool case_dropped;   /* serving: the library closed the report pipe: kill, no report */
 };
 
 /* layers.c */
@@ -71,5 +77,15 @@ void ids_take(const struct cfg *cfg);
 __attribute__((noreturn)) void supervise(struct sup *s);
 __attribute__((noreturn)) void report_and_exit(const struct assay_init_report *rep);
 void report_init(struct assay_init_report *rep);
+void report_write(int fd, const struct assay_init_report *rep);
+void prepare_layers(struct sup *s);
+void case_run(struct sup *s);
+__attribute__((noreturn)) void abandon(struct sup *s);
+
+/* main.c: parses a per-case argv (protocol.h) into `c`, which must be zeroed. @return 0 or -1 */
+int parse_case(struct cfg *c, int argc, char **argv, char **envp);
+
+/* serve.c */
+__attribute__((noreturn)) void serve(struct sup *s);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * assay-init, the case supervisor: entry point and arguments (protocol.h).
  *
- * libassay exec's this program (from a sealed memfd, see ../spawn.c) once per case. Being a
+ * libassay exec's this program (from a sealed memfd, see ../spawn.c) once per case, or once per
+ * case server (serve.c) that then runs case after case. Being a
  * fresh exec with a tiny address space, every process it forks has honest resource figures: the
  * kernel charges a process, at exec, with the peak RSS of the address space it leaves, so a
  * program forked by assay itself (or spawned with CLONE_VM) would report assay's peak.
@@ -112,6 +113,8 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 				c->mode = MODE_RUN;
 			else if (s_streq(val, "probe"))
 				c->mode = MODE_PROBE;
+			else if (s_streq(val, "serve"))
+				c->mode = MODE_SERVE;
 			else
 				return -1;
 			break;
@@ -156,11 +159,20 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			return -1;
 		}
 	}
+	if (c->mode == MODE_SERVE && i >= argc) {
+		c->envp = envp; /* a case server: no program of its own */
+		return 0;
+	}
 	if (i >= argc || (c->mode == MODE_RUN && i + 1 >= argc))
 		return -1;
 	c->argv = argv + i + 1;
 	c->envp = envp;
 	return 0;
+}
+
+int parse_case(struct cfg *c, int argc, char **argv, char **envp)
+{
+	return parse_args(c, argc, argv, envp);
 }
 
 static uint64_t sigbit(int sig)
@@ -220,6 +232,8 @@ static int init(int argc, char **argv, char **envp)
 		layer_refuse(&s.rep, ASSAY_INIT_L_USERNS, cfg.ns_errno);
 		layer_refuse(&s.rep, ASSAY_INIT_L_PIDNS, cfg.ns_errno);
 	}
+	if (cfg.mode == MODE_SERVE)
+		serve(&s);
 	supervise(&s);
 }
 

@@ -39,6 +39,24 @@
  * Report: one struct assay_init_report written to fd 3 once everything the case started has
  * been killed and reaped; then the supervisor exits. No report (EOF first) means the supervisor
  * itself was killed.
+ *
+ * Case server (-m serve, no "--" and no program): the same start, but fd 3 is one end of a
+ * SOCK_SEQPACKET socket pair, and the supervisor runs case after case (src/lib/proc/server.c).
+ *   Ready: once set up (namespaces entered, ids taken, non-dumpable) it sends one struct
+ *   assay_init_report on fd 3: failure 0 and the layers of its own (namespaces) applied or
+ *   refused; or a failure, and exits.
+ *   Request: one message per case: struct assay_init_request, then `nargs` strings (an argv
+ *   exactly as a per-case supervisor would get it: "assay-init", ASSAY_INIT_VERSION, options,
+ *   "--", the program's argv) and `nenv` strings (the program's environment), each
+ *   NUL-terminated, at most ASSAY_INIT_REQ_MAX bytes in all; and, as SCM_RIGHTS, four
+ *   descriptors: the program's standard input, output and error, and the write end of the
+ *   case's report pipe. The options -n, -e and -u of a request are ignored: the server's own
+ *   hold. Its control signals (as above) act on the case it is running; one that arrives
+ *   while it runs none is dropped before the next request is read.
+ *   Report: one struct assay_init_report on the case's report pipe once everything the case
+ *   started has been killed and reaped, then the pipe is closed. A request that is malformed
+ *   gets a usage failure on its report pipe. The library closing its end of the report pipe
+ *   means "kill the case"; closing fd 3 means "exit" (the running case is killed first).
  */
 #ifndef ASSAY_INIT_PROTOCOL_H
 #define ASSAY_INIT_PROTOCOL_H
@@ -51,6 +69,19 @@
 #define ASSAY_INIT_FD_REPORT 3
 #define ASSAY_INIT_FD_SELF 4
 #define ASSAY_INIT_FD_GO 5
+
+/* A case server's request (see above). */
+#define ASSAY_INIT_REQ_MAGIC 0x61737971u /* "asyq" */
+#define ASSAY_INIT_REQ_MAX 196608        /* bytes of a request, header included */
+#define ASSAY_INIT_REQ_STRINGS 16384     /* nargs + nenv */
+#define ASSAY_INIT_REQ_FDS 4
+
+struct assay_init_request {
+	uint32_t magic;
+	uint32_t nargs;
+	uint32_t nenv;
+	uint32_t pad;
+};
 
 /* -f flags */
 #define ASSAY_INIT_F_SANDBOX (1u << 0)  /* apply the sandbox layers */

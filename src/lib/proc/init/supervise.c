@@ -18,9 +18,10 @@
  *   the zombie still pins the group id, then walks its descendants (/proc/.../children) and
  *   kills each through a pidfd after checking the process is still the child of the one it was
  *   found under. Killing and reaping repeat until nothing is left.
- * - CPU and peak RSS are RUSAGE_CHILDREN once every process of the case is reaped: the sum (CPU)
- *   and maximum (RSS) over all of them, orphans included, since orphans are re-parented to this
- *   process and reaped here. A process whose parent ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) is
+ * - CPU and peak RSS are summed from each wait4() once every process of the case is reaped: the
+ *   sum (CPU) and maximum (RSS) over all of them, orphans included, since orphans are
+ *   re-parented to this process and reaped here (what RUSAGE_CHILDREN says, but per case: a
+ *   case server outlives many). A process whose parent ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) is
  *   reaped by the kernel without a wait, and its figures reach no one: not counted. Nothing
  *   short of a cgroup (not writable here) or tracing every process would count it; the
  *   limits (RLIMIT_CPU per process, the timeout) still bind it.
@@ -57,15 +58,13 @@ void report_init(struct assay_init_report *rep)
 	rep->processes = -1;
 }
 
-void report_and_exit(const struct assay_init_report *rep)
+void report_write(int fd, const struct assay_init_report *rep)
 {
 	const char *p = (const char *)rep;
 	size_t left = sizeof(*rep);
 
-	go_wait(); /* ids.c: in the namespaces, not a word before the library's go */
-
 	while (left) {
-		long n = s_write(ASSAY_INIT_FD_REPORT, p, left);
+		long n = s_write(fd, p, left);
 
 		if (n == -S_EINTR)
 			continue;
@@ -74,6 +73,12 @@ void report_and_exit(const struct assay_init_report *rep)
 		p += n;
 		left -= (size_t)n;
 	}
+}
+
+void report_and_exit(const struct assay_init_report *rep)
+{
+	go_wait(); /* ids.c: in the namespaces, not a word before the library's go */
+	report_write(ASSAY_INIT_FD_REPORT, rep);
 	s_exit(0);
 }
 
@@ -199,6 +204,16 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 
 	memset(&m, 0, sizeof(m));
 	s_sigprocmask(S_SIG_SETMASK, &none, NULL);
+	for (int i = 0; s->serving && i < 3; i++) {
+		int r = s_dup3(s->case_fd[i], i, 0); /* a case server's: the case's own pipes */
+
+		if (r < 0) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = -r;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
 	s_setsid();
 	if (c->cwd) {
 		int r = s_chdir(c->cwd);
@@ -423,6 +438,17 @@ static int wsig(int st)
 	return st & 0x7f;
 }
 
+/* Adds the figures of one reaped process (with those of the processes it reaped) to the case's:
+ * CPU summed, peak RSS the largest. The sum over every process the supervisor reaps is what
+ * RUSAGE_CHILDREN would say, but per case, which a case server needs. */
+static void add_usage(struct sup *s, const struct s_rusage *ru)
+{
+	s->utime_us += (int64_t)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec;
+	s->stime_us += (int64_t)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec;
+	if (ru->ru_maxrss > s->maxrss_kb)
+		s->maxrss_kb = ru->ru_maxrss;
+}
+
 static bool abnormal(int st)
 {
 	return wsig(st) != 0 || ((st >> 8) & 0xff) != 0;
@@ -441,8 +467,10 @@ static void program_ended(struct sup *s, const struct s_siginfo *si)
 		s->rep.processes = walk_tree(false);
 	s->killing = true;
 	kill_all(s);
+	memset(&ru, 0, sizeof(ru));
 	while (s_wait4(s->prog, &st, S___WALL, &ru) == -S_EINTR)
 		;
+	add_usage(s, &ru);
 	s->prog = 0;
 	s->rep.wait_status = st;
 
@@ -466,6 +494,7 @@ static bool reap(struct sup *s)
 {
 	for (;;) {
 		struct s_siginfo si;
+		struct s_rusage ru;
 		int st = 0, r;
 
 		memset(&si, 0, sizeof(si));
@@ -481,8 +510,11 @@ static bool reap(struct sup *s)
 			program_ended(s, &si);
 			continue;
 		}
-		while ((r = s_wait4(si.si_pid, &st, S___WALL, NULL)) == -S_EINTR)
+		memset(&ru, 0, sizeof(ru));
+		while ((r = s_wait4(si.si_pid, &st, S___WALL, &ru)) == -S_EINTR)
 			;
+		if (r > 0)
+			add_usage(s, &ru);
 		if (wsig(st) == S_SIGXCPU)
 			s->orphan_limit = ASSAY_INIT_LIMIT_CPU;
 		else if (wsig(st) == S_SIGXFSZ)
@@ -490,17 +522,15 @@ static bool reap(struct sup *s)
 	}
 }
 
-__attribute__((noreturn)) static void finish(struct sup *s)
+/* Every process of the case is reaped: its figures, and the limit it ran into. */
+static void finish(struct sup *s)
 {
 	const struct cfg *c = s->cfg;
 	struct assay_init_report *rep = &s->rep;
-	struct s_rusage ru;
 
-	if (s_getrusage(S_RUSAGE_CHILDREN, &ru) == 0) {
-		rep->utime_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
-		rep->stime_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-		rep->maxrss_kb = ru.ru_maxrss;
-	}
+	rep->utime_us = s->utime_us;
+	rep->stime_us = s->stime_us;
+	rep->maxrss_kb = s->maxrss_kb;
 	if (rep->limit == ASSAY_INIT_LIMIT_NONE && abnormal(rep->wait_status) && !rep->exec_errno) {
 		if (s->orphan_limit)
 			rep->limit = s->orphan_limit;
@@ -509,11 +539,10 @@ __attribute__((noreturn)) static void finish(struct sup *s)
 		else if (c->data_bytes && (uint64_t)rep->maxrss_kb * 1024 * 2 >= c->data_bytes)
 			rep->limit = ASSAY_INIT_LIMIT_MEMORY;
 	}
-	report_and_exit(rep);
 }
 
 /* The library is gone: nobody reads the report, but nothing of the case may survive. */
-__attribute__((noreturn)) static void abandon(struct sup *s)
+__attribute__((noreturn)) void abandon(struct sup *s)
 {
 	s->killing = true;
 	for (;;) {
@@ -579,7 +608,7 @@ static int start_program(struct sup *s)
 }
 
 /* Prepares the layers the supervisor itself sets up (the program's own are in run_child). */
-static void prepare_layers(struct sup *s)
+void prepare_layers(struct sup *s)
 {
 	const struct cfg *c = s->cfg;
 	struct assay_init_report *rep = &s->rep;
@@ -593,48 +622,62 @@ static void prepare_layers(struct sup *s)
 	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
 }
 
-void supervise(struct sup *s)
+/*
+ * Runs the case from here (layers prepared, ids taken) to its end, with s->rep filled: the
+ * program started, watched, and everything of it killed and reaped. Returns early, with the
+ * failure in s->rep, when a required layer was refused or the program could not be forked.
+ */
+void case_run(struct sup *s)
 {
 	const struct cfg *c = s->cfg;
 
-	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
-		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
-		s->rep.fail_errno = S_EINVAL;
-		report_and_exit(&s->rep);
-	}
-	prepare_layers(s);
-	/* In the namespaces: their maps are written by now (ids.c), and with root the supervisor
-	 * becomes nobody there. */
-	go_wait();
-	if (c->in_ns && c->take_ids)
-		ids_take(c);
-	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
-	 * which runs under the same uid. */
-	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
 	if ((c->flags & ASSAY_INIT_F_REQUIRED) && s->rep.refused) {
 		s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
-		report_and_exit(&s->rep);
+		return;
 	}
 	if (start_program(s) < 0)
-		report_and_exit(&s->rep);
-	if (s->ruleset >= 0)
+		return;
+	if (s->ruleset >= 0) {
 		s_close(s->ruleset);
-	drop_stdio();
+		s->ruleset = -1;
+	}
+	if (s->serving) {
+		for (int i = 0; i < 3; i++) {
+			s_close(s->case_fd[i]);
+			s->case_fd[i] = -1;
+		}
+	} else {
+		drop_stdio();
+	}
 
 	for (;;) {
-		struct s_pollfd fds[2] = { { s->sigfd, S_POLLIN, 0 },
+		/* a case server also watches its socket: the library's exit (protocol.h) */
+		struct s_pollfd fds[3] = { { s->sigfd, S_POLLIN, 0 },
+					   { s->rep_fd, 0, 0 },
 					   { ASSAY_INIT_FD_REPORT, 0, 0 } };
 		struct s_timespec t = { 0, RESWEEP_MS * 1000000L };
 		struct s_signalfd_siginfo si;
 
-		if (reap(s) && !s->prog)
+		if (reap(s) && !s->prog) {
 			finish(s);
+			return;
+		}
 		if (s->killing)
 			kill_all(s); /* stragglers forked while we looked */
-		if (s_ppoll(fds, 2, s->killing ? &t : NULL) < 0)
+		if (s_ppoll(fds, s->serving ? 3 : 2, s->killing ? &t : NULL) < 0)
 			continue;
-		if (fds[1].revents & (S_POLLERR | S_POLLHUP))
+		if (s->serving && (fds[2].revents & (S_POLLERR | S_POLLHUP)))
 			abandon(s);
+		if (fds[1].revents & (S_POLLERR | S_POLLHUP)) {
+			if (!s->serving)
+				abandon(s);
+			/* a case server's case nobody waits for: kill it, report to no one */
+			s->case_dropped = true;
+			if (!s->prog_exited)
+				s->kill_requested = true;
+			s->killing = true;
+			kill_all(s);
+		}
 		if (!(fds[0].revents & S_POLLIN))
 			continue;
 		/* One signal per turn; SIGCHLD needs nothing here: reap() runs at the top. */
@@ -649,4 +692,27 @@ void supervise(struct sup *s)
 			kill_all(s);
 		}
 	}
+}
+
+void supervise(struct sup *s)
+{
+	const struct cfg *c = s->cfg;
+
+	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
+		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		s->rep.fail_errno = S_EINVAL;
+		report_and_exit(&s->rep);
+	}
+	s->rep_fd = ASSAY_INIT_FD_REPORT;
+	prepare_layers(s);
+	/* In the namespaces: their maps are written by now (ids.c), and with root the supervisor
+	 * becomes nobody there. */
+	go_wait();
+	if (c->in_ns && c->take_ids)
+		ids_take(c);
+	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
+	 * which runs under the same uid. */
+	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
+	case_run(s);
+	report_and_exit(&s->rep);
 }

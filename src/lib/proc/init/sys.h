@@ -134,6 +134,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_EPERM 1
 #define S_EINVAL 22
 #define S_ENOSYS 38
+#define S_ECONNRESET 104
 #define S_EOPNOTSUPP 95
 
 struct s_timespec {
@@ -197,6 +198,33 @@ struct s_siginfo {
 	int32_t si_status;
 	int32_t pad[25];
 };
+
+struct s_iovec {
+	void *base;
+	size_t len;
+};
+
+struct s_msghdr {
+	void *name;
+	uint32_t namelen;
+	struct s_iovec *iov;
+	size_t iovlen;
+	void *control;
+	size_t controllen;
+	int flags;
+};
+
+struct s_cmsghdr {
+	size_t len;
+	int level;
+	int type;
+};
+
+#define S_SOL_SOCKET 1
+#define S_SCM_RIGHTS 1
+#define S_MSG_CTRUNC 0x08
+#define S_MSG_TRUNC 0x20
+#define S_MSG_CMSG_CLOEXEC 0x40000000
 
 struct s_linux_dirent64 {
 	uint64_t d_ino;
@@ -296,6 +324,10 @@ static inline int s_drop_caps(void)
 	if (r < 0 && r != -S_EINVAL) /* Linux < 4.3 has no ambient set */
 		return r;
 	return (int)SYS(__NR_capset, &hdr, data);
+}
+static inline long s_recvmsg(int fd, struct s_msghdr *m, int flags)
+{
+	return SYS(__NR_recvmsg, fd, m, flags);
 }
 static inline int s_chdir(const char *path) { return (int)SYS(__NR_chdir, path); }
 static inline int s_prlimit(int res, const struct s_rlimit *rl)

@@ -1,0 +1,219 @@
+/*
+ * The case server (protocol.h, "-m serve"): one supervisor that runs case after case, so that
+ * what is the same for every case of a run is paid once: the exec of the supervisor, the user,
+ * PID and IPC namespaces with their uid and gid maps, taking the unprivileged ids, becoming
+ * non-dumpable. Each case is still forked from here with its own Landlock ruleset, seccomp
+ * filter, limits, session, working folder and descriptors, and ends as a per-case supervisor's
+ * ends: everything it started killed and reaped before its report is written.
+ *
+ * Key decisions:
+ * - Nothing of one case reaches the next: the program is forked from this process and exec'd
+ *   (its memory is replaced; it inherits only what run_child() sets up), every process of the
+ *   case is killed and reaped before the next request is read (as PID 1 of its namespace,
+ *   kill(-1) reaches them all), and the case's descriptors are closed. The server's own
+ *   descriptors (the socket, the signalfd) are close-on-exec, and run_child() marks every
+ *   descriptor above 2 so. Figures are summed per case from wait4(), not RUSAGE_CHILDREN.
+ * - A case cannot reach the server: it runs under its own Landlock domain, nested in none the
+ *   server is in, with signal scoping (ABI >= 6) and, whatever the ABI, the server as PID 1
+ *   ignores signals from inside its namespace that it has no handler for, and acts on its
+ *   control signals only from the library (outside the namespace). The server is non-dumpable,
+ *   so its /proc files and ptrace are closed to the program, which shares its uid.
+ * - A control signal that arrives while no case runs belongs to a case already reported: it is
+ *   read and dropped before the next request, which the library sends only after the signal
+ *   (signals are pending once kill() returns).
+ * - A request that is malformed is answered with a usage failure and the server goes on: the
+ *   library is trusted, but its mistake must not take the run down.
+ *
+ * Refuses to: run a case before the previous one is wholly reaped; read a request while a case
+ * runs; keep a descriptor a request brought past its case.
+ */
+#include "init.h"
+#include "../../util/banned.h"
+
+static char req[ASSAY_INIT_REQ_MAX];
+static char *strs[ASSAY_INIT_REQ_STRINGS + 2];
+static struct cfg case_cfg;
+
+static void close_fds(int *fds, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			s_close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+/* Reads and drops every control signal pending while no case runs. */
+static void drain_signals(int sigfd)
+{
+	for (;;) {
+		struct s_pollfd p = { sigfd, S_POLLIN, 0 };
+		struct s_timespec zero = { 0, 0 };
+		struct s_signalfd_siginfo si;
+
+		if (s_ppoll(&p, 1, &zero) <= 0 || !(p.revents & S_POLLIN))
+			return;
+		if (s_read(sigfd, &si, sizeof(si)) != sizeof(si))
+			return;
+	}
+}
+
+/*
+ * Receives one request into `req` and its descriptors into `fds`. @return its length (> 0), 0
+ * when the library closed the socket, or -1 for a message to drop (its descriptors, if any,
+ * are in `fds` for the caller to answer and close).
+ */
+static long receive(int fds[ASSAY_INIT_REQ_FDS])
+{
+	union {
+		struct s_cmsghdr h;
+		char buf[sizeof(struct s_cmsghdr) + 8 * sizeof(int)];
+	} ctl;
+	struct s_iovec iov = { req, sizeof(req) };
+	struct s_msghdr m;
+	long n;
+
+	for (int i = 0; i < ASSAY_INIT_REQ_FDS; i++)
+		fds[i] = -1;
+	memset(&m, 0, sizeof(m));
+	memset(&ctl, 0, sizeof(ctl));
+	m.iov = &iov;
+	m.iovlen = 1;
+	m.control = &ctl;
+	m.controllen = sizeof(ctl);
+	while ((n = s_recvmsg(ASSAY_INIT_FD_REPORT, &m, S_MSG_CMSG_CLOEXEC)) == -S_EINTR)
+		;
+	if (n == 0 || n == -S_ECONNRESET)
+		return 0;
+	if (n < 0)
+		return -1;
+	if (m.controllen >= sizeof(struct s_cmsghdr) && ctl.h.level == S_SOL_SOCKET &&
+	    ctl.h.type == S_SCM_RIGHTS) {
+		size_t nfds = (ctl.h.len - sizeof(struct s_cmsghdr)) / sizeof(int);
+		const int *got = (const int *)(ctl.buf + sizeof(struct s_cmsghdr));
+
+		for (size_t i = 0; i < nfds && i < 8; i++) {
+			if (i < ASSAY_INIT_REQ_FDS)
+				fds[i] = got[i];
+			else
+				s_close(got[i]);
+		}
+		if (nfds != ASSAY_INIT_REQ_FDS)
+			return -1;
+	} else {
+		return -1;
+	}
+	if (m.flags & (S_MSG_CTRUNC | S_MSG_TRUNC))
+		return -1;
+	return n;
+}
+
+/* Splits a request into argv and envp (in `strs`). @return 0, or -1 if it is malformed. */
+static int split(long len, char ***argv, int *argc, char ***envp)
+{
+	struct assay_init_request h;
+	size_t off = sizeof(h), n;
+
+	if ((size_t)len < sizeof(h))
+		return -1;
+	memcpy(&h, req, sizeof(h));
+	n = (size_t)h.nargs + h.nenv;
+	if (h.magic != ASSAY_INIT_REQ_MAGIC || h.nargs < 2 || n > ASSAY_INIT_REQ_STRINGS ||
+	    req[len - 1] != '\0')
+		return -1;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (off >= (size_t)len)
+			return -1;
+		strs[k++] = req + off;
+		off += s_strlen(req + off) + 1;
+		if (i + 1 == h.nargs)
+			strs[k++] = NULL; /* argv's end; envp follows */
+	}
+	if (off != (size_t)len)
+		return -1;
+	strs[n + 1] = NULL;
+	*argv = strs;
+	*argc = (int)h.nargs;
+	*envp = strs + h.nargs + 1;
+	return 0;
+}
+
+/* Sets up `s` for one case from the server's own `base` state. */
+static void case_reset(struct sup *s, const struct sup *base, const int fds[ASSAY_INIT_REQ_FDS])
+{
+	s->cfg = &case_cfg;
+	s->ruleset = -1;
+	s->ll_layers = 0;
+	s->want_seccomp = false;
+	s->rep = base->rep;
+	s->prog = 0;
+	s->prog_exited = false;
+	s->killing = false;
+	s->kill_requested = false;
+	s->orphan_limit = 0;
+	s->utime_us = s->stime_us = s->maxrss_kb = 0;
+	s->case_dropped = false;
+	for (int i = 0; i < 3; i++)
+		s->case_fd[i] = fds[i];
+	s->rep_fd = fds[3];
+}
+
+void serve(struct sup *s)
+{
+	const struct cfg *own = s->cfg;
+	struct sup base;
+
+	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
+		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+		s->rep.fail_errno = S_EINVAL;
+		report_and_exit(&s->rep);
+	}
+	go_wait();
+	if (own->in_ns && own->take_ids)
+		ids_take(own);
+	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
+	drop_stdio();
+	s->serving = true;
+	base = *s;
+	report_write(ASSAY_INIT_FD_REPORT, &s->rep); /* ready */
+
+	for (;;) {
+		struct s_pollfd p[2] = { { s->sigfd, S_POLLIN, 0 },
+					 { ASSAY_INIT_FD_REPORT, S_POLLIN, 0 } };
+		int fds[ASSAY_INIT_REQ_FDS], argc = 0;
+		char **argv = NULL, **envp = NULL;
+		long n;
+
+		if (s_ppoll(p, 2, NULL) < 0)
+			continue;
+		drain_signals(s->sigfd);
+		if (!(p[1].revents & (S_POLLIN | S_POLLHUP | S_POLLERR)))
+			continue;
+		n = receive(fds);
+		if (n == 0)
+			s_exit(0); /* the library is gone, and no case runs */
+		case_reset(s, &base, fds);
+		memset(&case_cfg, 0, sizeof(case_cfg));
+		if (n < 0 || split(n, &argv, &argc, &envp) ||
+		    parse_case(&case_cfg, argc, argv, envp) || case_cfg.mode != MODE_RUN) {
+			s->rep.failure = ASSAY_INIT_FAIL_USAGE;
+		} else {
+			/* the server's namespaces and ids hold, whatever the request says */
+			case_cfg.in_ns = own->in_ns;
+			case_cfg.ns_errno = own->ns_errno;
+			case_cfg.take_ids = own->take_ids;
+			case_cfg.uid = own->uid;
+			case_cfg.gid = own->gid;
+			prepare_layers(s);
+			case_run(s);
+		}
+		if (s->rep_fd >= 0 && !s->case_dropped)
+			report_write(s->rep_fd, &s->rep);
+		close_fds(s->case_fd, 3);
+		close_fds(&s->rep_fd, 1);
+		if (s->ruleset >= 0) {
+			s_close(s->ruleset);
+			s->ruleset = -1;
+		}
+	}
+}

@@ -206,6 +206,10 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 {
 	const int fds[ASSAY_INIT_REQ_FDS] = { sp->in, sp->out, sp->err, sp->rep };
 
+	if (!p->servers)
+		p->servers = assay_proc__servers_hook();
+	if (!p->servers || !assay_proc__server_fits(argv, sp->envp))
+		return false;
 	for (int tries = 0; tries < 2; tries++) {
 		struct assay_proc__server *srv;
 		int e;
@@ -294,7 +298,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 				goto out;
 		}
 	}
-	if (p->servers && !p->cg && !strcmp(mode, "run") && start_on_server(p, &sp, argv.v)) {
+	if (!p->cg && !strcmp(mode, "run") && start_on_server(p, &sp, argv.v)) {
 		pid = p->pid;
 	} else {
 		p->t_start = now_s();

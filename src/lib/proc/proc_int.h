@@ -91,6 +91,14 @@ struct assay_proc__server;
 int assay_proc__server_acquire(assay_proc_servers *set, const struct assay_proc__spawn *sp,
 			       bool sandbox, struct assay_proc__server **out, assay_err *err);
 
+/* The ASSAY_PROC_SERVERS test hook: with it set to 1 in assay's environment, a proc without a
+ * set of servers uses one set of the process (made on first use, never freed: its servers exit
+ * with the process), so that the proc tests run every case on a server. NULL otherwise. */
+assay_proc_servers *assay_proc__servers_hook(void);
+
+/* Whether a case of this argv and environment fits in a request (ASSAY_INIT_REQ_MAX). */
+bool assay_proc__server_fits(char *const *argv, char *const *envp);
+
 /* The server's pid (its control signals: protocol.h). */
 pid_t assay_proc__server_pid(const struct assay_proc__server *srv);
 

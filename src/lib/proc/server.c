@@ -10,7 +10,9 @@
  *   server pays them once; each case is one fork from it, still with its own Landlock ruleset,
  *   seccomp filter, limits and session, and still killed and reaped whole before it reports.
  * - A server serves a case whose namespaces and ids are its own (the key: sandbox on, the
- *   namespaces asked for or refused by the test hook, the outer ids with root); everything else
+ *   namespaces asked for or refused by the test hook, the outer ids with root), and what a
+ *   program inherits from assay that a caller may change between cases: assay's effective
+ *   ids and its session keyring (readable with the sandbox off); everything else
  *   (rules, limits, flags, environment, working folder) comes with each request. A case that
  *   needs what a server cannot give runs under its own supervisor, as without a set: a memory
  *   cgroup (the supervisor is written into it before it runs), the sandbox probe, a request
@@ -53,6 +55,9 @@ struct server_key {
 	int ns_errno;    /* !namespaces: the test hook's refusal to report */
 	bool drop_root;
 	unsigned uid, gid;
+	/* what the program would inherit from assay, and gets from the server instead */
+	unsigned euid, egid;
+	long keyring; /* the session keyring's serial (sandbox off: the program may read it) */
 };
 
 struct assay_proc__server {
@@ -148,6 +153,10 @@ static struct server_key key_of(const struct assay_proc__spawn *sp, bool sandbox
 	k.drop_root = sp->drop_root;
 	k.uid = sp->drop_root ? sp->uid : 0;
 	k.gid = sp->drop_root ? sp->gid : 0;
+	k.euid = (unsigned)geteuid();
+	k.egid = (unsigned)getegid();
+	/* KEYCTL_GET_KEYRING_ID of KEY_SPEC_SESSION_KEYRING, not created if there is none */
+	k.keyring = syscall(SYS_keyctl, 0, -3, 0);
 	return k;
 }
 
@@ -155,7 +164,8 @@ static bool key_eq(const struct server_key *a, const struct server_key *b)
 {
 	return a->sandbox == b->sandbox && a->namespaces == b->namespaces &&
 	       a->ns_errno == b->ns_errno && a->drop_root == b->drop_root && a->uid == b->uid &&
-	       a->gid == b->gid;
+	       a->gid == b->gid && a->euid == b->euid && a->egid == b->egid &&
+	       a->keyring == b->keyring;
 }
 
 /* Waits for the server's ready report. @return 0, or an errno-like code (EPROTO: it failed). */
@@ -268,16 +278,58 @@ int assay_proc__server_acquire(assay_proc_servers *set, const struct assay_proc_
 	return rc;
 }
 
+assay_proc_servers *assay_proc__servers_hook(void)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static assay_proc_servers *hook;
+	static int on = -1;
+	assay_proc_servers *set;
+
+	pthread_mutex_lock(&lock);
+	if (on < 0) {
+		const char *v = getenv("ASSAY_PROC_SERVERS");
+
+		on = v && !strcmp(v, "1");
+	}
+	if (on && !hook)
+		hook = assay_proc_servers_new();
+	set = hook;
+	pthread_mutex_unlock(&lock);
+	return set;
+}
+
 pid_t assay_proc__server_pid(const struct assay_proc__server *srv)
 {
 	return srv->pid;
+}
+
+/* The size of the request for `argv` and `envp`, or 0 if it exceeds what a request holds. */
+static size_t request_size(char *const *argv, char *const *envp, uint32_t *nargs, uint32_t *nenv)
+{
+	size_t len = sizeof(struct assay_init_request);
+
+	*nargs = *nenv = 0;
+	for (size_t i = 0; argv[i]; i++, (*nargs)++)
+		len += strlen(argv[i]) + 1;
+	for (size_t i = 0; envp[i]; i++, (*nenv)++)
+		len += strlen(envp[i]) + 1;
+	if (len > ASSAY_INIT_REQ_MAX || (size_t)*nargs + *nenv > ASSAY_INIT_REQ_STRINGS)
+		return 0;
+	return len;
+}
+
+bool assay_proc__server_fits(char *const *argv, char *const *envp)
+{
+	uint32_t nargs, nenv;
+
+	return request_size(argv, envp, &nargs, &nenv) > 0;
 }
 
 int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
 			    const int fds[ASSAY_INIT_REQ_FDS])
 {
 	struct assay_init_request h = { ASSAY_INIT_REQ_MAGIC, 0, 0, 0 };
-	size_t len = sizeof(h), n = 0;
+	size_t len = request_size(argv, envp, &h.nargs, &h.nenv);
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int) * ASSAY_INIT_REQ_FDS)];
@@ -288,12 +340,7 @@ int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, c
 	ssize_t sent;
 	int e = 0;
 
-	for (size_t i = 0; argv[i]; i++, h.nargs++)
-		len += strlen(argv[i]) + 1;
-	for (size_t i = 0; envp[i]; i++, h.nenv++)
-		len += strlen(envp[i]) + 1;
-	n = (size_t)h.nargs + h.nenv;
-	if (len > ASSAY_INIT_REQ_MAX || n > ASSAY_INIT_REQ_STRINGS)
+	if (!len)
 		return EMSGSIZE;
 	req = assay_xmalloc(len);
 	memcpy(req, &h, sizeof(h));

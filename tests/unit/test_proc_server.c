@@ -1,0 +1,353 @@
+/*
+ * Case servers (proc.h assay_proc_servers, src/lib/proc/server.c, init/serve.c): one server
+ * runs case after case, and no case can reach it, influence it, or leave anything for the next.
+ * Every proc test also runs with every case on a server (unit/test_proc*@server, the
+ * ASSAY_PROC_SERVERS hook); these are the attacks and promises that only a server has.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "assay/proc.h"
+#include "box.h"
+
+/* Runs `script` with /bin/sh in the box on `set`, sandbox on or off; returns its stdout
+ * (malloc'd) and fills `r`. */
+static char *sh_on(assay_proc_servers *set, const struct box *b, bool sandbox, const char *script,
+		   assay_proc_result *r)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	char *out;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, script);
+	boxed(&p, b, sandbox);
+	p.servers = set;
+	p.timeout_s = 20;
+	run_ok(&p, r);
+	out = strdup(p.out.ptr ? p.out.ptr : "");
+	assay_proc_release(&p);
+	return out;
+}
+
+static void stats(assay_proc_servers *set, unsigned *started, unsigned *lost)
+{
+	assay_proc_servers_stats(set, started, lost);
+}
+
+Test(server, one_server_runs_every_case_of_a_lane)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++)
+		for (int i = 0; i < 40; i++) {
+			assay_proc_result r;
+			char script[64], want[32], *out;
+
+			snprintf(script, sizeof(script), "echo case-%d", i);
+			snprintf(want, sizeof(want), "case-%d\n", i);
+			out = sh_on(set, &b, sandbox, script, &r);
+			cr_assert_eq(exit_code(&r), 0);
+			cr_assert_str_eq(out, want);
+			free(out);
+		}
+	stats(set, &started, &lost);
+	cr_assert_eq(started, 2, "one server with the sandbox, one without: %u", started);
+	cr_assert_eq(lost, 0);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* With the sandbox the server is PID 1 of the case's namespace and the program's parent: every
+ * signal a case can send it is dropped (a namespace's init gets none from inside it that it has
+ * no handler for; Landlock scopes signals too), and the next case runs on the same server. */
+Test(server, a_case_cannot_kill_or_stop_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc_result r;
+	unsigned started, lost;
+	char *out;
+
+	box_make(&b);
+	out = sh_on(set, &b, true,
+		    "for s in KILL TERM USR1 STOP HUP INT; do kill -s $s 1 $PPID 2>/dev/null && "
+		    "echo sent-$s; done; echo done",
+		    &r);
+	cr_assert_eq(exit_code(&r), 0);
+	cr_assert_str_eq(out, "done\n", "a signal reached the server: %s", out);
+	free(out);
+	out = sh_on(set, &b, true, "echo next", &r);
+	cr_assert_str_eq(out, "next\n");
+	free(out);
+	stats(set, &started, &lost);
+	cr_assert_eq(started, 1);
+	cr_assert_eq(lost, 0, "the server died of its case");
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* The server is not dumpable and lies in no Landlock domain of its case's: its memory, its
+ * environment and its descriptors (the socket the library sends cases on) are closed to the
+ * program, which shares its uid. */
+Test(server, a_case_cannot_read_or_write_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc_result r;
+	char *out;
+
+	box_make(&b);
+	out = sh_on(set, &b, true,
+		    "for f in mem environ maps stack; do cat /proc/$PPID/$f >/dev/null 2>&1 && "
+		    "echo read-$f; done; ls /proc/$PPID/fd >/dev/null 2>&1 && echo listed-fds; "
+		    "for n in 0 1 2 3 4 5 6 7 8 9; do (exec >/proc/$PPID/fd/$n) 2>/dev/null && "
+		    "echo wrote-$n; done; echo done",
+		    &r);
+	cr_assert_eq(exit_code(&r), 0, "%s", out);
+	cr_assert_str_eq(out, "done\n", "the server was reachable: %s", out);
+	free(out);
+	{
+		assay_proc p = ASSAY_PROC_INIT;
+		unsigned started;
+
+		tool(&p, "ptrace-parent", NULL);
+		boxed(&p, &b, true);
+		p.servers = set;
+		run_ok(&p, &r);
+		cr_assert_eq(exit_code(&r), 1, "%s", p.out.ptr);
+		cr_assert(strstr(p.out.ptr, "denied"), "%s", p.out.ptr);
+		assay_proc_release(&p);
+		stats(set, &started, NULL);
+		cr_assert_eq(started, 1, "the attacks did not run on the server");
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* Nothing of one case reaches the next on the same server: not a process it left running
+ * (double fork, new session), not its environment, not a descriptor. */
+Test(server, nothing_of_a_case_reaches_the_next)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	unsigned started;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		char *out;
+
+		assay_strvec_push(&p.argv, "/bin/sh");
+		assay_strvec_push(&p.argv, "-c");
+		assay_strvec_push(&p.argv, "(setsid sleep 987 >/dev/null 2>&1 &); exec 7>/dev/null; "
+					   "echo left");
+		assay_strvec_push(&p.env, "ASSAY_TEST_SECRET=first-case");
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		run_ok(&p, &r);
+		cr_assert_str_eq(p.out.ptr, "left\n");
+		assay_proc_release(&p);
+
+		out = sh_on(set, &b, sandbox,
+			    "grep -l 'sleep' /proc/[0-9]*/comm 2>/dev/null | while read f; do "
+			    "tr '\\0' ' ' < ${f%comm}cmdline; echo; done | grep -c 'sleep 987'; "
+			    "echo secret=$ASSAY_TEST_SECRET; ls /proc/self/fd | tr '\\n' ' '; echo",
+			    &r);
+		cr_assert_str_eq(out, "0\nsecret=\n0 1 2 3 \n", "sandbox %d: %s", sandbox, out);
+		free(out);
+	}
+	stats(set, &started, NULL);
+	cr_assert_eq(started, 2);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* CPU and peak memory are the case's own, not the sum or peak of the server's earlier cases. */
+Test(server, figures_are_per_case)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		tool(&p, "touch-mem", "150", NULL); /* MiB */
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		run_ok(&p, &r);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert_geq(r.max_rss, 140000000LL, "the big case: %lld", r.max_rss);
+		assay_proc_release(&p);
+
+		p = (assay_proc)ASSAY_PROC_INIT;
+		assay_strvec_push(&p.argv, "/bin/true");
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		run_ok(&p, &r);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert_lt(r.max_rss, 30000000LL, "the next case got the big one's peak: %lld",
+			     r.max_rss);
+		cr_assert_lt(r.cpu_user_s + r.cpu_sys_s, 0.05, "cpu %f", r.cpu_user_s + r.cpu_sys_s);
+		assay_proc_release(&p);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* A server killed from outside fails the case it was running as a dead supervisor does, and
+ * the next case gets a new server. */
+Test(server, a_killed_server_is_replaced)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_proc_result r;
+	unsigned started, lost;
+	bool done = false;
+	int rc = 0;
+	char *out;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		p = (assay_proc)ASSAY_PROC_INIT;
+		tool(&p, "sleep", "30", NULL);
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+		cr_assert_eq(kill(p.pid, SIGKILL), 0);
+		done = false;
+		while (!done && !(rc = assay_proc_pump(&p, -1, &done, &err)))
+			;
+		cr_assert_eq(rc, ASSAY_ESPAWN);
+		cr_assert(strstr(err.msg, "case server was killed by signal 9"), "%s", err.msg);
+		assay_proc_release(&p);
+		out = sh_on(set, &b, sandbox, "echo after", &r);
+		cr_assert_str_eq(out, "after\n");
+		free(out);
+	}
+	stats(set, &started, &lost);
+	cr_assert_eq(started, 4);
+	cr_assert_eq(lost, 2);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* A timeout, a case that ignores SIGTERM, and a case released while it runs: each is killed
+ * whole, and the server goes on. */
+Test(server, timeouts_and_releases_keep_the_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		char *out;
+
+		tool(&p, "ignore-term", "30", NULL);
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		p.timeout_s = 0.2;
+		p.kill_grace_s = 0.2;
+		run_ok(&p, &r);
+		cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT, "status %d code %d sig %d errno %d: %s",
+			     r.status, r.exit_code, r.term_signal, r.exec_errno, p.err.ptr);
+		assay_proc_release(&p);
+
+		p = (assay_proc)ASSAY_PROC_INIT;
+		assay_strvec_push(&p.argv, "/bin/sh");
+		assay_strvec_push(&p.argv, "-c");
+		assay_strvec_push(&p.argv, "sleep 654 & sleep 654");
+		boxed(&p, &b, sandbox);
+		p.servers = set;
+		cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+		usleep(100000);
+		assay_proc_release(&p); /* the case is killed whole before this returns */
+
+		out = sh_on(set, &b, sandbox,
+			    "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | "
+			    "grep -c 'sleep 65[4]'; true",
+			    &r);
+		cr_assert_str_eq(out, "0\n", "sandbox %d: %s", sandbox, out);
+		free(out);
+	}
+	stats(set, &started, &lost);
+	cr_assert_eq(started, 2);
+	cr_assert_eq(lost, 0);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* A case whose argv is bigger than a request runs under a supervisor of its own, unharmed. */
+Test(server, a_case_too_big_for_a_request_runs_on_its_own)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	unsigned started;
+	size_t n = 100000; /* three of them: more than a request, each less than an argument */
+	char *big = malloc(n + 1);
+
+	memset(big, 'x', n);
+	big[n] = '\0';
+	box_make(&b);
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "printf %s \"$1$2$3\" | wc -c");
+	assay_strvec_push(&p.argv, "sh");
+	for (int i = 0; i < 3; i++)
+		assay_strvec_push(&p.argv, big);
+	boxed(&p, &b, true);
+	p.servers = set;
+	run_ok(&p, &r);
+	cr_assert_eq(exit_code(&r), 0);
+	cr_assert_eq(strtoul(p.out.ptr, NULL, 10), 3 * n);
+	assay_proc_release(&p);
+	stats(set, &started, NULL);
+	cr_assert_eq(started, 0);
+	assay_proc_servers_free(set);
+	free(big);
+	box_free(&b);
+}
+
+/* Freeing the set stops every server: none is left running. */
+Test(server, freeing_the_set_leaves_no_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	pid_t pid;
+
+	box_make(&b);
+	assay_strvec_push(&p.argv, "/bin/true");
+	boxed(&p, &b, true);
+	p.servers = set;
+	run_ok(&p, &r);
+	pid = p.pid;
+	assay_proc_release(&p);
+	cr_assert_eq(kill(pid, 0), 0, "the server runs between cases");
+	assay_proc_servers_free(set);
+	cr_assert_eq(kill(pid, 0), -1, "the server outlived its set");
+	cr_assert_eq(errno, ESRCH);
+	box_free(&b);
+}

@@ -27,6 +27,7 @@
 #include <poll.h>
 
 #include "buf.h"
+#include "fs.h"
 #include "model.h"
 #include "proc.h"
 #include "suite.h"
@@ -51,6 +52,7 @@ typedef struct assay_run_ctx {
 	const char *tmp_root;         /**< where per-case temporary folders are made */
 	const char *const *pass_env;  /**< assay_run_opts.pass_env */
 	assay_proc_servers *servers;  /**< case servers for the run's procs (proc.h), or NULL */
+	assay_fs_spares *spares;      /**< spare folders for per-case folders (fs.h), or NULL */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

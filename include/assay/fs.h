@@ -144,6 +144,48 @@ ASSAY_EXTERN int assay_fs_copy_tree(const char *src, const char *dst, assay_err 
 ASSAY_EXTERN int assay_fs_mkdtemp(char **out, const char *parent, const char *prefix,
 				  assay_err *err);
 
+/**
+ * Spare folders: a recycler for a run that makes and removes a folder per case. On ext4 a
+ * mkdir after many rmdirs scans the recently deleted inodes of its group (ext4's
+ * recently_deleted()), which made a new folder cost up to 1.5 ms per case, most of assay's own
+ * time on a suite of trivial cases (docs/decisions.md). A folder given back is moved into `dir`
+ * (one rename), reset (mode 0755, assay's own ids with root) and emptied there, following no
+ * link; the next folder taken is one of those, renamed into place. A folder that cannot be
+ * emptied, or that holds extended attributes, is removed instead. At most 64 wait. Thread-safe.
+ * `dir` must lie on the file system of every folder given and taken (it is made on first use,
+ * 0700; the caller removes it, with the run's folder).
+ */
+typedef struct assay_fs_spares assay_fs_spares;
+
+/** A recycler keeping its spare folders in `dir` (copied). Never NULL; free with
+ * assay_fs_spares_free(), which leaves `dir` and what is in it. */
+ASSAY_EXTERN assay_fs_spares *assay_fs_spares_new(const char *dir);
+ASSAY_EXTERN void assay_fs_spares_free(assay_fs_spares *s);
+
+/**
+ * Makes folder `rel` beneath `root` as assay_fs_mkdirs_beneath() does (no link followed on the
+ * way), as a renamed spare when one waits and `rel` does not exist yet.
+ * @param s NULL: assay_fs_mkdirs_beneath() itself
+ * @return 0 or ASSAY_EIO (`err`)
+ */
+ASSAY_EXTERN int assay_fs_spares_take(assay_fs_spares *s, const char *root, const char *rel,
+				      assay_err *err);
+
+/**
+ * Makes a new private folder under `parent` as assay_fs_mkdtemp() does, as a renamed spare
+ * named `prefix`N (N counting up) when one waits. @param s NULL: assay_fs_mkdtemp() itself
+ * @param out receives the malloc'd path (caller frees) @return 0 or ASSAY_EIO (`err`)
+ */
+ASSAY_EXTERN int assay_fs_spares_temp(assay_fs_spares *s, const char *parent, const char *prefix,
+				      char **out, assay_err *err);
+
+/**
+ * Removes folder `rel` beneath `root` as assay_fs_remove_beneath() does, keeping it as a spare
+ * when it can. @param s NULL: assay_fs_remove_beneath() itself. @return 0 or ASSAY_EIO (`err`)
+ */
+ASSAY_EXTERN int assay_fs_spares_give(assay_fs_spares *s, const char *root, const char *rel,
+				      assay_err *err);
+
 /** True if `path` names a folder (following links). */
 ASSAY_EXTERN bool assay_fs_is_dir(const char *path);
 /** True if `path` exists (without following a final link). */

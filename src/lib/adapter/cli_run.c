@@ -52,8 +52,11 @@ static void case_env(struct cli_job *job)
 static void free_job(struct cli_job *job)
 {
 	assay_proc_release(&job->p); /* kills a case abandoned part way, and all it started */
-	if (job->tmp)
-		assay_fs_remove_tree(job->tmp, NULL);
+	if (job->tmp) {
+		const char *slash = strrchr(job->tmp, '/');
+
+		assay_fs_spares_give(job->ctx->spares, job->ctx->tmp_root, slash + 1, NULL);
+	}
 	free(job->tmp);
 	free(job->workdir);
 	free(job->unstarted);
@@ -92,7 +95,7 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 		return 0;
 	}
 	job->workdir = assay_xstrdup(workdir);
-	if ((rc = assay_fs_mkdtemp(&job->tmp, ctx->tmp_root, "case-", err))) {
+	if ((rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, err))) {
 		free_job(job);
 		return rc;
 	}

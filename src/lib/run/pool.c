@@ -142,7 +142,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				   run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
 				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
 				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env,
-				   run->servers };
+				   run->servers, run->spares };
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");
@@ -234,7 +234,7 @@ static int resolved(struct pool *p, struct task *t)
 	if (p->run->opts->fail_fast && !t->cr.passed && !t->cr.replayed)
 		p->no_new = true;
 	if (t->rel && !p->run->opts->keep)
-		assay_fs_remove_beneath(p->run->root, t->rel, NULL);
+		assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 	t->bytes = 4096 + arena_bytes(t->a) + (t->c ? arena_bytes(t->c->arena) : 0) +
 		   arena_bytes(t->r.arena);
 	for (size_t i = 0; i < t->r.nbufs; i++)
@@ -297,12 +297,13 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
  * link is an error, never followed: no process of an earlier case of a shared folder is alive
  * by now (proc.h, and a lane runs one case at a time), so what was checked stays true.
  */
-static int prepare_workdir(const char *root, const char *rel, const char *dir,
-			   const char *submission, const assay_case *c, bool fresh, assay_err *err)
+static int prepare_workdir(assay_fs_spares *spares, const char *root, const char *rel,
+			   const char *dir, const char *submission, const assay_case *c, bool fresh,
+			   assay_err *err)
 {
 	int rc;
 
-	if ((rc = assay_fs_mkdirs_beneath(root, rel, err)))
+	if ((rc = assay_fs_spares_take(fresh ? spares : NULL, root, rel, err)))
 		return rc;
 	if (fresh && submission && (rc = assay_fs_copy_tree(submission, dir, err)))
 		return rc;
@@ -359,7 +360,8 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		rel = gr->grel;
 	}
 	assay_err e = ASSAY_ERR_INIT;
-	if (prepare_workdir(base, rel, dir, gr->ctx.submission, t->c, g->isolated, &e)) {
+	if (prepare_workdir(run->spares, base, rel, dir, gr->ctx.submission, t->c, g->isolated,
+			    &e)) {
 		char msg[1200];
 
 		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
@@ -373,7 +375,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	free(dir);
 	if (rc) {
 		if (t->rel && !run->opts->keep)
-			assay_fs_remove_beneath(run->root, t->rel, NULL);
+			assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
 		task_free(t);
 		return rc;
 	}
@@ -513,7 +515,7 @@ static int finished(struct pool *p, size_t i)
 	unrun(p, i);
 	if ((rc = p->ad->finish(job, &t->r, run->err))) {
 		if (t->rel && !run->opts->keep)
-			assay_fs_remove_beneath(run->root, t->rel, NULL);
+			assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
 		task_free(t);
 		return rc;
 	}
@@ -557,7 +559,7 @@ static void abort_all(struct pool *p)
 		unrun(p, p->nrunning - 1);
 		p->ad->abort(job);
 		if (t->rel && !p->run->opts->keep)
-			assay_fs_remove_beneath(p->run->root, t->rel, NULL);
+			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 		task_free(t);
 	}
 	p->no_new = true;

@@ -32,6 +32,7 @@ struct assay_run__run {
 	size_t released;                  /* cases handed to the in-order sinks */
 	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
 	assay_proc_servers *servers;      /* the cases' servers (proc.h), or NULL */
+	assay_fs_spares *spares;          /* root/.spare: folders to reuse (fs.h) */
 	assay_err *err;
 };
 

@@ -200,6 +200,12 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 
 	run.t = assay_tallies_new(suite);
 	run.servers = servers_new();
+	{
+		char *dir = assay_path_join(run.root, ".spare");
+
+		run.spares = assay_fs_spares_new(dir);
+		free(dir);
+	}
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];
 
@@ -242,6 +248,7 @@ out:
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);
 	assay_proc_servers_free(run.servers);
+	assay_fs_spares_free(run.spares);
 	assay_tallies_free(run.t);
 	assay_strvec_clear(&run.not_run);
 	assay_strvec_clear(&run.command);

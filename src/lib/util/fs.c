@@ -380,7 +380,7 @@ int assay_fs_mkparents(const char *path, assay_err *err)
  * file system may renumber what is left when entries go): a folder counts as empty only after
  * a reading from its start finds nothing.
  */
-static int remove_contents(int dfd, const char *path, assay_err *err)
+int assay_fs__remove_contents(int dfd, const char *path, assay_err *err)
 {
 	char **names = NULL; /* the folders descended into, outermost first */
 	off_t *offs = NULL;  /* where each one's parent was read up to */
@@ -509,7 +509,7 @@ int assay_fs_remove_tree(const char *path, assay_err *err)
 	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return io_error(err, path, "open folder");
-	int rc = remove_contents(dfd, path, err);
+	int rc = assay_fs__remove_contents(dfd, path, err);
 	if (rmdir(path) && !rc)
 		rc = io_error(err, path, "remove folder");
 	return rc;
@@ -699,7 +699,8 @@ bool assay_path_is_contained(const char *rel)
  * O_NOFOLLOW, making missing folders when `create`. Returns the descriptor (close it) with
  * *leaf pointing into `rel` at the last part, or -1 with errno set (ELOOP/ENOTDIR for a link).
  */
-static int open_parent_beneath(const char *root, const char *rel, bool create, const char **leaf)
+int assay_fs__open_parent_beneath(const char *root, const char *rel, bool create,
+				  const char **leaf)
 {
 	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	const char *p = rel;
@@ -741,7 +742,7 @@ int assay_fs_read_beneath(assay_buf *out, const char *root, const char *rel, siz
 			  assay_err *err)
 {
 	const char *leaf;
-	int dfd = open_parent_beneath(root, rel, false, &leaf);
+	int dfd = assay_fs__open_parent_beneath(root, rel, false, &leaf);
 	int fd = dfd < 0 ? -1 : openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	int rc = 0;
@@ -782,7 +783,7 @@ int assay_fs_write_beneath(const char *root, const char *rel, const void *data, 
 			   int mode, assay_err *err)
 {
 	const char *leaf;
-	int dfd = open_parent_beneath(root, rel, true, &leaf);
+	int dfd = assay_fs__open_parent_beneath(root, rel, true, &leaf);
 	if (dfd < 0)
 		return io_error(err, rel, "make the folder of");
 	/* non-blocking and then checked: a FIFO an earlier case left there must not hang assay */
@@ -837,7 +838,7 @@ static int copy_beneath(const char *src, const char *root, const char *prefix, a
 			char target[PATH_MAX];
 			const char *leaf;
 			ssize_t n = readlink(s, target, sizeof(target) - 1);
-			int dfd = n < 0 ? -1 : open_parent_beneath(root, rel, true, &leaf);
+			int dfd = n < 0 ? -1 : assay_fs__open_parent_beneath(root, rel, true, &leaf);
 			if (dfd < 0) {
 				rc = io_error(err, s, "copy link");
 			} else {
@@ -863,7 +864,7 @@ int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err
 int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 {
 	const char *leaf;
-	int dfd = open_parent_beneath(root, rel, true, &leaf), fd = -1;
+	int dfd = assay_fs__open_parent_beneath(root, rel, true, &leaf), fd = -1;
 
 	if (dfd >= 0 && (mkdirat(dfd, leaf, 0755) == 0 || errno == EEXIST))
 		fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -880,7 +881,7 @@ int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err)
 {
 	const char *leaf;
-	int dfd = open_parent_beneath(root, rel, false, &leaf), sub, rc = 0;
+	int dfd = assay_fs__open_parent_beneath(root, rel, false, &leaf), sub, rc = 0;
 
 	if (dfd < 0) {
 		if (errno == ENOENT)
@@ -900,7 +901,7 @@ int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err)
 		if (unlinkat(dfd, leaf, 0) && errno != ENOENT)
 			rc = io_error(err, rel, "remove");
 	} else {
-		rc = remove_contents(sub, rel, err);
+		rc = assay_fs__remove_contents(sub, rel, err);
 		if (unlinkat(dfd, leaf, AT_REMOVEDIR) && errno != ENOENT && !rc)
 			rc = io_error(err, rel, "remove folder");
 	}

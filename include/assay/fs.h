@@ -149,7 +149,7 @@ ASSAY_EXTERN int assay_fs_mkdtemp(char **out, const char *parent, const char *pr
  * mkdir after many rmdirs scans the recently deleted inodes of its group (ext4's
  * recently_deleted()), which made a new folder cost up to 1.5 ms per case, most of assay's own
  * time on a suite of trivial cases (docs/decisions.md). A folder given back is moved into `dir`
- * (one rename), reset (mode 0755, assay's own ids with root) and emptied there, following no
+ * (one rename), reset (mode 0755) and emptied there, following no
  * link; the next folder taken is one of those, renamed into place. A folder that cannot be
  * emptied, or that holds extended attributes, is removed instead. At most 64 wait. Thread-safe.
  * `dir` must lie on the file system of every folder given and taken (it is made on first use,

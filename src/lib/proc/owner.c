@@ -15,7 +15,8 @@
  *
  * - Only a folder made for the case is handed over. A working folder that is `/`, a folder at
  *   the top of the tree, a system folder or one below it (/usr, /etc, /bin, /sbin, /lib*,
- *   /boot, /proc, /sys, /dev), assay's own working folder or one above it, $HOME or one above
+ *   /boot, /proc, /sys, /dev; but a folder below /dev/shm, a scratch file system like /tmp, is
+ *   a case's), assay's own working folder or one above it, $HOME or one above
  *   it, or a folder that belongs to a third user is refused (ASSAY_ESPAWN) before anything
  *   changes owner: a caller that passes such a folder (a plug-in started in `/`, a suite that
  *   names the user's project as a case's folder) gets an error, not a file system given to
@@ -68,7 +69,8 @@ const char *assay_proc__hand_over_refusal(const char *real)
 	if (!slash || !slash[1])
 		return "a folder at the top of the file system";
 	for (size_t i = 0; system_trees[i]; i++)
-		if (at_or_above(system_trees[i], real))
+		if (at_or_above(system_trees[i], real) &&
+		    !(!strncmp(real, "/dev/shm/", 9) && real[9])) /* a scratch file system */
 			return "a system folder";
 	if (getcwd(cwd, sizeof(cwd)) && at_or_above(real, cwd))
 		return "assay's own working folder or a folder above it";
@@ -83,7 +85,11 @@ static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
 	DIR *d;
 	struct dirent *de;
 
-	if (fchown(dfd, uid, gid) || depth > MAX_DEPTH || !(d = fdopendir(dfd))) {
+	struct stat top;
+
+	/* a folder used before (fs.h spare folders) is the user's already: no write for it */
+	if (fstat(dfd, &top) || ((top.st_uid != uid || top.st_gid != gid) && fchown(dfd, uid, gid)) ||
+	    depth > MAX_DEPTH || !(d = fdopendir(dfd))) {
 		close(dfd);
 		return;
 	}
@@ -114,7 +120,7 @@ static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
 				hand_over_dir(sub, dev, uid, gid, depth + 1);
 			continue;
 		}
-		if (st.st_nlink == 1)
+		if (st.st_nlink == 1 && (st.st_uid != uid || st.st_gid != gid))
 			fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
 		close(fd);
 	}

@@ -12,8 +12,9 @@
  *   case can reach it by its old name any more (every process of the case is dead by then,
  *   proc.h), the emptying follows no link (assay_fs__remove_contents), and a folder that
  *   cannot be wholly emptied or holds extended attributes (a channel from one case to the next)
- *   is removed instead. Its mode goes back to 0755 and, with root, its owner to assay's ids
- *   (the sandbox hands it to the next case's user again: proc.h).
+ *   is removed instead. Its mode goes back to 0755; its owner stays (with root and the sandbox,
+ *   the user the last case ran as, to whom the sandbox hands the next case's folder anyway:
+ *   proc.h; assay, as root, may use a folder it does not own).
  * - Taking renames a spare to the asked path with RENAME_NOREPLACE: an existing folder there
  *   (a group's shared folder, a resumed run's) is left alone and checked the usual way.
  *
@@ -143,8 +144,7 @@ static bool recycle(assay_fs_spares *s, const char *name)
 
 	if (fd < 0)
 		return false;
-	if (flistxattr(fd, NULL, 0) > 0 || fchmod(fd, 0755) ||
-	    (geteuid() == 0 && fchown(fd, geteuid(), getegid()))) {
+	if (flistxattr(fd, NULL, 0) > 0 || fchmod(fd, 0755)) {
 		close(fd);
 		return false;
 	}

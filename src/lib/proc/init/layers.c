@@ -129,13 +129,63 @@ static uint64_t fs_rights(int abi)
  * nothing to handle). `layers` gets the layers it brings; landlock_enforce() records them as
  * applied, in the program, once they really hold.
  */
+/*
+ * Read rules' paths, opened once for all the cases of a case server (serve.c): the system
+ * folders and read paths are the same for every case of a run, and each open, type check and
+ * close cost three system calls per rule per case. A folder replaced after it was kept is not
+ * granted (the kept descriptor is the old one): less access, never more. Write rules (the
+ * case's own folders, which spare folders rename around) are opened per case.
+ */
+#define KEPT_MAX 256
+#define KEPT_TEXT 32768
+
+static struct {
+	uint32_t off; /* of its path in kept_text */
+	int fd;
+	long mode;
+} kept[KEPT_MAX];
+static int nkept;
+static char kept_text[KEPT_TEXT];
+static uint32_t kept_used;
+
+/* An O_PATH descriptor of `path` and its type (`*mode`), or -1. `*owned`: close it after use. */
+static int rule_fd(const char *path, bool read, long *mode, bool *owned)
+{
+	size_t len = s_strlen(path);
+	int fd;
+
+	for (int i = 0; read && i < nkept; i++)
+		if (s_streq(kept_text + kept[i].off, path)) {
+			*mode = kept[i].mode;
+			*owned = false;
+			return kept[i].fd;
+		}
+	fd = s_openat(S_AT_FDCWD, path, S_O_PATH | S_O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	*mode = s_fmode(fd);
+	*owned = true;
+	if (read && *mode >= 0 && nkept < KEPT_MAX && kept_used + len + 1 <= KEPT_TEXT) {
+		memcpy(kept_text + kept_used, path, len + 1);
+		kept[nkept].off = kept_used;
+		kept[nkept].fd = fd;
+		kept[nkept++].mode = *mode;
+		kept_used += (uint32_t)len + 1;
+		*owned = false;
+	}
+	return fd;
+}
+
 int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsigned *layers)
 {
+	static int abi_known; /* the ABI, asked once (+1: 0 means not asked yet) */
 	struct ll_ruleset_attr attr;
 	bool want_net = cfg->flags & ASSAY_INIT_F_NO_NET;
 	int abi, fd;
 
-	abi = s_landlock_create_ruleset(NULL, 0, LL_CREATE_RULESET_VERSION);
+	if (!abi_known)
+		abi_known = s_landlock_create_ruleset(NULL, 0, LL_CREATE_RULESET_VERSION) + 1;
+	abi = abi_known - 1;
 	if (abi < 0) {
 		layer_refuse(rep, ASSAY_INIT_L_LANDLOCK_FS, -abi);
 		layer_refuse(rep, ASSAY_INIT_L_LANDLOCK_SCOPE, -abi);
@@ -174,21 +224,22 @@ int landlock_prepare(const struct cfg *cfg, struct assay_init_report *rep, unsig
 	}
 	for (int i = 0; attr.handled_access_fs && i < cfg->nrules; i++) {
 		struct ll_path_beneath_attr rule;
-		int pfd = s_openat(S_AT_FDCWD, cfg->rule_path[i], S_O_PATH | S_O_CLOEXEC);
+		bool read = cfg->rule_kind[i] == RULE_READ, owned;
 		long mode;
+		int pfd = rule_fd(cfg->rule_path[i], read, &mode, &owned);
 
 		if (pfd < 0)
 			continue; /* a path that does not exist grants nothing */
-		rule.allowed_access = cfg->rule_kind[i] == RULE_READ
-					      ? LL_READ_RIGHTS
-					      : attr.handled_access_fs & ~(LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK);
-		mode = s_fmode(pfd);
+		rule.allowed_access = read ? LL_READ_RIGHTS
+					   : attr.handled_access_fs &
+						     ~(LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK);
 		if (mode < 0 || (mode & S_S_IFMT) != S_S_IFDIR)
 			rule.allowed_access &= LL_FILE_RIGHTS;
 		rule.allowed_access &= attr.handled_access_fs;
 		rule.parent_fd = pfd;
 		s_landlock_add_rule(fd, LL_RULE_PATH_BENEATH, &rule);
-		s_close(pfd);
+		if (owned)
+			s_close(pfd);
 	}
 	if (attr.handled_access_net && cfg->tcp_port) {
 		/* an api server: its own port to bind, nothing to connect to */

@@ -40,6 +40,15 @@ typedef struct assay_run_opts {
 	const char *submission;   /**< folder overriding every submission setting, or NULL */
 	const char *work_root;    /**< folder under which working folders are made (NULL: $TMPDIR) */
 	bool keep;                /**< keep working folders after the run */
+	long long scratch_bytes;  /**< > 0 (and not `keep`): the run's root (its working and
+				       temporary folders) is a tmpfs of this many bytes and
+				       `scratch_inodes` files and folders, mounted on it by the
+				       library and detached at the end. The caller must have put
+				       the process in a mount namespace of its own that does not
+				       propagate to the host (the CLI does: docs/security.md
+				       "Working folders"). A mount that fails is not an error: the
+				       root stays a plain folder. 0: none */
+	long long scratch_inodes; /**< with scratch_bytes: the tmpfs's nr_inodes (0: 1,000,000) */
 	size_t out_cap;           /**< stdout and file capture cap, bytes (0: 64 MiB) */
 	size_t err_cap;           /**< stderr capture cap, bytes (0: 64 MiB) */
 	double kill_grace_s;      /**< SIGTERM -> SIGKILL grace on timeout, seconds (>= 0;

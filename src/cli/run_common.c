@@ -380,6 +380,8 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	/* the folders of runs killed before they could remove them (SIGKILL, a crash) */
 	assay_strvec gone = ASSAY_STRVEC_INIT;
 
+	cli_scratch(&opts, a,
+		    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF);
 	assay_run_sweep_roots(opts.work_root, &gone);
 	for (size_t i = 0; i < gone.nr && !a->quiet; i++)
 		fprintf(stderr, "assay: removed %s, the working folders of a run that was killed\n",

@@ -33,8 +33,18 @@ struct assay_run__run {
 	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
 	assay_proc_servers *servers;      /* the cases' servers (proc.h), or NULL */
 	assay_fs_spares *spares;          /* root/.spare: folders to reuse (fs.h) */
+	bool scratch;                     /* root is a tmpfs of ours (scratch.c) */
 	assay_err *err;
 };
+
+/* ---- scratch.c: the run's root on a tmpfs ---- */
+
+/* Mounts a tmpfs of opts->scratch_bytes and opts->scratch_inodes on `root` (just made, its
+ * .owner claimed), unless opts->keep or no scratch is asked for. @return whether it did. */
+bool assay_run__scratch_mount(const char *root, const assay_run_opts *opts);
+
+/* Detaches the tmpfs on `root`: everything in it goes. */
+void assay_run__scratch_unmount(const char *root);
 
 /* ---- workroot.c: who owns a run's root ---- */
 

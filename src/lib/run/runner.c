@@ -191,6 +191,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	if ((rc = assay_fs_mkdtemp(&run.root, opts->work_root, "assay-", err)))
 		goto out;
 	run.owner_fd = assay_run__root_claim(run.root);
+	run.scratch = assay_run__scratch_mount(run.root, opts);
 	if ((rc = assay_fs_mkdirs_beneath(run.root, ".tmp", err)))
 		goto out;
 	run.tmp_root = assay_path_join(run.root, ".tmp");
@@ -240,6 +241,10 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	if (summary_out)
 		*summary_out = assay_tallies_total(run.t);
 out:
+	assay_proc_servers_free(run.servers); /* no case runs in the root any more */
+	run.servers = NULL;
+	if (run.scratch)
+		assay_run__scratch_unmount(run.root);
 	if (run.root && !opts->keep)
 		assay_fs_remove_tree(run.root, NULL);
 	/* kept: the .owner goes, so that no later run takes the folders for a dead run's */

@@ -62,6 +62,7 @@ _assay()
 		*) case ${COMP_WORDS[i-1]} in
 			-e|--entry|-s|--submission|-c|--checkpoint|-g|--group|--case|--work-dir|\
 			--stdout-cap|--stderr-cap|--kill-grace|--sandbox|--network|--pass-env|-j|--jobs|\
+			--scratch-size|--scratch-inodes|\
 			-o|--output|--color|--max-failures|--value-cap|--format|-a|--attribute|--value|\
 			--shard|--shard-durations|--suite|-p|--problem|--environment) ;;
 			*) suite=${COMP_WORDS[i]}; break ;;
@@ -102,7 +103,7 @@ _assay()
 	-p|--problem) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	-j|--jobs) COMPREPLY=($(compgen -W "$(seq 1 "$(nproc 2>/dev/null || echo 1)")" -- "$cur")); return ;;
 	-g|--group|--case|--stdout-cap|--stderr-cap|--kill-grace|--pass-env|--max-failures|\
-	--value-cap|-a|--attribute) return ;;
+	--value-cap|-a|--attribute|--scratch-size|--scratch-inodes) return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_assay_options "$assay" "$cmd")" -- "$cur"))

@@ -31,6 +31,9 @@ struct run_args {
 	bool verbose;
 	size_t stdout_cap;
 	size_t stderr_cap;
+	size_t scratch_size;         /* --scratch-size: the working folders' tmpfs, bytes (0: half
+					the memory) */
+	size_t scratch_inodes;       /* --scratch-inodes: its files and folders (0: 1,000,000) */
 	size_t max_failures;
 	size_t jobs;                 /* -j N: cases at once (0: the CPUs assay may run on) */
 	bool exitfirst;              /* -x: start no case after the first failure */
@@ -65,6 +68,10 @@ struct run_args {
 	{ "keep", 'k', CLI_OPT_FLAG, &(a).keep, NULL, "keep the working folders" },            \
 	{ "work-dir", 0, CLI_OPT_STRING, &(a).work_dir, "DIR",                                 \
 	  "make working folders under DIR (default $TMPDIR)" },                               \
+	{ "scratch-size", 0, CLI_OPT_SIZE, &(a).scratch_size, "BYTES",                         \
+	  "bytes the working folders' tmpfs holds (default: half the memory)" },              \
+	{ "scratch-inodes", 0, CLI_OPT_COUNT, &(a).scratch_inodes, "N",                        \
+	  "files and folders the working folders' tmpfs holds (default 1000000)" },           \
 	{ "stdout-cap", 0, CLI_OPT_SIZE, &(a).stdout_cap, "BYTES",                             \
 	  "keep at most BYTES of stdout and of each file (default 64M)" },                    \
 	{ "stderr-cap", 0, CLI_OPT_SIZE, &(a).stderr_cap, "BYTES",                             \

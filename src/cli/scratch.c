@@ -17,7 +17,8 @@
  * - Not with --keep (kept folders would vanish with the namespace) nor --work-dir (the folders
  *   go where the user says), nor with ASSAY_SCRATCH=off. Anything that fails leaves the run on
  *   disk as before; the namespace is left only for one whose propagation was made one-way.
- * - Size: half the machine's memory (tmpfs's own default), 1,000,000 files and folders.
+ * - Size: half the machine's memory (tmpfs's own default), 1,000,000 files and folders, unless
+ *   --scratch-size and --scratch-inodes say otherwise: a case past either gets ENOSPC.
  *
  * Refuses to: mount anything itself; enter a namespace whose mounts could reach the host.
  */
@@ -79,6 +80,7 @@ void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox)
 		return;
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL))
 		return; /* a new namespace that still propagates: mount nothing in it */
-	opts->scratch_bytes = (long long)pages * page / 2;
-	opts->scratch_inodes = SCRATCH_INODES;
+	opts->scratch_bytes = a->scratch_size ? (long long)a->scratch_size
+					      : (long long)pages * page / 2;
+	opts->scratch_inodes = a->scratch_inodes ? (long long)a->scratch_inodes : SCRATCH_INODES;
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Issue 18 item 9 / issue 19 item 2: the run's working folders live on a tmpfs of its own
+# (docs/security.md "Working folders"), bounded in bytes and inodes, never seen by the host;
+# plain folders on disk with --work-dir, --keep or ASSAY_SCRATCH=off.
+. "$(dirname "$0")/lib.sh"
+
+mk_suite() { # CASE-SHELL-COMMAND [MORE-CASE-SHELL-COMMANDS...]
+	rm -rf s
+	mkdir -p s/c/g
+	printf 'name: w\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n' > s/suite.yaml
+	local i=0 c
+	for c in "$@"; do
+		i=$((i + 1))
+		printf 'arguments: ["%s"]\nexpected: {status_code: 0}\n' "$c" > "s/c/g/c$i.yaml"
+	done
+}
+
+# the file system type of each case's working folder, in case order
+fs_types() { jq -r '.results.output.actual' "$1/reports.jsonl" | tr -d '\n'; }
+
+test_case 'the working folders are a tmpfs by default, plain folders otherwise' '
+	mk_suite "stat -f -c %T ."
+	run_assay run s -o r1; expect_exit 0
+	[ "$(fs_types r1)" = tmpfs ]
+	mkdir wd
+	run_assay run s -o r2 --work-dir wd; expect_exit 0
+	[ "$(fs_types r2)" != tmpfs ]
+	run_assay run s -o r3 --keep; expect_exit 0
+	[ "$(fs_types r3)" != tmpfs ]
+	ASSAY_SCRATCH=off run_assay run s -o r4; expect_exit 0
+	[ "$(fs_types r4)" != tmpfs ]
+	run_assay run-case s --case c/g/c1; expect_exit 0'
+
+test_case 'the host never sees the tmpfs, and the run leaves no folder' '
+	mkdir -m 755 t2 && export TMPDIR=$TMP/t2
+	mk_suite "sleep 4.321; true"
+	"$ASSAY" run s -o r >/dev/null 2>&1 &
+	bg=$!
+	for i in $(seq 200); do
+		pgrep -f "sleep 4.321" >/dev/null && break
+		sleep 0.05
+	done
+	pgrep -f "sleep 4.321" >/dev/null
+	root=$(find "$TMPDIR" -maxdepth 1 -name "assay-??????")
+	[ -n "$root" ] && [ -f "$root/.owner" ]
+	! grep -q "assay-scratch" /proc/self/mountinfo || false
+	! grep -qF " $root " /proc/self/mountinfo || false
+	grep -q "assay-scratch" "/proc/$bg/mountinfo"
+	wait $bg
+	[ -z "$(find "$TMPDIR" -maxdepth 1 -name "assay-??????")" ]'
+
+test_case 'a case past the inode bound gets ENOSPC, and the next case runs' '
+	mk_suite "i=0; while [ \$i -lt 300 ]; do mkdir d\$i || exit 9; i=\$((i+1)); done" "true"
+	run_assay run s -o r --scratch-inodes 200; expect_exit 1
+	[ "$(jq -r .case.passed r/reports.jsonl | tr -d "\n")" = falsetrue ]
+	grep -q "No space left on device" r/reports.jsonl
+	run_assay run s -o r2 --scratch-inodes 5000; expect_exit 0'
+
+test_case 'a case past the byte bound gets ENOSPC' '
+	mk_suite "head -c 3000000 /dev/zero > big || exit 9" "true"
+	run_assay run s -o r --scratch-size 1M; expect_exit 1
+	[ "$(jq -r .case.passed r/reports.jsonl | tr -d "\n")" = falsetrue ]
+	run_assay run s -o r2 --scratch-size 64M; expect_exit 0'
+
+test_case 'a run killed mid-case leaves its folder, which the next run removes' '
+	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
+	mk_suite "sleep 5.432; true"
+	"$ASSAY" run s -o r >/dev/null 2>&1 &
+	bg=$!
+	for i in $(seq 200); do
+		pgrep -f "sleep 5.432" >/dev/null && break
+		sleep 0.05
+	done
+	pgrep -f "sleep 5.432" >/dev/null
+	root=$(find "$TMPDIR" -maxdepth 1 -name "assay-??????")
+	kill -9 $bg; wait $bg || true
+	[ -d "$root" ]
+	mk_suite true
+	run_assay run s -o r2; expect_exit 0
+	[ ! -e "$root" ]
+	grep -qF "assay: removed $root" err || { cat err; false; }'
+
+test_case 'without root: a tmpfs with the sandbox on, a plain folder with it off' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root to become another user"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	mk_suite "stat -f -c %T ."
+	mkdir -m 1777 nb
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/ TMPDIR="$TMP/nb" "$@"; }
+	as_nobody "$ASSAY" run s -o nb/r1 >out 2>err || { cat err; false; }
+	[ "$(fs_types nb/r1)" = tmpfs ]
+	as_nobody "$ASSAY" run s -o nb/r2 --sandbox off >out 2>err || { cat err; false; }
+	[ "$(fs_types nb/r2)" != tmpfs ]
+	[ -z "$(find nb -maxdepth 1 -name "assay-??????")" ]'
+
+test_done

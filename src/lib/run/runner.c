@@ -201,7 +201,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 
 	run.t = assay_tallies_new(suite);
 	run.servers = servers_new();
-	{
+	if (!run.scratch) {
+		/* on disk; on the run's tmpfs a folder costs less to make than to rename */
 		char *dir = assay_path_join(run.root, ".spare");
 
 		run.spares = assay_fs_spares_new(dir);

@@ -274,6 +274,7 @@ typedef struct assay_proc {
 	unsigned char rep[192];  /* the supervisor's report */
 	char *cg;                /* the case's memory cgroup while it runs, or NULL */
 	struct assay_proc__server *srv; /* the case server it runs on, or NULL */
+	int fd_ctl;              /* on a server: the write end of the case's control pipe */
 	bool served;             /* it ran on a case server */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
@@ -282,7 +283,7 @@ typedef struct assay_proc {
 #define ASSAY_PROC_INIT                                                                        \
 	{ .argv = ASSAY_STRVEC_INIT, .env = ASSAY_STRVEC_INIT, .kill_grace_s = 1.0,            \
 	  .out = ASSAY_BUF_INIT, .err = ASSAY_BUF_INIT, .pid = -1, .fd_in = -1, .fd_out = -1,  \
-	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1 }
+	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1, .fd_ctl = -1 }
 
 /** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the supervisor. */
 #define ASSAY_PROC_MAX_POLLFDS 4

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -724,19 +725,58 @@ Test(proc, nonblocking_timeout, .timeout = 30)
 	assay_proc_release(&p);
 }
 
+/* How many processes run the test tool with these arguments (its /proc cmdline). */
+static int tool_processes(const char *arg1, const char *arg2)
+{
+	char want[256];
+	size_t wlen;
+	int n = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	wlen = (size_t)snprintf(want, sizeof(want), "%s%c%s%c%s", ASSAY_TEST_TOOL, 0, arg1, 0,
+				arg2) + 1;
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512];
+		FILE *f;
+		size_t got;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		got = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		if (got == wlen && !memcmp(buf, want, wlen))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 Test(proc, release_kills_a_running_process, .timeout = 30)
 {
 	assay_proc p = ASSAY_PROC_INIT;
 	pid_t pid;
+	bool served;
 
-	tool(&p, "sleep", "30", NULL);
+	tool(&p, "sleep", "30.4321", NULL);
 	p.cwd = strdup("/");
 	cr_assert_eq(assay_proc_start(&p, NULL), 0);
 	pid = p.pid;
+	served = p.served;
 	cr_assert(pid > 0);
 	cr_assert_eq(kill(pid, 0), 0);
+	for (int i = 0; i < 400 && !tool_processes("sleep", "30.4321"); i++)
+		usleep(5000); /* the program is exec'd (on a server, once its request is read) */
+	cr_assert_eq(tool_processes("sleep", "30.4321"), 1);
 	assay_proc_release(&p);
-	cr_assert(kill(pid, 0) < 0 && errno == ESRCH, "process %d survived release", (int)pid);
+	cr_assert_eq(tool_processes("sleep", "30.4321"), 0, "the program survived release");
+	/* its own supervisor is gone too; a case server (ASSAY_PROC_SERVERS) stays for the next */
+	cr_assert(served || (kill(pid, 0) < 0 && errno == ESRCH), "process %d survived release",
+		  (int)pid);
 	cr_assert_eq(p.pid, -1);
 	cr_assert_eq(p.argv.nr, 0);
 	cr_assert_null(p.cwd);

@@ -351,3 +351,41 @@ Test(server, freeing_the_set_leaves_no_server)
 	cr_assert_eq(errno, ESRCH);
 	box_free(&b);
 }
+
+/* A case released at once, before its server has read its request, is still killed by its
+ * server, not by killing the server: the kill comes on the case's own control pipe, where it
+ * cannot be taken for a stale one (a signal was, and the case ran on). */
+Test(server, a_case_released_at_once_is_killed_by_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++)
+		for (int i = 0; i < 5; i++) {
+			assay_proc p = ASSAY_PROC_INIT;
+			assay_proc_result r;
+			char *out;
+
+			assay_strvec_push(&p.argv, "/bin/sh");
+			assay_strvec_push(&p.argv, "-c");
+			assay_strvec_push(&p.argv, "sleep 765");
+			boxed(&p, &b, sandbox);
+			p.servers = set;
+			cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+			assay_proc_release(&p);
+			out = sh_on(set, &b, sandbox,
+				    "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | "
+				    "grep -c 'sleep 76[5]'; true",
+				    &r);
+			cr_assert_str_eq(out, "0\n", "sandbox %d: %s", sandbox, out);
+			free(out);
+		}
+	stats(set, &started, &lost);
+	cr_assert_eq(lost, 0, "a server was killed to end a released case");
+	cr_assert_eq(started, 2);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}

@@ -162,6 +162,14 @@ static void kill_and_reap(assay_proc *p)
 	p->state = ST_DONE;
 }
 
+/* A command on the case's control pipe (init/protocol.h); a full or closed pipe is no matter:
+ * the server then kills the case anyway, or SIGKILL to it follows. */
+static void server_control(assay_proc *p, char cmd)
+{
+	if (p->fd_ctl >= 0)
+		assay_proc__write_nosigpipe(p->fd_ctl, &cmd, 1);
+}
+
 /* A case on a server is abandoned: the server kills it (SIGUSR1) and reports once every process
  * of it is reaped; that report is awaited for RELEASE_WAIT_MS, after which the server is
  * SIGKILLed (with its PID namespace that kills the case) and dropped. */
@@ -173,7 +181,7 @@ static void server_kill_case(assay_proc *p)
 	close_fd(&p->fd_in);
 	close_fd(&p->fd_out);
 	close_fd(&p->fd_err);
-	kill(p->pid, SIGUSR1);
+	server_control(p, ASSAY_INIT_CTL_KILL);
 	while (p->fd_rep >= 0) {
 		struct pollfd pfd = { p->fd_rep, POLLIN, 0 };
 		char buf[256];
@@ -193,6 +201,7 @@ static void server_kill_case(assay_proc *p)
 		}
 	}
 	close_fd(&p->fd_rep);
+	close_fd(&p->fd_ctl);
 	assay_proc__server_done(p->servers, p->srv, lost, NULL);
 	p->srv = NULL;
 	p->state = ST_DONE;
@@ -204,32 +213,42 @@ static void server_kill_case(assay_proc *p)
  */
 static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, char **argv)
 {
-	const int fds[ASSAY_INIT_REQ_FDS] = { sp->in, sp->out, sp->err, sp->rep };
+	int ctl[2] = { -1, -1 };
+	int fds[ASSAY_INIT_REQ_FDS] = { sp->in, sp->out, sp->err, sp->rep, -1 };
+	bool sent = false;
 
 	if (!p->servers)
 		p->servers = assay_proc__servers_hook();
 	if (!p->servers || !assay_proc__server_fits(argv, sp->envp))
 		return false;
-	for (int tries = 0; tries < 2; tries++) {
+	if (make_pipe(ctl))
+		return false;
+	fds[4] = ctl[0];
+	for (int tries = 0; tries < 2 && !sent; tries++) {
 		struct assay_proc__server *srv;
 		int e;
 
 		if (assay_proc__server_acquire(p->servers, sp, p->sandbox.enabled, &srv, NULL))
-			return false;
+			break;
 		p->t_start = now_s();
 		e = assay_proc__server_send(srv, argv, sp->envp, fds);
 		if (!e) {
 			p->srv = srv;
 			p->served = true;
 			p->pid = assay_proc__server_pid(srv);
-			return true;
+			p->fd_ctl = ctl[1];
+			ctl[1] = -1;
+			sent = true;
+			break;
 		}
 		/* too big for a request: its own supervisor; else the server is gone: another */
 		assay_proc__server_done(p->servers, srv, e != EMSGSIZE, NULL);
 		if (e == EMSGSIZE)
-			return false;
+			break;
 	}
-	return false;
+	close_fd(&ctl[0]);
+	close_fd(&ctl[1]);
+	return sent;
 }
 
 static int start(assay_proc *p, const char *mode, assay_err *err)
@@ -618,6 +637,7 @@ static int reap(assay_proc *p, assay_err *err)
 		bool lost = !report_of(p);
 
 		p->wait_status = 0;
+		close_fd(&p->fd_ctl);
 		assay_proc__server_done(p->servers, p->srv, lost, &p->wait_status);
 		p->srv = NULL;
 	} else {
@@ -673,13 +693,19 @@ static bool apply_timers(assay_proc *p, double now, assay_err *err)
 	if (p->state == ST_RUNNING || p->state == ST_REPORTED) {
 		if (!p->timed_out && p->t_deadline > 0 && now >= p->t_deadline) {
 			p->timed_out = true;
-			kill(p->pid, SIGTERM);
+			if (p->srv)
+				server_control(p, ASSAY_INIT_CTL_TERM);
+			else
+				kill(p->pid, SIGTERM);
 			/* From now, not the deadline: a late pump still grants the full grace. */
 			p->t_kill = now + (p->kill_grace_s > 0 ? p->kill_grace_s : 0);
 			acted = true;
 		}
 		if (p->timed_out && p->t_kill > 0 && now >= p->t_kill) {
-			kill(p->pid, SIGUSR1);
+			if (p->srv)
+				server_control(p, ASSAY_INIT_CTL_KILL);
+			else
+				kill(p->pid, SIGUSR1);
 			p->t_kill = 0;
 			p->t_hard = now + HARD_KILL_S;
 			acted = true;
@@ -886,6 +912,7 @@ void assay_proc_release(assay_proc *p)
 	close_fd(&p->fd_err);
 	close_fd(&p->fd_rep);
 	close_fd(&p->fd_pid);
+	close_fd(&p->fd_ctl);
 	assay_strvec_clear(&p->argv);
 	assay_strvec_clear(&p->env);
 	free(p->cwd);

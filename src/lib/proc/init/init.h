@@ -56,6 +56,7 @@ struct sup {
 				server's per-case pipe) */
 	bool serving;        /* a case server (protocol.h): one case of many */
 	int case_fd[3];      /* serving: the case's standard input, output and error */
+	int ctl_fd;          /* serving: the case's control pipe (protocol.h), or -1 */
 	bool case_dropped;   /* serving: the library closed the report pipe: kill, no report */
 };
 

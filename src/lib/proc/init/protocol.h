@@ -48,15 +48,19 @@
  *   Request: one message per case: struct assay_init_request, then `nargs` strings (an argv
  *   exactly as a per-case supervisor would get it: "assay-init", ASSAY_INIT_VERSION, options,
  *   "--", the program's argv) and `nenv` strings (the program's environment), each
- *   NUL-terminated, at most ASSAY_INIT_REQ_MAX bytes in all; and, as SCM_RIGHTS, four
- *   descriptors: the program's standard input, output and error, and the write end of the
- *   case's report pipe. The options -n, -e and -u of a request are ignored: the server's own
- *   hold. Its control signals (as above) act on the case it is running; one that arrives
- *   while it runs none is dropped before the next request is read.
+ *   NUL-terminated, at most ASSAY_INIT_REQ_MAX bytes in all; and, as SCM_RIGHTS, five
+ *   descriptors: the program's standard input, output and error, the write end of the case's
+ *   report pipe, and the read end of its control pipe. The options -n, -e and -u of a request
+ *   are ignored: the server's own hold.
+ *   Control: a byte on the case's control pipe, ASSAY_INIT_CTL_TERM ("terminate the case", as
+ *   SIGTERM above) or ASSAY_INIT_CTL_KILL ("kill the case now", as SIGUSR1); its end of file,
+ *   the same as KILL. Control signals are not used: a pipe of the case's own cannot reach the
+ *   next case, which a signal sent as a case ends could.
  *   Report: one struct assay_init_report on the case's report pipe once everything the case
  *   started has been killed and reaped, then the pipe is closed. A request that is malformed
  *   gets a usage failure on its report pipe. The library closing its end of the report pipe
- *   means "kill the case"; closing fd 3 means "exit" (the running case is killed first).
+ *   or of the control pipe means "kill the case"; closing fd 3 means "exit" (the running case
+ *   is killed first).
  */
 #ifndef ASSAY_INIT_PROTOCOL_H
 #define ASSAY_INIT_PROTOCOL_H
@@ -74,7 +78,9 @@
 #define ASSAY_INIT_REQ_MAGIC 0x61737971u /* "asyq" */
 #define ASSAY_INIT_REQ_MAX 196608        /* bytes of a request, header included */
 #define ASSAY_INIT_REQ_STRINGS 16384     /* nargs + nenv */
-#define ASSAY_INIT_REQ_FDS 4
+#define ASSAY_INIT_REQ_FDS 5
+#define ASSAY_INIT_CTL_TERM 'T' /* on a case's control pipe: SIGTERM to the case */
+#define ASSAY_INIT_CTL_KILL 'K' /* kill the case now */
 
 struct assay_init_request {
 	uint32_t magic;

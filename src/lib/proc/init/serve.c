@@ -18,9 +18,9 @@
  *   ignores signals from inside its namespace that it has no handler for, and acts on its
  *   control signals only from the library (outside the namespace). The server is non-dumpable,
  *   so its /proc files and ptrace are closed to the program, which shares its uid.
- * - A control signal that arrives while no case runs belongs to a case already reported: it is
- *   read and dropped before the next request, which the library sends only after the signal
- *   (signals are pending once kill() returns).
+ * - Control comes on a pipe of each case's own (protocol.h), never by signal: a SIGUSR1 the
+ *   library sent as its case was ending could not tell that case from the next. Signals that
+ *   arrive while no case runs are read and dropped.
  * - A request that is malformed is answered with a usage failure and the server goes on: the
  *   library is trusted, but its mistake must not take the run down.
  *
@@ -156,6 +156,7 @@ static void case_reset(struct sup *s, const struct sup *base, const int fds[ASSA
 	for (int i = 0; i < 3; i++)
 		s->case_fd[i] = fds[i];
 	s->rep_fd = fds[3];
+	s->ctl_fd = fds[4];
 }
 
 void serve(struct sup *s)
@@ -211,6 +212,7 @@ void serve(struct sup *s)
 			report_write(s->rep_fd, &s->rep);
 		close_fds(s->case_fd, 3);
 		close_fds(&s->rep_fd, 1);
+		close_fds(&s->ctl_fd, 1);
 		if (s->ruleset >= 0) {
 			s_close(s->ruleset);
 			s->ruleset = -1;

@@ -622,6 +622,33 @@ void prepare_layers(struct sup *s)
 	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
 }
 
+/* A case server's case's control pipe is readable: its commands, or its end (protocol.h). */
+static void control(struct sup *s)
+{
+	char buf[16];
+	long n;
+
+	while ((n = s_read(s->ctl_fd, buf, sizeof(buf))) == -S_EINTR)
+		;
+	if (n <= 0) {
+		/* the library is done with the case: kill it (and poll the pipe no more) */
+		s_close(s->ctl_fd);
+		s->ctl_fd = -1;
+		buf[0] = ASSAY_INIT_CTL_KILL;
+		n = 1;
+	}
+	for (long i = 0; i < n; i++) {
+		if (buf[i] == ASSAY_INIT_CTL_TERM) {
+			forward_term(s);
+		} else if (buf[i] == ASSAY_INIT_CTL_KILL) {
+			if (!s->prog_exited)
+				s->kill_requested = true;
+			s->killing = true;
+			kill_all(s);
+		}
+	}
+}
+
 /*
  * Runs the case from here (layers prepared, ids taken) to its end, with s->rep filled: the
  * program started, watched, and everything of it killed and reaped. Returns early, with the
@@ -652,9 +679,10 @@ void case_run(struct sup *s)
 
 	for (;;) {
 		/* a case server also watches its socket: the library's exit (protocol.h) */
-		struct s_pollfd fds[3] = { { s->sigfd, S_POLLIN, 0 },
+		struct s_pollfd fds[4] = { { s->sigfd, S_POLLIN, 0 },
 					   { s->rep_fd, 0, 0 },
-					   { ASSAY_INIT_FD_REPORT, 0, 0 } };
+					   { ASSAY_INIT_FD_REPORT, 0, 0 },
+					   { s->ctl_fd, S_POLLIN, 0 } };
 		struct s_timespec t = { 0, RESWEEP_MS * 1000000L };
 		struct s_signalfd_siginfo si;
 
@@ -664,10 +692,12 @@ void case_run(struct sup *s)
 		}
 		if (s->killing)
 			kill_all(s); /* stragglers forked while we looked */
-		if (s_ppoll(fds, s->serving ? 3 : 2, s->killing ? &t : NULL) < 0)
+		if (s_ppoll(fds, s->serving ? (s->ctl_fd >= 0 ? 4 : 3) : 2, s->killing ? &t : NULL) < 0)
 			continue;
 		if (s->serving && (fds[2].revents & (S_POLLERR | S_POLLHUP)))
 			abandon(s);
+		if (s->serving && s->ctl_fd >= 0 && fds[3].revents)
+			control(s);
 		if (fds[1].revents & (S_POLLERR | S_POLLHUP)) {
 			if (!s->serving)
 				abandon(s);
@@ -683,6 +713,8 @@ void case_run(struct sup *s)
 		/* One signal per turn; SIGCHLD needs nothing here: reap() runs at the top. */
 		if (s_read(s->sigfd, &si, sizeof(si)) != sizeof(si))
 			continue;
+		if (s->serving)
+			continue; /* a case server's control comes on the case's pipe */
 		if (si.ssi_signo == S_SIGTERM && control_allowed(s, &si)) {
 			forward_term(s);
 		} else if (si.ssi_signo == S_SIGUSR1 && control_allowed(s, &si)) {

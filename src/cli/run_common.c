@@ -245,16 +245,23 @@ int run_common_load(assay_suite **out, const struct run_args *a)
  * at start, unless -q: the cgroups used, or why not when the suite (adapter, checkpoint or group)
  * sets limits.memory, and what was removed.
  */
+/* Does a group of the suite set limits.memory (suite.yaml's, a checkpoint's or its own)? */
+static bool sets_memory(const assay_suite *suite)
+{
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
+			if (suite->checkpoints[i].groups[j].limits.memory_bytes > 0)
+				return true;
+	return false;
+}
+
 static void memory_cgroups(const assay_suite *suite, const struct run_args *a)
 {
 	assay_cgroup_report rep;
-	bool wanted = false, on = false;
+	bool wanted = sets_memory(suite), on = false;
 	const char *no = getenv("ASSAY_NO_CGROUP");
 	int swept = 0;
 
-	for (size_t i = 0; i < suite->ncheckpoints && !wanted; i++)
-		for (size_t j = 0; j < suite->checkpoints[i].ngroups && !wanted; j++)
-			wanted = suite->checkpoints[i].groups[j].limits.memory_bytes > 0;
 	if (no && *no) {
 		snprintf(rep.why, sizeof(rep.why), "ASSAY_NO_CGROUP is set");
 	} else if ((on = assay_memory_cgroups_enable(&rep))) {
@@ -381,7 +388,8 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_strvec gone = ASSAY_STRVEC_INIT;
 
 	cli_scratch(&opts, a,
-		    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF);
+		    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF,
+		    sets_memory(suite));
 	assay_run_sweep_roots(opts.work_root, &gone);
 	for (size_t i = 0; i < gone.nr && !a->quiet; i++)
 		fprintf(stderr, "assay: removed %s, the working folders of a run that was killed\n",

@@ -110,12 +110,17 @@ void run_args_release(struct run_args *a);
 
 /* Runs the loaded suite with `sinks`; returns the exit code (0 all passed, 1 failures, ...). */
 /*
- * The run's working folders on a tmpfs (src/cli/scratch.c): unless --keep, --work-dir or
- * ASSAY_SCRATCH=off, puts the process in a mount namespace of its own (with root; without root
- * only when `sandbox` is on, in a user namespace of its own too) and sets opts->scratch_bytes
- * and scratch_inodes. Process-wide; leaves everything as it was when a step fails.
+ * The run's working folders on a tmpfs (src/cli/scratch.c): unless --keep, --work-dir,
+ * ASSAY_SCRATCH=off or `memory` (the suite sets limits.memory: files on a tmpfs would count
+ * against it), puts the process in a mount namespace of its own (with root; without root only
+ * when `sandbox` is on, in a user namespace of its own too) and sets opts->scratch_bytes and
+ * scratch_inodes. Says (unless -q) when --scratch-size or --scratch-inodes then do nothing.
+ * Process-wide; leaves everything as it was when a step fails.
  */
-void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox);
+void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox, bool memory);
+
+/* Whether environment variable `name` turns a feature off: off, 0, false or no (any case). */
+bool cli_env_off(const char *name);
 
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks);

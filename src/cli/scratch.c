@@ -15,7 +15,9 @@
  *   the host's. assay is made dumpable for the moment it writes its own maps (the kernel gives
  *   /proc/self of a non-dumpable process to root), and not dumpable again before anything runs.
  * - Not with --keep (kept folders would vanish with the namespace) nor --work-dir (the folders
- *   go where the user says), nor with ASSAY_SCRATCH=off. Anything that fails leaves the run on
+ *   go where the user says), nor with ASSAY_SCRATCH=off, nor when the suite sets limits.memory
+ *   for a group: a file on a tmpfs is memory the case holds, and counts against the limit, where
+ *   the same file on disk does not (page cache can be written back). Anything that fails leaves the run on
  *   disk as before; the namespace is left only for one whose propagation was made one-way.
  * - Size: half the machine's memory (tmpfs's own default), 1,000,000 files and folders, unless
  *   --scratch-size and --scratch-inodes say otherwise: a case past either gets ENOSPC.
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -69,12 +72,38 @@ static int own_user_namespace(void)
 	return rc;
 }
 
-void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox)
+/* ASSAY_CASE_SERVER and ASSAY_SCRATCH: off, 0, false or no (any case) turn it off. */
+bool cli_env_off(const char *name)
 {
-	const char *env = getenv("ASSAY_SCRATCH");
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	const char *v = getenv(name);
 
-	if (a->keep || a->work_dir || (env && !strcmp(env, "off")) || pages <= 0 || page <= 0)
+	return v && (!strcasecmp(v, "off") || !strcmp(v, "0") || !strcasecmp(v, "false") ||
+		     !strcasecmp(v, "no"));
+}
+
+/* Why the tmpfs is not used, for the note on --scratch-size/--scratch-inodes; NULL: it may be. */
+static const char *why_not(const struct run_args *a, bool memory)
+{
+	if (a->keep)
+		return "--keep";
+	if (a->work_dir)
+		return "--work-dir";
+	if (cli_env_off("ASSAY_SCRATCH"))
+		return "ASSAY_SCRATCH=off";
+	if (memory)
+		return "the suite's limits.memory (files there would count against it)";
+	return NULL;
+}
+
+void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox, bool memory)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	const char *why = why_not(a, memory);
+
+	if (why && (a->scratch_size || a->scratch_inodes) && !a->quiet)
+		fprintf(stderr, "assay: note: --scratch-size and --scratch-inodes do nothing with "
+				"%s: the working folders are on disk\n", why);
+	if (why || pages <= 0 || page <= 0)
 		return;
 	if (geteuid() != 0 && (!sandbox || own_user_namespace()))
 		return;

@@ -72,6 +72,7 @@ struct group_run {
 	size_t unresolved; /* cases not finished, replayed or given up */
 	size_t running;
 	size_t first_pos;  /* the run position of its first case */
+	char *setup_error; /* why its folder could not be prepared (each case fails with it) */
 };
 
 /* A case from its start (or replay) until the in-order sinks have it. */
@@ -148,9 +149,15 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				     "the submission folder does not exist");
 	if ((rc = assay_fs_mkdirs_beneath(run->root, gr->grel, run->err)))
 		return rc;
-	/* One folder for the whole group: the submission is copied in once. */
-	if (!g->isolated && submission && (rc = assay_fs_copy_tree(submission, gr->gdir, run->err)))
-		return rc;
+	/* One folder for the whole group: the submission is copied in once. A copy that fails
+	 * (the run's working folders full) fails the group's cases, not the run. */
+	if (!g->isolated && submission) {
+		assay_err e = ASSAY_ERR_INIT;
+		char msg[1200];
+
+		if (assay_fs_copy_tree(submission, gr->gdir, &e))
+			gr->setup_error = assay_xstrdup(assay_err_format(&e, msg, sizeof(msg)));
+	}
 	if (p->ad->group_begin && (rc = p->ad->group_begin(&gr->state, &gr->ctx, run->err)))
 		return rc;
 	gr->begun = true;
@@ -168,6 +175,8 @@ static void group_teardown(struct pool *p, struct group_run *gr)
 		assay_fs_remove_beneath(p->run->root, gr->grel, NULL);
 	free(gr->grel);
 	free(gr->gdir);
+	free(gr->setup_error);
+	gr->setup_error = NULL;
 	gr->grel = gr->gdir = NULL;
 	gr->ready = gr->begun = false;
 	p->groups_open--;
@@ -347,6 +356,13 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 						    t->t0);
 		return resolved(p, t);
 	}
+	if (gr->setup_error) {
+		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
+						  gr->setup_error).u.s;
+		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
+						    t->t0);
+		return resolved(p, t);
+	}
 	/* An isolated case's folder is made beneath its group's, which no case can write (each
 	 * writes only its own folder): one lookup instead of one per level from the run's root. */
 	const char *base = run->root, *rel;
@@ -513,9 +529,14 @@ static int finished(struct pool *p, size_t i)
 	int rc;
 
 	unrun(p, i);
-	if ((rc = p->ad->finish(job, &t->r, run->err))) {
-		if (t->rel && !run->opts->keep)
-			assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
+	rc = p->ad->finish(job, &t->r, run->err);
+	/* Its folder goes before the next case's is made: nothing of it is read any more, and
+	 * what it holds (a case that filled the run's working folders) must not fail the next. */
+	if (t->rel && !run->opts->keep)
+		assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
+	free(t->rel);
+	t->rel = NULL;
+	if (rc) {
 		task_free(t);
 		return rc;
 	}
@@ -525,7 +546,8 @@ static int finished(struct pool *p, size_t i)
 	size_t captured = 0;
 	for (size_t b = 0; b < t->r.nbufs; b++)
 		captured += t->r.bufs[b].len;
-	bool early = !run->opts->fail_fast && captured <= PIPELINE_MAX;
+	/* (not after a group's last case: its folder goes first, at its teardown) */
+	bool early = !run->opts->fail_fast && captured <= PIPELINE_MAX && gr->unresolved > 1;
 	if (early) {
 		if ((rc = gr->lane ? lane_next(p, gr) : fill(p))) {
 			task_free(t);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assay/fs.h"
 #include "assay/render.h"
@@ -151,8 +152,10 @@ void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint 
 static assay_proc_servers *servers_new(void)
 {
 	const char *v = getenv("ASSAY_CASE_SERVER");
+	bool off = v && (!strcasecmp(v, "off") || !strcmp(v, "0") || !strcasecmp(v, "false") ||
+			 !strcasecmp(v, "no"));
 
-	return v && !strcmp(v, "off") ? NULL : assay_proc_servers_new();
+	return off ? NULL : assay_proc_servers_new();
 }
 
 static int resolve_command(struct assay_run__run *run, assay_err *err)

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Attacks on case servers (docs/security.md, "How a case runs": "Nothing of a case reaches the
+# next", "A dead server fails its case, not the run"). Each suite's first case attacks the
+# server it runs on (PID 1 of its namespace, of the program's uid); the cases after it, on the
+# same server or the other one a lane keeps, must run as they would after any other case. Every
+# check runs with servers and with ASSAY_CASE_SERVER=off (a supervisor per case), whose results
+# are the reference: the two must agree.
+. "$(dirname "$0")/lib.sh"
+
+# suite NAME ATTACK VICTIM EXPECTED-YAML: a suite NAME/ whose case a1-attack runs ATTACK and
+# whose cases a2..a5 each run VICTIM, expecting EXPECTED-YAML.
+suite() {
+	rm -rf "$1"
+	mkdir -p "$1/checkpoint_1/g"
+	cat > "$1/suite.yaml" <<EOF
+name: $1
+adapter:
+  type: cli
+  command: [sh, -c]
+  timeout: 10
+checkpoints:
+  checkpoint_1:
+    groups:
+      g: {type: Core}
+EOF
+	printf 'arguments: [%s]\nexpected: {status_code: 0}\n' "$(jq -Rn --arg s "$2" '$s')" \
+		> "$1/checkpoint_1/g/a1-attack.yaml"
+	for i in 2 3 4 5; do
+		printf 'arguments: [%s]\n%s\n' "$(jq -Rn --arg s "$3" '$s')" "$4" \
+			> "$1/checkpoint_1/g/a$i-victim.yaml"
+	done
+}
+
+# both SUITE [ARGS...]: runs SUITE with servers (res-on/) and without (res-off/); each run must
+# exit 0 with every case reported and passed.
+both() {
+	local s=$1 m
+	shift
+	for m in off on; do
+		code=0
+		ASSAY_CASE_SERVER=$m "$ASSAY" run "$s" -o "res-$m" "$@" >out 2>err || code=$?
+		if [ "$code" != 0 ]; then
+			echo "servers $m: exit $code"; cat out err
+			jq -c '{id, passed: .case.passed, out: .results.output.actual, sig: .case.execution.signal, error: .case.error}' "res-$m/reports.jsonl" 2>/dev/null
+			return 1
+		fi
+		[ "$(wc -l < "res-$m/reports.jsonl")" = 5 ]
+	done
+}
+
+test_case 'a case cannot lower the resource limits of the cases after it (prlimit on PID 1)' '
+	require_cmd prlimit
+	suite lim "prlimit --pid 1 --fsize=0:0 --nofile=64:64; prlimit --pid \$PPID --fsize=0:0" \
+		"echo hello > f && cat f && ulimit -f" "expected: {output: \"hello\nunlimited\n\"}"
+	both lim
+'
+
+test_case 'a case cannot lower the priority, CPUs or I/O class of the cases after it' '
+	require_cmd renice taskset chrt ionice
+	suite prio "renice -n 19 -p 1; taskset -p 1 1; chrt -i -p 0 1; ionice -c 3 -p 1; true" \
+		"nice; chrt -p \$\$ | head -n 1 | sed \"s/.*: //\"; ionice -p \$\$; taskset -p \$\$ | sed \"s/.*: //\"" \
+		"expected: {status_code: 0}"
+	both prio
+	# the victims print what a fresh process gets: the same in every victim, and as without
+	# servers
+	[ "$(jq -r "select(.id != \"a1-attack\") | .results.output.actual" res-on/reports.jsonl | sort -u | wc -l)" = 1 ] || {
+		jq -r "select(.id != \"a1-attack\") | \"\(.id): \(.results.output.actual)\"" res-on/reports.jsonl; false; }
+	[ "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-on/reports.jsonl)" = \
+	  "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-off/reports.jsonl)" ]
+'
+
+test_case 'System V IPC a case makes does not reach the cases after it' '
+	require_cmd ipcmk ipcs
+	suite ipc "ipcmk -M 4096 -p 0666 && ipcmk -Q && ipcmk -S 1" \
+		"ipcs -m -q -s | grep -c ^0x; true" "expected: {output: \"0\n\"}"
+	both ipc
+'
+
+test_case 'a case cannot take the run down by starving its server of descriptors' '
+	require_cmd prlimit
+	suite fds "prlimit --pid 1 --nofile=4:4" "echo ok" "expected: {output: \"ok\n\"}"
+	both fds
+'
+
+test_done

@@ -2,7 +2,7 @@
 # Attacks on case servers (docs/security.md, "How a case runs": "Nothing of a case reaches the
 # next", "A dead server fails its case, not the run"). Each suite's first case attacks the
 # server it runs on (PID 1 of its namespace, of the program's uid); the cases after it, on the
-# same server or the other one a lane keeps, must run as they would after any other case. Every
+# same server (-j 1: one lane, one server), must run as they would after any other case. Every
 # check runs with servers and with ASSAY_CASE_SERVER=off (a supervisor per case), whose results
 # are the reference: the two must agree.
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +38,7 @@ both() {
 	shift
 	for m in off on; do
 		code=0
-		ASSAY_CASE_SERVER=$m "$ASSAY" run "$s" -o "res-$m" "$@" >out 2>err || code=$?
+		ASSAY_CASE_SERVER=$m "$ASSAY" run "$s" -o "res-$m" -j 1 "$@" >out 2>err || code=$?
 		if [ "$code" != 0 ]; then
 			echo "servers $m: exit $code"; cat out err
 			jq -c '{id, passed: .case.passed, out: .results.output.actual, sig: .case.execution.signal, error: .case.error}' "res-$m/reports.jsonl" 2>/dev/null

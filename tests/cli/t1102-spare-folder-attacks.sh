@@ -37,10 +37,24 @@ test_case 'inode flags a case sets on its folders do not reach a later case' '
 		case_file flags a$i-victim "lsattr -d . \"\$TMPDIR\" | cut -d \" \" -f 1 | tr -d \"e-\"; true" \
 			"expected: {output: \"\n\n\"}"
 	done
-	run_assay run flags -o res
+	run_assay run flags -o res -j 1
 	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res/reports.jsonl)" = set ] ||
 		skip_optional "this file system has no chattr flags"
 	jq -c "select(.id != \"a1-attack\") | {id, flags: .results.output.actual}" res/reports.jsonl
+	expect_exit 0
+'
+
+# A folder's times are the owner's to set (touch -d): kept by recycle(), they carry 2 x 64 bits
+# per folder from a case to a later one, which a fresh folder (made now) would not.
+test_case 'the times a case sets on its folders do not reach a later case' '
+	suite times
+	case_file times a1-attack "touch -d @123456789 . \"\$TMPDIR\"" "expected: {status_code: 0}"
+	for i in 2 3 4 5 6; do
+		case_file times a$i-victim "stat -c %X:%Y . \"\$TMPDIR\" | grep -c 123456789; true" \
+			"expected: {output: \"0\n\"}"
+	done
+	run_assay run times -o res -j 1
+	jq -c "select(.id != \"a1-attack\") | {id, found: .results.output.actual}" res/reports.jsonl
 	expect_exit 0
 '
 

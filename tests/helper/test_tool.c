@@ -83,7 +83,11 @@ static int usage(void)
 	      "                       with SIGCHLD ignored, a child burns SECONDS of CPU\n"
 	      "  new-namespace HOW    make a namespace (unshare-user, unshare-all, clone-user,\n"
 	      "                       clone3-user, setns-uts): \"made\" or \"errno N\"\n"
-	      "  hold-mem HOW MIB     hold MIB MiB (shared, memfd, memfd-write): \"held N\"\n",
+	      "  hold-mem HOW MIB     hold MIB MiB (shared, memfd, memfd-write): \"held N\"\n"
+	      "  show-inherited       print the file size and descriptor limits, nice, CPU count,\n"
+	      "                       scheduling policy and I/O priority this process inherited\n"
+	      "  poison-parent NOFILE set on the parent: file size limit 0, descriptor limit\n"
+	      "                       NOFILE, nice 19, one CPU, SCHED_IDLE, idle I/O class\n",
 	      stderr);
 	return 2;
 }
@@ -466,5 +470,9 @@ int main(int argc, char **argv)
 		return cmd_hold_mem(argv[2], argv[3]);
 	if (strcmp(cmd, "shm-leave") == 0 && nargs == 1)
 		return cmd_shm_leave(argv[2]);
+	if (strcmp(cmd, "show-inherited") == 0 && nargs == 0)
+		return cmd_show_inherited();
+	if (strcmp(cmd, "poison-parent") == 0 && nargs == 1)
+		return cmd_poison_parent(argv[2]);
 	return usage();
 }

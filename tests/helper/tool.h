@@ -37,5 +37,7 @@ int cmd_tty(const char *path);
 int cmd_burn_ignored_child(const char *secs);
 int cmd_new_namespace(const char *how);
 int cmd_hold_mem(const char *how, const char *mib);
+int cmd_show_inherited(void);
+int cmd_poison_parent(const char *nofile);
 
 #endif

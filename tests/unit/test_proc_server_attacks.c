@@ -1,0 +1,139 @@
+/*
+ * More attacks on case servers (test_proc_server.c has the first ones): a case that changes
+ * its server, or what the server's namespace holds, for the cases after it. docs/security.md,
+ * "How a case runs": "Nothing of a case reaches the next". The program shares the server's uid
+ * (nobody with root), and with the sandbox the server is PID 1 of the program's PID namespace:
+ * prlimit(2), setpriority(2), sched_setaffinity(2), sched_setscheduler(2) and ioprio_set(2)
+ * need only that (no ptrace access, no signal), and no layer refuses them. A per-case
+ * supervisor takes such a change with it when it exits; a server hands it to every later case.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assay/proc.h"
+#include "box.h"
+
+/* Runs the test tool with `args` (NULL-terminated) on `set`; returns its stdout (malloc'd). */
+static char *tool_on(assay_proc_servers *set, const struct box *b, bool sandbox, int *code,
+		     const char *arg, ...)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	va_list ap;
+	char *out;
+
+	assay_strvec_push(&p.argv, ASSAY_TEST_TOOL);
+	va_start(ap, arg);
+	for (; arg; arg = va_arg(ap, const char *))
+		assay_strvec_push(&p.argv, arg);
+	va_end(ap);
+	boxed(&p, b, sandbox);
+	p.servers = set;
+	p.timeout_s = 20;
+	run_ok(&p, &r);
+	*code = exit_code(&r);
+	out = strdup(p.out.ptr ? p.out.ptr : "");
+	assay_proc_release(&p);
+	return out;
+}
+
+/* With the sandbox; without it too when the program is assay's own uid (not root: then the
+ * program is root and nothing is promised). */
+static int modes(void)
+{
+	return geteuid() == 0 ? 1 : 2;
+}
+
+static void inherits(void)
+{
+	struct box b;
+
+	box_make(&b);
+	for (int m = 0; m < modes(); m++) {
+		bool sandbox = m == 0;
+		assay_proc_servers *set = assay_proc_servers_new();
+		unsigned started;
+		char *before, *attack, *after;
+		int code;
+
+		before = tool_on(set, &b, sandbox, &code, "show-inherited", NULL);
+		cr_assert_eq(code, 0);
+		attack = tool_on(set, &b, sandbox, &code, "poison-parent", "64", NULL);
+		after = tool_on(set, &b, sandbox, &code, "show-inherited", NULL);
+		assay_proc_servers_stats(set, &started, NULL);
+		cr_assert_eq(started, 1, "the cases did not share a server");
+		cr_expect_str_eq(after, before,
+				 "sandbox %d: the attack (%s) reached the next case:\nbefore %safter  %s",
+				 sandbox, attack, before, after);
+		free(before);
+		free(attack);
+		free(after);
+		assay_proc_servers_free(set);
+	}
+	box_free(&b);
+}
+
+Test(server_attacks, a_case_cannot_change_what_the_next_case_inherits)
+{
+	inherits();
+}
+
+/* As nobody (assay run by an unprivileged user), with the sandbox and without. */
+Test(server_attacks, a_case_cannot_change_what_the_next_case_inherits_as_nobody)
+{
+	become_nobody_like_the_cli();
+	inherits();
+}
+
+/* A case that leaves its server too few descriptors to receive the next case's four must not
+ * fail the next case (or, through it, the run: `assay run` stops on ASSAY_ESPAWN). */
+Test(server_attacks, a_case_cannot_starve_its_server_of_descriptors)
+{
+	struct box b;
+
+	box_make(&b);
+	for (int m = 0; m < modes(); m++) {
+		bool sandbox = m == 0;
+		assay_proc_servers *set = assay_proc_servers_new();
+		char *out;
+		int code;
+
+		free(tool_on(set, &b, sandbox, &code, "poison-parent", "4", NULL));
+		out = tool_on(set, &b, sandbox, &code, "exit-with", "0", NULL);
+		cr_assert_eq(code, 0);
+		free(out);
+		assay_proc_servers_free(set);
+	}
+	box_free(&b);
+}
+
+/* test_proc_sandbox.c's system_v_ipc_does_not_outlive_the_case looks from outside the IPC
+ * namespace; the next case on the same server is inside it. */
+Test(server_attacks, system_v_ipc_does_not_reach_the_next_case)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	char *out;
+	int code;
+
+	box_make(&b);
+	out = tool_on(set, &b, true, &code, "shm-leave", "0x5a5a5a5a", NULL);
+	cr_assert_str_eq(out, "made\n");
+	free(out);
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "tail -n +2 /proc/sysvipc/shm | wc -l");
+	boxed(&p, &b, true);
+	p.servers = set;
+	run_ok(&p, &r);
+	cr_expect_str_eq(p.out.ptr, "0\n", "segments of an earlier case: %s", p.out.ptr);
+	assay_proc_release(&p);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}

@@ -76,6 +76,15 @@ test_case 'System V IPC a case makes does not reach the cases after it' '
 	both ipc
 '
 
+# mq_open(O_CREAT) makes the queue before Landlock refuses to open it (EACCES): the queue stays
+# in the IPC namespace, and its existence (EACCES, not ENOENT, for a later open) is a channel.
+test_case 'POSIX message queues a case makes do not reach the cases after it' '
+	require_cmd python3
+	py() { printf "python3 -c %s" "$(printf "%q" "import ctypes, os; rt = ctypes.CDLL(\"librt.so.1\", use_errno=True); rt.mq_open(b\"/assay-t1101\", $1, 0o600, None); print(os.strerror(ctypes.get_errno()))")"; }
+	suite mq "$(py "os.O_CREAT | os.O_RDWR")" "$(py os.O_RDONLY)" "expected: {output: \"No such file or directory\n\"}"
+	both mq
+'
+
 test_case 'a case cannot take the run down by starving its server of descriptors' '
 	require_cmd prlimit
 	suite fds "prlimit --pid 1 --nofile=4:4" "echo ok" "expected: {output: \"ok\n\"}"

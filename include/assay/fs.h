@@ -149,9 +149,10 @@ ASSAY_EXTERN int assay_fs_mkdtemp(char **out, const char *parent, const char *pr
  * mkdir after many rmdirs scans the recently deleted inodes of its group (ext4's
  * recently_deleted()), which made a new folder cost up to 1.5 ms per case, most of assay's own
  * time on a suite of trivial cases (docs/decisions.md). A folder given back is moved into `dir`
- * (one rename), reset (mode 0755) and emptied there, following no
- * link; the next folder taken is one of those, renamed into place. A folder that cannot be
- * emptied, or that holds extended attributes, is removed instead. At most 64 wait. Thread-safe.
+ * (one rename), reset (mode 0755, the caller's effective ids, times of now) and emptied there,
+ * following no link; the next folder taken is one of those, renamed into place. A folder that
+ * cannot be emptied, or that holds extended attributes or inode flags `dir` does not have, is
+ * removed instead. At most 64 wait. Thread-safe.
  * `dir` must lie on the file system of every folder given and taken (it is made on first use,
  * 0700; the caller removes it, with the run's folder).
  */

@@ -11,10 +11,11 @@
  * - A given folder is renamed into `dir` first, then reset and emptied there: nothing of the
  *   case can reach it by its old name any more (every process of the case is dead by then,
  *   proc.h), the emptying follows no link (assay_fs__remove_contents), and a folder that
- *   cannot be wholly emptied or holds extended attributes (a channel from one case to the next)
- *   is removed instead. Its mode goes back to 0755; its owner stays (with root and the sandbox,
- *   the user the last case ran as, to whom the sandbox hands the next case's folder anyway:
- *   proc.h; assay, as root, may use a folder it does not own).
+ *   cannot be wholly emptied or holds extended attributes or inode flags (a channel from one
+ *   case to the next, and chattr +S slows the next) is removed instead. Its mode goes back to
+ *   0755, its owner to assay's ids, its times to now: with root and the sandbox the last case's
+ *   user (nobody) owned it, and assay copies the submission into a taken folder before handing
+ *   it over; a case running beside it could plant a link there for root to write through.
  * - Taking renames a spare to the asked path with RENAME_NOREPLACE: an existing folder there
  *   (a group's shared folder, a resumed run's) is left alone and checked the usual way.
  *
@@ -28,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -136,7 +139,23 @@ int assay_fs_spares_temp(assay_fs_spares *s, const char *parent, const char *pre
 	return assay_fs_mkdtemp(out, parent, prefix, err);
 }
 
-/* Resets and empties spare `name` in `s->dir`. @return whether it can be kept. */
+/* The inode flags (chattr) of the folder `fd`, or 0 where the file system has none. */
+static long inode_flags(int fd)
+{
+	long flags = 0;
+
+	return ioctl(fd, FS_IOC_GETFLAGS, &flags) ? 0 : flags;
+}
+
+/*
+ * Resets and empties spare `name` in `s->dir`. What its last case could set on it is reset or
+ * refused, so that the folder is what a fresh one is: mode 0755, assay's own ids (the hand-over
+ * gives it to the next case's user only once the submission is in it: a folder that is still
+ * the last case's user's would let a case running beside it plant links where assay writes),
+ * the times of now; one with extended attributes or inode flags a fresh folder would not
+ * have (chattr +S makes every write of the next case synchronous) is removed instead.
+ * @return whether it can be kept.
+ */
 static bool recycle(assay_fs_spares *s, const char *name)
 {
 	int fd = openat(s->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -144,7 +163,8 @@ static bool recycle(assay_fs_spares *s, const char *name)
 
 	if (fd < 0)
 		return false;
-	if (flistxattr(fd, NULL, 0) > 0 || fchmod(fd, 0755)) {
+	if (flistxattr(fd, NULL, 0) > 0 || inode_flags(fd) != inode_flags(s->dfd) ||
+	    fchown(fd, geteuid(), getegid()) || fchmod(fd, 0755) || futimens(fd, NULL)) {
 		close(fd);
 		return false;
 	}

@@ -3,7 +3,8 @@
 # renamed into <run root>/.spare, emptied, and renamed into place for a later case). A later
 # case must get a folder as a fresh one is (docs/security.md, "Nothing of a case reaches the
 # next"), and a folder that was a case's must not let that case's user steer what assay does in
-# it for the next one.
+# it for the next one. Spare folders are used where the run's folders are on disk: with --keep,
+# --work-dir, ASSAY_SCRATCH=off (here), or where the run's tmpfs cannot be mounted.
 . "$(dirname "$0")/lib.sh"
 
 # suite NAME: an empty suite NAME/ of one group g (cases added by case_file)
@@ -37,7 +38,7 @@ test_case 'inode flags a case sets on its folders do not reach a later case' '
 		case_file flags a$i-victim "lsattr -d . \"\$TMPDIR\" | cut -d \" \" -f 1 | tr -d \"e-\"; true" \
 			"expected: {output: \"\n\n\"}"
 	done
-	run_assay run flags -o res -j 1
+	ASSAY_SCRATCH=off run_assay run flags -o res -j 1
 	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res/reports.jsonl)" = set ] ||
 		skip_optional "this file system has no chattr flags"
 	jq -c "select(.id != \"a1-attack\") | {id, flags: .results.output.actual}" res/reports.jsonl
@@ -53,7 +54,7 @@ test_case 'the times a case sets on its folders do not reach a later case' '
 		case_file times a$i-victim "stat -c %X:%Y . \"\$TMPDIR\" | grep -c 123456789; true" \
 			"expected: {output: \"0\n\"}"
 	done
-	run_assay run times -o res -j 1
+	ASSAY_SCRATCH=off run_assay run times -o res -j 1
 	jq -c "select(.id != \"a1-attack\") | {id, found: .results.output.actual}" res/reports.jsonl
 	expect_exit 0
 '
@@ -74,7 +75,7 @@ test_case 'root: a case cannot make assay write through a link it plants in a la
 	case_file race a-hostile "end=\$((\$(date +%s) + 6)); while [ \$(date +%s) -lt \$end ]; do for d in ../*/; do ln -s $TMP/target \"\${d}sub\" 2>/dev/null; done; done; true" \
 		"expected: {status_code: 0}"
 	for i in $(seq -w 1 30); do case_file race v$i true "expected: {status_code: 0}"; done
-	ASSAY_SANDBOX_REFUSE=landlock-fs run_assay run race -o res -s sub -j2
+	ASSAY_SCRATCH=off ASSAY_SANDBOX_REFUSE=landlock-fs run_assay run race -o res -s sub -j2
 	expect_exit 0
 	if [ -e target/pwned ]; then ls -l target; echo "root wrote through a planted link"; false; fi
 '

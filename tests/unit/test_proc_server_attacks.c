@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "assay/proc.h"
@@ -134,6 +135,44 @@ Test(server_attacks, system_v_ipc_does_not_reach_the_next_case)
 	run_ok(&p, &r);
 	cr_expect_str_eq(p.out.ptr, "0\n", "segments of an earlier case: %s", p.out.ptr);
 	assay_proc_release(&p);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* A case released (or timed out) right after it was sent: the kill request (SIGUSR1) may reach
+ * the server before it has read the case's request. The server takes it for a late signal of
+ * the case before, drops it, and runs the case: release then waits RELEASE_WAIT_MS for a report
+ * that never comes and SIGKILLs the server. A per-case supervisor cannot miss it (it is started
+ * with its case). */
+Test(server_attacks, a_kill_sent_with_the_case_is_not_dropped, .timeout = 120)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	unsigned started, lost;
+	double worst = 0;
+
+	box_make(&b);
+	for (int i = 0; i < 20; i++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_err err = ASSAY_ERR_INIT;
+		struct timespec t0, t1;
+		double s;
+
+		tool(&p, "sleep", "30", NULL);
+		boxed(&p, &b, true);
+		p.servers = set;
+		cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assay_proc_release(&p);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		if (s > worst)
+			worst = s;
+	}
+	assay_proc_servers_stats(set, &started, &lost);
+	cr_expect_eq(lost, 0, "%u of 20 releases lost their server (slowest release %.2f s)", lost,
+		     worst);
+	cr_expect_lt(worst, 1.0, "a release took %.2f s", worst);
 	assay_proc_servers_free(set);
 	box_free(&b);
 }

@@ -633,8 +633,10 @@ static int check_report(assay_proc *p, assay_err *err)
 static int reap(assay_proc *p, assay_err *err)
 {
 	if (p->srv) {
-		/* the case is over, all of it reaped; no report: the server died */
-		bool lost = !report_of(p);
+		/* the case is over, all of it reaped; no report: the server died; a report that
+		 * says it retired (its case changed what it passes on): it is exiting */
+		const struct assay_init_report *r = report_of(p);
+		bool lost = !r || r->retired;
 
 		p->wait_status = 0;
 		close_fd(&p->fd_ctl);

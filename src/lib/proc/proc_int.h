@@ -27,6 +27,8 @@ struct assay_proc__spawn {
 	bool namespaces; /* try new user and PID namespaces */
 	int ns_errno;  /* !namespaces: nonzero if the sandbox wanted them (the refusal to report) */
 	bool drop_root; /* assay runs as root with the sandbox on: the program runs as uid/gid */
+	bool keep_admin; /* a case server: it keeps CAP_SYS_ADMIN in its user namespace (ambient
+			    across its exec) to give each case an IPC namespace of its own */
 	unsigned uid, gid; /* outer ids of the program when drop_root */
 	const char *cg;  /* NULL, or the case's memory cgroup (cgroup.c): the supervisor is
 			    written into it before its "go" (a go pipe is made for that) */

@@ -216,6 +216,7 @@ static int server_start(const struct assay_proc__spawn *sp, const struct server_
 	own.in = own.out = own.err = devnull;
 	own.rep = sv[1];
 	own.cg = NULL;
+	own.keep_admin = key->namespaces;
 	if ((rc = assay_proc__spawn(&own, &pid, &ns_errno, err)))
 		goto out;
 	close_fd(&sv[1]);

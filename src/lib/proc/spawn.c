@@ -253,17 +253,19 @@ enum { STAGE_OK = 0, STAGE_CAPS, STAGE_EXEC };
 struct ns_child {
 	int src[6];   /* become 0, 1, 2, 3, 4, 5 */
 	char **argv, **envp;
-	bool setid_caps; /* keep CAP_SETUID and CAP_SETGID across exec (ambient) */
+	unsigned caps;   /* capabilities to keep across exec (ambient): CAP_SETUID and
+			    CAP_SETGID to take nobody's ids, CAP_SYS_ADMIN for a case server */
 	volatile int stage, err; /* written by the child before it exits */
 };
 
 /*
- * Makes CAP_SETUID and CAP_SETGID, which the child holds in its new user namespace, ambient, so
- * that the supervisor still holds them after exec (its uid is not root in the namespace, so exec
- * would drop them): it needs them to become the unprivileged ids once the maps are written.
- * Raw system calls only. @return 0 or an errno.
+ * Makes the capabilities `keep` (a mask), which the child holds in its new user namespace,
+ * ambient, so that the supervisor still holds them after exec (its uid is not root in the
+ * namespace, so exec would drop them): CAP_SETUID and CAP_SETGID to become the unprivileged ids
+ * once the maps are written; CAP_SYS_ADMIN for a case server, which makes each case an IPC
+ * namespace of its own. Raw system calls only. @return 0 or an errno.
  */
-__attribute__((no_sanitize("address", "undefined"))) static int child_setid_caps(void)
+__attribute__((no_sanitize("address", "undefined"))) static int child_keep_caps(unsigned keep)
 {
 	struct {
 		unsigned version;
@@ -272,15 +274,15 @@ __attribute__((no_sanitize("address", "undefined"))) static int child_setid_caps
 	struct {
 		unsigned effective, permitted, inheritable;
 	} data[2];
-	const unsigned setid = (1u << 6) | (1u << 7); /* CAP_SETGID, CAP_SETUID */
-
 	if (syscall(SYS_capget, &hdr, data) < 0)
 		return errno;
-	data[0].inheritable |= setid;
-	if (syscall(SYS_capset, &hdr, data) < 0 ||
-	    syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, 6, 0, 0) < 0 ||
-	    syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, 7, 0, 0) < 0)
+	data[0].inheritable |= keep;
+	if (syscall(SYS_capset, &hdr, data) < 0)
 		return errno;
+	for (int cap = 0; cap < 32; cap++)
+		if ((keep & (1u << cap)) &&
+		    syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0)
+			return errno;
 	return 0;
 }
 
@@ -300,7 +302,7 @@ __attribute__((no_sanitize("address", "undefined"))) static int ns_child_main(vo
 			goto exec_failed;
 	syscall(SYS_close_range, 6, ~0U, 0);
 	syscall(SYS_setpgid, 0, 0);
-	if (c->setid_caps && (e = child_setid_caps())) {
+	if (c->caps && (e = child_keep_caps(c->caps))) {
 		c->stage = STAGE_CAPS;
 		c->err = e;
 		syscall(SYS_exit, 127);
@@ -419,7 +421,8 @@ static int spawn_ns(const struct assay_proc__spawn *s, int image, pid_t *pid, in
 	c.src[5] = go[0];
 	c.argv = s->argv;
 	c.envp = s->envp;
-	c.setid_caps = s->drop_root;
+	c.caps = (s->drop_root ? (1u << 6) | (1u << 7) : 0) | /* CAP_SETGID, CAP_SETUID */
+		 (s->keep_admin ? 1u << 21 : 0);                /* CAP_SYS_ADMIN */
 	s->argv[ASSAY_PROC__ARGV_NS + 1] = (char *)"1";
 
 	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,

@@ -42,15 +42,16 @@ void go_wait(void)
 /*
  * With root: drops root's supplementary groups and becomes the namespace's uid and gid the
  * library mapped to nobody, with the CAP_SETUID and CAP_SETGID the library's clone child made
- * ambient for that, then drops every capability.
+ * ambient for that, then drops every capability but those of `keep` (a case server's
+ * CAP_SYS_ADMIN in its own user namespace, serve.c).
  */
-void ids_take(const struct cfg *c)
+void ids_take(const struct cfg *c, uint32_t keep)
 {
 	struct assay_init_report rep;
 	int r;
 
 	if ((r = s_setgroups()) < 0 || (r = s_setresgid(c->gid)) < 0 ||
-	    (r = s_setresuid(c->uid)) < 0 || (r = s_drop_caps()) < 0) {
+	    (r = s_setresuid(c->uid)) < 0 || (r = (keep ? s_keep_caps(keep) : s_drop_caps())) < 0) {
 		report_init(&rep);
 		rep.failure = ASSAY_INIT_FAIL_SYSTEM;
 		rep.fail_errno = -r;

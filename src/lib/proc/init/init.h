@@ -72,7 +72,7 @@ void drop_stdio(void);
 /* ids.c */
 void go_expect(void);
 void go_wait(void);
-void ids_take(const struct cfg *cfg);
+void ids_take(const struct cfg *cfg, uint32_t keep);
 
 /* supervise.c */
 __attribute__((noreturn)) void supervise(struct sup *s);

@@ -136,6 +136,10 @@ struct assay_init_report {
 	int64_t maxrss_kb;       /* the largest peak RSS among the case's processes, KiB */
 	int64_t t_start_ns;      /* CLOCK_MONOTONIC: just before the program was forked */
 	int64_t t_exit_ns;       /* CLOCK_MONOTONIC: when the program's exit was seen */
+	int32_t retired;         /* a case server: this was its last case; it exits after this
+				    report (the case changed what the server's next cases would
+				    inherit: limits, priority, CPUs, scheduling, I/O class) */
+	int32_t pad;
 };
 
 #endif

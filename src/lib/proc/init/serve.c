@@ -30,6 +30,69 @@
 #include "init.h"
 #include "../../util/banned.h"
 
+/*
+ * What a program inherits from the server that its processes can change in the server (they
+ * run as its user, and it is their parent): resource limits (prlimit), priority, CPUs,
+ * scheduling policy and I/O class. Read when the server starts and after each case; a case
+ * that changed any of them is the server's last (protocol.h `retired`): lowered hard limits
+ * cannot be raised back, and nothing of one case may reach the next.
+ */
+#define NLIMITS 16
+#define CPUSET_BYTES 128
+
+struct inherited {
+	struct s_rlimit lim[NLIMITS];
+	long prio, policy, ioprio;
+	long ncpu;
+	unsigned char cpus[CPUSET_BYTES];
+	struct {
+		int prio;
+	} param;
+};
+
+static void inherited_read(struct inherited *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (int i = 0; i < NLIMITS; i++)
+		SYS(__NR_prlimit64, 0, i, 0, &h->lim[i]);
+	h->prio = SYS(__NR_getpriority, 0 /* PRIO_PROCESS */, 0);
+	h->policy = SYS(__NR_sched_getscheduler, 0);
+	SYS(__NR_sched_getparam, 0, &h->param);
+	h->ioprio = SYS(__NR_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0);
+	h->ncpu = SYS(__NR_sched_getaffinity, 0, CPUSET_BYTES, h->cpus);
+}
+
+static bool inherited_same(const struct inherited *a, const struct inherited *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* CAP_SYS_ADMIN, in the server's own user namespace: each case gets an IPC namespace of its
+ * own (run_child), as it does from a per-case supervisor's clone; the program has none. */
+#define CAP_ADMIN (1u << 21)
+
+__attribute__((noreturn)) static void fail(struct sup *s, int e)
+{
+	s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
+	s->rep.fail_errno = e;
+	report_and_exit(&s->rep);
+}
+
+/* Can a child make an IPC namespace (CAP_SYS_ADMIN held, and the kernel allows it)? */
+static bool ipc_works(void)
+{
+	int st = 0;
+	long pid = s_clone(S_SIGCHLD);
+
+	if (pid == 0)
+		s_exit(s_unshare(S_CLONE_NEWIPC) < 0 ? 1 : 0);
+	if (pid < 0)
+		return false;
+	while (s_wait4((int)pid, &st, 0, NULL) == -S_EINTR)
+		;
+	return st == 0;
+}
+
 static char req[ASSAY_INIT_REQ_MAX];
 static char *strs[ASSAY_INIT_REQ_STRINGS + 2];
 static struct cfg case_cfg;
@@ -162,6 +225,7 @@ static void case_reset(struct sup *s, const struct sup *base, const int fds[ASSA
 void serve(struct sup *s)
 {
 	const struct cfg *own = s->cfg;
+	struct inherited first, now;
 	struct sup base;
 
 	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
@@ -171,10 +235,15 @@ void serve(struct sup *s)
 	}
 	go_wait();
 	if (own->in_ns && own->take_ids)
-		ids_take(own);
+		ids_take(own, CAP_ADMIN);
+	else if (own->in_ns && s_keep_caps(CAP_ADMIN) < 0)
+		fail(s, S_EPERM);
+	if (own->in_ns && !ipc_works())
+		fail(s, S_EPERM); /* the library runs each case under a supervisor of its own */
 	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
 	drop_stdio();
 	s->serving = true;
+	inherited_read(&first);
 	base = *s;
 	report_write(ASSAY_INIT_FD_REPORT, &s->rep); /* ready */
 
@@ -208,8 +277,12 @@ void serve(struct sup *s)
 			prepare_layers(s);
 			case_run(s);
 		}
+		inherited_read(&now);
+		s->rep.retired = !inherited_same(&first, &now);
 		if (s->rep_fd >= 0 && !s->case_dropped)
 			report_write(s->rep_fd, &s->rep);
+		if (s->rep.retired)
+			s_exit(0); /* the library replaces us */
 		close_fds(s->case_fd, 3);
 		close_fds(&s->rep_fd, 1);
 		close_fds(&s->ctl_fd, 1);

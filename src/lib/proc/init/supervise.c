@@ -214,6 +214,20 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 			s_exit(127);
 		}
 	}
+	if (s->serving && s->pidns) {
+		/* an IPC namespace of the case's own, as a per-case supervisor's clone makes; then
+		 * none of the server's CAP_SYS_ADMIN (serve.c) goes further */
+		int r = s_unshare(S_CLONE_NEWIPC);
+
+		if (r >= 0)
+			r = s_drop_caps();
+		if (r < 0) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = -r;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
 	s_setsid();
 	if (c->cwd) {
 		int r = s_chdir(c->cwd);
@@ -741,7 +755,7 @@ void supervise(struct sup *s)
 	 * becomes nobody there. */
 	go_wait();
 	if (c->in_ns && c->take_ids)
-		ids_take(c);
+		ids_take(c, 0);
 	/* Not dumpable: its /proc files (fd, mem, environ) and ptrace are closed to the program,
 	 * which runs under the same uid. */
 	s_prctl(S_PR_SET_DUMPABLE, 0, 0);

@@ -135,6 +135,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_EINVAL 22
 #define S_ENOSYS 38
 #define S_ECONNRESET 104
+#define S_CLONE_NEWIPC 0x08000000
 #define S_EOPNOTSUPP 95
 
 struct s_timespec {
@@ -329,6 +330,23 @@ static inline long s_recvmsg(int fd, struct s_msghdr *m, int flags)
 {
 	return SYS(__NR_recvmsg, fd, m, flags);
 }
+/* Keeps only the capabilities of `mask` (of the first 32), effective and permitted; none
+ * inheritable or ambient, so that nothing the process execs inherits them. */
+static inline int s_keep_caps(uint32_t mask)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522, 0 };
+	uint32_t data[6] = { mask, mask, 0, 0, 0, 0 };
+	int r = (int)SYS(__NR_prctl, 47 /* PR_CAP_AMBIENT */, 4 /* PR_CAP_AMBIENT_CLEAR_ALL */, 0,
+			 0, 0);
+
+	if (r < 0 && r != -S_EINVAL)
+		return r;
+	return (int)SYS(__NR_capset, &hdr, data);
+}
+static inline int s_unshare(unsigned long flags) { return (int)SYS(__NR_unshare, flags); }
 static inline int s_chdir(const char *path) { return (int)SYS(__NR_chdir, path); }
 static inline int s_prlimit(int res, const struct s_rlimit *rl)
 {

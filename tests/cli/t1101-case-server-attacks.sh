@@ -91,4 +91,31 @@ test_case 'a case cannot take the run down by starving its server of descriptors
 	both fds
 '
 
+# A server killed mid-case (by anyone: here the test) fails that case, as a supervisor's death
+# does, and the run goes on (exit 1, every case reported), with servers and without.
+test_case 'a supervisor or server killed mid-case fails its case, not the run' '
+	rm -rf kill && mkdir -p kill/c/g
+	printf "name: kill\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > kill/suite.yaml
+	printf "arguments: [\"sleep 7.654\"]\nexpected: {status_code: 0}\n" > kill/c/g/a.yaml
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > kill/c/g/b.yaml
+	for mode in on off; do
+		rm -rf res-kill
+		ASSAY_CASE_SERVER=$mode "$ASSAY" run kill -j 1 -o res-kill >out 2>err &
+		bg=$!
+		for i in $(seq 200); do
+			pgrep -f "sleep 7.654" >/dev/null && break
+			sleep 0.05
+		done
+		sup=$(pgrep -P $bg assay-init)
+		[ -n "$sup" ]
+		kill -9 $sup
+		code=0; wait $bg || code=$?
+		[ $code = 1 ] || { echo "mode $mode: exit $code"; cat err; false; }
+		[ "$(jq -r .id res-kill/reports.jsonl | sort | tr "\n" " ")" = "a b " ]
+		jq -r "select(.id == \"a\") | .case.execution.message" res-kill/reports.jsonl | grep -q "killed by signal 9 during the case"
+		[ "$(jq -r "select(.id == \"b\") | .case.passed" res-kill/reports.jsonl)" = true ] ||
+			{ echo "mode $mode"; jq -c "select(.id == \"b\")" res-kill/reports.jsonl; false; }
+	done
+'
+
 test_done

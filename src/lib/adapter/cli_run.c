@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ struct cli_job {
 	char *tmp; /* the case's private temporary folder */
 	char *unstarted; /* why the program was not started (its input files could not be
 			    written: a link an earlier case of a shared folder planted), or NULL */
+	char *died;      /* its supervisor or case server died during the case: why, or NULL */
 };
 
 /* The clean environment of a case (the file's comment), in p->env. */
@@ -60,6 +62,7 @@ static void free_job(struct cli_job *job)
 	free(job->tmp);
 	free(job->workdir);
 	free(job->unstarted);
+	free(job->died);
 	free(job);
 }
 
@@ -149,12 +152,25 @@ static int deadline_ms(void *jobp)
 static int pump(void *jobp, bool *done, assay_err *err)
 {
 	struct cli_job *job = jobp;
+	int rc;
 
 	if (job->unstarted) {
 		*done = true;
 		return 0;
 	}
-	return assay_proc_pump(&job->p, 0, done, err);
+	rc = assay_proc_pump(&job->p, 0, done, err);
+	if (rc == ASSAY_ESPAWN && job->p.died) {
+		/* its supervisor (or case server) was killed mid-case, which a case can bring
+		 * about (docs/security.md): that case fails, the run goes on */
+		char msg[1200];
+
+		job->died = assay_xasprintf("%s during the case", assay_err_format(err, msg,
+										    sizeof(msg)));
+		assay_err_clear(err);
+		*done = true;
+		return 0;
+	}
+	return rc;
 }
 
 /* Reads a file the program left, through assay_fs_read_beneath(): no links, no FIFOs. */
@@ -299,7 +315,13 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		free_job(job);
 		return 0;
 	}
-	if ((rc = assay_proc_finish(&job->p, &out->proc))) {
+	if (job->died) {
+		/* it ran, and its supervisor died: the case's error, reported as killed, with
+		 * what it printed until then */
+		out->proc = (assay_proc_result){ .status = ASSAY_PROC_SIGNALED,
+						 .term_signal = SIGKILL };
+		out->error = assay_value_strz(assay_case_result_arena(out), job->died).u.s;
+	} else if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
 	}

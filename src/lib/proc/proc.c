@@ -268,7 +268,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	assay_buf_release(&p->err);
 	assay_buf_init(&p->err, 0, p->err_cap ? p->err_cap : ASSAY_PROC_DEFAULT_CAP);
 	p->stdin_off = 0;
-	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = p->served = false;
+	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = p->served = p->died = false;
 	p->exec_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
@@ -597,6 +597,7 @@ static int check_report(assay_proc *p, assay_err *err)
 	if (!r) {
 		if (p->hard_killed || p->cg_oom)
 			return 0; /* finish() reports the timeout, or the memory limit */
+		p->died = !p->rep_len;
 		if (p->rep_len)
 			return assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0,
 					     "the case supervisor's report is garbled (%zu bytes): "

@@ -35,7 +35,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/plugin.h"
-#include "plugin/plugin_int.h"
+#include "verify/persist.h"
 #include "util/banned.h"
 
 extern const unsigned char assay_plugin__bridge_py[];
@@ -257,10 +257,10 @@ int assay_python_verify(assay_value *results, const assay_python_call *call, ass
 	assay_strvec_push(&argv, "-B");
 	assay_strvec_push(&argv, "-c");
 	assay_strvec_push(&argv, (const char *)assay_plugin__bridge_py);
-	assay_plugin__target t = { .argv = &argv, .key = key.ptr, .label = label.ptr,
+	assay_verify__target t = { .argv = &argv, .key = key.ptr, .label = label.ptr,
 				   .setup = setup_proc, .setup_ctx = &st, .private_dir = true,
 				   .hello = hello_text.ptr, .hello_answer = hello_answer };
-	rc = assay_plugin__ask(&t, &reqtext, call->timeout > 0 ? call->timeout : 60.0, case_answer,
+	rc = assay_verify__ask(&t, &reqtext, call->timeout > 0 ? call->timeout : 60.0, case_answer,
 			       &an, err);
 out:
 	for (size_t i = 0; st.paths[i]; i++)

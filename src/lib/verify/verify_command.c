@@ -34,7 +34,7 @@
 #include "assay/proc.h"
 #include "assay/model.h"
 #include "assay/suite.h"
-#include "plugin/plugin_int.h"
+#include "verify/persist.h"
 #include "verify/verify_int.h"
 #include "util/banned.h"
 
@@ -115,7 +115,7 @@ static int refuse(assay_err *err, const assay_strvec *argv, const assay_buf *std
 	name_of(&m, argv);
 	assay_buf_addf(&m, "' %s", what);
 	if (stderr_buf)
-		assay_plugin__stderr_tail(&m, stderr_buf, from);
+		assay_verify__stderr_tail(&m, stderr_buf, from);
 	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s", m.ptr);
 	assay_buf_release(&m);
 	return rc;
@@ -185,7 +185,7 @@ static int one_shot(assay_verification *out, const assay_verify_call *call, assa
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_EXEC_FAILED) {
 		assay_buf_addf(&why, "could not be started: %s", strerror(res.exec_errno));
-		assay_plugin__hint(&why, argv, res.exec_errno);
+		assay_verify__hint(&why, argv, res.exec_errno);
 		rc = refuse(err, argv, NULL, 0, why.ptr);
 	} else if (res.status == ASSAY_PROC_TIMED_OUT) {
 		assay_buf_addf(&why, "did not answer within %g second%s", timeout,
@@ -241,8 +241,8 @@ static int persistent(assay_verification *out, const assay_verify_call *call,
 	assay_buf_adds(&label, "verifier command '");
 	name_of(&label, argv);
 	assay_buf_addch(&label, '\'');
-	assay_plugin__target t = { .argv = argv, .label = label.ptr };
-	rc = assay_plugin__ask(&t, req, timeout, persistent_answer, &ac, err);
+	assay_verify__target t = { .argv = argv, .label = label.ptr };
+	rc = assay_verify__ask(&t, req, timeout, persistent_answer, &ac, err);
 	assay_buf_release(&label);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * Persistent plug-in processes (plugin_int.h): one per distinct key for as long as assay runs
+ * Persistent plug-in processes (persist.h): one per distinct key for as long as assay runs
  * (or until assay_plugins_shutdown()), fed one request per line and read one answer line per
  * request (JSON Lines); the request's timeout bounds each answer. A process that times out,
  * dies or garbles an answer is killed and started again for the next request. Requests to one
@@ -20,7 +20,7 @@
 #include "assay/json.h"
 #include "assay/plugin.h"
 #include "assay/model.h"
-#include "plugin/plugin_int.h"
+#include "verify/persist.h"
 #include "util/banned.h"
 
 #define STDERR_TAIL 240
@@ -38,7 +38,7 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct persistent **table;
 static size_t ntable;
 
-void assay_plugin__stderr_tail(assay_buf *b, const assay_buf *err, size_t from)
+void assay_verify__stderr_tail(assay_buf *b, const assay_buf *err, size_t from)
 {
 	const char *s = err->ptr + from;
 	size_t n = err->len > from ? err->len - from : 0;
@@ -62,7 +62,7 @@ void assay_plugin__stderr_tail(assay_buf *b, const assay_buf *err, size_t from)
 		assay_buf_addch(b, s[i] == '\n' ? '|' : s[i]);
 }
 
-void assay_plugin__hint(assay_buf *why, const assay_strvec *argv, int errnum)
+void assay_verify__hint(assay_buf *why, const assay_strvec *argv, int errnum)
 {
 	if (errnum != ENOENT || !argv->nr || argv->v[0][0] == '/')
 		return;
@@ -76,7 +76,7 @@ void assay_plugin__hint(assay_buf *why, const assay_strvec *argv, int errnum)
 				    "as {{static:NAME}})", argv->v[0], argv->v[0]);
 }
 
-static int refuse(assay_err *err, const assay_plugin__target *t, const assay_buf *stderr_buf,
+static int refuse(assay_err *err, const assay_verify__target *t, const assay_buf *stderr_buf,
 		  size_t from, const char *what)
 {
 	assay_buf m = ASSAY_BUF_INIT;
@@ -84,7 +84,7 @@ static int refuse(assay_err *err, const assay_plugin__target *t, const assay_buf
 
 	assay_buf_addf(&m, "%s %s", t->label, what);
 	if (stderr_buf)
-		assay_plugin__stderr_tail(&m, stderr_buf, from);
+		assay_verify__stderr_tail(&m, stderr_buf, from);
 	rc = assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "%s", m.ptr);
 	assay_buf_release(&m);
 	return rc;
@@ -103,7 +103,7 @@ static char *argv_key(const assay_strvec *argv)
 	return assay_buf_detach(&key, NULL);
 }
 
-static struct persistent *persistent_for(const assay_plugin__target *t)
+static struct persistent *persistent_for(const assay_verify__target *t)
 {
 	char *key = t->key ? assay_xstrdup(t->key) : argv_key(t->argv);
 	struct persistent *found = NULL;
@@ -149,7 +149,7 @@ static void ended(assay_buf *why, struct persistent *ps)
 		assay_buf_adds(why, "ended before answering");
 	else if (res.status == ASSAY_PROC_EXEC_FAILED) {
 		assay_buf_addf(why, "could not be started: %s", strerror(res.exec_errno));
-		assay_plugin__hint(why, &ps->p.argv, res.exec_errno);
+		assay_verify__hint(why, &ps->p.argv, res.exec_errno);
 	} else if (res.status == ASSAY_PROC_SIGNALED)
 		assay_buf_addf(why, "was killed by signal %d before answering%s", res.term_signal,
 			       res.limit == ASSAY_LIMIT_MEMORY || res.limit == ASSAY_LIMIT_CPU
@@ -160,8 +160,8 @@ static void ended(assay_buf *why, struct persistent *ps)
 
 /* Waits for one answer line and gives it to `fn`: 0, or a refusal (the process stopped when
  * the answer says so or when it failed). */
-static int read_answer(struct persistent *ps, const assay_plugin__target *t, double deadline,
-		       double timeout, size_t err_from, assay_plugin__answer_fn fn, void *ctx,
+static int read_answer(struct persistent *ps, const assay_verify__target *t, double deadline,
+		       double timeout, size_t err_from, assay_verify__answer_fn fn, void *ctx,
 		       assay_err *err)
 {
 	assay_buf why = ASSAY_BUF_INIT;
@@ -211,8 +211,8 @@ static int read_answer(struct persistent *ps, const assay_plugin__target *t, dou
 	return rc;
 }
 
-int assay_plugin__ask(const assay_plugin__target *t, const assay_buf *req, double timeout,
-		      assay_plugin__answer_fn fn, void *ctx, assay_err *err)
+int assay_verify__ask(const assay_verify__target *t, const assay_buf *req, double timeout,
+		      assay_verify__answer_fn fn, void *ctx, assay_err *err)
 {
 	struct persistent *ps = persistent_for(t);
 	double deadline = assay_now() + timeout;

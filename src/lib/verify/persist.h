@@ -1,9 +1,11 @@
 /*
- * What the plug-in kinds share (command.c, python.c): persistent plug-in processes that answer
- * one JSON line per request line (persist.c), and the pieces of their messages.
+ * What the verifiers that run programs share (verify_command.c, and plugin/python.c for Python
+ * verifiers): persistent processes that answer one JSON line per request line (persist.c), and
+ * the pieces of their messages. In verify, beside the command verifier and the registry, so
+ * that plug-ins depend on verify and never the other way (issue 16: no cycle).
  */
-#ifndef ASSAY_PLUGIN_INT_H
-#define ASSAY_PLUGIN_INT_H
+#ifndef ASSAY_VERIFY_PERSIST_H
+#define ASSAY_VERIFY_PERSIST_H
 
 #include <stdbool.h>
 
@@ -16,11 +18,11 @@
 enum { PLUGIN_ANSWER_OK = 0, PLUGIN_ANSWER_BAD, PLUGIN_ANSWER_BAD_STOP };
 
 /* Reads an answer line (`len` bytes, no newline); on a refusal, the reason in `why`. */
-typedef int (*assay_plugin__answer_fn)(void *ctx, const char *line, size_t len, assay_buf *why);
+typedef int (*assay_verify__answer_fn)(void *ctx, const char *line, size_t len, assay_buf *why);
 
 /* A persistent plug-in process: found by `key` (a process per distinct key), started with
  * `argv` the first time (and again after it failed). */
-typedef struct assay_plugin__target {
+typedef struct assay_verify__target {
 	const assay_strvec *argv;
 	const char *key;        /* NULL: the argv */
 	const char *label;      /* "verifier command 'x y'", to begin messages */
@@ -34,21 +36,21 @@ typedef struct assay_plugin__target {
 	bool private_dir;
 	/* NULL, or a first line written once the process starts, and how its answer is read */
 	const char *hello;
-	assay_plugin__answer_fn hello_answer;
+	assay_verify__answer_fn hello_answer;
 	void *hello_ctx;
-} assay_plugin__target;
+} assay_verify__target;
 
 /* Sends `req` (one line, without its newline) to the target's process, starting it if needed,
  * and gives the answer line to `fn`; `timeout` seconds for the answer (and, for a process just
  * started, its hello). Requests to one process are serialised.
  * @return 0, or ASSAY_EINVALID with "<label> <what went wrong>[; stderr: ...]" in `err` */
-int assay_plugin__ask(const assay_plugin__target *t, const assay_buf *req, double timeout,
-		      assay_plugin__answer_fn fn, void *ctx, assay_err *err);
+int assay_verify__ask(const assay_verify__target *t, const assay_buf *req, double timeout,
+		      assay_verify__answer_fn fn, void *ctx, assay_err *err);
 
 /* Appends "; stderr: ..." with the end of `err` from byte `from` (nothing if empty). */
-void assay_plugin__stderr_tail(assay_buf *b, const assay_buf *err, size_t from);
+void assay_verify__stderr_tail(assay_buf *b, const assay_buf *err, size_t from);
 
 /* After an exec failure: where a relative program was looked for. */
-void assay_plugin__hint(assay_buf *why, const assay_strvec *argv, int errnum);
+void assay_verify__hint(assay_buf *why, const assay_strvec *argv, int errnum);
 
 #endif

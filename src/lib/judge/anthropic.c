@@ -48,7 +48,9 @@ static int anthropic_ask(const struct assay_judge *j, const struct assay_judge__
 	assay_object_set(a, &req, "system", assay_value_strz(a, q->system));
 	assay_object_set(a, &req, "messages", msgs);
 	assay_object_set(a, &req, "temperature", assay_value_int(0));
-	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &req, &reply, &v, a, err)))
+	struct assay_judge__post post = {
+		.url = url, .headers = headers, .timeout_s = j->timeout_s, .req = &req };
+	if ((rc = assay_judge__post_json(&post, &reply, &v, a, err)))
 		goto out;
 	/* Tokens are paid for whatever the answer holds: counted before it is judged. */
 	const assay_value *usage = assay_object_get(&v, "usage");

@@ -37,7 +37,9 @@ static int chat_ask(const struct assay_judge *j, const struct assay_judge__quest
 	assay_object_set(a, &req, "model", assay_value_strz(a, j->model));
 	assay_object_set(a, &req, "messages", msgs);
 	assay_object_set(a, &req, "temperature", assay_value_int(0));
-	if ((rc = assay_judge__post_json(url, headers, j->timeout_s, &req, &reply, &v, a, err)))
+	struct assay_judge__post post = {
+		.url = url, .headers = headers, .timeout_s = j->timeout_s, .req = &req };
+	if ((rc = assay_judge__post_json(&post, &reply, &v, a, err)))
 		goto out;
 	const assay_value *usage = assay_object_get(&v, "usage");
 	assay_judge__add_tokens(usage, "prompt_tokens", &st->tokens_in);

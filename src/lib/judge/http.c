@@ -51,10 +51,13 @@ assay_value assay_judge__message(assay_arena *a, const char *role, const char *t
 	return m;
 }
 
-int assay_judge__post_json(const char *url, const char *const *headers, double timeout_s,
-			   const assay_value *req, assay_buf *reply, assay_value *v, assay_arena *a,
-			   assay_err *err)
+int assay_judge__post_json(const struct assay_judge__post *p, assay_buf *reply, assay_value *v,
+			   assay_arena *a, assay_err *err)
 {
+	const char *url = p->url;
+	const char *const *headers = p->headers;
+	double timeout_s = p->timeout_s;
+	const assay_value *req = p->req;
 	CURL *c = curl_easy_init();
 	struct curl_slist *list = NULL;
 	assay_buf body = ASSAY_BUF_INIT;

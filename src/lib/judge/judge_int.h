@@ -64,16 +64,22 @@ struct assay_judge {
 
 /* What the API judges (chat.c, anthropic.c) share: http.c. */
 
+/* One POST of assay_judge__post_json: all borrowed, for the length of the call. */
+struct assay_judge__post {
+	const char *url;
+	const char *const *headers; /* NULL-terminated, each "Name: value"; NULL for none */
+	double timeout_s;	    /* the whole request, in seconds */
+	const assay_value *req;	    /* the body, written as JSON */
+};
+
 /*
- * POSTs `req` as JSON to `url` with `headers` (NULL-terminated, each "Name: value";
- * "Content-Type: application/json" is added) within `timeout_s`; the reply, HTTP 200 and
- * JSON, is read into `reply` (which the caller keeps, and releases, as long as it uses `v`:
- * the parser may borrow from it) and parsed into `v` in `a`. 0, or ASSAY_ERROR with the reason
- * (the URL first).
+ * POSTs `p->req` as JSON to `p->url` with `p->headers` ("Content-Type: application/json" is
+ * added) within `p->timeout_s`; the reply, HTTP 200 and JSON, is read into `reply` (which the
+ * caller keeps, and releases, as long as it uses `v`: the parser may borrow from it) and parsed
+ * into `v` in `a`. 0, or ASSAY_ERROR with the reason (the URL first).
  */
-int assay_judge__post_json(const char *url, const char *const *headers, double timeout_s,
-			   const assay_value *req, assay_buf *reply, assay_value *v, assay_arena *a,
-			   assay_err *err);
+int assay_judge__post_json(const struct assay_judge__post *p, assay_buf *reply, assay_value *v,
+			   assay_arena *a, assay_err *err);
 /* A chat message {"role": role, "content": text}, made in `a`. */
 assay_value assay_judge__message(assay_arena *a, const char *role, const char *text);
 /* `base` without its trailing slashes, then `path` (malloc'd). */

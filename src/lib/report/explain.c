@@ -45,8 +45,10 @@ void assay_report__explain(assay_buf *out, assay_buf *tail, const struct assay_r
 {
 	assay_buf b = ASSAY_BUF_INIT;
 	bool stderr_shown = false;
+	struct assay_term__reasons_in in = { .json = c->line, .error = c->error, .cwd = NULL,
+					     .st = &plain, .max_lines = DIFF_LINES };
 
-	assay_term__reasons(&b, c->line, c->error, NULL, &plain, DIFF_LINES, &stderr_shown);
+	assay_term__reasons(&b, &in, &stderr_shown);
 	if (!b.len)
 		assay_report__reason(&b, c);
 	dedent(out, b.ptr, b.len);

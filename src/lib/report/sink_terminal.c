@@ -153,8 +153,10 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 				 str_of(og, r->group->name), r->id);
 	same = same_origin(t, origin);
 	if (same || t->ndetailed < t->o.max_failures) {
-		assay_term__reasons(&reasons, r->json, r->error, t->cwd, &t->st, DIFF_LINES,
-				    &stderr_shown);
+		struct assay_term__reasons_in in = { .json = r->json, .error = r->error,
+						     .cwd = t->cwd, .st = &t->st,
+						     .max_lines = DIFF_LINES };
+		assay_term__reasons(&reasons, &in, &stderr_shown);
 		if (same && (same->reasons.len != reasons.len ||
 			     memcmp(same->reasons.ptr, reasons.ptr, reasons.len)))
 			same = NULL; /* failing otherwise than its original */

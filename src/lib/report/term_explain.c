@@ -712,10 +712,13 @@ static bool repeats_error(const char *error, const char *attr, const assay_value
 	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
 }
 
-void assay_term__reasons(assay_buf *out, const assay_value *json, const char *error,
-			 const char *cwd, const struct term_style *st, size_t max_lines,
+void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown)
 {
+	const assay_value *json = in->json;
+	const char *error = in->error, *cwd = in->cwd;
+	const struct term_style *st = in->st;
+	size_t max_lines = in->max_lines;
 	const assay_value *execution = assay_report_get(json, "execution");
 	const assay_value *results = assay_object_get(json, "results");
 

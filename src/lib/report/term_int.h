@@ -29,16 +29,25 @@ void assay_term__visible(assay_buf *out, const char *s, size_t n);
 void assay_term__explain(assay_buf *out, const char *attr, const assay_value *result,
 			 const struct term_style *st, size_t max_lines);
 
+/* The failed case assay_term__reasons() explains, and how: all borrowed for the call. */
+struct assay_term__reasons_in {
+	const assay_value *json;     /* the case's report line */
+	const char *error;	     /* its error, or NULL */
+	const char *cwd;	     /* a path in `error` under it is shown relative; or NULL */
+	const struct term_style *st; /* colours */
+	size_t max_lines;	     /* of each diff */
+};
+
 /*
- * Appends why the case of report line `json` did not pass, as the terminal lists it: its error
- * (`error`, or NULL; a path under `cwd` is shown relative to it), how the program ended when
- * that is news (timed out, a signal), then assay_term__explain() of each attribute that is not
- * correct (a verifier's error only once). Lines are indented by 4 spaces. *stderr_shown says
- * whether stderr's own diff is among them. The one wording of a failure: the HTML, JUnit, TAP
- * and Markdown reports say it too (assay_report__explain).
+ * Appends why the case of report line `in->json` did not pass, as the terminal lists it: its
+ * error (`in->error`, or NULL; a path under `in->cwd` is shown relative to it), how the program
+ * ended when that is news (timed out, a signal), then assay_term__explain() of each attribute
+ * that is not correct (a verifier's error only once), diffs cut at `in->max_lines`. Lines are
+ * indented by 4 spaces. *stderr_shown says whether stderr's own diff is among them. The one
+ * wording of a failure: the HTML, JUnit, TAP and Markdown reports say it too
+ * (assay_report__explain).
  */
-void assay_term__reasons(assay_buf *out, const assay_value *json, const char *error,
-			 const char *cwd, const struct term_style *st, size_t max_lines,
+void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown);
 
 /* Appends the last `max_lines` lines of `text` (a case's stderr, an api server's

@@ -157,7 +157,10 @@ void assay_verify__render_diff(assay_verification *out, const assay_verify_call 
 	} else if (!strcmp(how, "lines") || !strcmp(how, "visual")) {
 		lines(&d, e.ptr, e.len, a, al, how[0] == 'v');
 	} else if (!strcmp(how, "unified")) {
-		if (!assay_verify__udiff(out, call, &d, e.ptr, e.len, a, al, "expected", "actual"))
+		struct assay_verify__texts t = { .e = e.ptr, .elen = e.len, .a = a, .alen = al,
+						 .la = "expected", .lb = "actual" };
+
+		if (!assay_verify__udiff(out, call, &d, &t))
 			goto done;
 	} else {
 		assay_value ev = assay_verify__text(call->arena, e.ptr, e.len, 0);

@@ -114,8 +114,11 @@ static int verify_flexible(assay_verification *out, const assay_verify_call *cal
 					assay_buf_addch(&t, '\n');
 			}
 			assay_buf_adds(&d, "No match:\n");
-			if (assay_verify__udiff(out, call, &d, tw.ptr, tw.len, t.ptr, t.len,
-						"expected", "actual"))
+			struct assay_verify__texts texts = { .e = tw.ptr, .elen = tw.len,
+							     .a = t.ptr, .alen = t.len,
+							     .la = "expected", .lb = "actual" };
+
+			if (assay_verify__udiff(out, call, &d, &texts))
 				assay_verify__fail(out,
 						   assay_verify__text(a, d.ptr, d.len, DIFF_CAP));
 			out->partial = 0;

@@ -70,14 +70,22 @@ const char *assay_verify__missing(const assay_verify_call *call);
 /* Marks `out` failed with diff `msg`. */
 void assay_verify__fail(assay_verification *out, assay_value msg);
 
+/* The two texts assay_verify__udiff() compares, and their labels: borrowed for the call. */
+struct assay_verify__texts {
+	const char *e; /* expected, `elen` bytes */
+	size_t elen;
+	const char *a; /* actual, `alen` bytes */
+	size_t alen;
+	const char *la, *lb; /* the --- and +++ labels */
+};
+
 /*
- * The unified diff (3 lines of context) of `e` (expected) and `a` (actual) appended to `d`,
- * bounded by the call's deadline (assay_udiff_until): true when made; false when the deadline
- * passed, with `out` failed, `budget` set and the reason as its diff (`d` as it was).
+ * The unified diff (3 lines of context) of `t->e` (expected) and `t->a` (actual) appended to
+ * `d`, bounded by the call's deadline (assay_udiff_until): true when made; false when the
+ * deadline passed, with `out` failed, `budget` set and the reason as its diff (`d` as it was).
  */
 bool assay_verify__udiff(assay_verification *out, const assay_verify_call *call, assay_buf *d,
-			 const char *e, size_t elen, const char *a, size_t alen, const char *la,
-			 const char *lb);
+			 const struct assay_verify__texts *t);
 
 /* A copy of `len` bytes of `s` as a string value in `a`, made valid UTF-8 (each invalid
  * sequence becomes U+FFFD, as bytes.decode(errors="replace")) and cut at `cap` bytes (0: no

@@ -154,9 +154,11 @@ static void fail_with_diff(assay_verification *out, const assay_verify_call *cal
 			   size_t elen, const char *a, size_t alen, bool truncated)
 {
 	assay_buf d;
+	struct assay_verify__texts t = { .e = e, .elen = elen, .a = a, .alen = alen,
+					 .la = "expected", .lb = "actual" };
 
 	assay_buf_init(&d, 0, DIFF_CAP + 1);
-	if (!assay_verify__udiff(out, call, &d, e, elen, a, alen, "expected", "actual")) {
+	if (!assay_verify__udiff(out, call, &d, &t)) {
 		assay_buf_release(&d);
 		return;
 	}

@@ -39,10 +39,9 @@ void assay_verify__fail(assay_verification *out, assay_value msg)
 }
 
 bool assay_verify__udiff(assay_verification *out, const assay_verify_call *call, assay_buf *d,
-			 const char *e, size_t elen, const char *a, size_t alen, const char *la,
-			 const char *lb)
+			 const struct assay_verify__texts *t)
 {
-	if (!assay_udiff_until(d, e, elen, a, alen, la, lb, 3, call->deadline))
+	if (!assay_udiff_until(d, t->e, t->elen, t->a, t->alen, t->la, t->lb, 3, call->deadline))
 		return true;
 	out->budget = true;
 	assay_verify__fail(out, assay_value_stringf(call->arena,

@@ -29,13 +29,21 @@ typedef struct assay_diff__line {
 	size_t len;
 } assay_diff__line;
 
+/* The two sequences assay_diff__matching_blocks() matches: borrowed for the call. */
+struct assay_diff__seqs {
+	const uint32_t *a; /* `la` class ids */
+	size_t la;
+	const uint32_t *b; /* `lb` class ids */
+	size_t lb;
+	uint32_t nclass; /* every id is below it */
+	bool autojunk;	 /* difflib's autojunk heuristic */
+};
+
 /*
- * difflib.SequenceMatcher(None, a, b, autojunk).get_matching_blocks() over class ids in
- * [0, nclass); ends with the (la, lb, 0) sentinel. Caller frees.
+ * difflib.SequenceMatcher(None, s->a, s->b, s->autojunk).get_matching_blocks() over class ids
+ * in [0, s->nclass); ends with the (la, lb, 0) sentinel; their count in *nr. Caller frees.
  */
-assay_diff__block *assay_diff__matching_blocks(const uint32_t *a, size_t la, const uint32_t *b,
-					       size_t lb, uint32_t nclass, bool autojunk,
-					       size_t *nr);
+assay_diff__block *assay_diff__matching_blocks(const struct assay_diff__seqs *s, size_t *nr);
 
 /* get_opcodes() from matching blocks. Caller frees. */
 assay_diff__opcode *assay_diff__opcodes(const assay_diff__block *blocks, size_t nblocks,

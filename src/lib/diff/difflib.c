@@ -140,10 +140,12 @@ static int block_cmp(const void *x, const void *y)
 	return a->k < b->k ? -1 : a->k > b->k;
 }
 
-assay_diff__block *assay_diff__matching_blocks(const uint32_t *a, size_t la, const uint32_t *b,
-					       size_t lb, uint32_t nclass, bool autojunk,
-					       size_t *nr)
+assay_diff__block *assay_diff__matching_blocks(const struct assay_diff__seqs *s, size_t *nr)
 {
+	const uint32_t *a = s->a, *b = s->b;
+	size_t la = s->la, lb = s->lb;
+	uint32_t nclass = s->nclass;
+	bool autojunk = s->autojunk;
 	struct matcher m;
 	size_t nq = 1, cap = 16, nb = 0, bcap = 16, out = 0;
 	size_t (*q)[4];
@@ -335,8 +337,9 @@ void assay_diff__unified_lines(assay_buf *out, const assay_diff__line *a, size_t
 	for (size_t k = 0; k < lb; k++)
 		all[la + k] = (assay_diff__line *)&b[k];
 	nclass = assay_diff__classify_lines((const assay_diff__line *const *)all, n, ids);
-	assay_diff__block *blocks = assay_diff__matching_blocks(ids, la, ids + la, lb, nclass, true,
-								&nb);
+	struct assay_diff__seqs seqs = { .a = ids, .la = la, .b = ids + la, .lb = lb,
+					 .nclass = nclass, .autojunk = true };
+	assay_diff__block *blocks = assay_diff__matching_blocks(&seqs, &nb);
 	assay_diff__opcode *ops = assay_diff__opcodes(blocks, nb, &nops);
 
 	unified(out, a, la, b, lb, ops, nops, 3);

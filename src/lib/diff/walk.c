@@ -506,8 +506,9 @@ static void difflib_pass(struct assay_diff__ctx *c, const assay_value *e, const 
 	size_t n = (size_t)e->len + a->len, nb, nops;
 	uint32_t *ids = assay_xmalloc((n ? n : 1) * sizeof(*ids));
 	uint32_t nclass = classify_scalars(c, e, a, ids);
-	assay_diff__block *blocks = assay_diff__matching_blocks(ids, e->len, ids + e->len, a->len,
-								nclass, false, &nb);
+	struct assay_diff__seqs seqs = { .a = ids, .la = e->len, .b = ids + e->len, .lb = a->len,
+					 .nclass = nclass, .autojunk = false };
+	assay_diff__block *blocks = assay_diff__matching_blocks(&seqs, &nb);
 	assay_diff__opcode *ops = assay_diff__opcodes(blocks, nb, &nops);
 
 	for (size_t k = 0; k < nops && !c->stop; k++) {

@@ -137,11 +137,13 @@ static void schema_element(assay_tc *tc, const struct assay_pq__elem *e)
 	assay_tc__struct_end(tc);
 }
 
-void assay_pq__file_metadata(assay_buf *out, const struct assay_pq__elem *schema,
-			     size_t nschema, size_t nleaves, int64_t num_rows,
-			     const assay_buf *row_groups, size_t nrow_groups,
-			     const char *created_by)
+void assay_pq__file_metadata(assay_buf *out, const struct assay_pq__file_meta *m)
 {
+	const struct assay_pq__elem *schema = m->schema;
+	size_t nschema = m->nschema, nleaves = m->nleaves, nrow_groups = m->nrow_groups;
+	int64_t num_rows = m->num_rows;
+	const assay_buf *row_groups = m->row_groups;
+	const char *created_by = m->created_by;
 	assay_tc tc;
 
 	assay_tc__init(&tc, out);

@@ -63,11 +63,18 @@ void assay_pq__page_header(assay_buf *out, int32_t uncompressed, int32_t compres
 void assay_pq__row_group(assay_buf *out, const struct assay_pq__chunk_meta *chunks,
 			 size_t nchunks, int64_t num_rows, int16_t ordinal);
 
-/* Thrift FileMetaData: `row_groups` holds `nrow_groups` RowGroup encodings back to back. */
-void assay_pq__file_metadata(assay_buf *out, const struct assay_pq__elem *schema,
-			     size_t nschema, size_t nleaves, int64_t num_rows,
-			     const assay_buf *row_groups, size_t nrow_groups,
-			     const char *created_by);
+/* What a file's footer says (assay_pq__file_metadata): borrowed for the call. */
+struct assay_pq__file_meta {
+	const struct assay_pq__elem *schema; /* `nschema` elements, the root first */
+	size_t nschema, nleaves;
+	int64_t num_rows;
+	const assay_buf *row_groups; /* `nrow_groups` RowGroup encodings back to back */
+	size_t nrow_groups;
+	const char *created_by;
+};
+
+/* Thrift FileMetaData of `m`, appended to `out`. */
+void assay_pq__file_metadata(assay_buf *out, const struct assay_pq__file_meta *m);
 
 /* True if the `len` bytes at `s` are valid UTF-8 (RFC 3629: no overlongs, surrogates or code
  * points past U+10FFFF). */

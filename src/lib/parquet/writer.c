@@ -628,8 +628,15 @@ int assay_pq_writer_finish(assay_pq_writer *w, assay_err *err)
 	rc = flush_row_group(w, err);
 	if (rc)
 		goto out;
-	assay_pq__file_metadata(&footer, w->schema, w->nschema, w->nleaves, (int64_t)w->rows,
-				&w->row_groups, w->nrow_groups, "assay version " ASSAY_VERSION);
+	{ /* after the flush: it adds the last row group */
+		struct assay_pq__file_meta meta = {
+			.schema = w->schema, .nschema = w->nschema, .nleaves = w->nleaves,
+			.num_rows = (int64_t)w->rows, .row_groups = &w->row_groups,
+			.nrow_groups = w->nrow_groups, .created_by = "assay version " ASSAY_VERSION
+		};
+
+		assay_pq__file_metadata(&footer, &meta);
+	}
 	if (footer.len > UINT32_MAX) {
 		rc = fail(w, assay_err_set(err, ASSAY_ETOOBIG, w->name, 0, 0,
 					   "the footer would be larger than 4 GiB"));

@@ -552,9 +552,13 @@ static int resolve_tagged(const char *name, bool plain, bool timestamps, const c
 	return plain ? resolve_implicit(timestamps, s, n, msg, msgsize) : YAML_KIND_STR;
 }
 
-int assay_yaml__classify(const char *tag, bool implicit, bool plain, bool timestamps,
-			 const char *s, size_t n, char *msg, size_t msgsize)
+int assay_yaml__classify(const struct assay_yaml__scalar *sc, bool timestamps, char *msg,
+			 size_t msgsize)
 {
+	const char *tag = sc->tag, *s = sc->s;
+	bool implicit = sc->implicit, plain = sc->plain;
+	size_t n = sc->n;
+
 	if (implicit)
 		return resolve_implicit(timestamps, s, n, msg, msgsize);
 	if (!tag)

@@ -403,17 +403,19 @@ static int add_value(struct loader *l, assay_value v, yaml_mark_t at)
 /* The value of a scalar event, and its kind; 0 or the error. */
 static int scalar(struct loader *l, const yaml_event_t *ev, assay_value *v, int *kind)
 {
-	const char *s = (const char *)ev->data.scalar.value;
-	size_t n = ev->data.scalar.length;
+	struct assay_yaml__scalar sc = {
+		.tag = (const char *)ev->data.scalar.tag,
+		.implicit = ev->data.scalar.plain_implicit,
+		.plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
+		.s = (const char *)ev->data.scalar.value,
+		.n = ev->data.scalar.length,
+	};
 	char msg[256];
 
-	if (n > UINT32_MAX)
+	if (sc.n > UINT32_MAX)
 		return too_big(l);
-	*kind = assay_yaml__classify((const char *)ev->data.scalar.tag,
-				     ev->data.scalar.plain_implicit,
-				     ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
-				     l->o->timestamps, s, n, msg, sizeof(msg));
-	if (*kind < 0 || assay_yaml__value(v, l->a, *kind, s, n, msg, sizeof(msg)))
+	*kind = assay_yaml__classify(&sc, l->o->timestamps, msg, sizeof(msg));
+	if (*kind < 0 || assay_yaml__value(v, l->a, *kind, sc.s, sc.n, msg, sizeof(msg)))
 		return fail_at(l, ev->start_mark, "%s", msg);
 	return 0;
 }

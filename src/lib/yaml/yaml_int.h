@@ -22,17 +22,23 @@ enum yaml_kind {
 	YAML_KIND_TIMESTAMP, /* only when asked for (assay_yaml_opts.timestamps) */
 };
 
+/* A scalar event as the resolver sees it: borrowed from the event for the call. */
+struct assay_yaml__scalar {
+	const char *tag; /* the event's tag (NULL if none) */
+	bool implicit;	 /* libyaml's plain_implicit (untagged plain, or the non-specific "!") */
+	bool plain;	 /* written in plain style */
+	const char *s;	 /* its text, `n` bytes */
+	size_t n;
+};
+
 /*
- * Resolves a scalar as PyYAML's resolver and SafeConstructor do.
- * @param tag        the event's tag (NULL if none)
- * @param implicit   libyaml's plain_implicit (untagged plain scalar, or the non-specific tag "!")
- * @param plain      the scalar was written in plain style
+ * Resolves scalar `sc` as PyYAML's resolver and SafeConstructor do.
  * @param timestamps resolve timestamps (else they are strings, and !!timestamp gives a string)
  * @return a yaml_kind, or -1 with a message in `msg` (bad content for an explicit tag, an integer
  *         PyYAML cannot convert such as `0b_`, or a collection tag on a scalar)
  */
-int assay_yaml__classify(const char *tag, bool implicit, bool plain, bool timestamps,
-			 const char *s, size_t n, char *msg, size_t msgsize);
+int assay_yaml__classify(const struct assay_yaml__scalar *sc, bool timestamps, char *msg,
+			 size_t msgsize);
 
 /*
  * Makes in `a` the value of `s` resolved as `kind` (from assay_yaml__classify; YAML_KIND_MERGE

@@ -940,9 +940,12 @@ static int timestamp_value(assay_value *out, assay_arena *a, const char *s, size
 	return 0;
 }
 
-int assay_yaml__value(assay_value *out, assay_arena *a, int kind, const char *s, size_t n,
-		      char *msg, size_t msgsize)
+int assay_yaml__value(assay_value *out, assay_arena *a, int kind,
+		      const struct assay_yaml__scalar *sc, char *msg, size_t msgsize)
 {
+	const char *s = sc->s;
+	size_t n = sc->n;
+
 	switch (kind) {
 	case YAML_KIND_NULL: *out = assay_value_null(); return 0;
 	case YAML_KIND_TRUE: *out = assay_value_bool(true); return 0;

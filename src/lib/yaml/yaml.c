@@ -415,7 +415,7 @@ static int scalar(struct loader *l, const yaml_event_t *ev, assay_value *v, int 
 	if (sc.n > UINT32_MAX)
 		return too_big(l);
 	*kind = assay_yaml__classify(&sc, l->o->timestamps, msg, sizeof(msg));
-	if (*kind < 0 || assay_yaml__value(v, l->a, *kind, sc.s, sc.n, msg, sizeof(msg)))
+	if (*kind < 0 || assay_yaml__value(v, l->a, *kind, &sc, msg, sizeof(msg)))
 		return fail_at(l, ev->start_mark, "%s", msg);
 	return 0;
 }

@@ -41,13 +41,13 @@ int assay_yaml__classify(const struct assay_yaml__scalar *sc, bool timestamps, c
 			 size_t msgsize);
 
 /*
- * Makes in `a` the value of `s` resolved as `kind` (from assay_yaml__classify; YAML_KIND_MERGE
- * gives the string). @return 0, or -1 with a message in `msg` where PyYAML's constructor fails
- * too: an integer past Python's 4300-digit limit, a sexagesimal float whose powers of 60 no
- * double holds, an impossible date or time.
+ * Makes in `a` the value of scalar `sc` (its text) resolved as `kind` (from
+ * assay_yaml__classify; YAML_KIND_MERGE gives the string). @return 0, or -1 with a message in
+ * `msg` where PyYAML's constructor fails too: an integer past Python's 4300-digit limit, a
+ * sexagesimal float whose powers of 60 no double holds, an impossible date or time.
  */
-int assay_yaml__value(assay_value *out, assay_arena *a, int kind, const char *s, size_t n,
-		      char *msg, size_t msgsize);
+int assay_yaml__value(assay_value *out, assay_arena *a, int kind,
+		      const struct assay_yaml__scalar *sc, char *msg, size_t msgsize);
 
 /* Writes `s` shortened to a printable snippet for messages (at most ~60 bytes, "..." if cut). */
 void assay_yaml__snippet(char *out, size_t size, const char *s, size_t n);

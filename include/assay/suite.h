@@ -265,19 +265,34 @@ ASSAY_EXTERN int assay_case_load(assay_case **out, const assay_suite *suite,
 				 assay_warn_fn warn, void *payload);
 
 /**
- * As assay_case_load(), but every error of the case goes to `errors` ("path:line:col:
- * message", each once), not only the first: after an error loading goes on with the next
- * expected attribute, verify entry and common key (the case file must still read as a
- * mapping). `(*out)->error` is the first. What `assay check-suite` lists (docs/cli.md,
- * "assay check-suite").
- * @param errors  NULL (then as assay_case_load) or a callback for each error; `epayload` is
- *                passed to it
+ * Which case assay_case_load_all() loads and who hears about it. Everything is borrowed, for
+ * the length of the call; the callbacks are called during it only.
+ */
+typedef struct assay_case_load_in {
+	const assay_suite *suite;    /**< the loaded suite */
+	const assay_checkpoint *cp;  /**< a checkpoint of `suite` */
+	const assay_group *g;        /**< a group of `cp` */
+	size_t index;                /**< the case: an index into `g->cases` */
+	assay_warn_fn warn;          /**< NULL or a callback for warnings about the case (unknown
+	                                 keys, ...); `payload` is passed to it */
+	void *payload;
+	assay_warn_fn errors;        /**< NULL (then as assay_case_load) or a callback for each
+	                                 error ("path:line:col: message"); `epayload` is passed
+	                                 to it */
+	void *epayload;
+} assay_case_load_in;
+
+/**
+ * As assay_case_load() of case `in->index` of `in->g`, but every error of the case goes to
+ * `in->errors` ("path:line:col: message", each once), not only the first: after an error
+ * loading goes on with the next expected attribute, verify entry and common key (the case file
+ * must still read as a mapping). `(*out)->error` is the first. What `assay check-suite` lists
+ * (docs/cli.md, "assay check-suite").
+ * @param out     receives the case (free with assay_case_free); never NULL afterwards
+ * @param in      the case and the callbacks (see assay_case_load_in)
  * @return 0 (loading problems are in `(*out)->error`)
  */
-ASSAY_EXTERN int assay_case_load_all(assay_case **out, const assay_suite *suite,
-				     const assay_checkpoint *cp, const assay_group *g,
-				     size_t index, assay_warn_fn warn, void *payload,
-				     assay_warn_fn errors, void *epayload);
+ASSAY_EXTERN int assay_case_load_all(assay_case **out, const assay_case_load_in *in);
 
 /** Frees a case and its arena. NULL is allowed. */
 ASSAY_EXTERN void assay_case_free(assay_case *c);

@@ -312,9 +312,14 @@ static void check_cases(struct problems *p, const assay_suite *s)
 
 			for (size_t k = 0; k < g->ncases; k++) {
 				assay_case *c = NULL;
+				assay_case_load_in in = {
+					.suite = s, .cp = cp, .g = g, .index = k,
+					.warn = on_warning, .payload = p,
+					.errors = on_error, .epayload = p,
+				};
 
 				/* every error of the case, not only its first */
-				assay_case_load_all(&c, s, cp, g, k, on_warning, p, on_error, p);
+				assay_case_load_all(&c, &in);
 				p->cases++;
 				if (c->error)
 					add(&p->errors, c->error); /* (said once) */

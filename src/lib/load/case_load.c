@@ -682,14 +682,12 @@ int assay_case_load(assay_case **out, const assay_suite *s, const assay_checkpoi
 	return case_load(out, s, g, index, warn, payload, NULL);
 }
 
-int assay_case_load_all(assay_case **out, const assay_suite *s, const assay_checkpoint *cp,
-			const assay_group *g, size_t index, assay_warn_fn warn, void *payload,
-			assay_warn_fn errors, void *epayload)
+int assay_case_load_all(assay_case **out, const assay_case_load_in *in)
 {
-	struct all_errors all = { errors, epayload, 0, ASSAY_ERR_INIT };
+	struct all_errors all = { in->errors, in->epayload, 0, ASSAY_ERR_INIT };
 
-	(void)cp;
-	return case_load(out, s, g, index, warn, payload, errors ? &all : NULL);
+	return case_load(out, in->suite, in->g, in->index, in->warn, in->payload,
+			 in->errors ? &all : NULL);
 }
 
 void assay_case_free(assay_case *c)

@@ -151,7 +151,10 @@ int main(int argc, char **argv)
 				die("renderer", &err);
 			free(path);
 		}
-		assay_sink_render_new(&sinks[nsinks++], rs, nr, &info, 0, s, &err);
+		assay_sink_render_in in = { .rs = rs, .n = nr, .run = &info, .value_cap = 0,
+					    .store = s };
+
+		assay_sink_render_new(&sinks[nsinks++], &in, &err);
 		free(rs); /* the sink keeps a copy of the array */
 	}
 	for (size_t k = 0; k < nsinks; k++)

@@ -131,20 +131,31 @@ ASSAY_EXTERN int assay_renderer_end(assay_renderer *r, const assay_value *summar
 /** Frees the renderer; an unfinished file is removed. NULL is allowed. */
 ASSAY_EXTERN void assay_renderer_free(assay_renderer *r);
 
+/** What assay_sink_render_new() makes a sink of. */
+typedef struct assay_sink_render_in {
+	assay_renderer **rs;        /**< `n` renderers; the sink owns them from the call on
+				         (freed with the sink), also on error; the array itself
+				         is copied */
+	size_t n;
+	const assay_value *run;     /**< the run's description for assay_renderer_begin()
+				         (copied), or NULL */
+	size_t value_cap;           /**< bytes: the store sink's cap (store.h: 0 the default,
+				         SIZE_MAX never cuts) */
+	struct assay_store *store;  /**< the run's store (borrowed; must outlive the sink), or
+				         NULL */
+} assay_sink_render_in;
+
 /**
  * A sink feeding renderers during a run. Each finished case's line is made as the results
- * store keeps it (cut at `value_cap` bytes, the store sink's cap; its blobs are the store's
+ * store keeps it (cut at `in->value_cap` bytes, the store sink's cap; its blobs are the store's
  * business) and handed to every renderer; a replayed case (resume) is handed as kept, with
- * its values put back from `store` for renderers wanting whole values.
- * @param rs      `n` renderers; the sink owns them from now on (freed with the sink), also
- *                on error
- * @param run     the run's description for assay_renderer_begin() (copied), or NULL
- * @param store   the run's store (borrowed; must outlive the sink), or NULL
+ * its values put back from `in->store` for renderers wanting whole values.
+ * @param in      the renderers, run, cap and store (see assay_sink_render_in); read during
+ *                the call only
  * @return 0
  */
-ASSAY_EXTERN int assay_sink_render_new(assay_sink *out, assay_renderer **rs, size_t n,
-				       const assay_value *run, size_t value_cap,
-				       struct assay_store *store, assay_err *err);
+ASSAY_EXTERN int assay_sink_render_new(assay_sink *out, const assay_sink_render_in *in,
+				       assay_err *err);
 
 /**
  * Renders a results folder's store: its run's description, every finished case in run order

@@ -173,9 +173,12 @@ int report_run_sinks(struct report_args *ra, const struct run_args *a, assay_sto
 			goto out_formats;
 		if (assay_store_run_info(store, &info, m, NULL))
 			info = assay_value_null();
-		assay_sink_render_new(&sinks[(*n)++], rs, nrs,
-				      info.kind == ASSAY_V_OBJECT ? &info : NULL, a->value_cap,
-				      store, NULL);
+		assay_sink_render_new(&sinks[(*n)++],
+				      &(assay_sink_render_in){
+					      .rs = rs, .n = nrs,
+					      .run = info.kind == ASSAY_V_OBJECT ? &info : NULL,
+					      .value_cap = a->value_cap, .store = store },
+				      NULL);
 out_formats:
 		assay_arena_free(m);
 		if (rc)

@@ -188,10 +188,12 @@ static void sink_free(void *payload)
 	free(k);
 }
 
-int assay_sink_render_new(assay_sink *out, assay_renderer **rs, size_t n, const assay_value *run,
-			  size_t value_cap, struct assay_store *store, assay_err *err)
+int assay_sink_render_new(assay_sink *out, const assay_sink_render_in *in, assay_err *err)
 {
 	struct render_sink *k = assay_xcalloc(1, sizeof(*k));
+	assay_renderer **rs = in->rs;
+	size_t n = in->n, value_cap = in->value_cap;
+	const assay_value *run = in->run;
 
 	(void)err;
 	k->rs = assay_xcalloc(n ? n : 1, sizeof(*k->rs));
@@ -202,7 +204,7 @@ int assay_sink_render_new(assay_sink *out, assay_renderer **rs, size_t n, const 
 	/* the store sink's rule (store.h): 0 is the default, SIZE_MAX never cuts */
 	k->value_cap = value_cap ? (value_cap == SIZE_MAX ? 0 : value_cap)
 				 : ASSAY_REPORT_VALUE_CAP_DEFAULT;
-	k->store = store;
+	k->store = in->store;
 	k->text = (assay_buf)ASSAY_BUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		if (assay_renderer_whole(rs[i]))

@@ -174,13 +174,20 @@ ASSAY_EXTERN int assay_store_set_case_hash(assay_store *s, const char *checkpoin
 					   const char *group, const char *id, const char *sha256,
 					   assay_err *err);
 
+/** A case's name in the store: its checkpoint, group and id (all borrowed, NUL-terminated). */
+typedef struct assay_store_case_key {
+	const char *checkpoint;
+	const char *group;
+	const char *id;
+} assay_store_case_key;
+
 /**
- * The report line of one case (`checkpoint`/`group`/`id`), in `a`.
- * @return 0, ASSAY_ENOTFOUND or ASSAY_ESTORE
+ * The report line of one case (`key->checkpoint`/`key->group`/`key->id`), made in `a` into
+ * `out`; `key` is read during the call only.
+ * @return 0, ASSAY_ENOTFOUND (no such case) or ASSAY_ESTORE
  */
-ASSAY_EXTERN int assay_store_get_case(assay_store *s, const char *checkpoint, const char *group,
-				      const char *id, assay_value *out, assay_arena *a,
-				      assay_err *err);
+ASSAY_EXTERN int assay_store_get_case(assay_store *s, const assay_store_case_key *key,
+				      assay_value *out, assay_arena *a, assay_err *err);
 
 /**
  * The run's description (the `meta` given to assay_store_begin_run, plus started, finished,

@@ -782,6 +782,7 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 	assay_value line;
 	char hash[65];
 	int rc;
+	assay_store_case_key key = { .checkpoint = cp, .group = g, .id = id };
 
 	if (!locate(&m->skel, cp, g, icp, ig)) {
 		rc = assay_err_set(m->err, ASSAY_EINVALID, in->dir, 0, 0,
@@ -789,7 +790,7 @@ static int merge_case(struct merge *m, size_t p, assay_sink *sinks, size_t nsink
 				   g, id);
 		goto out;
 	}
-	if ((rc = assay_store_get_case(in->s, cp, g, id, &line, a, m->err)) ||
+	if ((rc = assay_store_get_case(in->s, &key, &line, a, m->err)) ||
 	    (rc = assay_store_expand(in->s, &line, a, m->err)))
 		goto out;
 	assay_verdict v = { 0, false, NULL };

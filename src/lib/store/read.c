@@ -57,14 +57,14 @@ int assay_store_each_case(assay_store *s,
 	return rc;
 }
 
-int assay_store_get_case(assay_store *s, const char *checkpoint, const char *group,
-			 const char *id, assay_value *out, assay_arena *a, assay_err *err)
+int assay_store_get_case(assay_store *s, const assay_store_case_key *key, assay_value *out,
+			 assay_arena *a, assay_err *err)
 {
-	int rc = assay_store_previous(s, checkpoint, group, id, NULL, a, out, err);
+	int rc = assay_store_previous(s, key->checkpoint, key->group, key->id, NULL, a, out, err);
 
 	if (rc == 0)
 		return assay_err_set(err, ASSAY_ENOTFOUND, s->dir, 0, 0, "no case %s/%s/%s",
-				     checkpoint, group, id);
+				     key->checkpoint, key->group, key->id);
 	return rc < 0 ? rc : 0;
 }
 

@@ -187,6 +187,14 @@ ASSAY_EXTERN int assay_fs_spares_temp(assay_fs_spares *s, const char *parent, co
 ASSAY_EXTERN int assay_fs_spares_give(assay_fs_spares *s, const char *root, const char *rel,
 				      assay_err *err);
 
+/**
+ * The file a command word `name` (no '/') runs: the first regular file of that name that may
+ * be executed in a folder of $PATH (only absolute folders count), as execvp finds it.
+ * @return a malloc'd path (caller frees), or NULL when there is none, `name` is empty or has a
+ *         '/', or PATH is unset
+ */
+ASSAY_EXTERN char *assay_fs_which(const char *name);
+
 /** True if `path` names a folder (following links). */
 ASSAY_EXTERN bool assay_fs_is_dir(const char *path);
 /** True if `path` exists (without following a final link). */

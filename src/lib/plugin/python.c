@@ -89,21 +89,9 @@ static char *prefix_of(const char *path)
 /* The interpreter as the program's PATH finds it, malloc'd, or NULL. */
 static char *find_program(const char *name)
 {
-	const char *path = getenv("PATH");
-
 	if (strchr(name, '/'))
 		return assay_path_absolute(name);
-	for (const char *p = path ? path : ""; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand = assay_xasprintf("%.*s/%s", (int)n, p, name);
-
-		if (n && cand[0] == '/' && !access(cand, X_OK) && !assay_fs_is_dir(cand))
-			return cand;
-		free(cand);
-		p += n + (colon ? 1 : 0);
-	}
-	return NULL;
+	return assay_fs_which(name);
 }
 
 static void setup_proc(assay_proc *p, void *ctx)

@@ -31,26 +31,7 @@ static char *folder_of(const char *path)
 	return slash == path ? assay_xstrdup("/") : assay_xstrndup(path, (size_t)(slash - path));
 }
 
-/* The file a command word without '/' runs: the first executable of that name on assay's PATH
- * (the PATH cases get), malloc'd, or NULL. */
-static char *on_path(const char *name)
-{
-	const char *path = getenv("PATH");
 
-	if (!name[0] || strchr(name, '/') || !path)
-		return NULL;
-	for (const char *p = path; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand = assay_xasprintf("%.*s/%s", (int)n, p, name);
-
-		if (n && cand[0] == '/' && !access(cand, X_OK) && !assay_fs_is_dir(cand))
-			return cand;
-		free(cand);
-		p += n + (colon ? 1 : 0);
-	}
-	return NULL;
-}
 
 /* Adds the folder of command file `file` (and of where a link leads) to the readable paths. */
 static void add_command_file(struct assay_run__sandbox *out, const assay_suite *suite,
@@ -122,7 +103,7 @@ void assay_run__sandbox_make(struct assay_run__sandbox *out, const assay_suite *
 	}
 	assay_strvec_pushv(&out->read, (const char *const *)suite->read_paths.v);
 	for (size_t i = 0; i < command->nr; i++) {
-		char *found = i == 0 ? on_path(command->v[i]) : NULL;
+		char *found = i == 0 ? assay_fs_which(command->v[i]) : NULL;
 
 		add_command_file(out, suite, found ? found : command->v[i]);
 		free(found);

@@ -615,6 +615,25 @@ int assay_fs_mkdtemp(char **out, const char *parent, const char *prefix, assay_e
 	return 0;
 }
 
+char *assay_fs_which(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	if (!name[0] || strchr(name, '/') || !path)
+		return NULL;
+	for (const char *p = path; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = assay_xasprintf("%.*s/%s", (int)n, p, name);
+
+		if (n && cand[0] == '/' && !access(cand, X_OK) && !assay_fs_is_dir(cand))
+			return cand;
+		free(cand);
+		p += n + (colon ? 1 : 0);
+	}
+	return NULL;
+}
+
 bool assay_fs_is_dir(const char *path)
 {
 	struct stat st;

@@ -276,6 +276,7 @@ typedef struct assay_proc {
 	struct assay_proc__server *srv; /* the case server it runs on, or NULL */
 	int fd_ctl;              /* on a server: the write end of the case's control pipe */
 	bool served;             /* it ran on a case server */
+	bool never_started;      /* execve would refuse its argv (E2BIG): finish says so */
 	bool died;               /* its supervisor or server died without a report (pump's
 				    ASSAY_ESPAWN): a case's failure, not the caller's */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */

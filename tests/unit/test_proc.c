@@ -819,3 +819,27 @@ Test(proc, extend_of_nothing_changes_nothing, .timeout = 30)
 	cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT, "status %d", r.status);
 	assay_proc_release(&p);
 }
+
+/* An argument execve refuses (over 32 pages) is the program's failure to start, as a shell
+ * says it (E2BIG), not an error of assay's: it ended the whole run before. */
+Test(proc, an_argument_too_long_to_exec_is_an_exec_failure, .timeout = 30)
+{
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		assay_err err = ASSAY_ERR_INIT;
+		size_t n = 250000;
+		char *big = malloc(n + 1);
+
+		memset(big, 'a', n);
+		big[n] = '\0';
+		assay_strvec_push(&p.argv, "/bin/echo");
+		assay_strvec_push(&p.argv, big);
+		p.sandbox.enabled = sandbox;
+		cr_assert_eq(assay_proc_run(&p, &r, &err), 0, "%s", err.msg);
+		cr_assert_eq(r.status, ASSAY_PROC_EXEC_FAILED);
+		cr_assert_eq(r.exec_errno, E2BIG);
+		assay_proc_release(&p);
+		free(big);
+	}
+}

@@ -251,6 +251,27 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 	return sent;
 }
 
+/*
+ * Would execve refuse this argv and environment (E2BIG): one string longer than the kernel's
+ * MAX_ARG_STRLEN (32 pages), or all of them with their pointers over ARG_MAX? A case's argument
+ * of 250 KB otherwise failed the supervisor's exec, an error that ended the whole run.
+ */
+static bool too_big_to_exec(char *const *argv, char *const *envp)
+{
+	long page = sysconf(_SC_PAGESIZE), max = sysconf(_SC_ARG_MAX);
+	size_t total = 0;
+
+	for (int k = 0; k < 2; k++)
+		for (char *const *s = k ? envp : argv; s && *s; s++) {
+			size_t n = strlen(*s) + 1;
+
+			if (page > 0 && n > (size_t)page * 32)
+				return true;
+			total += n + sizeof(char *);
+		}
+	return max > 0 && total > (size_t)max;
+}
+
 static int start(assay_proc *p, const char *mode, assay_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
@@ -269,6 +290,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	assay_buf_init(&p->err, 0, p->err_cap ? p->err_cap : ASSAY_PROC_DEFAULT_CAP);
 	p->stdin_off = 0;
 	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = p->served = p->died = false;
+	p->never_started = false;
 	p->exec_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
@@ -316,6 +338,18 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 			if ((rc = assay_proc__hand_over(p, sp.uid, sp.gid, err)))
 				goto out;
 		}
+	}
+	if (too_big_to_exec(argv.v, envp)) {
+		/* as execve would say: the program's failure to start, not the caller's */
+		long long peak;
+		int ooms;
+
+		assay_proc__cg_done(&p->cg, &peak, &ooms);
+		p->exec_errno = E2BIG;
+		p->never_started = true;
+		p->t_start = now_s();
+		p->state = ST_DONE;
+		goto out;
 	}
 	if (!p->cg && !strcmp(mode, "run") && start_on_server(p, &sp, argv.v)) {
 		pid = p->pid;
@@ -834,6 +868,11 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 	if (p->state != ST_DONE)
 		return ASSAY_EINVALID;
 	memset(out, 0, sizeof(*out));
+	if (p->never_started) {
+		out->status = ASSAY_PROC_EXEC_FAILED;
+		out->exec_errno = p->exec_errno;
+		return 0;
+	}
 	out->out_truncated = p->out_trunc;
 	out->err_truncated = p->err_trunc;
 	if (!r && p->cg_oom && !p->hard_killed) {

@@ -28,6 +28,8 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -57,10 +59,34 @@ static bool at_or_above(const char *a, const char *b)
 	return !strncmp(a, b, n) && (b[n] == '\0' || b[n] == '/');
 }
 
+/* $HOME resolved, kept for as long as $HOME says the same (the hand-over asks for every case).
+ * @return whether there is one, in `out` (PATH_MAX bytes) */
+static bool home_real(char *out)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char key[PATH_MAX], real[PATH_MAX];
+	static bool known, ok;
+	const char *home = getenv("HOME");
+	bool found;
+
+	if (!home || !*home || strlen(home) >= sizeof(key))
+		return false;
+	pthread_mutex_lock(&lock);
+	if (!known || strcmp(key, home)) {
+		snprintf(key, sizeof(key), "%s", home);
+		ok = realpath(home, real) != NULL;
+		known = true;
+	}
+	found = ok;
+	if (found)
+		memcpy(out, real, sizeof(real));
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
 const char *assay_proc__hand_over_refusal(const char *real)
 {
-	const char *home = getenv("HOME");
-	char cwd[4096], rhome[4096];
+	char cwd[4096], rhome[PATH_MAX];
 	const char *slash;
 
 	if (real[0] != '/' || !strcmp(real, "/"))
@@ -74,7 +100,7 @@ const char *assay_proc__hand_over_refusal(const char *real)
 			return "a system folder";
 	if (getcwd(cwd, sizeof(cwd)) && at_or_above(real, cwd))
 		return "assay's own working folder or a folder above it";
-	if (home && *home && realpath(home, rhome) && at_or_above(real, rhome))
+	if (home_real(rhome) && at_or_above(real, rhome))
 		return "the home folder or a folder above it";
 	return NULL;
 }
@@ -127,6 +153,22 @@ static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
 	closedir(d);
 }
 
+/* The resolved path of the folder open as `fd`, from /proc/self/fd (one call, where realpath
+ * makes one per component). @return false when /proc does not say (then realpath does). */
+static bool fd_path(int fd, char *out, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return false;
+	out[n] = '\0';
+	/* a folder removed since shows as "PATH (deleted)": not a path */
+	return out[0] == '/' && !strstr(out, " (deleted)");
+}
+
 static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
 {
 	struct stat st;
@@ -144,7 +186,7 @@ static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
 		char real[4096];
 		const char *why = NULL;
 
-		if (!realpath(path, real))
+		if (!fd_path(fd, real, sizeof(real)) && !realpath(path, real))
 			why = "a folder whose path cannot be resolved";
 		else if (!(why = assay_proc__hand_over_refusal(real)) && st.st_uid != geteuid() &&
 			 st.st_uid != uid)

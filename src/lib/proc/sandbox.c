@@ -240,6 +240,48 @@ static void resolve_roots(void)
 	}
 }
 
+/*
+ * realpath() of a path beneath the system's own folders (/usr, /bin, /sbin, /lib*, /etc): the
+ * program file and its folder, looked up for every case. Those folders are root's and no case
+ * may write them, so what a path there resolves to is kept for the process (a handful of
+ * entries); anything else is resolved every time. Malloc'd, or NULL as realpath().
+ */
+static char *system_realpath(const char *path)
+{
+	static const char *const stable[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
+					      "/lib64", "/libx32", "/etc", NULL };
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		char *path, *real;
+	} kept[16];
+	static unsigned next;
+	bool keep = false;
+	char *real;
+
+	for (size_t i = 0; stable[i] && !keep; i++)
+		keep = path_within(path, stable[i]) && !strstr(path, "/../") && !strstr(path, "/./");
+	if (!keep)
+		return realpath(path, NULL);
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < 16; i++)
+		if (kept[i].path && !strcmp(kept[i].path, path)) {
+			real = assay_xstrdup(kept[i].real);
+			pthread_mutex_unlock(&lock);
+			return real;
+		}
+	real = realpath(path, NULL);
+	if (real) {
+		unsigned i = next++ % 16;
+
+		free(kept[i].path);
+		free(kept[i].real);
+		kept[i].path = assay_xstrdup(path);
+		kept[i].real = assay_xstrdup(real);
+	}
+	pthread_mutex_unlock(&lock);
+	return real;
+}
+
 /* `dir` (resolved) lies in `folder` (resolved here; NULL: no). */
 static bool within_real(const char *dir, const char *folder)
 {
@@ -283,7 +325,7 @@ static bool in_case_folder(const assay_proc *p, const char *file)
 	if (slash) {
 		dir = slash == file ? assay_xstrdup("/")
 				    : assay_xstrndup(file, (size_t)(slash - file));
-		real = realpath(dir, NULL);
+		real = system_realpath(dir);
 		free(dir);
 	}
 	/* The common case, a program in a system folder, which holds no case folder: both the
@@ -358,7 +400,7 @@ static char *find_program(const assay_proc *p, char *const *envp)
 		free(cand);
 		return NULL;
 	}
-	real = realpath(cand, NULL);
+	real = system_realpath(cand);
 	free(cand);
 	return real;
 }

@@ -636,6 +636,16 @@ void prepare_layers(struct sup *s)
 	s->ruleset = landlock_prepare(c, rep, &s->ll_layers);
 }
 
+/* The library's "kill the case now" (SIGUSR1, or a case server's KILL): what the program did
+ * before it is its own; what it does after, the kill's. */
+static void kill_case(struct sup *s)
+{
+	if (!s->prog_exited)
+		s->kill_requested = true;
+	s->killing = true;
+	kill_all(s);
+}
+
 /* A case server's case's control pipe is readable: its commands, or its end (protocol.h). */
 static void control(struct sup *s)
 {
@@ -655,10 +665,7 @@ static void control(struct sup *s)
 		if (buf[i] == ASSAY_INIT_CTL_TERM) {
 			forward_term(s);
 		} else if (buf[i] == ASSAY_INIT_CTL_KILL) {
-			if (!s->prog_exited)
-				s->kill_requested = true;
-			s->killing = true;
-			kill_all(s);
+			kill_case(s);
 		}
 	}
 }
@@ -717,10 +724,7 @@ void case_run(struct sup *s)
 				abandon(s);
 			/* a case server's case nobody waits for: kill it, report to no one */
 			s->case_dropped = true;
-			if (!s->prog_exited)
-				s->kill_requested = true;
-			s->killing = true;
-			kill_all(s);
+			kill_case(s);
 		}
 		if (!(fds[0].revents & S_POLLIN))
 			continue;
@@ -732,10 +736,7 @@ void case_run(struct sup *s)
 		if (si.ssi_signo == S_SIGTERM && control_allowed(s, &si)) {
 			forward_term(s);
 		} else if (si.ssi_signo == S_SIGUSR1 && control_allowed(s, &si)) {
-			if (!s->prog_exited)
-				s->kill_requested = true;
-			s->killing = true;
-			kill_all(s);
+			kill_case(s);
 		}
 	}
 }

@@ -62,6 +62,20 @@ test_case 'a case past the byte bound gets ENOSPC' '
 	[ "$(jq -r .case.passed r/reports.jsonl | tr -d "\n")" = falsetrue ]
 	run_assay run s -o r2 --scratch-size 64M; expect_exit 0'
 
+# (found by a new user's trial: the next case's folder was made before the filler's was removed,
+# and every later case failed with "cannot prepare the working folder")
+test_case 'a case that fills the tmpfs fails alone: the next cases get its room back' '
+	rm -rf f && mkdir -p f/sol f/c/g
+	head -c 600000 /dev/zero > f/sol/data
+	printf "name: f\nadapter: {type: cli, command: [sh, -c], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > f/suite.yaml
+	printf "arguments: [\"cat data data data > more\"]\nexpected: {status_code: 0}\n" > f/c/g/a.yaml
+	for c in b c d; do
+		printf "arguments: [\"wc -c < data\"]\nexpected: {status_code: 0}\n" > f/c/g/$c.yaml
+	done
+	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 1
+	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "false true true true " ] ||
+		{ jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

@@ -49,6 +49,9 @@ typedef struct assay_run_opts {
 				       "Working folders"). A mount that fails is not an error: the
 				       root stays a plain folder. 0: none */
 	long long scratch_inodes; /**< with scratch_bytes: the tmpfs's nr_inodes (0: 1,000,000) */
+	bool no_case_servers;     /**< every case under a supervisor of its own instead of on a
+				       case server of the run (proc.h assay_proc_servers): the same
+				       results, for comparing the two (the CLI's ASSAY_CASE_SERVER) */
 	size_t out_cap;           /**< stdout and file capture cap, bytes (0: 64 MiB) */
 	size_t err_cap;           /**< stderr capture cap, bytes (0: 64 MiB) */
 	double kill_grace_s;      /**< SIGTERM -> SIGKILL grace on timeout, seconds (>= 0;

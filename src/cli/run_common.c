@@ -347,6 +347,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.submission = submission;
 	opts.work_root = a->work_dir;
 	opts.keep = a->keep;
+	opts.no_case_servers = cli_env_off("ASSAY_CASE_SERVER");
 	opts.out_cap = a->stdout_cap;
 	opts.err_cap = a->stderr_cap;
 	opts.kill_grace_s = a->kill_grace;

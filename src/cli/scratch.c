@@ -72,7 +72,7 @@ static int own_user_namespace(void)
 	return rc;
 }
 
-/* ASSAY_CASE_SERVER and ASSAY_SCRATCH: off, 0, false or no (any case) turn it off. */
+/* ASSAY_CASE_SERVER and ASSAY_SCRATCH (docs/cli.md): off, 0, false or no (any case). */
 bool cli_env_off(const char *name)
 {
 	const char *v = getenv(name);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "assay/fs.h"
 #include "assay/render.h"
@@ -147,17 +146,6 @@ void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint 
 	}
 }
 
-/* The run's case servers (proc.h), unless ASSAY_CASE_SERVER=off (docs/cli.md, "Environment"):
- * then each case gets a supervisor of its own, as a benchmark or a test compares. */
-static assay_proc_servers *servers_new(void)
-{
-	const char *v = getenv("ASSAY_CASE_SERVER");
-	bool off = v && (!strcasecmp(v, "off") || !strcmp(v, "0") || !strcasecmp(v, "false") ||
-			 !strcasecmp(v, "no"));
-
-	return off ? NULL : assay_proc_servers_new();
-}
-
 static int resolve_command(struct assay_run__run *run, assay_err *err)
 {
 	if (run->opts->entry) {
@@ -203,7 +191,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	assay_proc__sandbox_reach(&run.sandbox.sb, run.root, run.tmp_root);
 
 	run.t = assay_tallies_new(suite);
-	run.servers = servers_new();
+	/* one case server per lane, unless the caller wants a supervisor per case (proc.h) */
+	run.servers = opts->no_case_servers ? NULL : assay_proc_servers_new();
 	if (!run.scratch) {
 		/* on disk; on the run's tmpfs a folder costs less to make than to rename */
 		char *dir = assay_path_join(run.root, ".spare");
@@ -256,7 +245,6 @@ out:
 	free(run.root);
 	free(run.tmp_root);
 	assay_run__sandbox_release(&run.sandbox);
-	assay_proc_servers_free(run.servers);
 	assay_fs_spares_free(run.spares);
 	assay_tallies_free(run.t);
 	assay_strvec_clear(&run.not_run);

@@ -127,6 +127,7 @@ static void wait_supervisor(assay_proc *p)
 }
 
 static void server_kill_case(assay_proc *p);
+static const struct assay_init_report *report_of(const assay_proc *p);
 
 /* Used where the case must not outlive the struct: asks the supervisor to kill the case, gives
  * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
@@ -182,9 +183,8 @@ static void server_kill_case(assay_proc *p)
 	close_fd(&p->fd_out);
 	close_fd(&p->fd_err);
 	server_control(p, ASSAY_INIT_CTL_KILL);
-	while (p->fd_rep >= 0) {
+	while (p->fd_rep >= 0 && p->rep_len < sizeof(p->rep)) {
 		struct pollfd pfd = { p->fd_rep, POLLIN, 0 };
-		char buf[256];
 		ssize_t n;
 		int r = poll(&pfd, 1, (int)((end - now_s()) * 1000) + 1);
 
@@ -192,13 +192,18 @@ static void server_kill_case(assay_proc *p)
 			continue;
 		if (r <= 0)
 			break;
-		n = read(p->fd_rep, buf, sizeof(buf));
+		n = read(p->fd_rep, p->rep + p->rep_len, sizeof(p->rep) - p->rep_len);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n <= 0) {
-			lost = n < 0; /* EOF: the server has reaped the case */
-			break;
+		if (n > 0) {
+			p->rep_len += (size_t)n;
+			continue;
 		}
+		/* EOF: the server has reaped the case; a server that retired with it is exiting */
+		const struct assay_init_report *rep = report_of(p);
+
+		lost = n < 0 || !rep || rep->retired;
+		break;
 	}
 	close_fd(&p->fd_rep);
 	close_fd(&p->fd_ctl);

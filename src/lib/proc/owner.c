@@ -113,7 +113,8 @@ static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
 
 	struct stat top;
 
-	/* a folder used before (fs.h spare folders) is the user's already: no write for it */
+	/* an inode that is the user's already (handed over before, in a shared folder) is not
+	 * written again */
 	if (fstat(dfd, &top) || ((top.st_uid != uid || top.st_gid != gid) && fchown(dfd, uid, gid)) ||
 	    depth > MAX_DEPTH || !(d = fdopendir(dfd))) {
 		close(dfd);

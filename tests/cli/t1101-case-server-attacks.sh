@@ -112,7 +112,8 @@ test_case 'a supervisor or server killed mid-case fails its case, not the run' '
 		code=0; wait $bg || code=$?
 		[ $code = 1 ] || { echo "mode $mode: exit $code"; cat err; false; }
 		[ "$(jq -r .id res-kill/reports.jsonl | sort | tr "\n" " ")" = "a b " ]
-		jq -r "select(.id == \"a\") | .case.execution.message" res-kill/reports.jsonl | grep -q "killed by signal 9 during the case"
+		jq -r "select(.id == \"a\") | .case.execution.message" res-kill/reports.jsonl |
+			grep -q "case $( [ $mode = on ] && echo server || echo supervisor ) was killed by signal 9 during the case"
 		[ "$(jq -r "select(.id == \"b\") | .case.passed" res-kill/reports.jsonl)" = true ] ||
 			{ echo "mode $mode"; jq -c "select(.id == \"b\")" res-kill/reports.jsonl; false; }
 	done

@@ -25,8 +25,9 @@ test_case 'the working folders are a tmpfs by default, plain folders otherwise' 
 	mkdir wd
 	run_assay run s -o r2 --work-dir wd; expect_exit 0
 	[ "$(fs_types r2)" != tmpfs ]
-	run_assay run s -o r3 --keep; expect_exit 0
+	run_assay run s -o r3 --keep --scratch-size 1M; expect_exit 0
 	[ "$(fs_types r3)" != tmpfs ]
+	expect_grep "scratch-size and --scratch-inodes do nothing with --keep" err
 	ASSAY_SCRATCH=off run_assay run s -o r4; expect_exit 0
 	[ "$(fs_types r4)" != tmpfs ]
 	run_assay run-case s --case c/g/c1; expect_exit 0'

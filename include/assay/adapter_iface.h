@@ -129,6 +129,18 @@ typedef struct assay_adapter {
 	/** Starts case `c` in `workdir` (which holds the submission and input files already). */
 	int (*start)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		     const char *workdir, assay_err *err);
+	/**
+	 * Like start, but the case's program does not run until `go` (may be NULL, with `go`:
+	 * the pool then starts each case when a slot frees). The pool arms the next case while
+	 * the one before it runs, so that everything but the program's own start (its folder,
+	 * its process, its sandbox) is done by the time its slot frees. Until go the pool neither
+	 * polls nor pumps the job, but may abort it: nothing of its program has run then.
+	 */
+	int (*arm)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		   const char *workdir, assay_err *err);
+	/** Lets an armed job's program start; its timeout counts from here. @return 0, or an
+	 *  error as start's. */
+	int (*go)(void *job, assay_err *err);
 	/** Fills `fds` (room for `max`) with what to poll for `job`; @return how many. */
 	size_t (*pollfds)(void *job, struct pollfd *fds, size_t max);
 	/** Milliseconds until `job` has something timed to do, -1 if nothing, 0 if overdue. */

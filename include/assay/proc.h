@@ -251,6 +251,9 @@ typedef struct assay_proc {
 	assay_limits limits;     /**< resource limits (default: none) */
 	assay_proc_servers *servers; /**< borrowed; NULL (default): a supervisor of its own per
 				      case; else the case runs on a server of this set */
+	bool gated;              /**< assay_proc_start() prepares the case and the program starts
+				      at assay_proc_go() (a pool's next case, set up while the one
+				      before it runs) */
 
 	/* Output: captured bytes (read them after finish; release frees them). A caller may also
 	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
@@ -279,6 +282,9 @@ typedef struct assay_proc {
 	bool never_started;      /* execve would refuse its argv (E2BIG): finish says so */
 	bool died;               /* its supervisor or server died without a report (pump's
 				    ASSAY_ESPAWN): a case's failure, not the caller's */
+	int fd_go;               /* gated, on a server: the write end of the case's go pipe */
+	bool deferred;           /* gated, not on a server: nothing started until go */
+	long long t_go_ns;       /* gated: CLOCK_MONOTONIC of its go (the program's start) */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;
@@ -286,7 +292,7 @@ typedef struct assay_proc {
 #define ASSAY_PROC_INIT                                                                        \
 	{ .argv = ASSAY_STRVEC_INIT, .env = ASSAY_STRVEC_INIT, .kill_grace_s = 1.0,            \
 	  .out = ASSAY_BUF_INIT, .err = ASSAY_BUF_INIT, .pid = -1, .fd_in = -1, .fd_out = -1,  \
-	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1, .fd_ctl = -1 }
+	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1, .fd_ctl = -1, .fd_go = -1 }
 
 /** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the supervisor. */
 #define ASSAY_PROC_MAX_POLLFDS 4
@@ -302,6 +308,18 @@ typedef struct assay_proc {
  *         pipe, memfd or fork failed or the supervisor could not be exec'd (details in `err`).
  */
 ASSAY_EXTERN int assay_proc_start(assay_proc *p, assay_err *err);
+
+/**
+ * Starts the program of a proc started with `gated`: until then it is prepared but not run (on
+ * a case server: forked with its folder, descriptors, limits and every sandbox layer in force,
+ * waiting for this; without one, nothing is started and this starts it). Its timeout and
+ * `wall_s` count from here. Until go, assay_proc_pollfds() gives nothing,
+ * assay_proc_deadline_ms() -1 and assay_proc_pump() does nothing; assay_proc_release() of a
+ * proc never let go runs nothing of its program. A proc not gated, or already let go: 0, no
+ * change.
+ * @return 0, or as assay_proc_start() when nothing was started yet (details in `err`)
+ */
+ASSAY_EXTERN int assay_proc_go(assay_proc *p, assay_err *err);
 
 /**
  * Fills `fds` (room for `max`; pass ASSAY_PROC_MAX_POLLFDS) with the descriptors to poll() for this

@@ -389,3 +389,99 @@ Test(server, a_case_released_at_once_is_killed_by_its_server)
 	assay_proc_servers_free(set);
 	box_free(&b);
 }
+
+/* A gated proc (proc.h `gated`, the pool's armed case) with its program writing `marker` in
+ * the box's folder, started on `set` (NULL: no server, its start deferred to the go). */
+static void gated_start(assay_proc *p, assay_proc_servers *set, const struct box *b,
+			bool sandbox)
+{
+	assay_err err = ASSAY_ERR_INIT;
+
+	assay_strvec_push(&p->argv, "/bin/sh");
+	assay_strvec_push(&p->argv, "-c");
+	assay_strvec_push(&p->argv, "echo ran > marker; echo ran");
+	boxed(p, b, sandbox);
+	p->servers = set;
+	p->gated = true;
+	p->timeout_s = 0.5; /* from the go: the wait before it must not time the case out */
+	cr_assert_eq(assay_proc_start(p, &err), 0, "%s", err.msg);
+}
+
+static bool marker_made(const struct box *b)
+{
+	char *path = assay_path_join(b->work, "marker");
+	bool made = access(path, F_OK) == 0;
+
+	unlink(path);
+	free(path);
+	return made;
+}
+
+Test(server, a_gated_case_runs_nothing_until_go_and_is_timed_from_it)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++)
+		for (int served = 0; served < 2; served++) {
+			assay_proc p = ASSAY_PROC_INIT;
+			assay_proc_result r;
+			struct pollfd fds[ASSAY_PROC_MAX_POLLFDS];
+			bool done = false;
+
+			gated_start(&p, served ? set : NULL, &b, sandbox);
+			cr_assert_eq(assay_proc_pollfds(&p, fds, ASSAY_PROC_MAX_POLLFDS), 0);
+			cr_assert_eq(assay_proc_deadline_ms(&p), -1);
+			cr_assert_eq(assay_proc_pump(&p, 0, &done, &err), 0);
+			cr_assert(!done);
+			usleep(700 * 1000);
+			cr_assert(!marker_made(&b), "sandbox %d served %d: it ran before go", sandbox,
+				  served);
+			cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
+			while (!done)
+				cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+			cr_assert_eq(assay_proc_finish(&p, &r), 0);
+			cr_assert_eq(exit_code(&r), 0);
+			cr_assert_str_eq(p.out.ptr, "ran\n");
+			cr_assert(r.wall_s < 0.5, "sandbox %d served %d: timed from its arming: %f s",
+				  sandbox, served, r.wall_s);
+			cr_assert(marker_made(&b));
+			assay_proc_release(&p);
+		}
+	stats(set, &started, &lost);
+	cr_assert_eq(started, 2);
+	cr_assert_eq(lost, 0);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+Test(server, a_gated_case_released_before_go_never_runs_and_keeps_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++)
+		for (int i = 0; i < 6; i++) {
+			assay_proc p = ASSAY_PROC_INIT;
+			assay_proc_result r;
+			char *out;
+
+			gated_start(&p, i % 2 ? NULL : set, &b, sandbox);
+			assay_proc_release(&p);
+			usleep(50 * 1000);
+			cr_assert(!marker_made(&b), "sandbox %d: a released gated case ran", sandbox);
+			out = sh_on(set, &b, sandbox, "echo next", &r);
+			cr_assert_str_eq(out, "next\n");
+			free(out);
+		}
+	stats(set, &started, &lost);
+	cr_assert_eq(lost, 0, "a server was killed to end a gated case");
+	cr_assert_eq(started, 2);
+	assay_proc_servers_free(set);
+	box_free(&b);
+}

@@ -71,14 +71,13 @@ static const char *const cli_attributes[] = { "status_code", "output", "stderr",
 static const char *const cli_suite_keys[] = { "tracked_files", NULL };
 static const assay_list_merge cli_merge_lists[] = { { "input_files", "path" }, { NULL, NULL } };
 
-static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
-		 const char *workdir, assay_err *err)
+static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
+		     const char *workdir, bool gated, assay_err *err)
 {
 	const struct cli_case *cc = c->adapter_data;
 	struct cli_job *job;
 	int rc;
 
-	(void)state;
 	*jobp = NULL;
 	job = assay_xcalloc(1, sizeof(*job));
 	job->p = (assay_proc)ASSAY_PROC_INIT;
@@ -127,12 +126,36 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 	job->p.err_cap = ctx->err_cap;
 	job->p.timeout_s = c->timeout;
 	job->p.kill_grace_s = ctx->kill_grace_s;
+	job->p.gated = gated;
 	if ((rc = assay_proc_start(&job->p, err))) {
 		free_job(job);
 		return rc;
 	}
 	*jobp = job;
 	return 0;
+}
+
+static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
+		 const char *workdir, assay_err *err)
+{
+	(void)state;
+	return start_job(jobp, ctx, c, workdir, false, err);
+}
+
+/* The case's process made and sandboxed on a case server, its program waiting for go (proc.h,
+ * `gated`): the pool arms the next case while this one runs. */
+static int arm(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
+	       const char *workdir, assay_err *err)
+{
+	(void)state;
+	return start_job(jobp, ctx, c, workdir, true, err);
+}
+
+static int go(void *jobp, assay_err *err)
+{
+	struct cli_job *job = jobp;
+
+	return job->unstarted ? 0 : assay_proc_go(&job->p, err);
 }
 
 static size_t pollfds(void *jobp, struct pollfd *fds, size_t max)
@@ -414,6 +437,8 @@ const assay_adapter assay_adapter_cli = {
 	.load_suite = assay_cli__load_suite,
 	.load_case = assay_cli__load_case,
 	.start = start,
+	.arm = arm,
+	.go = go,
 	.pollfds = pollfds,
 	.deadline_ms = deadline_ms,
 	.pump = pump,

@@ -46,7 +46,8 @@
 #include "proc_int.h"
 #include "util/banned.h"
 
-enum { ST_NEW = 0, ST_RUNNING, ST_REPORTED, ST_REAPED, ST_DONE, ST_FAILED };
+/* ST_ARMED: gated, on a server, waiting for assay_proc_go() (its program not exec'd yet). */
+enum { ST_NEW = 0, ST_RUNNING, ST_REPORTED, ST_REAPED, ST_DONE, ST_FAILED, ST_ARMED };
 
 #define DRAIN_S 0.2          /* how long pipes may stay open after the supervisor exited */
 #define HARD_KILL_S 2.0      /* how long the supervisor gets to obey "kill the case" */
@@ -133,6 +134,10 @@ static const struct assay_init_report *report_of(const assay_proc *p);
  * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
 static void kill_and_reap(assay_proc *p)
 {
+	if (p->state == ST_ARMED) {
+		close_fd(&p->fd_go); /* its end of file: the program never starts (protocol.h) */
+		p->state = ST_RUNNING;
+	}
 	if (p->state != ST_RUNNING && p->state != ST_REPORTED)
 		return;
 	if (p->srv) {
@@ -218,17 +223,22 @@ static void server_kill_case(assay_proc *p)
  */
 static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, char **argv)
 {
-	int ctl[2] = { -1, -1 };
-	int fds[ASSAY_INIT_REQ_FDS] = { sp->in, sp->out, sp->err, sp->rep, -1 };
+	int ctl[2] = { -1, -1 }, go[2] = { -1, -1 };
+	int fds[ASSAY_INIT_REQ_FDS_GATED] = { sp->in, sp->out, sp->err, sp->rep, -1, -1 };
+	int nfds = p->gated ? ASSAY_INIT_REQ_FDS_GATED : ASSAY_INIT_REQ_FDS;
 	bool sent = false;
 
 	if (!p->servers)
 		p->servers = assay_proc__servers_hook();
 	if (!p->servers || !assay_proc__server_fits(argv, sp->envp))
 		return false;
-	if (make_pipe(ctl))
+	if (make_pipe(ctl) || (p->gated && make_pipe(go))) {
+		close_fd(&ctl[0]);
+		close_fd(&ctl[1]);
 		return false;
+	}
 	fds[4] = ctl[0];
+	fds[5] = go[0];
 	for (int tries = 0; tries < 2 && !sent; tries++) {
 		struct assay_proc__server *srv;
 		int e;
@@ -236,13 +246,15 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 		if (assay_proc__server_acquire(p->servers, sp, p->sandbox.enabled, &srv, NULL))
 			break;
 		p->t_start = now_s();
-		e = assay_proc__server_send(srv, argv, sp->envp, fds);
+		e = assay_proc__server_send(srv, argv, sp->envp, fds, nfds);
 		if (!e) {
 			p->srv = srv;
 			p->served = true;
 			p->pid = assay_proc__server_pid(srv);
 			p->fd_ctl = ctl[1];
 			ctl[1] = -1;
+			p->fd_go = go[1];
+			go[1] = -1;
 			sent = true;
 			break;
 		}
@@ -253,6 +265,8 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 	}
 	close_fd(&ctl[0]);
 	close_fd(&ctl[1]);
+	close_fd(&go[0]);
+	close_fd(&go[1]);
 	return sent;
 }
 
@@ -358,6 +372,14 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	}
 	if (!p->cg && !strcmp(mode, "run") && start_on_server(p, &sp, argv.v)) {
 		pid = p->pid;
+	} else if (p->gated) {
+		/* no server to prepare it: nothing starts until go, which starts it whole */
+		long long peak;
+		int ooms;
+
+		assay_proc__cg_done(&p->cg, &peak, &ooms);
+		p->deferred = true;
+		goto out;
 	} else {
 		p->t_start = now_s();
 		if ((rc = assay_proc__spawn(&sp, &pid, &ns_errno, err)))
@@ -383,7 +405,9 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	p->fd_pid = p->srv ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->t_kill = p->t_hard = 0;
-	p->state = ST_RUNNING;
+	p->state = p->fd_go >= 0 ? ST_ARMED : ST_RUNNING;
+	if (p->state == ST_ARMED)
+		p->t_deadline = 0; /* from go */
 out:
 	free(envp);
 	free(tmpdir_var);
@@ -413,6 +437,29 @@ int assay_proc_start(assay_proc *p, assay_err *err)
 	if (p->state != ST_NEW)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "process already started");
 	return start(p, "run", err);
+}
+
+int assay_proc_go(assay_proc *p, assay_err *err)
+{
+	struct timespec ts;
+	char go = 1;
+
+	if (p->deferred) {
+		p->deferred = false;
+		p->gated = false;
+		return start(p, "run", err);
+	}
+	if (p->state != ST_ARMED)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	p->t_go_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	p->t_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
+	p->state = ST_RUNNING;
+	/* a closed pipe (its server or the case died meanwhile) is no matter: the report says */
+	assay_proc__write_nosigpipe(p->fd_go, &go, 1);
+	close_fd(&p->fd_go);
+	return 0;
 }
 
 size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max)
@@ -794,6 +841,8 @@ int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 
 	if (done)
 		*done = false;
+	if (p->state == ST_ARMED || p->deferred)
+		return 0; /* nothing moves before go */
 	if (p->state == ST_NEW)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "process not started");
 	if (p->state == ST_FAILED)
@@ -898,7 +947,11 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 		return 0;
 	}
 	st = r->wait_status;
-	out->wall_s = (double)(r->t_exit_ns - r->t_start_ns) / 1e9;
+	/* a gated case's program started at its go, after the server forked it */
+	out->wall_s = (double)(r->t_exit_ns - (p->t_go_ns > r->t_start_ns ? p->t_go_ns
+									    : r->t_start_ns)) / 1e9;
+	if (out->wall_s < 0)
+		out->wall_s = 0;
 	out->sandbox_applied = r->applied;
 	out->sandbox_refused = r->refused;
 	out->limit = (assay_limit)r->limit;
@@ -942,6 +995,8 @@ int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err)
 	bool done = false;
 	int rc = assay_proc_start(p, err);
 
+	if (!rc)
+		rc = assay_proc_go(p, err);
 	while (!rc && !done)
 		rc = assay_proc_pump(p, -1, &done, err);
 	return rc ? rc : assay_proc_finish(p, out);
@@ -960,6 +1015,7 @@ void assay_proc_release(assay_proc *p)
 	close_fd(&p->fd_rep);
 	close_fd(&p->fd_pid);
 	close_fd(&p->fd_ctl);
+	close_fd(&p->fd_go);
 	assay_strvec_clear(&p->argv);
 	assay_strvec_clear(&p->env);
 	free(p->cwd);

@@ -105,13 +105,14 @@ bool assay_proc__server_fits(char *const *argv, char *const *envp);
 pid_t assay_proc__server_pid(const struct assay_proc__server *srv);
 
 /*
- * Sends one case: its supervisor argv and environment (NULL-terminated) and its four
- * descriptors (stdin, stdout, stderr, the report pipe's write end), which stay the caller's to
- * close. @return 0, EMSGSIZE (too big for a request: use a supervisor of its own), or the errno
- * of sendmsg (the server is gone: give it to assay_proc__server_done() as lost).
+ * Sends one case: its supervisor argv and environment (NULL-terminated) and its `nfds`
+ * descriptors (stdin, stdout, stderr, the report pipe's write end, the control pipe's read end,
+ * and for a gated case the go pipe's read end: protocol.h), which stay the caller's to close.
+ * @return 0, EMSGSIZE (too big for a request: use a supervisor of its own), or the errno of
+ * sendmsg (the server is gone: give it to assay_proc__server_done() as lost).
  */
 int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
-			    const int fds[ASSAY_INIT_REQ_FDS]);
+			    const int *fds, int nfds);
 
 /*
  * The case on `srv` is over. `lost`: its report pipe closed without a report, or the case could

@@ -327,13 +327,13 @@ bool assay_proc__server_fits(char *const *argv, char *const *envp)
 }
 
 int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
-			    const int fds[ASSAY_INIT_REQ_FDS])
+			    const int *fds, int nfds)
 {
 	struct assay_init_request h = { ASSAY_INIT_REQ_MAGIC, 0, 0, 0 };
 	size_t len = request_size(argv, envp, &h.nargs, &h.nenv);
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int) * ASSAY_INIT_REQ_FDS)];
+		char buf[CMSG_SPACE(sizeof(int) * ASSAY_INIT_REQ_FDS_GATED)];
 	} ctl;
 	struct iovec iov;
 	struct msghdr m;
@@ -343,6 +343,8 @@ int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, c
 
 	if (!len)
 		return EMSGSIZE;
+	if (nfds != ASSAY_INIT_REQ_FDS && nfds != ASSAY_INIT_REQ_FDS_GATED)
+		return EINVAL;
 	req = assay_xmalloc(len);
 	memcpy(req, &h, sizeof(h));
 	p = req + sizeof(h);
@@ -360,11 +362,11 @@ int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, c
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
 	m.msg_control = ctl.buf;
-	m.msg_controllen = sizeof(ctl.buf);
+	m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
 	ctl.h.cmsg_level = SOL_SOCKET;
 	ctl.h.cmsg_type = SCM_RIGHTS;
-	ctl.h.cmsg_len = CMSG_LEN(sizeof(int) * ASSAY_INIT_REQ_FDS);
-	memcpy(CMSG_DATA(&ctl.h), fds, sizeof(int) * ASSAY_INIT_REQ_FDS);
+	ctl.h.cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+	memcpy(CMSG_DATA(&ctl.h), fds, sizeof(int) * (size_t)nfds);
 	while ((sent = sendmsg(srv->sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
 		;
 	if (sent < 0)

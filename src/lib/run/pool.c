@@ -82,7 +82,8 @@ struct task {
 	assay_case *c;
 	assay_arena *a;        /* the report's (verification budget) */
 	assay_case_result r;
-	void *job;             /* the adapter's while running */
+	void *job;             /* the adapter's while running (or armed) */
+	double armed_at;       /* armed: when its arming was done (assay_now), else 0 */
 	char *rel;             /* isolated: its working folder beneath the root */
 	double t0;
 	assay_case_report cr;
@@ -99,6 +100,9 @@ struct pool {
 	size_t cur_group, cur_case, cur_pos; /* the next case to take, in run order */
 	struct task **running;
 	size_t nrunning;
+	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
+				     each goes, in run order, when a slot frees */
+	size_t narmed;
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -323,8 +327,9 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, const char
 }
 
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
- * resolved at once when it cannot be loaded or its folder made). */
-static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos)
+ * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
+ * arm), into p->armed; its start is announced at its go. */
+static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm)
 {
 	struct assay_run__run *run = p->run;
 	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
@@ -346,7 +351,8 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(t);
 		return rc;
 	}
-	assay_run__notify_start(run, cp, g, id, pos);
+	if (!arm)
+		assay_run__notify_start(run, cp, g, id, pos);
 	assay_case_load(&t->c, run->suite, cp, g, k, run->opts->warn, run->opts->warn_payload);
 	t->a = assay_arena_new(budget);
 	t->cr.kase = t->c;
@@ -387,7 +393,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(dir);
 		return resolved(p, t);
 	}
-	rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
+	rc = (arm ? p->ad->arm : p->ad->start)(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
 	free(dir);
 	if (rc) {
 		if (t->rel && !run->opts->keep)
@@ -396,8 +402,53 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		return rc;
 	}
 	gr->running++;
+	if (arm) {
+		t->armed_at = assay_now();
+		p->armed[p->narmed++] = t;
+	} else {
+		p->running[p->nrunning++] = t;
+	}
+	return 0;
+}
+
+/* Lets the first armed case go into the free slot: it runs from now, and the time it waited
+ * armed is not its duration's. */
+static int go_armed(struct pool *p)
+{
+	struct task *t = p->armed[0];
+	const assay_group *g = grp(p, t->gr);
+	int rc;
+
+	memmove(p->armed, p->armed + 1, --p->narmed * sizeof(*p->armed));
+	rc = p->ad->go(t->job, p->run->err);
+	if (rc) {
+		t->gr->running--;
+		p->ad->abort(t->job);
+		if (t->rel && !p->run->opts->keep)
+			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+		task_free(t);
+		return rc;
+	}
+	assay_run__notify_start(p->run, &p->run->suite->checkpoints[t->gr->icp], g, t->c->id,
+				t->pos);
+	t->t0 += assay_now() - t->armed_at;
+	t->armed_at = 0;
 	p->running[p->nrunning++] = t;
 	return 0;
+}
+
+/* Aborts every armed case: none of their programs ran; they are left unreported. */
+static void abort_armed(struct pool *p)
+{
+	while (p->narmed) {
+		struct task *t = p->armed[--p->narmed];
+
+		t->gr->running--;
+		p->ad->abort(t->job);
+		if (t->rel && !p->run->opts->keep)
+			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+		task_free(t);
+	}
 }
 
 /* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends. */
@@ -411,7 +462,7 @@ static int lane_next(struct pool *p, struct group_run *gr)
 
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos)))
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false)))
 			return rc;
 		if (gr->running)
 			return 0; /* it runs; a case that could not be loaded is resolved already */
@@ -452,9 +503,41 @@ static bool over_budget(const struct pool *p)
 	return p->waiting_bytes > ORDER_BUDGET;
 }
 
-/* Starts cases in run order while a slot is free. */
+/*
+ * May the next case in run order be armed (adapter arm) while every slot is busy? Only a case
+ * of an isolated group already set up that is no lane (its folder its own: nothing of the
+ * running cases' is touched), not with fail_fast (a verdict decides whether it starts), and
+ * one armed case per slot. `*gr_out`: its group.
+ */
+static bool may_arm(struct pool *p, struct group_run **gr_out)
+{
+	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new ||
+	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
+		return false;
+	while (p->cur_group < p->ngroups) {
+		struct group_run *gr = &p->groups[p->cur_group];
+
+		if (p->cur_case < grp(p, gr)->ncases) {
+			*gr_out = gr;
+			return gr->ready && !gr->lane;
+		}
+		p->cur_group++;
+		p->cur_case = 0;
+	}
+	return false;
+}
+
+/* Starts cases in run order while a slot is free, the armed ones first; then arms the next. */
 static int fill(struct pool *p)
 {
+	struct group_run *agr;
+	int rc;
+
+	if (p->no_new || stopping(p))
+		abort_armed(p);
+	while (p->narmed && p->nrunning < p->jobs)
+		if ((rc = go_armed(p)))
+			return rc;
 	while (p->nrunning < p->jobs && !p->no_new && !over_budget(p)) {
 		if (stopping(p)) {
 			p->no_new = true;
@@ -464,7 +547,6 @@ static int fill(struct pool *p)
 			break;
 		struct group_run *gr = &p->groups[p->cur_group];
 		const assay_group *g = grp(p, gr);
-		int rc;
 
 		if (p->cur_case >= g->ncases) {
 			p->cur_group++;
@@ -488,7 +570,16 @@ static int fill(struct pool *p)
 		rc = replay(p, gr, k, pos);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos)))
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false)))
+			return rc;
+	}
+	while (may_arm(p, &agr)) {
+		size_t k = p->cur_case++, pos = p->cur_pos++;
+
+		rc = replay(p, agr, k, pos);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && (rc = start_case(p, agr, k, pos, true)))
 			return rc;
 	}
 	return 0;
@@ -574,6 +665,7 @@ static int finished(struct pool *p, size_t i)
 /* Kills every running case (unreported: --resume runs it again). */
 static void abort_all(struct pool *p)
 {
+	abort_armed(p);
 	while (p->nrunning) {
 		struct task *t = p->running[p->nrunning - 1];
 		void *job = t->job;
@@ -675,6 +767,7 @@ int assay_run__pool(struct assay_run__run *run)
 		}
 	}
 	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
+	p.armed = assay_xcalloc(p.jobs, sizeof(*p.armed));
 	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
 	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));
@@ -711,6 +804,7 @@ int assay_run__pool(struct assay_run__run *run)
 	free(p.pending);
 	free(p.released);
 	free(p.running);
+	free(p.armed);
 	free(p.fds);
 	free(p.groups);
 	return rc;

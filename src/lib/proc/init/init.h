@@ -57,6 +57,8 @@ struct sup {
 	bool serving;        /* a case server (protocol.h): one case of many */
 	int case_fd[3];      /* serving: the case's standard input, output and error */
 	int ctl_fd;          /* serving: the case's control pipe (protocol.h), or -1 */
+	int go_fd;           /* serving: a gated case's go pipe (protocol.h), or -1: the
+				program is exec'd once a byte comes on it */
 	bool case_dropped;   /* serving: the library closed the report pipe: kill, no report */
 };
 

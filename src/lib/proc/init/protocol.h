@@ -52,6 +52,11 @@
  *   descriptors: the program's standard input, output and error, the write end of the case's
  *   report pipe, and the read end of its control pipe. The options -n, -e and -u of a request
  *   are ignored: the server's own hold.
+ *   Gated case: a sixth descriptor, the read end of the case's go pipe. The case is set up
+ *   as any other (forked, every layer and limit in force) and the program is exec'd only once
+ *   a byte comes on that pipe; its end of file first means "never": the case ends with
+ *   exec_errno ECANCELED. Meanwhile the server reads no control and no request: the library
+ *   abandons a gated case by closing the go pipe. The report's t_start_ns stays the fork's.
  *   Control: a byte on the case's control pipe, ASSAY_INIT_CTL_TERM ("terminate the case", as
  *   SIGTERM above) or ASSAY_INIT_CTL_KILL ("kill the case now", as SIGUSR1); its end of file,
  *   the same as KILL. Control signals are not used: a pipe of the case's own cannot reach the
@@ -79,6 +84,7 @@
 #define ASSAY_INIT_REQ_MAX 196608        /* bytes of a request, header included */
 #define ASSAY_INIT_REQ_STRINGS 16384     /* nargs + nenv */
 #define ASSAY_INIT_REQ_FDS 5
+#define ASSAY_INIT_REQ_FDS_GATED 6 /* a gated case: the read end of its go pipe last */
 #define ASSAY_INIT_CTL_TERM 'T' /* on a case's control pipe: SIGTERM to the case */
 #define ASSAY_INIT_CTL_KILL 'K' /* kill the case now */
 

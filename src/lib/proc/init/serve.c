@@ -126,17 +126,18 @@ static void drain_signals(int sigfd)
  * when the library closed the socket, or -1 for a message to drop (its descriptors, if any,
  * are in `fds` for the caller to answer and close).
  */
-static long receive(int fds[ASSAY_INIT_REQ_FDS])
+static long receive(int fds[ASSAY_INIT_REQ_FDS_GATED])
 {
 	union {
 		struct s_cmsghdr h;
 		char buf[sizeof(struct s_cmsghdr) + 8 * sizeof(int)];
 	} ctl;
+	size_t nfds = 0;
 	struct s_iovec iov = { req, sizeof(req) };
 	struct s_msghdr m;
 	long n;
 
-	for (int i = 0; i < ASSAY_INIT_REQ_FDS; i++)
+	for (int i = 0; i < ASSAY_INIT_REQ_FDS_GATED; i++)
 		fds[i] = -1;
 	memset(&m, 0, sizeof(m));
 	memset(&ctl, 0, sizeof(ctl));
@@ -152,16 +153,16 @@ static long receive(int fds[ASSAY_INIT_REQ_FDS])
 		return -1;
 	if (m.controllen >= sizeof(struct s_cmsghdr) && ctl.h.level == S_SOL_SOCKET &&
 	    ctl.h.type == S_SCM_RIGHTS) {
-		size_t nfds = (ctl.h.len - sizeof(struct s_cmsghdr)) / sizeof(int);
 		const int *got = (const int *)(ctl.buf + sizeof(struct s_cmsghdr));
 
+		nfds = (ctl.h.len - sizeof(struct s_cmsghdr)) / sizeof(int);
 		for (size_t i = 0; i < nfds && i < 8; i++) {
-			if (i < ASSAY_INIT_REQ_FDS)
+			if (i < ASSAY_INIT_REQ_FDS_GATED)
 				fds[i] = got[i];
 			else
 				s_close(got[i]);
 		}
-		if (nfds != ASSAY_INIT_REQ_FDS)
+		if (nfds != ASSAY_INIT_REQ_FDS && nfds != ASSAY_INIT_REQ_FDS_GATED)
 			return -1;
 	} else {
 		return -1;
@@ -202,7 +203,8 @@ static int split(long len, char ***argv, int *argc, char ***envp)
 }
 
 /* Sets up `s` for one case from the server's own `base` state. */
-static void case_reset(struct sup *s, const struct sup *base, const int fds[ASSAY_INIT_REQ_FDS])
+static void case_reset(struct sup *s, const struct sup *base,
+		       const int fds[ASSAY_INIT_REQ_FDS_GATED])
 {
 	s->cfg = &case_cfg;
 	s->ruleset = -1;
@@ -220,6 +222,7 @@ static void case_reset(struct sup *s, const struct sup *base, const int fds[ASSA
 		s->case_fd[i] = fds[i];
 	s->rep_fd = fds[3];
 	s->ctl_fd = fds[4];
+	s->go_fd = fds[5];
 }
 
 void serve(struct sup *s)
@@ -250,7 +253,7 @@ void serve(struct sup *s)
 	for (;;) {
 		struct s_pollfd p[2] = { { s->sigfd, S_POLLIN, 0 },
 					 { ASSAY_INIT_FD_REPORT, S_POLLIN, 0 } };
-		int fds[ASSAY_INIT_REQ_FDS], argc = 0;
+		int fds[ASSAY_INIT_REQ_FDS_GATED], argc = 0;
 		char **argv = NULL, **envp = NULL;
 		long n;
 
@@ -286,6 +289,7 @@ void serve(struct sup *s)
 		close_fds(s->case_fd, 3);
 		close_fds(&s->rep_fd, 1);
 		close_fds(&s->ctl_fd, 1);
+		close_fds(&s->go_fd, 1);
 		if (s->ruleset >= 0) {
 			s_close(s->ruleset);
 			s->ruleset = -1;

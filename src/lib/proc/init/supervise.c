@@ -286,6 +286,21 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 	send_msg(pipe_w, &m);
 	if (c->mode == MODE_PROBE)
 		s_exit(0);
+	if (s->go_fd >= 0) {
+		/* A gated case (protocol.h): everything is in place; the program starts when the
+		 * library says go. Its end of file (the case abandoned, the library gone): never. */
+		char go;
+		long n;
+
+		while ((n = s_read(s->go_fd, &go, 1)) == -S_EINTR)
+			;
+		if (n != 1) {
+			m.kind = MSG_EXEC_FAILED;
+			m.err = S_ECANCELED;
+			send_msg(pipe_w, &m);
+			s_exit(127);
+		}
+	}
 	/* Nothing of the supervisor's may reach the program: every descriptor above 2 closes at
 	 * exec (the report pipe, the signalfd, this pipe), whatever the program is. */
 	s_close_range(3, ~0u, S_CLOSE_RANGE_CLOEXEC);
@@ -594,6 +609,10 @@ static int start_program(struct sup *s)
 		run_child(s, pipefd[1]);
 	}
 	s_close(pipefd[1]);
+	if (s->go_fd >= 0) {
+		s_close(s->go_fd); /* the program's alone: the library's end of file reaches it */
+		s->go_fd = -1;
+	}
 	if (pid < 0) {
 		s_close(pipefd[0]);
 		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;

@@ -135,6 +135,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_EINVAL 22
 #define S_ENOSYS 38
 #define S_ECONNRESET 104
+#define S_ECANCELED 125
 #define S_CLONE_NEWIPC 0x08000000
 #define S_EOPNOTSUPP 95
 

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The next case armed while the one before it runs (docs/cli.md, "How a case runs (cli
+# adapter)"; the pool's arm/go, proc.h `gated`): its folder, process and sandbox are made
+# ahead, but its program starts only once the case before it has ended, its timeout and
+# execution time count from its start, a case cannot reach the armed case after it, and an
+# interrupted run never runs a case that was only armed. Every check runs with case servers (the
+# default: the next case is forked and sandboxed ahead) and with ASSAY_CASE_SERVER=off (nothing
+# is made ahead: the start is deferred to the go).
+. "$(dirname "$0")/lib.sh"
+
+# suite NAME SANDBOX: a suite of sh -c cases, one group, made empty
+suite() {
+	rm -rf "$1"
+	mkdir -p "$1/c/g"
+	printf 'name: %s\nadapter: {type: cli, command: [sh, -c], timeout: 10, sandbox: %s}\ncheckpoints: {c: {groups: {g: {}}}}\n' \
+		"$1" "$2" > "$1/suite.yaml"
+}
+# case SUITE ID SCRIPT [EXPECTED-YAML]
+case_() {
+	printf 'arguments: [%s]\n%s\n' "$(jq -Rn --arg s "$3" '$s')" "${4:-expected: {status_code: 0\}}" \
+		> "$1/c/g/$2.yaml"
+}
+
+test_case 'at -j1 the armed case starts only after the case before it has ended' '
+	for sb in on off; do
+		suite order $sb
+		# each prints its start and its end (nanoseconds); case a ends last thing it does
+		for id in a b c d; do
+			case_ order $id "date +%s%N; sleep 0.2; date +%s%N"
+		done
+		for m in on off; do
+			rm -rf res
+			ASSAY_CASE_SERVER=$m "$ASSAY" run order -j 1 -o res >out 2>err ||
+				{ echo "sandbox $sb servers $m"; cat out err; false; }
+			jq -r ".results.output.actual" res/reports.jsonl | tr -s "\n" " " > times
+			# a.start a.end b.start b.end ...: never decreasing
+			awk "{ for (i = 2; i <= NF; i++) if (\$i < \$(i - 1)) { print \"overlap at \" i \": \" \$0; exit 1 } }" times ||
+				{ echo "sandbox $sb servers $m"; false; }
+			[ "$(wc -w < times)" = 8 ]
+		done
+	done
+'
+
+test_case 'an armed case is timed from its start, not from its arming' '
+	suite timing on
+	case_ timing a "sleep 1.5"
+	printf "arguments: [\"sleep 0.3\"]\ntimeout: 1\nexpected: {status_code: 0}\n" > timing/c/g/b.yaml
+	for m in on off; do
+		rm -rf res
+		ASSAY_CASE_SERVER=$m "$ASSAY" run timing -j 1 -o res >out 2>err ||
+			{ echo "servers $m"; jq -c "{id, passed: .case.passed, ex: .case.execution}" res/reports.jsonl; false; }
+		w=$(jq -r "select(.id == \"b\") | .case.execution.wall_time" res/reports.jsonl)
+		awk -v w="$w" "BEGIN { exit !(w >= 0.29 && w < 0.9) }" || { echo "servers $m: b took $w s"; false; }
+	done
+'
+
+test_case 'a case cannot kill, stop or find the case armed after it' '
+	suite reach on
+	# everything it can name: every pid it sees, its process group, -1
+	case_ reach a1-attack "ls /proc | grep -E \"^[0-9]+\$\" | while read p; do kill -STOP \$p; kill -KILL \$p; done 2>/dev/null; kill -KILL -1; true"
+	for i in 2 3 4; do
+		case_ reach a$i-victim "echo ok" "expected: {output: \"ok\\n\"}"
+	done
+	for m in on off; do
+		rm -rf res
+		# the attack kills itself too (kill -1): it fails, every victim passes
+		code=0; ASSAY_CASE_SERVER=$m "$ASSAY" run reach -j 1 -o res >out 2>err || code=$?
+		[ "$(jq -s "map(select(.case.passed) | .id) | join(\" \")" res/reports.jsonl)" = "\"a2-victim a3-victim a4-victim\"" ] ||
+			{ echo "servers $m: exit $code"; jq -c "{id, passed: .case.passed, ex: .case.execution}" res/reports.jsonl; false; }
+	done
+'
+
+test_case 'an interrupted run never runs the case it had armed, and --resume runs it' '
+	suite intr off
+	mark=$TMP/armed-ran
+	case_ intr a "sleep 30"
+	case_ intr b "touch $mark"
+	for m in on off; do
+		rm -rf res "$mark"
+		ASSAY_CASE_SERVER=$m "$ASSAY" run intr -j 1 -o res >out 2>err &
+		bg=$!
+		for i in $(seq 200); do
+			pgrep -f "sleep 30" >/dev/null && break
+			sleep 0.05
+		done
+		sleep 0.3 # b is armed by now
+		kill -INT $bg
+		code=0; wait $bg || code=$?
+		[ $code = 5 ] || { echo "servers $m: exit $code"; cat out err; false; }
+		[ ! -e "$mark" ] || { echo "servers $m: the armed case ran"; false; }
+		[ ! -s res/reports.jsonl ] || [ -z "$(jq -r "select(.id == \"b\") | .id" res/reports.jsonl)" ]
+		# no process of it is left waiting either
+		! pgrep -f "touch $mark" >/dev/null || false
+		case_ intr a "true"
+		ASSAY_CASE_SERVER=$m "$ASSAY" run intr -j 1 -o res --resume >out 2>err ||
+			{ echo "servers $m: resume"; cat out err; false; }
+		[ -e "$mark" ]
+		[ "$(jq -s "map(select(.case.passed)) | length" res/reports.jsonl)" = 2 ]
+		case_ intr a "sleep 30"
+	done
+'
+
+test_case 'with --exitfirst nothing is armed: the case after a failure never starts' '
+	suite ff off
+	mark=$TMP/ff-ran
+	case_ ff a "sleep 0.3; exit 3"
+	case_ ff b "touch $mark"
+	rm -rf res
+	code=0; "$ASSAY" run ff -j 1 -x -o res >out 2>err || code=$?
+	[ $code = 1 ] || { cat out err; false; }
+	[ ! -e "$mark" ]
+'
+
+test_done

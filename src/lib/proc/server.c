@@ -17,7 +17,9 @@
  *   needs what a server cannot give runs under its own supervisor, as without a set: a memory
  *   cgroup (the supervisor is written into it before it runs), the sandbox probe, a request
  *   above ASSAY_INIT_REQ_MAX bytes.
- * - One case at a time per server; a busy set starts another server (a pool at -jN keeps N).
+ * - One case at a time per server; a busy set starts another server (a pool at -jN keeps 2N:
+ *   N running, N armed, proc.h `gated`; a gated case waits for its go in the server's child,
+ *   so the case before it, on another server, shares none of its namespaces).
  * - A server that dies (killed on a timeout it did not obey, or by anyone) is found at its
  *   case's end (the report pipe closes without a report), SIGKILLed to be sure, reaped, and
  *   dropped; the next case starts a new one. Starting one that fails falls back to a per-case

@@ -29,6 +29,13 @@
  *   not with fail_fast, where the verdict decides whether anything more starts, and not after
  *   a case that captured more than PIPELINE_MAX bytes (its verification and storing may take
  *   seconds, which at -j1 no other case should have to sit through).
+ * - While every slot is busy, the next case in run order is armed (adapter arm; one per slot):
+ *   loaded, its folder made and filled, its process made ahead (proc.h `gated`), its program
+ *   waiting. When a slot frees, the armed cases go first, in run order, and only then are new
+ *   ones started; its duration leaves out the time it waited armed. Only a case of an isolated
+ *   group already set up, no lane (a shared folder must not change under the running case, and
+ *   a group is set up when its first case starts), and not with fail_fast. An interrupt or an
+ *   error aborts the armed cases unreported: none of their programs ran.
  * - Verifying and storing a case, or preparing one, can keep the loop from pumping the other
  *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
  *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running

@@ -21,6 +21,9 @@
  * - Control comes on a pipe of each case's own (protocol.h), never by signal: a SIGUSR1 the
  *   library sent as its case was ending could not tell that case from the next. Signals that
  *   arrive while no case runs are read and dropped.
+ * - A gated request (protocol.h) is forked and set up as any other; its child waits for the
+ *   library's go before exec, while this server waits in start_program(): it holds no other
+ *   case meanwhile, so nothing else of its namespaces can reach the waiting child.
  * - A request that is malformed is answered with a usage failure and the server goes on: the
  *   library is trusted, but its mistake must not take the run down.
  *

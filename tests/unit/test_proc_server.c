@@ -485,3 +485,36 @@ Test(server, a_gated_case_released_before_go_never_runs_and_keeps_its_server)
 	assay_proc_servers_free(set);
 	box_free(&b);
 }
+
+/* Without its namespaces (refused: the test hook) an armed process would share the running
+ * case's PID namespace and uid, and could be signalled by it: nothing is made ahead of the go. */
+Test(server, with_the_namespaces_refused_a_gated_case_is_made_only_at_its_go)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+
+	box_make(&b);
+	setenv("ASSAY_SANDBOX_REFUSE", "user-namespace,pid-namespace", 1);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		bool done = false;
+
+		gated_start(&p, set, &b, sandbox);
+		/* the sandbox off promises no isolation: its next case is made ahead */
+		cr_assert_eq(p.pid > 0, !sandbox, "sandbox %d: pid %d", sandbox, (int)p.pid);
+		usleep(200 * 1000);
+		cr_assert(!marker_made(&b));
+		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
+		while (!done)
+			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+		cr_assert_eq(assay_proc_finish(&p, &r), 0);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert(marker_made(&b));
+		assay_proc_release(&p);
+	}
+	unsetenv("ASSAY_SANDBOX_REFUSE");
+	assay_proc_servers_free(set);
+	box_free(&b);
+}

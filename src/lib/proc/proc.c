@@ -245,6 +245,12 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 
 		if (assay_proc__server_acquire(p->servers, sp, p->sandbox.enabled, &srv, NULL))
 			break;
+		if (p->gated && p->sandbox.enabled && !assay_proc__server_isolated(srv)) {
+			/* the sandbox without its namespaces (refused): the armed process would
+			 * share the running case's PID namespace and uid, which could signal it */
+			assay_proc__server_done(p->servers, srv, false, NULL);
+			break;
+		}
 		p->t_start = now_s();
 		e = assay_proc__server_send(srv, argv, sp->envp, fds, nfds);
 		if (!e) {

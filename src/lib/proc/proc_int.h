@@ -104,6 +104,9 @@ bool assay_proc__server_fits(char *const *argv, char *const *envp);
 /* The server's pid (its control signals: protocol.h). */
 pid_t assay_proc__server_pid(const struct assay_proc__server *srv);
 
+/* Whether `srv` runs its cases in user and PID namespaces of its own (asked for, and made). */
+bool assay_proc__server_isolated(const struct assay_proc__server *srv);
+
 /*
  * Sends one case: its supervisor argv and environment (NULL-terminated) and its `nfds`
  * descriptors (stdin, stdout, stderr, the report pipe's write end, the control pipe's read end,

@@ -66,6 +66,7 @@ struct assay_proc__server {
 	struct assay_proc__server *next;
 	struct server_key key;
 	pid_t pid;
+	bool isolated; /* in user and PID namespaces of its own (asked for and made) */
 	int sock;  /* the library's end of the server's socket pair */
 	int pidfd; /* of the server, or -1 */
 	bool busy;
@@ -232,6 +233,7 @@ static int server_start(const struct assay_proc__spawn *sp, const struct server_
 	srv = assay_xcalloc(1, sizeof(*srv));
 	srv->key = *key;
 	srv->pid = pid;
+	srv->isolated = key->namespaces && !ns_errno;
 	srv->sock = sv[0];
 	srv->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	sv[0] = -1;
@@ -304,6 +306,11 @@ assay_proc_servers *assay_proc__servers_hook(void)
 pid_t assay_proc__server_pid(const struct assay_proc__server *srv)
 {
 	return srv->pid;
+}
+
+bool assay_proc__server_isolated(const struct assay_proc__server *srv)
+{
+	return srv->isolated;
 }
 
 /* The size of the request for `argv` and `envp`, or 0 if it exceeds what a request holds. */

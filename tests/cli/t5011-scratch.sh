@@ -70,8 +70,9 @@ test_case 'a case that fills the tmpfs fails alone: the next cases get its room 
 	head -c 600000 /dev/zero > f/sol/data
 	printf "name: f\nadapter: {type: cli, command: [sh, -c], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > f/suite.yaml
 	printf "arguments: [\"cat data data data > more\"]\nexpected: {status_code: 0}\n" > f/c/g/a.yaml
+	# each writes too: it starts (armed ahead) only once the room of the filler is back
 	for c in b c d; do
-		printf "arguments: [\"wc -c < data\"]\nexpected: {status_code: 0}\n" > f/c/g/$c.yaml
+		printf "arguments: [\"head -c 100000 /dev/zero > out && wc -c < data\"]\nexpected: {status_code: 0}\n" > f/c/g/$c.yaml
 	done
 	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 1
 	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "false true true true " ] ||

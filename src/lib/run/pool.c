@@ -32,7 +32,9 @@
  * - While every slot is busy, the next case in run order is armed (adapter arm; one per slot):
  *   loaded, its folder made and filled, its process made ahead (proc.h `gated`), its program
  *   waiting. When a slot frees, the armed cases go first, in run order, and only then are new
- *   ones started; its duration leaves out the time it waited armed. Only a case of an isolated
+ *   ones started; at once when the case ended, before its results are read, if the working
+ *   folders' file system has half its room and inodes free (else after its folder is given
+ *   back: a case that filled it must not fail the next); its duration leaves out the time it waited armed. Only a case of an isolated
  *   group already set up, no lane (a shared folder must not change under the running case, and
  *   a group is set up when its first case starts), and not with fail_fast. An interrupt or an
  *   error aborts the armed cases unreported: none of their programs ran.
@@ -47,6 +49,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/statvfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -613,6 +616,17 @@ static void give_back(struct pool *p, double t0)
 		p->ad->extend(p->running[i]->job, dt);
 }
 
+/* Has the file system of the run's working folders at least half its room and inodes free? Then
+ * an ended case's folder need not go before the next case starts: no case can have filled it. */
+static bool roomy(const char *root)
+{
+	struct statvfs v;
+
+	if (statvfs(root, &v))
+		return false;
+	return v.f_bavail >= v.f_blocks / 2 && (v.f_files == 0 || v.f_favail >= v.f_files / 2);
+}
+
 /* The adapter has ended task i: its result verified, and its lane goes on. */
 static int finished(struct pool *p, size_t i)
 {
@@ -627,6 +641,15 @@ static int finished(struct pool *p, size_t i)
 	int rc;
 
 	unrun(p, i);
+	/* The armed case goes at once, before this one's results are read, unless this one may
+	 * have filled the working folders' file system: then its folder goes first (below). */
+	while (p->narmed && p->nrunning < p->jobs && !p->no_new && !stopping(p) &&
+	       roomy(run->root))
+		if ((rc = go_armed(p))) {
+			p->ad->abort(job);
+			task_free(t);
+			return rc;
+		}
 	rc = p->ad->finish(job, &t->r, run->err);
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */

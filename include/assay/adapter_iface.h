@@ -53,6 +53,8 @@ typedef struct assay_run_ctx {
 	const char *const *pass_env;  /**< assay_run_opts.pass_env */
 	assay_proc_servers *servers;  /**< case servers for the run's procs (proc.h), or NULL */
 	assay_fs_spares *spares;      /**< spare folders for per-case folders (fs.h), or NULL */
+	bool relay;                   /**< one case at a time (-j1): a case may let the case
+					   armed after it start itself as it ends (arm's `after`) */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */
@@ -135,9 +137,12 @@ typedef struct assay_adapter {
 	 * the one before it runs, so that everything but the program's own start (its folder,
 	 * its process, its sandbox) is done by the time its slot frees. Until go the pool neither
 	 * polls nor pumps the job, but may abort it: nothing of its program has run then.
+	 * `after`: NULL, or the running job (of this adapter, started with ctx->relay) this case
+	 * follows: its program may then start the moment that job's case ends on its own, before
+	 * `go` (proc.h assay_proc_follow); the pool aborts `after` before this one.
 	 */
 	int (*arm)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
-		   const char *workdir, assay_err *err);
+		   const char *workdir, void *after, assay_err *err);
 	/** Lets an armed job's program start; its timeout counts from here. @return 0, or an
 	 *  error as start's. */
 	int (*go)(void *job, assay_err *err);

@@ -254,6 +254,8 @@ typedef struct assay_proc {
 	bool gated;              /**< assay_proc_start() prepares the case and the program starts
 				      at assay_proc_go() (a pool's next case, set up while the one
 				      before it runs) */
+	bool relay;              /**< on a case server, the case can let the proc that follows it
+				      (assay_proc_follow) start itself, the moment it ends */
 
 	/* Output: captured bytes (read them after finish; release frees them). A caller may also
 	 * take and empty them (assay_buf_reset) between pumps of a long-running program, an api
@@ -283,8 +285,11 @@ typedef struct assay_proc {
 	bool died;               /* its supervisor or server died without a report (pump's
 				    ASSAY_ESPAWN): a case's failure, not the caller's */
 	int fd_go;               /* gated, on a server: the write end of the case's go pipe */
+	int fd_go_r;             /* gated: the read end of the go pipe its predecessor relays to
+				    (assay_proc_follow), or -1: one of its own is made */
+	int fd_relay_r, fd_relay_w; /* relay, on a server: the pipe the server writes a byte on
+				    when the case ends, until a follower takes it */
 	bool deferred;           /* gated, not on a server: nothing started until go */
-	long long t_go_ns;       /* gated: CLOCK_MONOTONIC of its go (the program's start) */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;
@@ -292,7 +297,8 @@ typedef struct assay_proc {
 #define ASSAY_PROC_INIT                                                                        \
 	{ .argv = ASSAY_STRVEC_INIT, .env = ASSAY_STRVEC_INIT, .kill_grace_s = 1.0,            \
 	  .out = ASSAY_BUF_INIT, .err = ASSAY_BUF_INIT, .pid = -1, .fd_in = -1, .fd_out = -1,  \
-	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1, .fd_ctl = -1, .fd_go = -1 }
+	  .fd_err = -1, .fd_rep = -1, .fd_pid = -1, .fd_ctl = -1, .fd_go = -1,                \
+	  .fd_go_r = -1, .fd_relay_r = -1, .fd_relay_w = -1 }
 
 /** How many descriptors assay_proc_pollfds() may fill: stdin, stdout, stderr, the supervisor. */
 #define ASSAY_PROC_MAX_POLLFDS 4
@@ -320,6 +326,20 @@ ASSAY_EXTERN int assay_proc_start(assay_proc *p, assay_err *err);
  * @return 0, or as assay_proc_start() when nothing was started yet (details in `err`)
  */
 ASSAY_EXTERN int assay_proc_go(assay_proc *p, assay_err *err);
+
+/**
+ * Before `next` (gated, not started) starts: its program may start the moment `prev` (started
+ * with `relay`, on a case server) ends, without waiting for assay_proc_go(): the server writes
+ * the go itself once every process of `prev` is reaped, unless `prev` was killed by the caller
+ * (released, or killed on its timeout) or the file system of its working folder has less than
+ * half its room or inodes free (then assay_proc_go() starts it, after the caller gave `prev`'s
+ * folder back). The caller still calls assay_proc_go() when `next` is to run; its timeout
+ * counts from then, its `wall_s` from its program's start. Release `prev` before `next` when
+ * abandoning both (released first, `next` waits up to 2 seconds for `prev`'s server to let
+ * go). Nothing happens if `prev` cannot relay (not started with `relay`, not on a server, or
+ * already followed) or `next` is not a gated proc that has not started.
+ */
+ASSAY_EXTERN void assay_proc_follow(assay_proc *next, assay_proc *prev);
 
 /**
  * Fills `fds` (room for `max`; pass ASSAY_PROC_MAX_POLLFDS) with the descriptors to poll() for this

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -515,6 +517,137 @@ Test(server, with_the_namespaces_refused_a_gated_case_is_made_only_at_its_go)
 		assay_proc_release(&p);
 	}
 	unsetenv("ASSAY_SANDBOX_REFUSE");
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* Starts `script` with /bin/sh on `set` with `relay` (a case a follower may follow). */
+static void relay_start(assay_proc *p, assay_proc_servers *set, const struct box *b,
+			bool sandbox, const char *script)
+{
+	assay_err err = ASSAY_ERR_INIT;
+
+	assay_strvec_push(&p->argv, "/bin/sh");
+	assay_strvec_push(&p->argv, "-c");
+	assay_strvec_push(&p->argv, script);
+	boxed(p, b, sandbox);
+	p->servers = set;
+	p->relay = true;
+	p->timeout_s = 20;
+	cr_assert_eq(assay_proc_start(p, &err), 0, "%s", err.msg);
+}
+
+static void pump_done(assay_proc *p)
+{
+	assay_err err = ASSAY_ERR_INIT;
+	bool done = false;
+
+	while (!done)
+		cr_assert_eq(assay_proc_pump(p, -1, &done, &err), 0, "%s", err.msg);
+}
+
+/* A follower (assay_proc_follow) starts the moment the case before it ends on its own, through
+ * that case's server, before its go; and never when that case is killed by the caller. */
+Test(server, a_follower_starts_as_its_predecessor_ends_and_never_after_a_kill)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc prev = ASSAY_PROC_INIT, next = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		/* ends on its own: the follower runs without a go */
+		relay_start(&prev, set, &b, sandbox, "sleep 0.2");
+		next.gated = true;
+		assay_proc_follow(&next, &prev);
+		gated_start(&next, set, &b, sandbox);
+		cr_assert(!marker_made(&b));
+		pump_done(&prev);
+		cr_assert_eq(assay_proc_finish(&prev, &r), 0);
+		assay_proc_release(&prev);
+		char *marker = assay_path_join(b.work, "marker");
+		bool ran = false;
+
+		for (int i = 0; i < 250 && !ran; i++) {
+			ran = access(marker, F_OK) == 0;
+			usleep(20 * 1000);
+		}
+		free(marker);
+		cr_assert(ran, "sandbox %d: the follower did not start as the case before ended",
+			  sandbox);
+		cr_assert(marker_made(&b));
+		cr_assert_eq(assay_proc_go(&next, &err), 0, "%s", err.msg);
+		pump_done(&next);
+		cr_assert_eq(assay_proc_finish(&next, &r), 0);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert(r.wall_s < 0.5, "sandbox %d: %f s", sandbox, r.wall_s);
+		assay_proc_release(&next);
+
+		/* killed by the caller: the follower never runs, and is released after it */
+		prev = (assay_proc)ASSAY_PROC_INIT;
+		next = (assay_proc)ASSAY_PROC_INIT;
+		relay_start(&prev, set, &b, sandbox, "sleep 765");
+		next.gated = true;
+		assay_proc_follow(&next, &prev);
+		gated_start(&next, set, &b, sandbox);
+		usleep(100 * 1000);
+		assay_proc_release(&prev);
+		usleep(300 * 1000);
+		cr_assert(!marker_made(&b), "sandbox %d: the follower of a killed case ran", sandbox);
+		assay_proc_release(&next);
+		cr_assert(!marker_made(&b));
+	}
+	stats(set, &started, &lost);
+	cr_assert_eq(lost, 0, "a server was killed");
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* A case that leaves its file system full does not let its follower go: the caller gives its
+ * folder back first (protocol.h, relay). Its folder here is a 1 MiB tmpfs of the test's own. */
+Test(server, a_case_that_fills_its_file_system_lets_no_follower_go)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	char *big;
+
+	if (geteuid() != 0)
+		cr_skip_test("mounting a tmpfs needs root");
+	box_make(&b);
+	cr_assert_eq(unshare(CLONE_NEWNS), 0, "%s", strerror(errno));
+	cr_assert_eq(mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	cr_assert_eq(mount("tmpfs", b.work, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=1777"), 0,
+		     "%s", strerror(errno));
+	big = assay_path_join(b.work, "big");
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc prev = ASSAY_PROC_INIT, next = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		relay_start(&prev, set, &b, sandbox, "head -c 2000000 /dev/zero > big; true");
+		next.gated = true;
+		assay_proc_follow(&next, &prev);
+		gated_start(&next, set, &b, sandbox);
+		pump_done(&prev);
+		cr_assert_eq(assay_proc_finish(&prev, &r), 0);
+		assay_proc_release(&prev);
+		usleep(300 * 1000);
+		cr_assert(!marker_made(&b), "sandbox %d: the follower went with the file system full",
+			  sandbox);
+		unlink(big); /* its folder given back */
+		cr_assert_eq(assay_proc_go(&next, &err), 0, "%s", err.msg);
+		pump_done(&next);
+		cr_assert_eq(assay_proc_finish(&next, &r), 0);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert(marker_made(&b));
+		assay_proc_release(&next);
+	}
+	free(big);
+	umount2(b.work, MNT_DETACH);
 	assay_proc_servers_free(set);
 	box_free(&b);
 }

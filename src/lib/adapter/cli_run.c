@@ -72,7 +72,7 @@ static const char *const cli_suite_keys[] = { "tracked_files", NULL };
 static const assay_list_merge cli_merge_lists[] = { { "input_files", "path" }, { NULL, NULL } };
 
 static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
-		     const char *workdir, bool gated, assay_err *err)
+		     const char *workdir, bool gated, struct cli_job *after, assay_err *err)
 {
 	const struct cli_case *cc = c->adapter_data;
 	struct cli_job *job;
@@ -127,6 +127,9 @@ static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
 	job->p.timeout_s = c->timeout;
 	job->p.kill_grace_s = ctx->kill_grace_s;
 	job->p.gated = gated;
+	job->p.relay = ctx->relay;
+	if (gated && after && !after->unstarted)
+		assay_proc_follow(&job->p, &after->p);
 	if ((rc = assay_proc_start(&job->p, err))) {
 		free_job(job);
 		return rc;
@@ -139,16 +142,16 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 		 const char *workdir, assay_err *err)
 {
 	(void)state;
-	return start_job(jobp, ctx, c, workdir, false, err);
+	return start_job(jobp, ctx, c, workdir, false, NULL, err);
 }
 
 /* The case's process made and sandboxed on a case server, its program waiting for go (proc.h,
  * `gated`): the pool arms the next case while this one runs. */
 static int arm(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
-	       const char *workdir, assay_err *err)
+	       const char *workdir, void *after, assay_err *err)
 {
 	(void)state;
-	return start_job(jobp, ctx, c, workdir, true, err);
+	return start_job(jobp, ctx, c, workdir, true, after, err);
 }
 
 static int go(void *jobp, assay_err *err)

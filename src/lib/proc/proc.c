@@ -223,22 +223,38 @@ static void server_kill_case(assay_proc *p)
  */
 static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, char **argv)
 {
-	int ctl[2] = { -1, -1 }, go[2] = { -1, -1 };
-	int fds[ASSAY_INIT_REQ_FDS_GATED] = { sp->in, sp->out, sp->err, sp->rep, -1, -1 };
-	int nfds = p->gated ? ASSAY_INIT_REQ_FDS_GATED : ASSAY_INIT_REQ_FDS;
+	int ctl[2] = { -1, -1 }, go[2] = { -1, -1 }, relay[2] = { -1, -1 };
+	int fds[ASSAY_INIT_REQ_FDS_MAX] = { sp->in, sp->out, sp->err, sp->rep, -1, -1, -1 };
+	int nfds = ASSAY_INIT_REQ_FDS;
+	uint32_t flags = 0;
 	bool sent = false;
 
 	if (!p->servers)
 		p->servers = assay_proc__servers_hook();
 	if (!p->servers || !assay_proc__server_fits(argv, sp->envp))
 		return false;
-	if (make_pipe(ctl) || (p->gated && make_pipe(go))) {
+	if (p->gated && p->fd_go_r >= 0) {
+		go[0] = p->fd_go_r; /* its predecessor's relay pipe (assay_proc_follow) */
+		p->fd_go_r = -1;
+	} else if (p->gated && make_pipe(go)) {
+		return false;
+	}
+	if (make_pipe(ctl) || (p->relay && make_pipe(relay))) {
 		close_fd(&ctl[0]);
 		close_fd(&ctl[1]);
+		close_fd(&go[0]);
+		close_fd(&go[1]);
 		return false;
 	}
 	fds[4] = ctl[0];
-	fds[5] = go[0];
+	if (p->gated) {
+		flags |= ASSAY_INIT_REQ_F_GATED;
+		fds[nfds++] = go[0];
+	}
+	if (p->relay) {
+		flags |= ASSAY_INIT_REQ_F_RELAY;
+		fds[nfds++] = relay[1];
+	}
 	for (int tries = 0; tries < 2 && !sent; tries++) {
 		struct assay_proc__server *srv;
 		int e;
@@ -252,15 +268,20 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 			break;
 		}
 		p->t_start = now_s();
-		e = assay_proc__server_send(srv, argv, sp->envp, fds, nfds);
+		e = assay_proc__server_send(srv, argv, sp->envp, fds, nfds, flags);
 		if (!e) {
 			p->srv = srv;
 			p->served = true;
 			p->pid = assay_proc__server_pid(srv);
 			p->fd_ctl = ctl[1];
 			ctl[1] = -1;
-			p->fd_go = go[1];
-			go[1] = -1;
+			if (go[1] >= 0) { /* else it is already p->fd_go: a relay pipe's */
+				p->fd_go = go[1];
+				go[1] = -1;
+			}
+			p->fd_relay_r = relay[0];
+			p->fd_relay_w = relay[1];
+			relay[0] = relay[1] = -1;
 			sent = true;
 			break;
 		}
@@ -273,6 +294,8 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 	close_fd(&ctl[1]);
 	close_fd(&go[0]);
 	close_fd(&go[1]);
+	close_fd(&relay[0]);
+	close_fd(&relay[1]);
 	return sent;
 }
 
@@ -453,12 +476,13 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 	if (p->deferred) {
 		p->deferred = false;
 		p->gated = false;
+		close_fd(&p->fd_go_r); /* a predecessor's relay pipe, unused */
+		close_fd(&p->fd_go);
 		return start(p, "run", err);
 	}
 	if (p->state != ST_ARMED)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	p->t_go_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	p->t_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->state = ST_RUNNING;
@@ -466,6 +490,16 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 	assay_proc__write_nosigpipe(p->fd_go, &go, 1);
 	close_fd(&p->fd_go);
 	return 0;
+}
+
+void assay_proc_follow(assay_proc *next, assay_proc *prev)
+{
+	if (prev->fd_relay_r < 0 || next->state != ST_NEW || next->deferred || !next->gated ||
+	    next->fd_go_r >= 0 || next->fd_go >= 0)
+		return;
+	next->fd_go_r = prev->fd_relay_r;
+	next->fd_go = prev->fd_relay_w;
+	prev->fd_relay_r = prev->fd_relay_w = -1;
 }
 
 size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max)
@@ -960,11 +994,8 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 		return 0;
 	}
 	st = r->wait_status;
-	/* a gated case's program started at its go, after the server forked it */
-	out->wall_s = (double)(r->t_exit_ns - (p->t_go_ns > r->t_start_ns ? p->t_go_ns
-									    : r->t_start_ns)) / 1e9;
-	if (out->wall_s < 0)
-		out->wall_s = 0;
+	/* a gated case's t_start_ns is its go's, not its fork's (protocol.h) */
+	out->wall_s = (double)(r->t_exit_ns - r->t_start_ns) / 1e9;
 	out->sandbox_applied = r->applied;
 	out->sandbox_refused = r->refused;
 	out->limit = (assay_limit)r->limit;
@@ -1029,6 +1060,9 @@ void assay_proc_release(assay_proc *p)
 	close_fd(&p->fd_pid);
 	close_fd(&p->fd_ctl);
 	close_fd(&p->fd_go);
+	close_fd(&p->fd_go_r);
+	close_fd(&p->fd_relay_r);
+	close_fd(&p->fd_relay_w);
 	assay_strvec_clear(&p->argv);
 	assay_strvec_clear(&p->env);
 	free(p->cwd);

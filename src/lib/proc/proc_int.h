@@ -108,14 +108,15 @@ pid_t assay_proc__server_pid(const struct assay_proc__server *srv);
 bool assay_proc__server_isolated(const struct assay_proc__server *srv);
 
 /*
- * Sends one case: its supervisor argv and environment (NULL-terminated) and its `nfds`
- * descriptors (stdin, stdout, stderr, the report pipe's write end, the control pipe's read end,
- * and for a gated case the go pipe's read end: protocol.h), which stay the caller's to close.
+ * Sends one case: its supervisor argv and environment (NULL-terminated), its request `flags`
+ * (ASSAY_INIT_REQ_F_*) and its `nfds` descriptors (stdin, stdout, stderr, the report pipe's
+ * write end, the control pipe's read end, then the go pipe's read end and the relay pipe's
+ * write end as the flags say: protocol.h), which stay the caller's to close.
  * @return 0, EMSGSIZE (too big for a request: use a supervisor of its own), or the errno of
  * sendmsg (the server is gone: give it to assay_proc__server_done() as lost).
  */
 int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
-			    const int *fds, int nfds);
+			    const int *fds, int nfds, uint32_t flags);
 
 /*
  * The case on `srv` is over. `lost`: its report pipe closed without a report, or the case could

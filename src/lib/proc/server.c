@@ -336,13 +336,13 @@ bool assay_proc__server_fits(char *const *argv, char *const *envp)
 }
 
 int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, char *const *envp,
-			    const int *fds, int nfds)
+			    const int *fds, int nfds, uint32_t flags)
 {
-	struct assay_init_request h = { ASSAY_INIT_REQ_MAGIC, 0, 0, 0 };
+	struct assay_init_request h = { ASSAY_INIT_REQ_MAGIC, 0, 0, flags };
 	size_t len = request_size(argv, envp, &h.nargs, &h.nenv);
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int) * ASSAY_INIT_REQ_FDS_GATED)];
+		char buf[CMSG_SPACE(sizeof(int) * ASSAY_INIT_REQ_FDS_MAX)];
 	} ctl;
 	struct iovec iov;
 	struct msghdr m;
@@ -352,7 +352,7 @@ int assay_proc__server_send(struct assay_proc__server *srv, char *const *argv, c
 
 	if (!len)
 		return EMSGSIZE;
-	if (nfds != ASSAY_INIT_REQ_FDS && nfds != ASSAY_INIT_REQ_FDS_GATED)
+	if (nfds < ASSAY_INIT_REQ_FDS || nfds > ASSAY_INIT_REQ_FDS_MAX)
 		return EINVAL;
 	req = assay_xmalloc(len);
 	memcpy(req, &h, sizeof(h));

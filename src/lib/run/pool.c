@@ -157,7 +157,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				   run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
 				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
 				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env,
-				   run->servers, run->spares };
+				   run->servers, run->spares, p->jobs == 1 };
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");
@@ -338,8 +338,9 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, const char
 
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
- * arm), into p->armed; its start is announced at its go. */
-static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm)
+ * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. */
+static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm,
+		      void *after)
 {
 	struct assay_run__run *run = p->run;
 	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
@@ -403,7 +404,10 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(dir);
 		return resolved(p, t);
 	}
-	rc = (arm ? p->ad->arm : p->ad->start)(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
+	if (arm)
+		rc = p->ad->arm(&t->job, gr->state, &gr->ctx, t->c, dir, after, run->err);
+	else
+		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
 	free(dir);
 	if (rc) {
 		if (t->rel && !run->opts->keep)
@@ -472,7 +476,7 @@ static int lane_next(struct pool *p, struct group_run *gr)
 
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos, false)))
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL)))
 			return rc;
 		if (gr->running)
 			return 0; /* it runs; a case that could not be loaded is resolved already */
@@ -543,11 +547,14 @@ static int fill(struct pool *p)
 	struct group_run *agr;
 	int rc;
 
-	if (p->no_new || stopping(p))
-		abort_armed(p);
-	while (p->narmed && p->nrunning < p->jobs)
-		if ((rc = go_armed(p)))
-			return rc;
+	if (p->no_new || stopping(p)) {
+		if (!p->nrunning)
+			abort_armed(p); /* after the cases they follow (abort_all) */
+	} else {
+		while (p->narmed && p->nrunning < p->jobs)
+			if ((rc = go_armed(p)))
+				return rc;
+	}
 	while (p->nrunning < p->jobs && !p->no_new && !over_budget(p)) {
 		if (stopping(p)) {
 			p->no_new = true;
@@ -580,7 +587,7 @@ static int fill(struct pool *p)
 		rc = replay(p, gr, k, pos);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos, false)))
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL)))
 			return rc;
 	}
 	while (may_arm(p, &agr)) {
@@ -589,7 +596,11 @@ static int fill(struct pool *p)
 		rc = replay(p, agr, k, pos);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, agr, k, pos, true)))
+		/* at -j1 it follows the one running case: that case's server lets it go */
+		void *after = p->jobs == 1 && p->nrunning == 1 && !p->narmed ? p->running[0]->job
+									  : NULL;
+
+		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
 			return rc;
 	}
 	return 0;
@@ -616,7 +627,8 @@ static void give_back(struct pool *p, double t0)
 		p->ad->extend(p->running[i]->job, dt);
 }
 
-/* Has the file system of the run's working folders at least half its room and inodes free? Then
+/* Has the file system of the run's working folders at least half of its room (what is used and
+ * what is available) and of its inodes free? Then
  * an ended case's folder need not go before the next case starts: no case can have filled it. */
 static bool roomy(const char *root)
 {
@@ -624,7 +636,9 @@ static bool roomy(const char *root)
 
 	if (statvfs(root, &v))
 		return false;
-	return v.f_bavail >= v.f_blocks / 2 && (v.f_files == 0 || v.f_favail >= v.f_files / 2);
+	/* of the room it may use (used + available: root's reserve aside), half available */
+	return v.f_bavail >= v.f_blocks - v.f_bfree &&
+	       (v.f_files == 0 || v.f_ffree >= v.f_files - v.f_ffree);
 }
 
 /* The adapter has ended task i: its result verified, and its lane goes on. */
@@ -692,10 +706,10 @@ static int finished(struct pool *p, size_t i)
 }
 
 
-/* Kills every running case (unreported: --resume runs it again). */
+/* Kills every running case (unreported: --resume runs it again), then the armed ones (after
+ * the case each follows: that case's server would otherwise let it go). */
 static void abort_all(struct pool *p)
 {
-	abort_armed(p);
 	while (p->nrunning) {
 		struct task *t = p->running[p->nrunning - 1];
 		void *job = t->job;
@@ -706,6 +720,7 @@ static void abort_all(struct pool *p)
 			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 		task_free(t);
 	}
+	abort_armed(p);
 	p->no_new = true;
 }
 

@@ -59,6 +59,7 @@ struct sup {
 	int ctl_fd;          /* serving: the case's control pipe (protocol.h), or -1 */
 	int go_fd;           /* serving: a gated case's go pipe (protocol.h), or -1: the
 				program is exec'd once a byte comes on it */
+	int relay_fd;        /* serving: the case's relay pipe (protocol.h), or -1 */
 	bool case_dropped;   /* serving: the library closed the report pipe: kill, no report */
 };
 

@@ -214,6 +214,7 @@ static int init(int argc, char **argv, char **envp)
 	s.ruleset = -1;
 	s.ctl_fd = -1;
 	s.go_fd = -1;
+	s.relay_fd = -1;
 	report_init(&s.rep);
 	if (cfg.in_ns) /* posix_spawn has reset them already (POSIX_SPAWN_SETSIGDEF) */
 		default_signals();

@@ -52,11 +52,19 @@
  *   descriptors: the program's standard input, output and error, the write end of the case's
  *   report pipe, and the read end of its control pipe. The options -n, -e and -u of a request
  *   are ignored: the server's own hold.
- *   Gated case: a sixth descriptor, the read end of the case's go pipe. The case is set up
- *   as any other (forked, every layer and limit in force) and the program is exec'd only once
- *   a byte comes on that pipe; its end of file first means "never": the case ends with
- *   exec_errno ECANCELED. Meanwhile the server reads no control and no request: the library
- *   abandons a gated case by closing the go pipe. The report's t_start_ns stays the fork's.
+ *   Gated case (flag ASSAY_INIT_REQ_F_GATED): a sixth descriptor, the read end of the case's
+ *   go pipe. The case is set up as any other (forked, every layer and limit in force) and the
+ *   program is exec'd only once a byte comes on that pipe; its end of file first means
+ *   "never": the case ends with exec_errno ECANCELED. Meanwhile the server reads no control and
+ *   no request: the library abandons a gated case by closing every write end of the go pipe.
+ *   The report's t_start_ns is when the byte came (else: just before the fork).
+ *   Relay (flag ASSAY_INIT_REQ_F_RELAY): one more descriptor, the write end of a pipe whose
+ *   read end the library may give the next case of the lane as its go pipe. Once the case is
+ *   wholly reaped, the server writes one byte on it (report `relayed`), so the next case
+ *   starts without a round trip through the library, when: the case ended on its own (no KILL
+ *   from the library, its report pipe not dropped), and the file system of its working folder
+ *   has half its room and inodes free (a case that filled it must not fail the next: the
+ *   library gives its folder back first). Then it closes it.
  *   Control: a byte on the case's control pipe, ASSAY_INIT_CTL_TERM ("terminate the case", as
  *   SIGTERM above) or ASSAY_INIT_CTL_KILL ("kill the case now", as SIGUSR1); its end of file,
  *   the same as KILL. Control signals are not used: a pipe of the case's own cannot reach the
@@ -84,7 +92,9 @@
 #define ASSAY_INIT_REQ_MAX 196608        /* bytes of a request, header included */
 #define ASSAY_INIT_REQ_STRINGS 16384     /* nargs + nenv */
 #define ASSAY_INIT_REQ_FDS 5
-#define ASSAY_INIT_REQ_FDS_GATED 6 /* a gated case: the read end of its go pipe last */
+#define ASSAY_INIT_REQ_FDS_MAX 7 /* with a go pipe's read end and a relay pipe's write end */
+#define ASSAY_INIT_REQ_F_GATED 1u /* request flags: a go pipe's read end follows the five */
+#define ASSAY_INIT_REQ_F_RELAY 2u /* a relay pipe's write end follows (after the go pipe) */
 #define ASSAY_INIT_CTL_TERM 'T' /* on a case's control pipe: SIGTERM to the case */
 #define ASSAY_INIT_CTL_KILL 'K' /* kill the case now */
 
@@ -92,7 +102,7 @@ struct assay_init_request {
 	uint32_t magic;
 	uint32_t nargs;
 	uint32_t nenv;
-	uint32_t pad;
+	uint32_t flags; /* ASSAY_INIT_REQ_F_* */
 };
 
 /* -f flags */
@@ -145,7 +155,7 @@ struct assay_init_report {
 	int32_t retired;         /* a case server: this was its last case; it exits after this
 				    report (the case changed what the server's next cases would
 				    inherit: limits, priority, CPUs, scheduling, I/O class) */
-	int32_t pad;
+	int32_t relayed;         /* a case server: a byte was written on the case's relay pipe */
 };
 
 #endif

@@ -97,6 +97,7 @@ static bool ipc_works(void)
 }
 
 static char req[ASSAY_INIT_REQ_MAX];
+static size_t received_fds; /* how many descriptors the last request brought */
 static char *strs[ASSAY_INIT_REQ_STRINGS + 2];
 static struct cfg case_cfg;
 
@@ -129,7 +130,7 @@ static void drain_signals(int sigfd)
  * when the library closed the socket, or -1 for a message to drop (its descriptors, if any,
  * are in `fds` for the caller to answer and close).
  */
-static long receive(int fds[ASSAY_INIT_REQ_FDS_GATED])
+static long receive(int fds[ASSAY_INIT_REQ_FDS_MAX])
 {
 	union {
 		struct s_cmsghdr h;
@@ -140,7 +141,7 @@ static long receive(int fds[ASSAY_INIT_REQ_FDS_GATED])
 	struct s_msghdr m;
 	long n;
 
-	for (int i = 0; i < ASSAY_INIT_REQ_FDS_GATED; i++)
+	for (int i = 0; i < ASSAY_INIT_REQ_FDS_MAX; i++)
 		fds[i] = -1;
 	memset(&m, 0, sizeof(m));
 	memset(&ctl, 0, sizeof(ctl));
@@ -160,13 +161,14 @@ static long receive(int fds[ASSAY_INIT_REQ_FDS_GATED])
 
 		nfds = (ctl.h.len - sizeof(struct s_cmsghdr)) / sizeof(int);
 		for (size_t i = 0; i < nfds && i < 8; i++) {
-			if (i < ASSAY_INIT_REQ_FDS_GATED)
+			if (i < ASSAY_INIT_REQ_FDS_MAX)
 				fds[i] = got[i];
 			else
 				s_close(got[i]);
 		}
-		if (nfds != ASSAY_INIT_REQ_FDS && nfds != ASSAY_INIT_REQ_FDS_GATED)
+		if (nfds < ASSAY_INIT_REQ_FDS || nfds > ASSAY_INIT_REQ_FDS_MAX)
 			return -1;
+		received_fds = nfds;
 	} else {
 		return -1;
 	}
@@ -175,8 +177,9 @@ static long receive(int fds[ASSAY_INIT_REQ_FDS_GATED])
 	return n;
 }
 
-/* Splits a request into argv and envp (in `strs`). @return 0, or -1 if it is malformed. */
-static int split(long len, char ***argv, int *argc, char ***envp)
+/* Splits a request into argv and envp (in `strs`) and its flags, checked against the
+ * descriptors it brought. @return 0, or -1 if it is malformed. */
+static int split(long len, char ***argv, int *argc, char ***envp, uint32_t *flags)
 {
 	struct assay_init_request h;
 	size_t off = sizeof(h), n;
@@ -186,8 +189,12 @@ static int split(long len, char ***argv, int *argc, char ***envp)
 	memcpy(&h, req, sizeof(h));
 	n = (size_t)h.nargs + h.nenv;
 	if (h.magic != ASSAY_INIT_REQ_MAGIC || h.nargs < 2 || n > ASSAY_INIT_REQ_STRINGS ||
-	    req[len - 1] != '\0')
+	    req[len - 1] != '\0' ||
+	    (h.flags & ~(ASSAY_INIT_REQ_F_GATED | ASSAY_INIT_REQ_F_RELAY)) ||
+	    received_fds != (size_t)ASSAY_INIT_REQ_FDS + !!(h.flags & ASSAY_INIT_REQ_F_GATED) +
+				    !!(h.flags & ASSAY_INIT_REQ_F_RELAY))
 		return -1;
+	*flags = h.flags;
 	for (size_t i = 0, k = 0; i < n; i++) {
 		if (off >= (size_t)len)
 			return -1;
@@ -207,7 +214,7 @@ static int split(long len, char ***argv, int *argc, char ***envp)
 
 /* Sets up `s` for one case from the server's own `base` state. */
 static void case_reset(struct sup *s, const struct sup *base,
-		       const int fds[ASSAY_INIT_REQ_FDS_GATED])
+		       const int fds[ASSAY_INIT_REQ_FDS_MAX], uint32_t flags)
 {
 	s->cfg = &case_cfg;
 	s->ruleset = -1;
@@ -225,7 +232,43 @@ static void case_reset(struct sup *s, const struct sup *base,
 		s->case_fd[i] = fds[i];
 	s->rep_fd = fds[3];
 	s->ctl_fd = fds[4];
-	s->go_fd = fds[5];
+	s->go_fd = (flags & ASSAY_INIT_REQ_F_GATED) ? fds[5] : -1;
+	s->relay_fd = (flags & ASSAY_INIT_REQ_F_RELAY) ? fds[ASSAY_INIT_REQ_FDS_MAX - 1 -
+								 !(flags & ASSAY_INIT_REQ_F_GATED)]
+						       : -1;
+	/* what the flags do not name (a malformed request's) is closed with the case's own */
+	for (int i = ASSAY_INIT_REQ_FDS; i < ASSAY_INIT_REQ_FDS_MAX; i++)
+		if (fds[i] >= 0 && fds[i] != s->go_fd && fds[i] != s->relay_fd)
+			s_close(fds[i]);
+}
+
+/*
+ * Has the file system of the case's working folder (`cwd`, NULL: the server's) at least half
+ * of its room (what is used and what is available) and of its inodes free? Else the library gives the case's folder back before the next case
+ * starts (protocol.h, relay).
+ */
+static bool roomy(const char *cwd)
+{
+	struct s_statfs f;
+
+	if (s_statfs(cwd ? cwd : ".", &f) < 0)
+		return false;
+	/* of the room it may use (used + available: root's reserve aside), half available */
+	return f.bavail >= f.blocks - f.bfree && (f.files == 0 || f.ffree >= f.files - f.ffree);
+}
+
+/* The case is wholly reaped: lets the next case of the lane go, when it may (protocol.h). */
+static void relay(struct sup *s)
+{
+	char go = 1;
+
+	if (s->relay_fd < 0)
+		return;
+	if (!s->kill_requested && !s->case_dropped && !s->rep.failure && roomy(s->cfg->cwd) &&
+	    s_write(s->relay_fd, &go, 1) == 1)
+		s->rep.relayed = 1;
+	s_close(s->relay_fd);
+	s->relay_fd = -1;
 }
 
 void serve(struct sup *s)
@@ -256,8 +299,9 @@ void serve(struct sup *s)
 	for (;;) {
 		struct s_pollfd p[2] = { { s->sigfd, S_POLLIN, 0 },
 					 { ASSAY_INIT_FD_REPORT, S_POLLIN, 0 } };
-		int fds[ASSAY_INIT_REQ_FDS_GATED], argc = 0;
+		int fds[ASSAY_INIT_REQ_FDS_MAX], argc = 0;
 		char **argv = NULL, **envp = NULL;
+		uint32_t flags = 0;
 		long n;
 
 		if (s_ppoll(p, 2, NULL) < 0)
@@ -268,9 +312,11 @@ void serve(struct sup *s)
 		n = receive(fds);
 		if (n == 0)
 			s_exit(0); /* the library is gone, and no case runs */
-		case_reset(s, &base, fds);
 		memset(&case_cfg, 0, sizeof(case_cfg));
-		if (n < 0 || split(n, &argv, &argc, &envp) ||
+		if (n > 0 && split(n, &argv, &argc, &envp, &flags))
+			n = -1;
+		case_reset(s, &base, fds, flags);
+		if (n < 0 ||
 		    parse_case(&case_cfg, argc, argv, envp) || case_cfg.mode != MODE_RUN) {
 			s->rep.failure = ASSAY_INIT_FAIL_USAGE;
 		} else {
@@ -282,6 +328,7 @@ void serve(struct sup *s)
 			case_cfg.gid = own->gid;
 			prepare_layers(s);
 			case_run(s);
+			relay(s); /* before anything else: the next case waits for it */
 		}
 		inherited_read(&now);
 		s->rep.retired = !inherited_same(&first, &now);
@@ -293,6 +340,7 @@ void serve(struct sup *s)
 		close_fds(&s->rep_fd, 1);
 		close_fds(&s->ctl_fd, 1);
 		close_fds(&s->go_fd, 1);
+		close_fds(&s->relay_fd, 1);
 		if (s->ruleset >= 0) {
 			s_close(s->ruleset);
 			s->ruleset = -1;

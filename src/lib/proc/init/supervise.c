@@ -40,7 +40,7 @@
 #define MAX_WALK 8192 /* processes one walk of the tree visits */
 
 /* What the program's child side says through the exec pipe, before exec or instead of it. */
-enum msg_kind { MSG_LAYERS = 1, MSG_EXEC_FAILED, MSG_REQUIRED };
+enum msg_kind { MSG_LAYERS = 1, MSG_EXEC_FAILED, MSG_REQUIRED, MSG_GO };
 
 struct child_msg {
 	int32_t kind;
@@ -48,6 +48,7 @@ struct child_msg {
 	uint32_t applied;
 	uint32_t refused;
 	int32_t refused_errno[ASSAY_INIT_NLAYERS];
+	int64_t t_ns; /* MSG_GO: when the go came (CLOCK_MONOTONIC) */
 };
 
 void report_init(struct assay_init_report *rep)
@@ -300,6 +301,9 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 			send_msg(pipe_w, &m);
 			s_exit(127);
 		}
+		m.kind = MSG_GO; /* the case's start, for its wall time */
+		s_clock_ns(&m.t_ns);
+		send_msg(pipe_w, &m);
 	}
 	/* Nothing of the supervisor's may reach the program: every descriptor above 2 closes at
 	 * exec (the report pipe, the signalfd, this pipe), whatever the program is. */
@@ -631,6 +635,12 @@ static int start_program(struct sup *s)
 		else
 			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
 				;
+		if (n == sizeof(m) && m.kind == MSG_GO) {
+			/* a gated case: it starts now, not at its fork */
+			s->rep.t_start_ns = m.t_ns;
+			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
+				;
+		}
 	}
 	if (n == sizeof(m) && m.kind == MSG_EXEC_FAILED)
 		s->rep.exec_errno = m.err ? m.err : S_ENOENT;

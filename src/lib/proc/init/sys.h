@@ -277,6 +277,19 @@ static inline long s_fmode(int fd)
 	return r < 0 ? r : (long)stx.head.mode;
 }
 
+/* statfs(2)'s struct on 64-bit Linux (x86_64, and asm-generic's for aarch64): words of a long. */
+struct s_statfs {
+	long type, bsize;
+	unsigned long blocks, bfree, bavail, files, ffree;
+	int fsid[2];
+	long namelen, frsize, flags, spare[4];
+};
+
+static inline int s_statfs(const char *path, struct s_statfs *f)
+{
+	return (int)SYS(__NR_statfs, path, f);
+}
+
 /* fork(): clone without a new stack, so the child returns here on a copy of ours. The argument
  * order after the stack differs between x86_64 and aarch64, but all of them are 0. */
 static inline long s_clone(unsigned long flags)

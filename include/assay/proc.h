@@ -330,10 +330,10 @@ ASSAY_EXTERN int assay_proc_go(assay_proc *p, assay_err *err);
 /**
  * Before `next` (gated, not started) starts: its program may start the moment `prev` (started
  * with `relay`, on a case server) ends, without waiting for assay_proc_go(): the server writes
- * the go itself once every process of `prev` is reaped, unless `prev` was killed by the caller
- * (released, or killed on its timeout) or the file system of its working folder has less than
- * half its room or inodes free (then assay_proc_go() starts it, after the caller gave `prev`'s
- * folder back). The caller still calls assay_proc_go() when `next` is to run; its timeout
+ * the go itself once every process of `prev` is reaped, unless the caller killed `prev` (released
+ * it while it ran, or its timeout came to SIGKILL) or the file system of its working folder has
+ * less than half of its room (used + available) or inodes free (then assay_proc_go() starts it,
+ * after the caller gave `prev`'s folder back). The caller still calls assay_proc_go() when `next` is to run; its timeout
  * counts from then, its `wall_s` from its program's start. Release `prev` before `next` when
  * abandoning both (released first, `next` waits up to 2 seconds for `prev`'s server to let
  * go). Nothing happens if `prev` cannot relay (not started with `relay`, not on a server, or

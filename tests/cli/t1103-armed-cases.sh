@@ -54,6 +54,24 @@ test_case 'an armed case is timed from its start, not from its arming' '
 	done
 '
 
+test_case 'an armed case'"'"'s duration holds its whole program: never shorter than its wall time' '
+	# duration leaves out the wait armed, not the go: without a server the go makes the
+	# process, and the program may be running before the go returns
+	rm -rf dur && mkdir -p dur/c/g
+	printf "name: dur\nadapter: {type: cli, command: [/bin/echo]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > dur/suite.yaml
+	for i in $(seq 100 399); do printf "arguments: [hi]\nexpected: {output: \"hi\\\\n\"}\n" > dur/c/g/e$i.yaml; done
+	for m in on off; do
+		for sb in off on; do
+			rm -rf res
+			ASSAY_CASE_SERVER=$m "$ASSAY" run dur -j 1 -o res --sandbox $sb >out 2>err ||
+				{ echo "servers $m sandbox $sb"; cat out err; false; }
+			[ "$(jq -s length res/reports.jsonl)" = 300 ]
+			short=$(jq -c "select(.duration < .case.execution.wall_time) | [.id, .duration, .case.execution.wall_time]" res/reports.jsonl)
+			[ -z "$short" ] || { echo "servers $m sandbox $sb: duration < wall_time: $short"; false; }
+		done
+	done
+'
+
 test_case 'a case cannot kill, stop or find the case armed after it' '
 	suite reach on
 	# everything it can name: every pid it sees, its process group, -1

@@ -431,6 +431,9 @@ static int go_armed(struct pool *p)
 {
 	struct task *t = p->armed[0];
 	const assay_group *g = grp(p, t->gr);
+	/* taken before the go: its program may start (and, without a server, its process be
+	 * made) within it, and the case's duration must hold all of its program's time */
+	double go_at = assay_now();
 	int rc;
 
 	memmove(p->armed, p->armed + 1, --p->narmed * sizeof(*p->armed));
@@ -445,7 +448,7 @@ static int go_armed(struct pool *p)
 	}
 	assay_run__notify_start(p->run, &p->run->suite->checkpoints[t->gr->icp], g, t->c->id,
 				t->pos);
-	t->t0 += assay_now() - t->armed_at;
+	t->t0 += go_at - t->armed_at;
 	t->armed_at = 0;
 	p->running[p->nrunning++] = t;
 	return 0;

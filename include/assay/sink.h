@@ -64,6 +64,11 @@ typedef struct assay_sink {
 	 *  at the latest ASSAY_SINK_FLUSH_SECONDS after the first case taken since the last
 	 *  call (on_end comes at the end). A non-zero return stops the run as above. */
 	int (*flush)(void *payload, assay_err *err);
+	/** Called at every turn of the runner's loop while cases run: at most 0.2 s apart
+	 *  whatever the cases do, unless verifying or storing a case holds the loop. For what a
+	 *  sink shows as time passes (the terminal writes the progress line its rate limit held
+	 *  back); may be NULL. */
+	void (*tick)(void *payload);
 } assay_sink;
 
 /** The longest a runner lets a case wait for assay_sink.flush while cases run, seconds. */

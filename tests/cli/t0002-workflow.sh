@@ -159,4 +159,14 @@ test_case 'the progress line on a terminal is rewritten at most every 0.1 s, not
 	[ "$n" -ge 1 ] && [ "$n" -le "$max" ] && [ "$n" -lt 300 ] ||
 		{ echo "progress lines: $n in $took s (at most $max)"; false; }'
 
+
+test_case 'a start the progress line held back is written while that case runs, not never' '
+	rm -rf held && mkdir -p held/c/g
+	printf "name: held\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > held/suite.yaml
+	# five quick cases, all within 0.1 s of the first line, then one that runs 1.5 s
+	for i in 1 2 3 4 5; do printf "arguments: [\"echo hi\"]\nexpected: {output: \"hi\\\\n\"}\n" > held/c/g/a$i.yaml; done
+	printf "arguments: [\"sleep 1.5\"]\nexpected: {status_code: 0}\n" > held/c/g/z-slow.yaml
+	script -qec "$ASSAY run held -o res-held -j1" /dev/null > out 2>&1 </dev/null
+	[ "$(jq .totals.passed res-held/summary.json)" = 6 ] || { cat out; false; }
+	grep -q "\[6/6\] c/g/z-slow" out || { echo "the slow case never showed:"; tr "\r" "\n" < out; false; }'
 test_done

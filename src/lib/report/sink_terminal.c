@@ -20,7 +20,9 @@
  * - The reproduce line is rendered at the end, when the run's root is known (--keep).
  * - The progress line is rewritten at most every PROGRESS_S seconds: a write per case to a
  *   terminal (and the terminal's redraw) would cost a run of trivial cases a good part of its
- *   time, and nobody reads 500 lines a second.
+ *   time, and nobody reads 500 lines a second. A start held back is written by a later tick
+ *   once that time has passed, so the line never names a case that has ended while a later
+ *   one runs for seconds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,12 @@ struct term {
 	assay_strvec command; /* the argv prefix cases ran with */
 	char cwd[4096];       /* the current folder ("" if unknown) */
 	double progress_at;   /* when the progress line was last written (0: never) */
+	struct {              /* the latest start not written yet (borrowed from the suite) */
+		const assay_checkpoint *cp;
+		const assay_group *g;
+		const char *id;
+		size_t index, total;
+	} held;               /* held.id NULL: none */
 };
 
 static const struct term_style plain = { "", "", "", "", "", "" };
@@ -199,24 +207,51 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 }
 
 /* The progress line names the case now running, with the failures so far. */
-static void on_start(void *payload, const assay_checkpoint *cp, const assay_group *g,
-		     const char *id, size_t index, size_t total)
+static void progress_line(struct term *t, const assay_checkpoint *cp, const assay_group *g,
+			  const char *id, size_t index, size_t total, double now)
 {
-	struct term *t = payload;
-
-	double now;
-
-	if (!t->o.progress || !t->o.tty)
-		return;
-	now = assay_now();
-	if (t->progress_at > 0 && now - t->progress_at < PROGRESS_S)
-		return;
 	t->progress_at = now;
+	t->held.id = NULL;
 	fprintf(t->o.progress, "\r\033[K[%zu/%zu]", index, total);
 	if (t->nfailures)
 		fprintf(t->o.progress, " %s%zu failed%s", t->st.red, t->nfailures, t->st.reset);
 	fprintf(t->o.progress, " %s/%s/%s", cp->name, g->name, id);
 	fflush(t->o.progress);
+}
+
+static void on_start(void *payload, const assay_checkpoint *cp, const assay_group *g,
+		     const char *id, size_t index, size_t total)
+{
+	struct term *t = payload;
+	double now;
+
+	if (!t->o.progress || !t->o.tty)
+		return;
+	now = assay_now();
+	if (t->progress_at > 0 && now - t->progress_at < PROGRESS_S) {
+		/* held until the next start, or a tick once PROGRESS_S have passed */
+		t->held.cp = cp;
+		t->held.g = g;
+		t->held.id = id;
+		t->held.index = index;
+		t->held.total = total;
+		return;
+	}
+	progress_line(t, cp, g, id, index, total, now);
+}
+
+/* A turn of the runner's loop: a start held back is written once the rate limit allows. */
+static void tick(void *payload)
+{
+	struct term *t = payload;
+	double now;
+
+	if (!t->held.id || !t->o.progress || !t->o.tty)
+		return;
+	now = assay_now();
+	if (now - t->progress_at >= PROGRESS_S)
+		progress_line(t, t->held.cp, t->held.g, t->held.id, t->held.index, t->held.total,
+			      now);
 }
 
 static void row(struct term *t, const char *cp, const char *type, const assay_value *tally)
@@ -334,6 +369,7 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 	const assay_value *work = assay_object_get(sum->json, "work_dir");
 
 	(void)err;
+	t->held.id = NULL;
 	if (t->o.progress && t->o.tty) {
 		fputs("\r\033[K", t->o.progress);
 		fflush(t->o.progress);
@@ -392,6 +428,6 @@ int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts)
 		t->cwd[0] = '\0';
 	t->more = (assay_strvec)ASSAY_STRVEC_INIT;
 	t->command = (assay_strvec)ASSAY_STRVEC_INIT;
-	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free, on_start };
+	*out = (assay_sink){ t, on_begin, on_case, on_end, sink_free, on_start, false, NULL, tick };
 	return 0;
 }

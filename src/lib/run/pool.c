@@ -767,6 +767,9 @@ static int turn(struct pool *p)
 				     strerror(errno));
 	if ((rc = flush(p, n == 0)))
 		return rc;
+	for (size_t i = 0; i < p->run->opts->nsinks; i++)
+		if (p->run->opts->sinks[i].tick)
+			p->run->opts->sinks[i].tick(p->run->opts->sinks[i].payload);
 	if (stopping(p)) {
 		abort_all(p);
 		return 0;

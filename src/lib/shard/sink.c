@@ -124,6 +124,14 @@ static int flush(void *payload, assay_err *err)
 	return k->inner->flush ? k->inner->flush(k->inner->payload, err) : 0;
 }
 
+static void tick(void *payload)
+{
+	struct shard_sink *k = payload;
+
+	if (k->inner->tick)
+		k->inner->tick(k->inner->payload);
+}
+
 static void sink_free(void *payload)
 {
 	struct shard_sink *k = payload;
@@ -139,6 +147,6 @@ int assay_sink_shard_new(assay_sink *out, assay_sink *inner, const assay_shard_p
 	k->inner = inner;
 	k->plan = plan;
 	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, on_start, inner->any_order,
-			     flush };
+			     flush, tick };
 	return 0;
 }

@@ -129,4 +129,43 @@ test_case 'with --exitfirst nothing is armed: the case after a failure never sta
 	[ ! -e "$mark" ]
 '
 
+# Without a PID namespace (the kernel refuses the user namespace: containers, some
+# distributions), a process a server forks is in the host's PID namespace, of the running case's
+# user (nobody with root, assay's uid without): no Landlock layer stops prlimit(2),
+# setpriority(2), sched_setaffinity(2) or ioprio_set(2), and without the Landlock scope (Linux <
+# 6.12) not SIGSTOP either. So no case is armed on such a server: its start waits for the go, as
+# with ASSAY_CASE_SERVER=off, and the case before it has nothing of it to reach.
+test_case 'without a PID namespace a case cannot reach the case armed after it' '
+	require_cmd renice prlimit taskset ionice timeout
+	suite nopidns on
+	# its sibling servers child named assay-init: the armed case, waiting for its go
+	case_ nopidns a1-attack "sleep 0.3; srv=\$PPID; top=\$(awk \"/^PPid/{print \\\$2}\" /proc/\$srv/status)
+for p in \$(ls /proc | grep -E \"^[0-9]+\\\$\"); do
+  pp=\$(awk \"/^PPid/{print \\\$2}\" /proc/\$p/status 2>/dev/null); [ -n \"\$pp\" ] && [ \"\$pp\" != \"\$srv\" ] || continue
+  [ \"\$(awk \"/^PPid/{print \\\$2}\" /proc/\$pp/status 2>/dev/null)\" = \"\$top\" ] || continue
+  [ \"\$(cat /proc/\$p/comm 2>/dev/null)\" = assay-init ] || continue
+  echo \$p; { renice -n 19 -p \$p; prlimit --pid \$p --nofile=5:5 --fsize=0:0; taskset -p 1 \$p; ionice -c 3 -p \$p; kill -STOP \$p; } >/dev/null 2>&1
+done; true"
+	for i in 2 3 4; do
+		case_ nopidns a$i-victim "nice; ulimit -n; ulimit -f; taskset -p \$\$ | sed \"s/.*: //\"; ionice -p \$\$"
+	done
+	for refuse in user-namespace user-namespace,landlock-scope; do
+		for m in off on; do
+			rm -rf res-$m
+			code=0
+			ASSAY_SANDBOX_REFUSE=$refuse ASSAY_CASE_SERVER=$m timeout 60 "$ASSAY" run nopidns -j 1 -o res-$m >out 2>err || code=$?
+			# a victim left stopped (the attack reached it) must not outlive the test
+			for v in $(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-$m/reports.jsonl 2>/dev/null); do
+				[ "$(cat /proc/$v/comm 2>/dev/null)" = assay-init ] && kill -KILL $v
+			done
+			[ $code = 0 ] || { echo "$refuse servers $m: exit $code"; cat out err; false; }
+			[ "$(wc -l < res-$m/reports.jsonl)" = 4 ]
+		done
+		[ "$(jq -s "map(select(.id != \"a1-attack\") | .results.output.actual) | unique | length" res-on/reports.jsonl)" = 1 ] &&
+		[ "$(jq -r "select(.id == \"a2-victim\") | .results.output.actual" res-on/reports.jsonl)" = \
+		  "$(jq -r "select(.id == \"a2-victim\") | .results.output.actual" res-off/reports.jsonl)" ] || {
+			echo "$refuse:"; jq -r "\"\(.id): \(.results.output.actual)\"" res-on/reports.jsonl res-off/reports.jsonl; false; }
+	done
+'
+
 test_done

@@ -168,4 +168,30 @@ done; true"
 	done
 '
 
+# With the sandbox off nothing keeps a case from the armed process after it (no namespaces):
+# one it stops before its go holds up that case, but never the run: its server, killed when the
+# case times out, is what the library waits for, and the stopped process holds none of its pipes
+# but the case's own output.
+test_case 'with the sandbox off, an armed case stopped by the case before it fails alone' '
+	require_cmd timeout
+	suite stopped off
+	case_ stopped a1-attack "sleep 0.3; srv=\$PPID; top=\$(awk \"/^PPid/{print \\\$2}\" /proc/\$srv/status)
+for p in \$(ls /proc | grep -E \"^[0-9]+\\\$\"); do
+  pp=\$(awk \"/^PPid/{print \\\$2}\" /proc/\$p/status 2>/dev/null); [ -n \"\$pp\" ] && [ \"\$pp\" != \"\$srv\" ] || continue
+  [ \"\$(awk \"/^PPid/{print \\\$2}\" /proc/\$pp/status 2>/dev/null)\" = \"\$top\" ] || continue
+  [ \"\$(cat /proc/\$p/comm 2>/dev/null)\" = assay-init ] || continue
+  echo \$p; kill -STOP \$p
+done; true"
+	printf "arguments: [\"echo ok\"]\ntimeout: 1\nexpected: {output: \"ok\\n\"}\n" > stopped/c/g/a2-victim.yaml
+	case_ stopped a3-next "echo ok" "expected: {output: \"ok\\n\"}"
+	rm -rf res
+	code=0
+	timeout 60 "$ASSAY" run stopped -j 1 -o res >out 2>err || code=$?
+	for v in $(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res/reports.jsonl 2>/dev/null); do
+		[ "$(cat /proc/$v/comm 2>/dev/null)" = assay-init ] && kill -KILL $v
+	done
+	[ $code = 1 ] || { echo "exit $code"; cat out err; false; }
+	[ "$(jq -r "select(.id == \"a3-next\") | .case.passed" res/reports.jsonl)" = true ]
+'
+
 test_done

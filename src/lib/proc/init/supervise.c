@@ -289,9 +289,18 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		s_exit(0);
 	if (s->go_fd >= 0) {
 		/* A gated case (protocol.h): everything is in place; the program starts when the
-		 * library says go. Its end of file (the case abandoned, the library gone): never. */
+		 * library says go. Its end of file (the case abandoned, the library gone): never.
+		 * What the server holds for its own is closed first: a child that lingers here
+		 * (stopped by someone, without a PID namespace) must not keep the case's report pipe,
+		 * control pipe or the server's socket open once the server is gone. */
 		char go;
 		long n;
+
+		s_close(s->rep_fd);
+		s_close(s->ctl_fd);
+		s_close(s->relay_fd);
+		s_close(s->sigfd);
+		s_close(ASSAY_INIT_FD_REPORT);
 
 		while ((n = s_read(s->go_fd, &go, 1)) == -S_EINTR)
 			;

@@ -12,6 +12,8 @@
 #include "assay/model.h"
 #include "util/banned.h"
 
+#define SMALL_KEEP 65536 /* a kept capture up to this size is copied out of its big buffer */
+
 assay_arena *assay_case_result_arena(assay_case_result *r)
 {
 	if (!r->arena)
@@ -44,7 +46,19 @@ const char *assay_case_result_keep(assay_case_result *r, assay_buf *b, size_t *l
 	/* a capture grew by doubling: give back what it will never use (a big output's slack
 	 * is a third of it, held through verification and storing) */
 	if (b->alloc && b->alloc - b->len > 65536) {
-		b->ptr = assay_xrealloc(b->ptr, b->len + 1);
+		if (b->len < SMALL_KEEP) {
+			/* a small capture in a big buffer (one grown to read its EOF): copied, and
+			 * the big one freed, not shrunk in place; a shrunk mmap()ed block stays one
+			 * (an mmap, an mremap and a munmap per capture) and keeps malloc from
+			 * learning that such blocks are worth keeping on its heap */
+			char *p = assay_xmalloc(b->len + 1);
+
+			memcpy(p, b->ptr, b->len + 1);
+			free(b->ptr);
+			b->ptr = p;
+		} else {
+			b->ptr = assay_xrealloc(b->ptr, b->len + 1);
+		}
 		b->alloc = b->len + 1;
 	}
 	r->bufs = assay_xrealloc(r->bufs, (r->nbufs + 1) * sizeof(*r->bufs));

@@ -43,6 +43,7 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0)
 		assay_buf_grow(out, max && (size_t)st.st_size > max ? max : (size_t)st.st_size);
+	size_t got = 0;
 	for (;;) {
 		char chunk[65536];
 		/* into the room made above when there is some (one copy, not two), else through
@@ -51,8 +52,8 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		if (max && spare > max - (out->len < max ? out->len : max))
 			spare = max - (out->len < max ? out->len : max);
 		bool direct = spare >= sizeof(chunk) / 4;
-		ssize_t n = read(fd, direct ? out->ptr + out->len : chunk,
-				 direct ? spare : sizeof(chunk));
+		size_t want = direct ? spare : sizeof(chunk);
+		ssize_t n = read(fd, direct ? out->ptr + out->len : chunk, want);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -61,8 +62,14 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 		}
 		if (n == 0)
 			break;
+		got += (size_t)n;
+		/* a file that gave all fstat said in a short read is at its end: no read more to
+		 * hear so (most files the loader reads are one short read) */
+		bool end = S_ISREG(st.st_mode) && got == (size_t)st.st_size && (size_t)n < want;
 		if (direct) {
 			assay_buf_setlen(out, out->len + (size_t)n);
+			if (end)
+				break;
 			continue;
 		}
 		size_t room = max ? max - (out->len < max ? out->len : max) : (size_t)n;
@@ -73,6 +80,8 @@ int assay_fs_read(assay_buf *out, const char *path, size_t max, assay_err *err)
 			break;
 		}
 		assay_buf_add(out, chunk, (size_t)n);
+		if (end)
+			break;
 	}
 	close(fd);
 	return rc;
@@ -885,10 +894,15 @@ int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 	const char *leaf;
 	int dfd = assay_fs__open_parent_beneath(root, rel, true, &leaf), fd = -1;
 
-	if (dfd >= 0 && (mkdirat(dfd, leaf, 0755) == 0 || errno == EEXIST))
+	bool made = false;
+
+	/* a folder this call made is one; one that was there is opened to see what it is */
+	if (dfd >= 0 && !(made = mkdirat(dfd, leaf, 0755) == 0) && errno == EEXIST)
 		fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd >= 0)
 		close(dfd);
+	if (made)
+		return 0;
 	if (fd < 0)
 		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
 				     "cannot make the folder beneath %s (%s): was a link planted?",

@@ -522,7 +522,10 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		if (e->d_name[0] == '.')
 			continue;
 		path = assay_path_join(dir, e->d_name);
-		if (stat(path, &st)) {
+		/* a plain file (readdir says so; a link is followed by stat) needs no stat */
+		if (e->d_type == DT_REG) {
+			st.st_mode = S_IFREG;
+		} else if (stat(path, &st)) {
 			free(path);
 			continue;
 		}

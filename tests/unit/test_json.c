@@ -953,3 +953,88 @@ Test(json, parse_names_a_byte_order_mark_as_python)
 {
 	check_error("\xef\xbb\xbf[1]", 1, 1, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
 }
+
+/*
+ * assay_json__reads_back (json_lib.h): true only where parsing the writer's text gives the value
+ * back, member order and all; each refused kind is one where it would not.
+ */
+static void reads_back_as_said(const assay_value *v, bool expect)
+{
+	assay_buf b = ASSAY_BUF_INIT, again = ASSAY_BUF_INIT;
+	assay_value back;
+	assay_err e = ASSAY_ERR_INIT;
+
+	cr_assert_eq(assay_json__reads_back(v), expect);
+	assay_json_write(&b, v, 0);
+	cr_assert_eq(assay_json_parse(&back, arena, b.ptr, b.len, NULL, &e), 0, "%s", e.msg);
+	assay_json_write(&again, &back, 0);
+	/* what it says true of reads back exactly; what it refuses here does not */
+	cr_assert_eq(assay_value_equal(&back, v) && !strcmp(again.ptr, b.ptr) &&
+			     back.kind == v->kind,
+		     expect, "%s", b.ptr);
+	assay_buf_release(&b);
+	assay_buf_release(&again);
+}
+
+Test(json, reads_back_only_what_parses_back)
+{
+	assay_value o = assay_value_object(), arr = assay_value_array();
+
+	assay_object_set(arena, &o, "id", assay_value_strz(arena, "e1"));
+	assay_object_set(arena, &o, "ctl\n\"\\", assay_value_strz(arena, "a\tb\x01 \xc3\xa9 \xe2\x82\xac"));
+	assay_object_set(arena, &o, "n", assay_value_int(-42));
+	assay_object_set(arena, &o, "r", assay_value_real(0.1));
+	assay_object_set(arena, &o, "big", assay_value_real(1e300));
+	assay_object_set(arena, &o, "inf", assay_value_real(-INFINITY));
+	assay_object_set(arena, &o, "z", assay_value_real(-0.0));
+	assay_object_set(arena, &o, "b", assay_value_bool(true));
+	assay_object_set(arena, &o, "null", assay_value_null());
+	assay_array_push(arena, &arr, assay_value_string(arena, "nul\0byte", 8));
+	assay_array_push(arena, &arr, assay_value_object());
+	assay_object_set(arena, &o, "arr", arr);
+	reads_back_as_said(&o, true);
+
+	/* bytes that are not UTF-8 come back as U+FFFD */
+	assay_value bad = assay_value_string(arena, "a\xff", 2);
+	reads_back_as_said(&bad, false);
+	/* a key twice: the parser keeps one */
+	assay_value dup = assay_value_object();
+	assay_object_append(arena, &dup, assay_value_strz(arena, "k"), assay_value_int(1));
+	assay_object_append(arena, &dup, assay_value_strz(arena, "k"), assay_value_int(2));
+	reads_back_as_said(&dup, false);
+	/* a datetime comes back a string */
+	assay_value dt = assay_value_datetime(arena, ASSAY_DT_DATE, "2024-01-02", 10);
+	reads_back_as_said(&dt, false);
+	/* a bigint an int64 holds comes back an int */
+	assay_value bi = { .kind = ASSAY_V_BIGINT, .len = 2, .u.s = "12" };
+	reads_back_as_said(&bi, false);
+}
+
+/* The cut writer says whether its text is the plain writer's. */
+Test(json, write_cut_says_whether_it_cut)
+{
+	assay_value o = assay_value_object();
+	assay_json_cut cut = { 16, NULL, 1 };
+	assay_buf b = ASSAY_BUF_INIT, plain = ASSAY_BUF_INIT;
+	assay_err e = ASSAY_ERR_INIT;
+	bool any = true;
+
+	assay_object_set(arena, &o, "a", assay_value_strz(arena, "short"));
+	cr_assert_eq(assay_json__write_cut_any(&b, &o, 0, &cut, &any, &e), 0);
+	assay_json_write(&plain, &o, 0);
+	cr_assert(!any);
+	cr_assert_str_eq(b.ptr, plain.ptr);
+	assay_buf_reset(&b);
+	assay_object_set(arena, &o, "$assay_cut", assay_value_int(1));
+	cr_assert_eq(assay_json__write_cut_any(&b, &o, 0, &cut, &any, &e), 0);
+	cr_assert(any, "a key written with one '$' more");
+	assay_buf_reset(&b);
+	any = false;
+	assay_value o2 = assay_value_object();
+	assay_object_set(arena, &o2, "long", assay_value_strz(arena, "a string of more than 16 bytes"));
+	cr_assert_eq(assay_json__write_cut_any(&b, &o2, 0, &cut, &any, &e), 0);
+	cr_assert(any, "%s", b.ptr);
+	cr_assert(strstr(b.ptr, "$assay_cut"));
+	assay_buf_release(&b);
+	assay_buf_release(&plain);
+}

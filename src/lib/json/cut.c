@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "assay/json.h"
+#include "json/json_lib.h"
 #include "json/write_int.h"
 #include "value/value_int.h"
 #include "util/sha256.h"
@@ -76,6 +77,7 @@ struct cutter {
 	assay_sha256_ctx sha;
 	char *head;
 	size_t head_len;
+	bool escaped;         /* a key of the data was written with one '$' more */
 };
 
 /* The longest prefix of s (whole UTF-8 characters) whose JSON text stays within `max` bytes:
@@ -323,15 +325,23 @@ COLD static void write_escaped_key(assay_buf *out, const assay_value *key)
 /* "$assay_cut" in the data itself: one more '$' (json.h). */
 static bool cut_key(void *self, assay_buf *out, const assay_value *key)
 {
-	(void)self;
+	struct cutter *c = self;
+
 	if (!key->len || key->u.s[0] != '$' || !assay_json__marker_like(key->u.s, key->len))
 		return false;
+	c->escaped = true;
 	write_escaped_key(out, key);
 	return true;
 }
 
 int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 			 const assay_json_cut *cut, assay_err *err)
+{
+	return assay_json__write_cut_any(out, v, flags, cut, NULL, err);
+}
+
+int assay_json__write_cut_any(assay_buf *out, const assay_value *v, int flags,
+			      const assay_json_cut *cut, bool *cut_any, assay_err *err)
 {
 	struct cutter c = { 0 };
 	struct assay_json__hooks h = { .key = cut_key, .key_first = '$', .self = &c };
@@ -346,6 +356,9 @@ int assay_json_write_cut(assay_buf *out, const assay_value *v, int flags,
 			h.step = cut_step;
 	}
 	assay_json__write_with(out, v, flags, &h);
+	/* every cut value is remembered (a marker written again was remembered first) */
+	if (cut_any)
+		*cut_any = c.nmemo || c.escaped;
 	for (size_t i = 0; i < c.nmemo; i++)
 		free(c.memo[i].head);
 	free(c.head);

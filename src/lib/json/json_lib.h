@@ -26,4 +26,21 @@ void assay_json__write_number(assay_buf *out, const assay_value *v);
 int assay_json__parse_like(assay_value *out, assay_arena *a, const char *text, size_t len,
 			   const assay_json_opts *opts, const assay_value *like, assay_err *err);
 
+/*
+ * assay_json_write_cut(), also telling whether the text differs from assay_json_write()'s:
+ * *cut_any (when not NULL) is set when a value was cut or a key written with one '$' more.
+ */
+int assay_json__write_cut_any(assay_buf *out, const assay_value *v, int flags,
+			      const assay_json_cut *cut, bool *cut_any, assay_err *err);
+
+/*
+ * Whether assay_json_parse() of assay_json_write()'s text of `v` gives `v` back: the same
+ * kinds, bytes, numbers, members in the same order. True only for what surely does (false
+ * may be said of a value that would): null, bools, ints, finite or infinite reals, strings
+ * and keys of valid UTF-8 (no lone-surrogate mark), arrays of those, objects of those with
+ * at most 32 members and no key twice (the parser keeps one), nested at most 64 deep. Never
+ * for bigints, NaN (the parser's NaN has no sign) or datetimes (they read back as strings).
+ */
+bool assay_json__reads_back(const assay_value *v);
+
 #endif

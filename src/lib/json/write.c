@@ -28,9 +28,11 @@
 #include <string.h>
 
 #include "assay/json.h"
+#include "json/json_lib.h"
 #include "json/write_int.h"
 #include "value/value_int.h"
 #include "util/buf_int.h"
+#include "util/utf8.h"
 #include "util/banned.h"
 
 static const char hexdig[] = "0123456789abcdef";
@@ -321,4 +323,76 @@ void assay_json__write_with(assay_buf *out, const assay_value *v, int flags,
 void assay_json_write(assay_buf *out, const assay_value *v, int flags)
 {
 	assay_json__write_with(out, v, flags, NULL);
+}
+
+/* ---- what reads back (json_lib.h) ------------------------------------------------------- */
+
+#define READS_BACK_DEPTH 64
+#define READS_BACK_MEMBERS 32
+
+/* Valid UTF-8 without a lone surrogate's mark: the writer writes it as it is, escapes aside,
+ * and the parser reads the same bytes back. */
+static bool text_reads_back(const assay_value *s)
+{
+	const unsigned char *p = (const unsigned char *)s->u.s;
+	size_t i = 0, bad;
+
+	if (s->flags & ASSAY__VF_WTF8)
+		return false;
+	while (i < s->len) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n = assay_utf8_seq(p + i, s->len - i, &bad);
+
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+static bool reads_back(const assay_value *v, size_t depth)
+{
+	switch (v->kind) {
+	case ASSAY_V_NULL:
+	case ASSAY_V_BOOL:
+	case ASSAY_V_INT:
+		return true;
+	case ASSAY_V_REAL:
+		return !isnan(v->u.d);
+	case ASSAY_V_STRING:
+		return text_reads_back(v);
+	case ASSAY_V_ARRAY:
+		if (depth >= READS_BACK_DEPTH)
+			return false;
+		for (uint32_t i = 0; i < v->len; i++)
+			if (!reads_back(&v->u.items[i], depth + 1))
+				return false;
+		return true;
+	case ASSAY_V_OBJECT:
+		if (depth >= READS_BACK_DEPTH || v->len > READS_BACK_MEMBERS)
+			return false;
+		for (uint32_t i = 0; i < v->len; i++) {
+			const assay_member *m = &v->u.members[i];
+
+			if (m->key.kind != ASSAY_V_STRING || !text_reads_back(&m->key) ||
+			    !reads_back(&m->value, depth + 1))
+				return false;
+			for (uint32_t j = 0; j < i; j++)
+				if (v->u.members[j].key.len == m->key.len &&
+				    (!m->key.len ||
+				     !memcmp(v->u.members[j].key.u.s, m->key.u.s, m->key.len)))
+					return false;
+		}
+		return true;
+	default: /* a bigint (perhaps one an int64 holds), a datetime (a string once read) */
+		return false;
+	}
+}
+
+bool assay_json__reads_back(const assay_value *v)
+{
+	return v && reads_back(v, 0);
 }

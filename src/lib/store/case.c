@@ -5,7 +5,10 @@
  * Key decisions:
  * - A case's row is its report line as written (values past the cap cut into blobs in the same
  *   transaction), plus columns copied out of it (verdict, timings, execution) so the store can
- *   be queried with SQL alone; its attributes are rows of their own.
+ *   be queried with SQL alone; its attributes are rows of their own. The columns are read from
+ *   the line parsed back, or, when nothing was cut and the report is a value its text gives
+ *   back exactly (json_lib.h, assay_json__reads_back), from the report itself: the same
+ *   values without a parse per case.
  * - `position` is the case's place in the run, so reading in position order gives the run's
  *   order whatever order cases finished in (a pool, a resumed run); `seq` is the order of
  *   commits.
@@ -19,6 +22,7 @@
 #include "assay/store.h"
 #include "store/store_int.h"
 #include "assay/report.h"
+#include "json/json_lib.h"
 #include "util/banned.h"
 
 static void bind_json(sqlite3_stmt *st, int col, const assay_value *v, assay_buf *b)
@@ -177,7 +181,9 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	assay_blob_store blobs;
 	assay_json_cut cut = { value_cap, &blobs, 3 };
 	assay_arena *a = NULL;
-	assay_value line;
+	assay_value parsed;
+	const assay_value *line = &parsed;
+	bool cut_any = true;
 	sqlite3_int64 seq = 0;
 	int rc;
 
@@ -191,13 +197,20 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__SAVEPOINT, "SAVEPOINT assay_case",
 					   err)))
 		goto abandoned;
-	if ((rc = assay_json_write_cut(&text, r->json, 0, &cut, err)))
+	if ((rc = assay_json__write_cut_any(&text, r->json, 0, &cut, &cut_any, err)))
 		goto rollback;
-	/* the attribute rows hold the values as the line does: read them back from it */
-	a = assay_arena_new(0);
-	if ((rc = assay_json_parse(&line, a, text.ptr, text.len, NULL, err)) ||
-	    (rc = put_row(s, r, &line, &text, &seq, err)) ||
-	    (rc = put_attributes(s, seq, &line, err)) ||
+	/* The row's columns and the attribute rows hold the values as the line does: read back
+	 * from it, unless nothing was cut and the report is a value its text gives back
+	 * (json_lib.h) — then the report itself is what a parse would make, at no parse. */
+	if (cut_any || !assay_json__reads_back(r->json)) {
+		a = assay_arena_new(0);
+		if ((rc = assay_json_parse(&parsed, a, text.ptr, text.len, NULL, err)))
+			goto rollback;
+	} else {
+		line = r->json;
+	}
+	if ((rc = put_row(s, r, line, &text, &seq, err)) ||
+	    (rc = put_attributes(s, seq, line, err)) ||
 	    (rc = assay_store__exec_cached(s, ASSAY_STORE__RELEASE, "RELEASE assay_case", err)))
 		goto rollback;
 	if (line_out)

@@ -104,8 +104,9 @@ ASSAY_EXTERN int assay_fs_copy_tree_beneath(const char *src, const char *root, a
 
 /**
  * Creates folder `rel` (and its missing parents) beneath folder `root`, following no link on
- * the way (openat with O_NOFOLLOW from `root`): a folder a program replaced by a link is an
- * error, never a way out. @return 0, or ASSAY_EIO ("was a link planted?")
+ * the way (openat with O_NOFOLLOW from `root`, or one openat2 that resolves no link): a folder
+ * a program replaced by a link is an error, never a way out. @return 0, or ASSAY_EIO ("was a
+ * link planted?")
  */
 ASSAY_EXTERN int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err);
 

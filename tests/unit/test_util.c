@@ -358,6 +358,48 @@ Test(fs_beneath, write_never_goes_through_a_planted_link)
 	free(outside);
 }
 
+/* Deep paths, whose folder is opened in one call when it can be: every link on the way is
+ * refused as the walk part by part refuses it, even one that points back inside. */
+Test(fs_beneath, deep_paths_follow_no_link_on_the_way)
+{
+	char *root = tmpdir();
+	char *outside = tmpdir();
+	char *in = assay_path_join(root, "a/b");
+	char *l1 = assay_path_join(root, "a/out");
+	char *l2 = assay_path_join(root, "a/back");
+	char *victim = assay_path_join(outside, "c/x");
+	char *c = assay_path_join(in, "c");
+	assay_buf b = ASSAY_BUF_INIT;
+
+	cr_assert_eq(assay_fs_mkdirs_beneath(root, "a/b/c", NULL), 0);
+	cr_assert_eq(assay_fs_mkdirs(victim, NULL), 0);
+	cr_assert_eq(symlink(outside, l1), 0);
+	cr_assert_eq(symlink("b", l2), 0); /* relative: it stays beneath */
+	cr_assert_eq(assay_fs_write_beneath(root, "a/b/c/f", "ok", 2, 0644, NULL), 0);
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "a/b/c/f", 0, NULL), 0);
+	cr_assert_str_eq(b.ptr, "ok");
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "a/back/c/f", 0, NULL), ASSAY_ENOTFOUND);
+	cr_assert_eq(assay_fs_read_beneath(&b, root, "./a//b/c/f", 0, NULL), 0);
+	cr_assert_eq(assay_fs_remove_beneath(root, "a/out/c/x", NULL), ASSAY_EIO);
+	cr_assert(assay_fs_is_dir(victim), "the removal followed a link out of the folder");
+	cr_assert_eq(assay_fs_remove_beneath(root, "a/back/c", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_remove_beneath(root, "a/b/../b/c", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_remove_beneath(root, "a/b/c", NULL), 0);
+	cr_assert_not(assay_fs_exists(c), "a/b/c stays");
+	cr_assert(assay_fs_is_dir(in));
+	cr_assert_eq(assay_fs_remove_beneath(root, "a/b/missing/x", NULL), 0);
+	assay_buf_release(&b);
+	assay_fs_remove_tree(root, NULL);
+	assay_fs_remove_tree(outside, NULL);
+	free(in);
+	free(c);
+	free(l1);
+	free(l2);
+	free(victim);
+	free(root);
+	free(outside);
+}
+
 Test(fs_beneath, read_refuses_links_fifos_and_caps, .timeout = 10)
 {
 	char *root = tmpdir();

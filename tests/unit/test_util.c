@@ -388,6 +388,16 @@ Test(fs_beneath, deep_paths_follow_no_link_on_the_way)
 	cr_assert_not(assay_fs_exists(c), "a/b/c stays");
 	cr_assert(assay_fs_is_dir(in));
 	cr_assert_eq(assay_fs_remove_beneath(root, "a/b/missing/x", NULL), 0);
+	/* one name (made and removed in one call when it can be): a link there is no folder */
+	char *a = assay_path_join(root, "a");
+	cr_assert_eq(assay_fs_mkdirs_beneath(a, "out", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_mkdirs_beneath(a, "new", NULL), 0);
+	cr_assert_eq(assay_fs_mkdirs_beneath(a, "new", NULL), 0, "a folder that is there is fine");
+	cr_assert_eq(assay_fs_remove_beneath(a, "new", NULL), 0);
+	cr_assert_eq(assay_fs_remove_beneath(a, "out", NULL), 0);
+	cr_assert_not(assay_fs_exists(l1), "the link stays");
+	cr_assert(assay_fs_is_dir(victim), "the removal went through a link");
+	free(a);
 	assay_buf_release(&b);
 	assay_fs_remove_tree(root, NULL);
 	assay_fs_remove_tree(outside, NULL);

@@ -939,11 +939,31 @@ int assay_fs_copy_tree_beneath(const char *src, const char *root, assay_err *err
 	return copy_beneath(src, root, "", err);
 }
 
+/*
+ * `root`/`rel` in `out` when `rel` is one plain name: a path whose resolution follows what
+ * open(root) follows and nothing more (mkdir and rmdir never follow their last part), so one
+ * call on it does what opening `root` and calling *at() on the name does. False otherwise.
+ */
+static bool leaf_path(char *out, size_t size, const char *root, const char *rel)
+{
+	int n;
+
+	if (!*root || !*rel || strchr(rel, '/') || !strcmp(rel, ".") || !strcmp(rel, ".."))
+		return false;
+	n = snprintf(out, size, "%s/%s", root, rel);
+	return n > 0 && (size_t)n < size;
+}
+
 int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 {
 	const char *leaf;
-	int dfd = assay_fs__open_parent_beneath(root, rel, true, &leaf), fd = -1;
+	char path[PATH_MAX];
 
+	/* one name (a case's folder beneath its group's): made in one call when it can be */
+	if (leaf_path(path, sizeof(path), root, rel) && !mkdir(path, 0755))
+		return 0;
+
+	int dfd = assay_fs__open_parent_beneath(root, rel, true, &leaf), fd = -1;
 	bool made = false;
 
 	/* a folder this call made is one; one that was there is opened to see what it is */
@@ -964,6 +984,12 @@ int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err)
 {
 	const char *leaf;
+	char path[PATH_MAX];
+
+	/* one name, an empty folder (a trivial case's temporary folder): gone in one call */
+	if (leaf_path(path, sizeof(path), root, rel) && !rmdir(path))
+		return 0;
+
 	int dfd = assay_fs__open_parent_beneath(root, rel, false, &leaf), sub, rc = 0;
 
 	if (dfd < 0) {

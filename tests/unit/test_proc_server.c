@@ -405,7 +405,7 @@ static void gated_start(assay_proc *p, assay_proc_servers *set, const struct box
 	boxed(p, b, sandbox);
 	p->servers = set;
 	p->gated = true;
-	p->timeout_s = 0.5; /* from the go: the wait before it must not time the case out */
+	p->timeout_s = 1.0; /* from the go: the wait before it must not time the case out */
 	cr_assert_eq(assay_proc_start(p, &err), 0, "%s", err.msg);
 }
 
@@ -439,7 +439,7 @@ Test(server, a_gated_case_runs_nothing_until_go_and_is_timed_from_it)
 			cr_assert_eq(assay_proc_deadline_ms(&p), -1);
 			cr_assert_eq(assay_proc_pump(&p, 0, &done, &err), 0);
 			cr_assert(!done);
-			usleep(700 * 1000);
+			usleep(1200 * 1000); /* past its timeout, had it counted from here */
 			cr_assert(!marker_made(&b), "sandbox %d served %d: it ran before go", sandbox,
 				  served);
 			cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
@@ -448,7 +448,7 @@ Test(server, a_gated_case_runs_nothing_until_go_and_is_timed_from_it)
 			cr_assert_eq(assay_proc_finish(&p, &r), 0);
 			cr_assert_eq(exit_code(&r), 0);
 			cr_assert_str_eq(p.out.ptr, "ran\n");
-			cr_assert(r.wall_s < 0.5, "sandbox %d served %d: timed from its arming: %f s",
+			cr_assert(r.wall_s < 1.0, "sandbox %d served %d: timed from its arming: %f s",
 				  sandbox, served, r.wall_s);
 			cr_assert(marker_made(&b));
 			assay_proc_release(&p);
@@ -475,7 +475,7 @@ Test(server, a_gated_case_released_before_go_never_runs_and_keeps_its_server)
 
 			gated_start(&p, i % 2 ? NULL : set, &b, sandbox);
 			assay_proc_release(&p);
-			usleep(50 * 1000);
+			usleep(200 * 1000);
 			cr_assert(!marker_made(&b), "sandbox %d: a released gated case ran", sandbox);
 			out = sh_on(set, &b, sandbox, "echo next", &r);
 			cr_assert_str_eq(out, "next\n");

@@ -348,10 +348,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	const char *id = g->cases[k].id;
 	size_t budget = run->opts->verify_memory ? run->opts->verify_memory
 						 : ASSAY_VERIFY_MEMORY_DEFAULT;
-	struct task *t = assay_xcalloc(1, sizeof(*t));
+	struct task *t;
 	char *dir = NULL;
 	int rc;
 
+	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
+	if (arm ? p->narmed >= p->jobs : p->nrunning >= p->jobs)
+		abort();
+	t = assay_xcalloc(1, sizeof(*t));
 	t->pos = pos;
 	t->k = k;
 	t->gr = gr;
@@ -659,8 +663,9 @@ static int finished(struct pool *p, size_t i)
 
 	unrun(p, i);
 	/* The armed case goes at once, before this one's results are read, unless this one may
-	 * have filled the working folders' file system: then its folder goes first (below). */
-	while (p->narmed && p->nrunning < p->jobs && !p->no_new && !stopping(p) &&
+	 * have filled the working folders' file system: then its folder goes first (below). Not
+	 * into a lane's slot: the lane's next case has it (lane_next below). */
+	while (!gr->lane && p->narmed && p->nrunning < p->jobs && !p->no_new && !stopping(p) &&
 	       roomy(run->root))
 		if ((rc = go_armed(p))) {
 			p->ad->abort(job);

@@ -600,6 +600,21 @@ Test(server, a_follower_starts_as_its_predecessor_ends_and_never_after_a_kill)
 		cr_assert(!marker_made(&b), "sandbox %d: the follower of a killed case ran", sandbox);
 		assay_proc_release(&next);
 		cr_assert(!marker_made(&b));
+
+		/* a gated case released before its go never ran: nor does its follower */
+		prev = (assay_proc)ASSAY_PROC_INIT;
+		next = (assay_proc)ASSAY_PROC_INIT;
+		prev.relay = true;
+		gated_start(&prev, set, &b, sandbox);
+		next.gated = true;
+		assay_proc_follow(&next, &prev);
+		gated_start(&next, set, &b, sandbox);
+		assay_proc_release(&prev);
+		usleep(300 * 1000);
+		cr_assert(!marker_made(&b), "sandbox %d: the follower of a case never let go ran",
+			  sandbox);
+		assay_proc_release(&next);
+		cr_assert(!marker_made(&b));
 	}
 	stats(set, &started, &lost);
 	cr_assert_eq(lost, 0, "a server was killed");

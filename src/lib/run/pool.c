@@ -64,6 +64,10 @@
 #define ORDER_BUDGET (128u * 1024 * 1024)
 #define IDLE_FLUSH_MS 20                /* the loop idle this long: sinks flush (commit) */
 #define STALL_S 0.05                    /* a pause of the loop worth giving back to cases */
+#define ARMED_AT_J1 1                   /* cases armed ahead at -j1, each following the one
+					   before it (at -jN: one per slot). 2 measured no faster
+					   (bench/floor.sh): fewer late armings, but the program
+					   shared the cores with more of assay's work */
 #define PIPELINE_MAX (1024u * 1024)     /* captured bytes up to which the next case starts
 					   before this one is verified */
 
@@ -112,7 +116,7 @@ struct pool {
 	size_t nrunning;
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
-	size_t narmed;
+	size_t narmed, armed_max;
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -353,7 +357,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	int rc;
 
 	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
-	if (arm ? p->narmed >= p->jobs : p->nrunning >= p->jobs)
+	if (arm ? p->narmed >= p->armed_max : p->nrunning >= p->jobs)
 		abort();
 	t = assay_xcalloc(1, sizeof(*t));
 	t->pos = pos;
@@ -461,8 +465,9 @@ static int go_armed(struct pool *p)
 /* Aborts every armed case: none of their programs ran; they are left unreported. */
 static void abort_armed(struct pool *p)
 {
-	while (p->narmed) {
-		struct task *t = p->armed[--p->narmed];
+	/* in run order: each follows the one before it, whose server would otherwise let it go */
+	for (size_t i = 0; i < p->narmed; i++) {
+		struct task *t = p->armed[i];
 
 		t->gr->running--;
 		p->ad->abort(t->job);
@@ -470,6 +475,7 @@ static void abort_armed(struct pool *p)
 			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 		task_free(t);
 	}
+	p->narmed = 0;
 }
 
 /* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends. */
@@ -533,7 +539,7 @@ static bool over_budget(const struct pool *p)
 static bool may_arm(struct pool *p, struct group_run **gr_out)
 {
 	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new ||
-	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
+	    p->nrunning < p->jobs || p->narmed >= p->armed_max || over_budget(p) || stopping(p))
 		return false;
 	while (p->cur_group < p->ngroups) {
 		struct group_run *gr = &p->groups[p->cur_group];
@@ -603,9 +609,12 @@ static int fill(struct pool *p)
 		rc = replay(p, agr, k, pos);
 		if (rc < 0)
 			return rc;
-		/* at -j1 it follows the one running case: that case's server lets it go */
-		void *after = p->jobs == 1 && p->nrunning == 1 && !p->narmed ? p->running[0]->job
-									  : NULL;
+		/* at -j1 it follows the case before it, running or armed: that case's server
+		 * lets it go */
+		void *after = p->jobs != 1  ? NULL
+			      : p->narmed   ? p->armed[p->narmed - 1]->job
+			      : p->nrunning ? p->running[0]->job
+					    : NULL;
 
 		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
 			return rc;
@@ -827,7 +836,8 @@ int assay_run__pool(struct assay_run__run *run)
 		}
 	}
 	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
-	p.armed = assay_xcalloc(p.jobs, sizeof(*p.armed));
+	p.armed_max = p.jobs == 1 ? ARMED_AT_J1 : p.jobs;
+	p.armed = assay_xcalloc(p.armed_max, sizeof(*p.armed));
 	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
 	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));

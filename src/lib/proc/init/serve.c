@@ -264,7 +264,8 @@ static void relay(struct sup *s)
 
 	if (s->relay_fd < 0)
 		return;
-	if (!s->kill_requested && !s->case_dropped && !s->rep.failure && roomy(s->cfg->cwd) &&
+	if (!s->kill_requested && !s->case_dropped && !s->rep.failure && !s->rep.exec_errno &&
+	    roomy(s->cfg->cwd) &&
 	    s_write(s->relay_fd, &go, 1) == 1)
 		s->rep.relayed = 1;
 	s_close(s->relay_fd);

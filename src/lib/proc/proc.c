@@ -320,6 +320,15 @@ static bool too_big_to_exec(char *const *argv, char *const *envp)
 	return max > 0 && total > (size_t)max;
 }
 
+/* Removes the case's memory cgroup, if it has one, its figures unread. */
+static void cg_drop(assay_proc *p)
+{
+	long long peak;
+	int ooms;
+
+	assay_proc__cg_done(&p->cg, &peak, &ooms);
+}
+
 static int start(assay_proc *p, const char *mode, assay_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
@@ -389,10 +398,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	}
 	if (too_big_to_exec(argv.v, envp)) {
 		/* as execve would say: the program's failure to start, not the caller's */
-		long long peak;
-		int ooms;
-
-		assay_proc__cg_done(&p->cg, &peak, &ooms);
+		cg_drop(p);
 		p->exec_errno = E2BIG;
 		p->never_started = true;
 		p->t_start = now_s();
@@ -403,10 +409,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 		pid = p->pid;
 	} else if (p->gated) {
 		/* no server to prepare it: nothing starts until go, which starts it whole */
-		long long peak;
-		int ooms;
-
-		assay_proc__cg_done(&p->cg, &peak, &ooms);
+		cg_drop(p);
 		p->deferred = true;
 		goto out;
 	} else {
@@ -434,8 +437,8 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	p->fd_pid = p->srv ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->t_kill = p->t_hard = 0;
-	p->state = p->fd_go >= 0 ? ST_ARMED : ST_RUNNING;
-	if (p->state == ST_ARMED)
+	p->state = p->gated ? ST_ARMED : ST_RUNNING; /* gated here: on a server */
+	if (p->gated)
 		p->t_deadline = 0; /* from go */
 out:
 	free(envp);
@@ -450,12 +453,8 @@ out:
 	close_fd(&errp[1]);
 	close_fd(&rep[0]);
 	close_fd(&rep[1]);
-	if (rc && p->state != ST_DONE) {
-		long long peak;
-		int ooms;
-
-		assay_proc__cg_done(&p->cg, &peak, &ooms);
-	}
+	if (rc && p->state != ST_DONE)
+		cg_drop(p);
 	return rc;
 }
 
@@ -1048,11 +1047,8 @@ int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err)
 
 void assay_proc_release(assay_proc *p)
 {
-	long long peak;
-	int ooms;
-
 	kill_and_reap(p);
-	assay_proc__cg_done(&p->cg, &peak, &ooms);
+	cg_drop(p);
 	close_fd(&p->fd_in);
 	close_fd(&p->fd_out);
 	close_fd(&p->fd_err);

@@ -64,10 +64,6 @@
 #define ORDER_BUDGET (128u * 1024 * 1024)
 #define IDLE_FLUSH_MS 20                /* the loop idle this long: sinks flush (commit) */
 #define STALL_S 0.05                    /* a pause of the loop worth giving back to cases */
-#define ARMED_AT_J1 1                   /* cases armed ahead at -j1, each following the one
-					   before it (at -jN: one per slot). 2 measured no faster
-					   (bench/floor.sh): fewer late armings, but the program
-					   shared the cores with more of assay's work */
 #define PIPELINE_MAX (1024u * 1024)     /* captured bytes up to which the next case starts
 					   before this one is verified */
 
@@ -116,7 +112,7 @@ struct pool {
 	size_t nrunning;
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
-	size_t narmed, armed_max;
+	size_t narmed;
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -357,7 +353,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	int rc;
 
 	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
-	if (arm ? p->narmed >= p->armed_max : p->nrunning >= p->jobs)
+	if (arm ? p->narmed >= p->jobs : p->nrunning >= p->jobs)
 		abort();
 	t = assay_xcalloc(1, sizeof(*t));
 	t->pos = pos;
@@ -433,6 +429,16 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	return 0;
 }
 
+/* Aborts armed task `t` (taken out of p->armed): nothing of its program ran; unreported. */
+static void drop_armed(struct pool *p, struct task *t)
+{
+	t->gr->running--;
+	p->ad->abort(t->job);
+	if (t->rel && !p->run->opts->keep)
+		assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+	task_free(t);
+}
+
 /* Lets the first armed case go into the free slot: it runs from now, and the time it waited
  * armed is not its duration's. */
 static int go_armed(struct pool *p)
@@ -447,11 +453,7 @@ static int go_armed(struct pool *p)
 	memmove(p->armed, p->armed + 1, --p->narmed * sizeof(*p->armed));
 	rc = p->ad->go(t->job, p->run->err);
 	if (rc) {
-		t->gr->running--;
-		p->ad->abort(t->job);
-		if (t->rel && !p->run->opts->keep)
-			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
-		task_free(t);
+		drop_armed(p, t);
 		return rc;
 	}
 	assay_run__notify_start(p->run, &p->run->suite->checkpoints[t->gr->icp], g, t->c->id,
@@ -465,17 +467,21 @@ static int go_armed(struct pool *p)
 /* Aborts every armed case: none of their programs ran; they are left unreported. */
 static void abort_armed(struct pool *p)
 {
-	/* in run order: each follows the one before it, whose server would otherwise let it go */
-	for (size_t i = 0; i < p->narmed; i++) {
-		struct task *t = p->armed[i];
-
-		t->gr->running--;
-		p->ad->abort(t->job);
-		if (t->rel && !p->run->opts->keep)
-			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
-		task_free(t);
-	}
+	/* in run order: each after the case it follows, whose server would otherwise let it go */
+	for (size_t i = 0; i < p->narmed; i++)
+		drop_armed(p, p->armed[i]);
 	p->narmed = 0;
+}
+
+/* Lets armed cases go, in run order, into the slots that are free. */
+static int go_free_slots(struct pool *p)
+{
+	int rc;
+
+	while (p->narmed && p->nrunning < p->jobs)
+		if ((rc = go_armed(p)))
+			return rc;
+	return 0;
 }
 
 /* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends. */
@@ -539,7 +545,7 @@ static bool over_budget(const struct pool *p)
 static bool may_arm(struct pool *p, struct group_run **gr_out)
 {
 	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new ||
-	    p->nrunning < p->jobs || p->narmed >= p->armed_max || over_budget(p) || stopping(p))
+	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
 		return false;
 	while (p->cur_group < p->ngroups) {
 		struct group_run *gr = &p->groups[p->cur_group];
@@ -563,10 +569,8 @@ static int fill(struct pool *p)
 	if (p->no_new || stopping(p)) {
 		if (!p->nrunning)
 			abort_armed(p); /* after the cases they follow (abort_all) */
-	} else {
-		while (p->narmed && p->nrunning < p->jobs)
-			if ((rc = go_armed(p)))
-				return rc;
+	} else if ((rc = go_free_slots(p))) {
+		return rc;
 	}
 	while (p->nrunning < p->jobs && !p->no_new && !over_budget(p)) {
 		if (stopping(p)) {
@@ -609,12 +613,8 @@ static int fill(struct pool *p)
 		rc = replay(p, agr, k, pos);
 		if (rc < 0)
 			return rc;
-		/* at -j1 it follows the case before it, running or armed: that case's server
-		 * lets it go */
-		void *after = p->jobs != 1  ? NULL
-			      : p->narmed   ? p->armed[p->narmed - 1]->job
-			      : p->nrunning ? p->running[0]->job
-					    : NULL;
+		/* at -j1 it follows the one running case: that case's server lets it go */
+		void *after = p->jobs == 1 && p->nrunning == 1 ? p->running[0]->job : NULL;
 
 		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
 			return rc;
@@ -674,13 +674,12 @@ static int finished(struct pool *p, size_t i)
 	/* The armed case goes at once, before this one's results are read, unless this one may
 	 * have filled the working folders' file system: then its folder goes first (below). Not
 	 * into a lane's slot: the lane's next case has it (lane_next below). */
-	while (!gr->lane && p->narmed && p->nrunning < p->jobs && !p->no_new && !stopping(p) &&
-	       roomy(run->root))
-		if ((rc = go_armed(p))) {
-			p->ad->abort(job);
-			task_free(t);
-			return rc;
-		}
+	if (!gr->lane && p->narmed && !p->no_new && !stopping(p) && roomy(run->root) &&
+	    (rc = go_free_slots(p))) {
+		p->ad->abort(job);
+		task_free(t);
+		return rc;
+	}
 	rc = p->ad->finish(job, &t->r, run->err);
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
@@ -836,8 +835,7 @@ int assay_run__pool(struct assay_run__run *run)
 		}
 	}
 	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
-	p.armed_max = p.jobs == 1 ? ARMED_AT_J1 : p.jobs;
-	p.armed = assay_xcalloc(p.armed_max, sizeof(*p.armed));
+	p.armed = assay_xcalloc(p.jobs, sizeof(*p.armed));
 	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
 	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));

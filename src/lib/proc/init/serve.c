@@ -233,9 +233,10 @@ static void case_reset(struct sup *s, const struct sup *base,
 	s->rep_fd = fds[3];
 	s->ctl_fd = fds[4];
 	s->go_fd = (flags & ASSAY_INIT_REQ_F_GATED) ? fds[5] : -1;
-	s->relay_fd = (flags & ASSAY_INIT_REQ_F_RELAY) ? fds[ASSAY_INIT_REQ_FDS_MAX - 1 -
-								 !(flags & ASSAY_INIT_REQ_F_GATED)]
-						       : -1;
+	/* the relay pipe comes after the go pipe, when there is one */
+	s->relay_fd = (flags & ASSAY_INIT_REQ_F_RELAY)
+			      ? fds[ASSAY_INIT_REQ_FDS + !!(flags & ASSAY_INIT_REQ_F_GATED)]
+			      : -1;
 	/* what the flags do not name (a malformed request's) is closed with the case's own */
 	for (int i = ASSAY_INIT_REQ_FDS; i < ASSAY_INIT_REQ_FDS_MAX; i++)
 		if (fds[i] >= 0 && fds[i] != s->go_fd && fds[i] != s->relay_fd)
@@ -244,7 +245,8 @@ static void case_reset(struct sup *s, const struct sup *base,
 
 /*
  * Has the file system of the case's working folder (`cwd`, NULL: the server's) at least half
- * of its room (what is used and what is available) and of its inodes free? Else the library gives the case's folder back before the next case
+ * of its room (what is used and what is available) and of its inodes free? (The pool's rule
+ * too, src/lib/run/pool.c roomy(): written again here, where no libc is.) Else the library gives the case's folder back before the next case
  * starts (protocol.h, relay).
  */
 static bool roomy(const char *cwd)

@@ -134,7 +134,10 @@ static uint64_t fs_rights(int abi)
  * folders and read paths are the same for every case of a run, and each open, type check and
  * close cost three system calls per rule per case. A folder replaced after it was kept is not
  * granted (the kept descriptor is the old one): less access, never more. Write rules (the
- * case's own folders, which spare folders rename around) are opened per case.
+ * case's own folders, which spare folders rename around) are opened per case, but for
+ * character devices (/dev/null, /dev/zero, /dev/full): a device node is no folder a rename
+ * could move a case's files under, and whichever rule names it, the descriptor only says which
+ * inode the rule is for (the rights are the rule's).
  */
 #define KEPT_MAX 256
 #define KEPT_TEXT 32768
@@ -148,14 +151,19 @@ static int nkept;
 static char kept_text[KEPT_TEXT];
 static uint32_t kept_used;
 
+static bool is_chr(long mode)
+{
+	return mode >= 0 && (mode & S_S_IFMT) == S_S_IFCHR;
+}
+
 /* An O_PATH descriptor of `path` and its type (`*mode`), or -1. `*owned`: close it after use. */
 static int rule_fd(const char *path, bool read, long *mode, bool *owned)
 {
 	size_t len = s_strlen(path);
 	int fd;
 
-	for (int i = 0; read && i < nkept; i++)
-		if (s_streq(kept_text + kept[i].off, path)) {
+	for (int i = 0; i < nkept; i++)
+		if ((read || is_chr(kept[i].mode)) && s_streq(kept_text + kept[i].off, path)) {
 			*mode = kept[i].mode;
 			*owned = false;
 			return kept[i].fd;
@@ -165,7 +173,7 @@ static int rule_fd(const char *path, bool read, long *mode, bool *owned)
 		return -1;
 	*mode = s_fmode(fd);
 	*owned = true;
-	if (read && *mode >= 0 && nkept < KEPT_MAX && kept_used + len + 1 <= KEPT_TEXT) {
+	if ((read || is_chr(*mode)) && *mode >= 0 && nkept < KEPT_MAX && kept_used + len + 1 <= KEPT_TEXT) {
 		memcpy(kept_text + kept_used, path, len + 1);
 		kept[nkept].off = kept_used;
 		kept[nkept].fd = fd;

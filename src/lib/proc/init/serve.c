@@ -315,7 +315,7 @@ void serve(struct sup *s)
 		n = receive(fds);
 		if (n == 0)
 			s_exit(0); /* the library is gone, and no case runs */
-		memset(&case_cfg, 0, sizeof(case_cfg));
+		cfg_clear(&case_cfg);
 		if (n > 0 && split(n, &argv, &argc, &envp, &flags))
 			n = -1;
 		case_reset(s, &base, fds, flags);

@@ -602,6 +602,27 @@ static bool control_allowed(const struct sup *s, const struct s_signalfd_siginfo
 	return s->pidns ? si->ssi_pid == 0 : (int)si->ssi_pid == s_getppid();
 }
 
+/*
+ * The program's child side runs in the supervisor's memory (s_clone_vm) on a stack of its own,
+ * from a copy of the supervisor's state made before it starts: the supervisor goes on (closes
+ * the go pipe, records the pid) while the child reads. One child at a time: the next starts
+ * after this one's case is wholly reaped (a case server) or never (a supervisor of one case).
+ */
+#define CHILD_STACK (64 * 1024) /* run_child's deepest path (a PATH search) takes ~6 KiB */
+
+static struct {
+	struct sup s;
+	int pipe_r, pipe_w;
+} child_start;
+static char child_stack[CHILD_STACK] __attribute__((aligned(64)));
+
+__attribute__((noreturn)) static void child_main(void *arg)
+{
+	(void)arg;
+	s_close(child_start.pipe_r);
+	run_child(&child_start.s, child_start.pipe_w);
+}
+
 /* Starts the program and reads what its child side says before exec. @return 0, or -1 if
  * the program never ran (the report says why). */
 static int start_program(struct sup *s)
@@ -616,11 +637,10 @@ static int start_program(struct sup *s)
 		return -1;
 	}
 	s_clock_ns(&s->rep.t_start_ns);
-	pid = s_clone(S_SIGCHLD);
-	if (pid == 0) {
-		s_close(pipefd[0]);
-		run_child(s, pipefd[1]);
-	}
+	child_start.s = *s;
+	child_start.pipe_r = pipefd[0];
+	child_start.pipe_w = pipefd[1];
+	pid = s_clone_vm(child_main, NULL, child_stack + sizeof(child_stack));
 	s_close(pipefd[1]);
 	if (s->go_fd >= 0) {
 		s_close(s->go_fd); /* the program's alone: the library's end of file reaches it */

@@ -86,6 +86,7 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 #define S_FD_CLOEXEC 1
 #define S_S_IFMT 0170000
 #define S_S_IFDIR 0040000
+#define S_S_IFCHR 0020000
 
 #define S_SIGHUP 1
 #define S_SIGINT 2
@@ -296,6 +297,61 @@ static inline long s_clone(unsigned long flags)
 {
 	return SYS(__NR_clone, flags, 0, 0, 0, 0);
 }
+/*
+ * Starts a child that runs fn(arg) in the caller's memory (CLONE_VM), on `stack_top` (the top
+ * of a 16-byte aligned stack of its own), while the caller goes on. fn must not return: it execs
+ * or exits (if it returns, the child exits with 127). No copy of the address space is made, and
+ * the exec drops a reference instead of tearing a copy down: a fork costs page tables copied at
+ * the start, copy-on-write faults meanwhile, and their teardown inside the exec, on the path
+ * from the case's go to its program. The caller must not change what the child reads until the
+ * child has exec'd or exited (supervise.c start_program: the child reads a copy of its own).
+ * Where there is no inline system call for it (aarch64, ASSAY_INIT_LIBC), it forks: the same,
+ * at the cost of the copy. @return the child's pid to the caller, or -errno.
+ */
+typedef void (*s_child_fn)(void *arg);
+#if defined(__x86_64__) && !defined(ASSAY_INIT_LIBC)
+static inline long s_clone_vm(s_child_fn fn, void *arg, void *stack_top)
+{
+	register long r10 __asm__("r10") = 0;
+	register long r8 __asm__("r8") = 0;
+	register long r12 __asm__("r12") = (long)fn;  /* callee-saved: the child has them too */
+	register long r13 __asm__("r13") = (long)arg;
+	long ret;
+
+	/* clone(flags, newsp, parent_tid, child_tid, tls); the child (0) starts on newsp */
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "mov %%r13, %%rdi\n\t"
+			 "call *%%r12\n\t"
+			 "mov $127, %%edi\n\t"
+			 "mov %[exit], %%eax\n\t"
+			 "syscall\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"((long)__NR_clone), "D"((long)(0x00000100 /* CLONE_VM */ | 17 /* SIGCHLD */)),
+			   "S"(stack_top), "d"(0L), "r"(r10), "r"(r8), "r"(r12), "r"(r13),
+			   [exit] "i"(__NR_exit_group)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+#else
+static inline long s_clone_vm(s_child_fn fn, void *arg, void *stack_top)
+{
+	long pid = SYS(__NR_clone, 17 /* SIGCHLD */, 0, 0, 0, 0);
+
+	(void)stack_top;
+	if (pid == 0) {
+		fn(arg);
+		for (;;)
+			SYS(__NR_exit_group, 127);
+	}
+	return pid;
+}
+#endif
+
 static inline int s_execve(const char *path, char *const argv[], char *const envp[])
 {
 	return (int)SYS(__NR_execve, path, argv, envp);

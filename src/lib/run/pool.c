@@ -560,10 +560,30 @@ static bool may_arm(struct pool *p, struct group_run **gr_out)
 	return false;
 }
 
+/* Arms the next cases in run order while every slot is busy and one has no armed case. */
+static int arm_more(struct pool *p)
+{
+	struct group_run *agr;
+	int rc;
+
+	while (may_arm(p, &agr)) {
+		size_t k = p->cur_case++, pos = p->cur_pos++;
+
+		rc = replay(p, agr, k, pos);
+		if (rc < 0)
+			return rc;
+		/* at -j1 it follows the one running case: that case's server lets it go */
+		void *after = p->jobs == 1 && p->nrunning == 1 ? p->running[0]->job : NULL;
+
+		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
+			return rc;
+	}
+	return 0;
+}
+
 /* Starts cases in run order while a slot is free, the armed ones first; then arms the next. */
 static int fill(struct pool *p)
 {
-	struct group_run *agr;
 	int rc;
 
 	if (p->no_new || stopping(p)) {
@@ -607,19 +627,7 @@ static int fill(struct pool *p)
 		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL)))
 			return rc;
 	}
-	while (may_arm(p, &agr)) {
-		size_t k = p->cur_case++, pos = p->cur_pos++;
-
-		rc = replay(p, agr, k, pos);
-		if (rc < 0)
-			return rc;
-		/* at -j1 it follows the one running case: that case's server lets it go */
-		void *after = p->jobs == 1 && p->nrunning == 1 ? p->running[0]->job : NULL;
-
-		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
-			return rc;
-	}
-	return 0;
+	return arm_more(p);
 }
 
 /* Removes running task i (swap with the last). */
@@ -674,8 +682,12 @@ static int finished(struct pool *p, size_t i)
 	/* The armed case goes at once, before this one's results are read, unless this one may
 	 * have filled the working folders' file system: then its folder goes first (below). Not
 	 * into a lane's slot: the lane's next case has it (lane_next below). */
-	if (!gr->lane && p->narmed && !p->no_new && !stopping(p) && roomy(run->root) &&
-	    (rc = go_free_slots(p))) {
+	bool ahead = !gr->lane && !p->no_new && !stopping(p) && roomy(run->root);
+
+	/* ... and the case after it is armed at once too, while this one's results are read:
+	 * its server (often this case's, free again) sets it up meanwhile, so that it is ready
+	 * when the case now running ends. */
+	if (ahead && ((p->narmed && (rc = go_free_slots(p))) || (rc = arm_more(p)))) {
 		p->ad->abort(job);
 		task_free(t);
 		return rc;

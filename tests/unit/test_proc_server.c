@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <dirent.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -459,6 +461,72 @@ Test(server, a_gated_case_runs_nothing_until_go_and_is_timed_from_it)
 	assay_proc_servers_free(set);
 	box_free(&b);
 }
+
+/* The pid of a child of `parent` (from /proc/N/stat), or -1. */
+static pid_t child_of(pid_t parent)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = -1;
+
+	cr_assert(d);
+	while (found < 0 && (de = readdir(d))) {
+		char path[300], buf[512], *rp;
+		FILE *f;
+		int ppid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		/* "pid (comm) state ppid ...": comm may hold anything, the last ')' ends it */
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) &&
+		    sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+			found = (pid_t)atoi(de->d_name);
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+#if defined(__x86_64__)
+/* The armed process (supervise.c start_program, s_clone_vm) runs in its server's memory until
+ * its exec: nothing of the server's address space is copied at its start or torn down inside
+ * its exec, on the way from the go to the program. */
+Test(server, an_armed_case_shares_its_servers_memory_until_exec)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		assay_err err = ASSAY_ERR_INIT;
+		bool done = false;
+		pid_t child = -1;
+
+		gated_start(&p, set, &b, sandbox);
+		for (int i = 0; i < 200 && child < 0; i++, usleep(10 * 1000))
+			child = child_of(p.pid);
+		cr_assert(child > 0, "sandbox %d: no armed process under server %d", sandbox,
+			  (int)p.pid);
+		cr_assert_eq(syscall(SYS_kcmp, p.pid, child, 1 /* KCMP_VM */, 0, 0), 0,
+			     "sandbox %d: the armed process has a copy of its server's memory: %s",
+			     sandbox, strerror(errno));
+		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
+		while (!done)
+			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+		cr_assert_eq(assay_proc_finish(&p, &r), 0);
+		cr_assert_str_eq(p.out.ptr, "ran\n");
+		cr_assert(marker_made(&b));
+		assay_proc_release(&p);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+#endif
 
 Test(server, a_gated_case_released_before_go_never_runs_and_keeps_its_server)
 {

@@ -158,6 +158,12 @@ typedef struct assay_sandbox {
 				  following links, skipping files with more than one hard link);
 				  the folders above them must let these ids through, and
 				  write_paths must be writable by them. Ignored without root */
+	bool cwd_empty;      /**< with root: the caller made `cwd` for this case, empty, and has
+				  put nothing in it since (nothing has run in it): its owner is
+				  changed without reading it. A folder that holds a sub-folder
+				  after all is read; files in it would stay the caller's (the
+				  program could not change them). false: `cwd` is read */
+	bool tmp_empty;      /**< the same for `tmp_dir` */
 } assay_sandbox;
 
 /**

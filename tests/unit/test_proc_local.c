@@ -198,6 +198,97 @@ static uid_t owner_of(const char *path)
 	return st.st_uid;
 }
 
+/* Runs `sh -c true` sandboxed in the box with both folders said to be empty (proc.h cwd_empty,
+ * tmp_empty); returns assay_proc_run's code and its message. */
+static int run_said_empty(const struct box *b, char *msg, size_t msgsize)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	int rc;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "true");
+	boxed(&p, b, true);
+	p.sandbox.cwd_empty = p.sandbox.tmp_empty = true;
+	rc = assay_proc_run(&p, &r, &err);
+	snprintf(msg, msgsize, "%s", err.msg);
+	assay_proc_release(&p);
+	return rc;
+}
+
+/* The hand-over's fast path for folders the caller made empty: the folder itself changes owner
+ * and nothing in it is read; a caller that was wrong gives nothing away (a link planted in it is
+ * not followed, a file in it stays root's), a folder with a sub-folder is walked as any other,
+ * and every refusal still holds. */
+Test(uid, a_folder_said_empty_is_handed_over_alone_and_refusals_still_hold)
+{
+	struct box b;
+	char msg[512], *victim, *sym, *file, *sub, *subfile, *home, *old_home, *theirs;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	box_make(&b);
+	victim = assay_path_join(b.root, "victim");
+	cr_assert_eq(assay_fs_write(victim, "root's\n", 7, 0644, NULL), 0);
+	sym = assay_path_join(b.work, "link");
+	cr_assert_eq(symlink(victim, sym), 0);
+	file = assay_path_join(b.tmp, "file");
+	cr_assert_eq(assay_fs_write(file, "x", 1, 0644, NULL), 0);
+	cr_assert_eq(run_said_empty(&b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(b.work), 65534);
+	cr_assert_eq(owner_of(b.tmp), 65534);
+	cr_assert_eq(owner_of(victim), 0, "the link's target was given away");
+	cr_assert_eq(owner_of(sym), 0);
+	/* not read: the fast path was taken (the walk gives the file away: the test can fail) */
+	cr_assert_eq(owner_of(file), 0);
+
+	/* a sub-folder (more than two links): walked, whatever the caller said */
+	sub = assay_path_join(b.work, "sub");
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	subfile = assay_path_join(sub, "f");
+	cr_assert_eq(assay_fs_write(subfile, "y", 1, 0644, NULL), 0);
+	cr_assert_eq(run_said_empty(&b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(sub), 65534);
+	cr_assert_eq(owner_of(subfile), 65534);
+	cr_assert_eq(owner_of(victim), 0, "the link's target was given away");
+
+	/* refused as without the word: the home folder, a third user's folder */
+	home = assay_path_join(b.root, "home");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	cr_assert_eq(setenv("HOME", b.work, 1), 0);
+	cr_assert_eq(chown(b.work, 0, 0), 0);
+	cr_assert_eq(run_said_empty(&b, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert(strstr(msg, "home"), "%s", msg);
+	cr_assert_eq(owner_of(b.work), 0);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	theirs = assay_path_join(b.root, "theirs");
+	cr_assert_eq(chown(b.work, 12345, 12345), 0);
+	cr_assert_eq(run_said_empty(&b, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert(strstr(msg, "another user"), "%s", msg);
+	cr_assert_eq(owner_of(b.work), 12345);
+	/* and a link in place of the folder is not followed */
+	cr_assert_eq(rename(b.work, theirs), 0);
+	cr_assert_eq(symlink(theirs, b.work), 0);
+	cr_assert_eq(chown(theirs, 0, 0), 0);
+	cr_assert_eq(run_said_empty(&b, msg, sizeof(msg)), ASSAY_ESPAWN);
+	cr_assert_eq(owner_of(theirs), 0);
+	free(old_home);
+	free(theirs);
+	free(home);
+	free(subfile);
+	free(sub);
+	free(file);
+	free(sym);
+	free(victim);
+	box_free(&b);
+}
+
 /* The incident of 2026-11-28: a process started in `/` gave the file system to nobody. The
  * refusal is checked on the rule for the folders a test cannot risk, and for real on folders
  * made to look like them. */

@@ -12,6 +12,13 @@
  *   file elsewhere (where protected_hardlinks is off), which must not change owner.
  * - A sub-folder that cannot be opened, or an entry that cannot be changed, is skipped: the
  *   program then finds it as root left it, which takes nothing from the sandbox.
+ * - A folder its caller says it made empty for the case (proc.h assay_sandbox.cwd_empty,
+ *   tmp_empty: a trivial case's two folders) is not read: its owner changes, nothing more, with
+ *   every check below still made on it. st_nlink == 2 cannot prove a folder empty (files add no
+ *   link), so the caller's word is what skips the walk; one with a sub-folder after all is
+ *   walked. Were the word wrong, the files in it would stay root's, which gives nothing away.
+ *   assay's working folder is asked once for both folders (getcwd), and assay's euid is the
+ *   caller's (it hands over only as root).
  *
  * - Only a folder made for the case is handed over. A working folder that is `/`, a folder at
  *   the top of the tree, a system folder or one below it (/usr, /etc, /bin, /sbin, /lib*,
@@ -84,9 +91,10 @@ static bool home_real(char *out)
 	return found;
 }
 
-const char *assay_proc__hand_over_refusal(const char *real)
+/* The refusal, with assay's working folder `cwd` (NULL: unknown) given. */
+static const char *refusal(const char *real, const char *cwd)
 {
-	char cwd[4096], rhome[PATH_MAX];
+	char rhome[PATH_MAX];
 	const char *slash;
 
 	if (real[0] != '/' || !strcmp(real, "/"))
@@ -98,60 +106,79 @@ const char *assay_proc__hand_over_refusal(const char *real)
 		if (at_or_above(system_trees[i], real) &&
 		    !(!strncmp(real, "/dev/shm/", 9) && real[9])) /* a scratch file system */
 			return "a system folder";
-	if (getcwd(cwd, sizeof(cwd)) && at_or_above(real, cwd))
+	if (cwd && at_or_above(real, cwd))
 		return "assay's own working folder or a folder above it";
 	if (home_real(rhome) && at_or_above(real, rhome))
 		return "the home folder or a folder above it";
 	return NULL;
 }
 
-/* Gives `dfd` (a folder, consumed) and what it holds to uid:gid. */
-static void hand_over_dir(int dfd, dev_t dev, uid_t uid, gid_t gid, int depth)
+const char *assay_proc__hand_over_refusal(const char *real)
 {
-	DIR *d;
-	struct dirent *de;
+	char cwd[4096];
 
-	struct stat top;
+	return refusal(real, getcwd(cwd, sizeof(cwd)));
+}
+
+/* getdents64's buffer per folder level: most case folders hold a few entries, read in one
+ * call (and one more that says the end). */
+#define DENTS_BUF 8192
+
+/*
+ * Gives `dfd` (a folder, consumed; `top` its fstat) and what it holds to uid:gid. The entries
+ * are read with getdents64 on `dfd` itself (what fdopendir would do, less its two fcntl calls).
+ */
+static void hand_over_dir(int dfd, const struct stat *top, dev_t dev, uid_t uid, gid_t gid,
+			  int depth)
+{
+	char *buf;
+	ssize_t n;
 
 	/* an inode that is the user's already (handed over before, in a shared folder) is not
 	 * written again */
-	if (fstat(dfd, &top) || ((top.st_uid != uid || top.st_gid != gid) && fchown(dfd, uid, gid)) ||
-	    depth > MAX_DEPTH || !(d = fdopendir(dfd))) {
+	if (((top->st_uid != uid || top->st_gid != gid) && fchown(dfd, uid, gid)) ||
+	    depth > MAX_DEPTH) {
 		close(dfd);
 		return;
 	}
-	while ((de = readdir(d))) {
-		struct stat st;
-		int fd;
+	buf = assay_xmalloc(DENTS_BUF);
+	while ((n = getdents64(dfd, buf, DENTS_BUF)) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const void *)(buf + off);
+			struct stat st;
+			int fd;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		fd = openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (fstat(fd, &st) || st.st_dev != dev || S_ISLNK(st.st_mode)) {
-			close(fd);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd(d), de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			close(fd);
-			/* the same folder as the one just checked, not one swapped in since */
-			if (sub >= 0 && (fstat(sub, &st) || st.st_dev != dev)) {
-				close(sub);
+			off += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			fd = openat(dfd, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (fstat(fd, &st) || st.st_dev != dev || S_ISLNK(st.st_mode)) {
+				close(fd);
 				continue;
 			}
-			if (sub >= 0)
-				hand_over_dir(sub, dev, uid, gid, depth + 1);
-			continue;
+			if (S_ISDIR(st.st_mode)) {
+				int sub = openat(dfd, de->d_name,
+						 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+				close(fd);
+				/* the same folder as the one just checked, not one swapped in since */
+				if (sub >= 0 && (fstat(sub, &st) || st.st_dev != dev)) {
+					close(sub);
+					continue;
+				}
+				if (sub >= 0)
+					hand_over_dir(sub, &st, dev, uid, gid, depth + 1);
+				continue;
+			}
+			if (st.st_nlink == 1 && (st.st_uid != uid || st.st_gid != gid))
+				fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+			close(fd);
 		}
-		if (st.st_nlink == 1 && (st.st_uid != uid || st.st_gid != gid))
-			fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
-		close(fd);
 	}
-	closedir(d);
+	free(buf);
+	close(dfd);
 }
 
 /* The resolved path of the folder open as `fd`, from /proc/self/fd (one call, where realpath
@@ -170,7 +197,10 @@ static bool fd_path(int fd, char *out, size_t size)
 	return out[0] == '/' && !strstr(out, " (deleted)");
 }
 
-static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
+/* Hands folder `path` over (`empty`: the caller made it empty, see proc.h; `cwd`: assay's
+ * working folder, or NULL if unknown; `euid`: assay's). */
+static int hand_over(const char *path, bool empty, const char *cwd, uid_t euid, uid_t uid,
+		     gid_t gid, assay_err *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -189,8 +219,7 @@ static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
 
 		if (!fd_path(fd, real, sizeof(real)) && !realpath(path, real))
 			why = "a folder whose path cannot be resolved";
-		else if (!(why = assay_proc__hand_over_refusal(real)) && st.st_uid != geteuid() &&
-			 st.st_uid != uid)
+		else if (!(why = refusal(real, cwd)) && st.st_uid != euid && st.st_uid != uid)
 			why = "a folder that belongs to another user";
 		if (why) {
 			close(fd);
@@ -200,17 +229,31 @@ static int hand_over(const char *path, uid_t uid, gid_t gid, assay_err *err)
 					     why);
 		}
 	}
-	hand_over_dir(fd, st.st_dev, uid, gid, 0);
+	/* A folder the caller made empty has nothing to read: its owner changes, no more. One
+	 * with a sub-folder after all (more than two links) is walked as any other. */
+	if (empty && st.st_nlink == 2) {
+		if (st.st_uid != uid || st.st_gid != gid)
+			fchown(fd, uid, gid); /* a failure leaves it root's: nothing given away */
+		close(fd);
+		return 0;
+	}
+	hand_over_dir(fd, &st, st.st_dev, uid, gid, 0);
 	return 0;
 }
 
-int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err)
+int assay_proc__hand_over(const assay_proc *p, unsigned euid, unsigned uid, unsigned gid,
+			  assay_err *err)
 {
+	char buf[4096];
+	/* asked once for both folders */
+	const char *cwd = getcwd(buf, sizeof(buf));
 	int rc = 0;
 
 	if (p->cwd)
-		rc = hand_over(p->cwd, (uid_t)uid, (gid_t)gid, err);
+		rc = hand_over(p->cwd, p->sandbox.cwd_empty, cwd, (uid_t)euid, (uid_t)uid,
+			       (gid_t)gid, err);
 	if (!rc && p->sandbox.tmp_dir)
-		rc = hand_over(p->sandbox.tmp_dir, (uid_t)uid, (gid_t)gid, err);
+		rc = hand_over(p->sandbox.tmp_dir, p->sandbox.tmp_empty, cwd, (uid_t)euid,
+			       (uid_t)uid, (gid_t)gid, err);
 	return rc;
 }

@@ -55,6 +55,12 @@ typedef struct assay_run_ctx {
 	assay_fs_spares *spares;      /**< spare folders for per-case folders (fs.h), or NULL */
 	bool relay;                   /**< one case at a time (-j1): a case may let the case
 					   armed after it start itself as it ends (arm's `after`) */
+	bool workdir_empty;           /**< true only during the one `start` or `arm` call it is
+					   passed to, and only when that case's working folder was
+					   made for it just now and nothing was put in it (no
+					   submission, no files/): the adapter may then tell the
+					   sandbox so (proc.h assay_sandbox.cwd_empty) once it has
+					   written nothing there either */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

@@ -118,6 +118,10 @@ static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
 	if (ctx->sandbox)
 		job->p.sandbox = *ctx->sandbox;
 	job->p.sandbox.tmp_dir = job->tmp;
+	/* both made empty for the case (the temporary folder always, by mkdtemp or as an emptied
+	 * spare): the hand-over to the sandbox's user need not read them */
+	job->p.sandbox.tmp_empty = true;
+	job->p.sandbox.cwd_empty = ctx->workdir_empty && !cc->ninput_files;
 	job->p.limits = c->limits;
 	job->p.servers = ctx->servers;
 	job->p.stdin_data = cc->stdin_data;

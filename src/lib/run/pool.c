@@ -46,17 +46,27 @@
  *   port, where two servers cannot listen at once): no case of a group not yet set up starts
  *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
  * - `duration` runs from the start of loading the case to the end of its verification.
+ * - An isolated group without spares (the run's scratch tmpfs) keeps its folder open, reached
+ *   once without following a link: each case's folder is one mkdirat and one unlinkat by name
+ *   there, with no path resolved again; the adapter is told when the folder it gets was made
+ *   just now and left empty (adapter_iface.h workdir_empty), so the sandbox's hand-over need
+ *   not read it. Anything else (a folder there already, one not empty at the end) goes the
+ *   usual way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "assay/fs.h"
 #include "run/run_int.h"
 #include "assay/report.h"
+#include "util/fs_int.h"
 #include "util/banned.h"
 
 #define STOP_CHECK_MS 200
@@ -72,6 +82,9 @@ struct group_run {
 	size_t icp, ig;
 	assay_run_ctx ctx;
 	char *grel, *gdir;
+	int gfd;           /* isolated, without spares: its folder, opened once beneath the run's
+			      root (no link followed), where its cases' folders are made and
+			      removed by name; else -1 */
 	void *state;
 	bool ready;        /* its folder made, group_begin called */
 	bool begun;        /* group_begin succeeded: group_end is owed */
@@ -163,6 +176,10 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				     "the submission folder does not exist");
 	if ((rc = assay_fs_mkdirs_beneath(run->root, gr->grel, run->err)))
 		return rc;
+	/* its cases' folders are then one mkdirat and one unlinkat each, with no path resolved:
+	 * what a case could swap on the way is passed already (a failure: the usual way) */
+	if (g->isolated && !run->spares)
+		gr->gfd = assay_fs__open_dir_beneath(run->root, gr->grel);
 	/* One folder for the whole group: the submission is copied in once. A copy that fails
 	 * (the run's working folders full) fails the group's cases, not the run. */
 	if (!g->isolated && submission) {
@@ -185,6 +202,9 @@ static void group_teardown(struct pool *p, struct group_run *gr)
 		return;
 	if (gr->begun && p->ad->group_end)
 		p->ad->group_end(gr->state);
+	if (gr->gfd >= 0)
+		close(gr->gfd);
+	gr->gfd = -1;
 	if (gr->grel && !p->run->opts->keep)
 		assay_fs_remove_beneath(p->run->root, gr->grel, NULL);
 	free(gr->grel);
@@ -205,6 +225,21 @@ static void task_free(struct task *t)
 	assay_case_free(t->c);
 	free(t->rel);
 	free(t);
+}
+
+/* Gives back the working folder of isolated task `t` (unless --keep): an empty one, removed
+ * through its group's descriptor in one call; else (not empty, not a folder, or no descriptor)
+ * as assay_fs_spares_give() does, which follows no link and keeps spares. */
+static void give_workdir(struct pool *p, struct task *t)
+{
+	const char *leaf;
+
+	if (!t->rel || p->run->opts->keep)
+		return;
+	leaf = strrchr(t->rel, '/');
+	if (t->gr->gfd >= 0 && leaf && !unlinkat(t->gr->gfd, leaf + 1, AT_REMOVEDIR))
+		return;
+	assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 }
 
 /* Hands every finished case whose turn has come to the in-order sinks. */
@@ -256,8 +291,7 @@ static int resolved(struct pool *p, struct task *t)
 		p->unflushed = assay_now();
 	if (p->run->opts->fail_fast && !t->cr.passed && !t->cr.replayed)
 		p->no_new = true;
-	if (t->rel && !p->run->opts->keep)
-		assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+	give_workdir(p, t);
 	t->bytes = 4096 + arena_bytes(t->a) + (t->c ? arena_bytes(t->c->arena) : 0) +
 		   arena_bytes(t->r.arena);
 	for (size_t i = 0; i < t->r.nbufs; i++)
@@ -319,20 +353,29 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
  * only) and the case folder's files/ into it, at `dir`. A folder an earlier case replaced by a
  * link is an error, never followed: no process of an earlier case of a shared folder is alive
  * by now (proc.h, and a lane runs one case at a time), so what was checked stays true.
+ * `rootfd`: `root` open (assay_fs__open_dir_beneath), or -1. `*empty`: the folder was made
+ * just now by this call and nothing was put in it (adapter_iface.h, workdir_empty).
  */
-static int prepare_workdir(assay_fs_spares *spares, const char *root, const char *rel,
+static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd, const char *rel,
 			   const char *dir, const char *submission, const assay_case *c, bool fresh,
-			   assay_err *err)
+			   bool *empty, assay_err *err)
 {
+	bool made = false;
 	int rc;
 
-	if ((rc = assay_fs_spares_take(fresh ? spares : NULL, root, rel, err)))
+	*empty = false;
+	/* made here, by name beneath its open parent: a new folder, empty (one that was there
+	 * already is taken the usual way, which checks it) */
+	if (fresh && !spares && rootfd >= 0 && !strchr(rel, '/'))
+		made = mkdirat(rootfd, rel, 0755) == 0;
+	if (!made && (rc = assay_fs_spares_take(fresh ? spares : NULL, root, rel, err)))
 		return rc;
 	if (fresh && submission && (rc = assay_fs_copy_tree(submission, dir, err)))
 		return rc;
 	/* Earlier cases of a shared folder may have planted links: write beneath, never through. */
 	if (c->files_dir && (rc = assay_fs_copy_tree_beneath(c->files_dir, dir, err)))
 		return rc;
+	*empty = made && !submission && !c->files_dir;
 	return 0;
 }
 
@@ -397,8 +440,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		rel = gr->grel;
 	}
 	assay_err e = ASSAY_ERR_INIT;
-	if (prepare_workdir(run->spares, base, rel, dir, gr->ctx.submission, t->c, g->isolated,
-			    &e)) {
+	bool empty;
+	if (prepare_workdir(run->spares, base, g->isolated ? gr->gfd : -1, rel, dir,
+			    gr->ctx.submission, t->c, g->isolated, &empty, &e)) {
 		char msg[1200];
 
 		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
@@ -408,14 +452,15 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(dir);
 		return resolved(p, t);
 	}
+	gr->ctx.workdir_empty = empty; /* for this call only */
 	if (arm)
 		rc = p->ad->arm(&t->job, gr->state, &gr->ctx, t->c, dir, after, run->err);
 	else
 		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
+	gr->ctx.workdir_empty = false;
 	free(dir);
 	if (rc) {
-		if (t->rel && !run->opts->keep)
-			assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
+		give_workdir(p, t);
 		task_free(t);
 		return rc;
 	}
@@ -434,8 +479,7 @@ static void drop_armed(struct pool *p, struct task *t)
 {
 	t->gr->running--;
 	p->ad->abort(t->job);
-	if (t->rel && !p->run->opts->keep)
-		assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+	give_workdir(p, t);
 	task_free(t);
 }
 
@@ -695,8 +739,7 @@ static int finished(struct pool *p, size_t i)
 	rc = p->ad->finish(job, &t->r, run->err);
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
-	if (t->rel && !run->opts->keep)
-		assay_fs_spares_give(run->spares, run->root, t->rel, NULL);
+	give_workdir(p, t);
 	free(t->rel);
 	t->rel = NULL;
 	if (rc) {
@@ -748,8 +791,7 @@ static void abort_all(struct pool *p)
 
 		unrun(p, p->nrunning - 1);
 		p->ad->abort(job);
-		if (t->rel && !p->run->opts->keep)
-			assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+		give_workdir(p, t);
 		task_free(t);
 	}
 	abort_armed(p);
@@ -840,6 +882,7 @@ int assay_run__pool(struct assay_run__run *run)
 
 			gr->icp = i;
 			gr->ig = j;
+			gr->gfd = -1;
 			gr->lane = !g->isolated || p.ad->serial_groups;
 			gr->unresolved = g->ncases;
 			gr->first_pos = pos;

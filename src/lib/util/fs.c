@@ -816,6 +816,20 @@ int assay_fs__open_parent_beneath(const char *root, const char *rel, bool create
 	return -1;
 }
 
+int assay_fs__open_dir_beneath(const char *root, const char *rel)
+{
+	const char *leaf;
+	int dfd = assay_fs__open_parent_beneath(root, rel, false, &leaf), fd, e;
+
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return fd;
+}
+
 int assay_fs_read_beneath(assay_buf *out, const char *root, const char *rel, size_t max,
 			  assay_err *err)
 {

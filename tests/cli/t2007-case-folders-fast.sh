@@ -28,6 +28,17 @@ test_case 'with root, what assay put in a working folder is the case'"'"'s to ch
 	w=$(jq -r .work_dir res/summary.json)
 	[ "$(stat -c %u:%g "$w/c/g/a" "$w/c/g/a/made" "$w/c/g/b/in.txt" | sort -u)" = 65534:65534 ]
 	rm -rf "$w"'
+
+test_case 'with root and umask 077, every case of every group reaches its folders (made passable once per group)' '
+	mk_suite ""
+	mkdir -p s/c/h
+	printf "name: fast\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}, h: {}}}, d: {groups: {g: {}}}}\n" > s/suite.yaml
+	mkdir -p s/d/g
+	for g in c/g c/h d/g; do for i in 1 2 3; do
+		printf "arguments: [\"echo x > made && echo y > \$TMPDIR/t && echo ok\"]\nexpected: {output: \"ok\\\\n\"}\n" > s/$g/e$i.yaml
+	done; done
+	(umask 077; run_assay run s -o res -j2; expect_exit 0)
+	(umask 077; run_assay run s -o res -j1; expect_exit 0)'
 fi
 
 test_case 'a case'"'"'s folder that holds what it made is removed, an empty one too, and the group'"'"'s after them' '

@@ -66,13 +66,59 @@ static void free_job(struct cli_job *job)
 	free(job);
 }
 
+/* A group's state (group_begin): the parents of the last working and temporary folders made
+ * passable for the sandbox's user (assay_proc__sandbox_reach), so that the next case of the
+ * group with the same parents walks nothing: only assay (root) changes those folders' modes,
+ * and it never takes o+x away. */
+struct cli_group {
+	char *reached[2];
+};
+
+static int group_begin(void **state, const assay_run_ctx *ctx, assay_err *err)
+{
+	(void)ctx;
+	(void)err;
+	*state = assay_xcalloc(1, sizeof(struct cli_group));
+	return 0;
+}
+
+static void group_end(void *state)
+{
+	struct cli_group *g = state;
+
+	if (!g)
+		return;
+	free(g->reached[0]);
+	free(g->reached[1]);
+	free(g);
+}
+
+/* assay_proc__sandbox_reach(sb, top, path), unless `g` (NULL: none) reached the same parent
+ * last time in slot `which`. */
+static void reach(struct cli_group *g, int which, const assay_sandbox *sb, const char *top,
+		  const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	char *last = g ? g->reached[which] : NULL;
+
+	if (last && strlen(last) == n && !strncmp(last, path, n))
+		return;
+	assay_proc__sandbox_reach(sb, top, path);
+	if (g) {
+		free(last);
+		g->reached[which] = assay_xstrndup(path, n);
+	}
+}
+
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
 static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
 static const char *const cli_suite_keys[] = { "tracked_files", NULL };
 static const assay_list_merge cli_merge_lists[] = { { "input_files", "path" }, { NULL, NULL } };
 
-static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
-		     const char *workdir, bool gated, struct cli_job *after, assay_err *err)
+static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
+		     const assay_case *c, const char *workdir, bool gated, struct cli_job *after,
+		     assay_err *err)
 {
 	const struct cli_case *cc = c->adapter_data;
 	struct cli_job *job;
@@ -107,8 +153,8 @@ static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
 		if (slash && slash != top)
 			*slash = '\0'; /* the run's root, which holds tmp_root and the working folders */
 
-		assay_proc__sandbox_reach(ctx->sandbox, top, workdir);
-		assay_proc__sandbox_reach(ctx->sandbox, top, job->tmp);
+		reach(g, 0, ctx->sandbox, top, workdir);
+		reach(g, 1, ctx->sandbox, top, job->tmp);
 		free(top);
 	}
 	assay_strvec_pushv(&job->p.argv, (const char *const *)ctx->command->v);
@@ -145,8 +191,7 @@ static int start_job(void **jobp, const assay_run_ctx *ctx, const assay_case *c,
 static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		 const char *workdir, assay_err *err)
 {
-	(void)state;
-	return start_job(jobp, ctx, c, workdir, false, NULL, err);
+	return start_job(jobp, state, ctx, c, workdir, false, NULL, err);
 }
 
 /* The case's process made and sandboxed on a case server, its program waiting for go (proc.h,
@@ -154,8 +199,7 @@ static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay
 static int arm(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
 	       const char *workdir, void *after, assay_err *err)
 {
-	(void)state;
-	return start_job(jobp, ctx, c, workdir, true, after, err);
+	return start_job(jobp, state, ctx, c, workdir, true, after, err);
 }
 
 static int go(void *jobp, assay_err *err)
@@ -458,4 +502,6 @@ const assay_adapter assay_adapter_cli = {
 	.repro_inputs = assay_cli__repro_inputs,
 	.merge_lists = cli_merge_lists,
 	.prepare_case = assay_cli__prepare_case,
+	.group_begin = group_begin,
+	.group_end = group_end,
 };

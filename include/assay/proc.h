@@ -34,7 +34,8 @@
  * What the library does NOT do to its caller: it changes no signal disposition (SIGPIPE is
  * blocked in the calling thread only while it writes standard input), does not make the caller
  * a subreaper, and never waits for or signals any process but the supervisors it started. It
- * keeps one sealed, close-on-exec memfd (the supervisor's image) open for the life of the
+ * keeps one sealed, close-on-exec memfd (the supervisor's image) and, once a case without
+ * standard input has run, one read-only descriptor of /dev/null open for the life of the
  * process. Every descriptor it opens is close-on-exec.
  */
 #ifndef ASSAY_PROC_H

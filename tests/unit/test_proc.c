@@ -604,6 +604,42 @@ Test(proc, no_descriptor_leaks)
 	close(fds[1]);
 }
 
+/* The descriptors this process has open. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* A case without input reads an empty stdin from the /dev/null the library keeps (proc.h): one
+ * descriptor for the life of the process, not one more per case. */
+Test(proc, empty_stdin_from_one_kept_descriptor)
+{
+	int before = -1;
+
+	for (int i = 0; i < 4; i++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		tool(&p, "count-stdin", NULL);
+		run_ok(&p, &r);
+		expect_exit(&r, 0);
+		cr_assert_str_eq(p.out.ptr, "0\n");
+		assay_proc_release(&p);
+		if (i == 0)
+			before = open_fds(); /* the memfd and /dev/null are kept from here */
+		else
+			cr_assert_eq(open_fds(), before, "case %d: a descriptor more", i);
+	}
+}
+
 Test(proc, signals_reset_in_the_child)
 {
 	assay_proc p = ASSAY_PROC_INIT;

@@ -55,6 +55,7 @@ enum { ST_NEW = 0, ST_RUNNING, ST_REPORTED, ST_REAPED, ST_DONE, ST_FAILED, ST_AR
 #define READ_CHUNK 65536     /* one pipe's default capacity */
 #define READS_PER_PUMP 8     /* so one noisy stream cannot starve the others */
 #define NOBODY 65534         /* the default outer ids of a sandboxed program when assay is root */
+#define MIN_ARG_MAX 131072   /* the least ARG_MAX glibc and Linux give (32 pages of 4 KiB) */
 
 _Static_assert(sizeof(struct assay_init_report) <= sizeof(((assay_proc *)0)->rep),
 	       "the report does not fit assay_proc.rep");
@@ -306,7 +307,7 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
  */
 static bool too_big_to_exec(char *const *argv, char *const *envp)
 {
-	long page = sysconf(_SC_PAGESIZE), max = sysconf(_SC_ARG_MAX);
+	long page = sysconf(_SC_PAGESIZE), max;
 	size_t total = 0;
 
 	for (int k = 0; k < 2; k++)
@@ -317,7 +318,38 @@ static bool too_big_to_exec(char *const *argv, char *const *envp)
 				return true;
 			total += n + sizeof(char *);
 		}
+	/* glibc's ARG_MAX is never below 128 KiB (its MAX(legacy ARG_MAX, stack limit / 4)), nor
+	 * is the kernel's: below that, no getrlimit is needed to know */
+	if (total <= MIN_ARG_MAX)
+		return false;
+	max = sysconf(_SC_ARG_MAX);
 	return max > 0 && total > (size_t)max;
+}
+
+/* /dev/null, read-only, above 5 and close-on-exec: opened on first use and kept for the life of
+ * the process (proc.h), so that a case without input costs no open and close of it. -1 (errno
+ * set) if it cannot be opened; then the next case tries again. */
+static int dev_null(void)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static int kept = -1;
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	if (kept < 0) {
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && assay_proc__fd_high(&fd)) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			fd = -1;
+		}
+		kept = fd;
+	}
+	fd = kept;
+	pthread_mutex_unlock(&lock);
+	return fd;
 }
 
 /* Removes the case's memory cgroup, if it has one, its figures unread. */
@@ -362,8 +394,8 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 			goto out;
 		}
 	} else {
-		devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (devnull < 0 || assay_proc__fd_high(&devnull)) {
+		devnull = dev_null(); /* kept: never closed here */
+		if (devnull < 0) {
 			rc = spawn_error(err, "/dev/null", errno);
 			goto out;
 		}
@@ -444,7 +476,6 @@ out:
 	free(envp);
 	free(tmpdir_var);
 	assay_strvec_clear(&argv);
-	close_fd(&devnull);
 	close_fd(&in[0]);
 	close_fd(&in[1]);
 	close_fd(&out[0]);

@@ -14,8 +14,9 @@
  *
  * Life of a case: the loader calls `load_case` to read the adapter's own keys of a case into
  * typed data; the runner calls `group_begin` before the first case of a group, then for each
- * case `start`, `pump` until done (driven by poll() on `pollfds` and `deadline_ms`, so a pool
- * can run many cases at once), `finish` (the attributes), and `group_end` after the group.
+ * case `start`, `pump` (or `pump_polled`) until done (driven by poll() on `pollfds` and
+ * `deadline_ms`, so a pool can run many cases at once), `finish` (the attributes), and
+ * `group_end` after the group.
  * A runner that could not pump a job for a while (busy verifying another case) calls `extend`
  * so that the pause does not count against the job's timeout.
  * A case that fails, times out or cannot start is not an error: it is data in the result.
@@ -158,6 +159,13 @@ typedef struct assay_adapter {
 	int (*deadline_ms)(void *job);
 	/** Does whatever is ready without waiting; `*done` once the case has ended. */
 	int (*pump)(void *job, bool *done, assay_err *err);
+	/**
+	 * Like pump, for a runner that has just polled: `fds` holds the `n` descriptors `pollfds`
+	 * gave for `job`, with the revents of one poll() made since, and the job was not pumped
+	 * in between; they are not polled again. May be NULL: the runner calls pump.
+	 */
+	int (*pump_polled)(void *job, const struct pollfd *fds, size_t n, bool *done,
+			   assay_err *err);
 	/** After done: fills `out` (attributes, process result) and frees the job. */
 	int (*finish)(void *job, assay_case_result *out, assay_err *err);
 	/** Kills and frees a job that will not be finished (interrupt). */

@@ -10,7 +10,8 @@
  *                                              assay_proc_release().
  * Calling sequence (driven by a pool, never blocking): assay_proc_start(); then, whenever poll()
  * says one of assay_proc_pollfds() is ready or assay_proc_deadline_ms() has passed,
- * assay_proc_pump(p, 0, &done); once done, assay_proc_finish(); assay_proc_release().
+ * assay_proc_pump(p, 0, &done) (or assay_proc_pump_polled() with what that poll() said); once
+ * done, assay_proc_finish(); assay_proc_release().
  *
  * How it works: every case runs under a small supervisor program (assay-init, built with the
  * library and embedded in it) that the library exec's; the supervisor forks the program, so
@@ -373,6 +374,18 @@ ASSAY_EXTERN int assay_proc_deadline_ms(const assay_proc *p);
  *         died without reporting): details in `err`, and the process is done (finish refuses).
  */
 ASSAY_EXTERN int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err);
+
+/**
+ * assay_proc_pump() with `wait_ms` 0, for a caller that has just polled: `fds` holds the `n`
+ * descriptors assay_proc_pollfds() gave for `p`, with the revents of one poll() made since,
+ * and `p` was not pumped in between. Acts on those that are ready, without polling them
+ * again, and applies due timeout actions (a pool saves one poll() per process and turn).
+ * Entries that are no longer the process's descriptors are passed over.
+ * @param done as assay_proc_pump()
+ * @return as assay_proc_pump()
+ */
+ASSAY_EXTERN int assay_proc_pump_polled(assay_proc *p, const struct pollfd *fds, size_t n,
+					bool *done, assay_err *err);
 
 /**
  * After `done`: fills `out`. Nothing the case started survives: the supervisor killed and reaped

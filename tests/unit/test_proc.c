@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -638,6 +639,67 @@ Test(proc, empty_stdin_from_one_kept_descriptor)
 		else
 			cr_assert_eq(open_fds(), before, "case %d: a descriptor more", i);
 	}
+}
+
+/* Drives `p` (started) as a pool does with assay_proc_pump_polled(): one poll() of its
+ * descriptors, then the pump with what it said, never a poll of the pump's own. */
+static void drive_polled(assay_proc *p, assay_proc_result *r)
+{
+	assay_err err = ASSAY_ERR_INIT;
+	bool done = false;
+	int rc = 0;
+
+	while (!rc && !done) {
+		struct pollfd fds[ASSAY_PROC_MAX_POLLFDS];
+		size_t n = assay_proc_pollfds(p, fds, ASSAY_PROC_MAX_POLLFDS);
+		int wait = assay_proc_deadline_ms(p);
+
+		cr_assert(poll(fds, n, wait < 0 || wait > 200 ? 200 : wait) >= 0 || errno == EINTR);
+		rc = assay_proc_pump_polled(p, fds, n, &done, &err);
+	}
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	cr_assert_eq(assay_proc_finish(p, r), 0);
+}
+
+/* What poll() said, given to the pump: standard input written (past a pipe's capacity), both
+ * captures whole, the exit code, and the timeout still applied. */
+Test(proc, a_pump_given_the_poll_results_runs_a_case_whole)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	size_t len = 300000;
+	char *in = malloc(len);
+
+	for (size_t i = 0; i < len; i++)
+		in[i] = (char)('a' + i % 26);
+	tool(&p, "cat", NULL);
+	p.stdin_data = in;
+	p.stdin_len = len;
+	cr_assert_eq(assay_proc_start(&p, NULL), 0);
+	drive_polled(&p, &r);
+	expect_exit(&r, 0);
+	cr_assert_eq(p.out.len, len);
+	cr_assert(!memcmp(p.out.ptr, in, len));
+	assay_proc_release(&p);
+
+	tool(&p, "spew", "200000", "both", NULL);
+	cr_assert_eq(assay_proc_start(&p, NULL), 0);
+	drive_polled(&p, &r);
+	expect_exit(&r, 0);
+	cr_assert_eq(p.out.len, 200000);
+	cr_assert_eq(p.err.len, 200000);
+	assay_proc_release(&p);
+
+	tool(&p, "sleep", "30", NULL);
+	p.timeout_s = 0.3;
+	p.kill_grace_s = 0.1;
+	double t0 = now_s();
+	cr_assert_eq(assay_proc_start(&p, NULL), 0);
+	drive_polled(&p, &r);
+	cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT);
+	cr_assert_lt(now_s() - t0, 10.0);
+	assay_proc_release(&p);
+	free(in);
 }
 
 Test(proc, signals_reset_in_the_child)

@@ -223,16 +223,19 @@ static int deadline_ms(void *jobp)
 	return job->unstarted ? 0 : assay_proc_deadline_ms(&job->p);
 }
 
-static int pump(void *jobp, bool *done, assay_err *err)
+/* pump and pump_polled: `fds` NULL, assay_proc_pump() without waiting; else what the runner
+ * polled, assay_proc_pump_polled(). */
+static int pump_job(struct cli_job *job, const struct pollfd *fds, size_t n, bool *done,
+		    assay_err *err)
 {
-	struct cli_job *job = jobp;
 	int rc;
 
 	if (job->unstarted) {
 		*done = true;
 		return 0;
 	}
-	rc = assay_proc_pump(&job->p, 0, done, err);
+	rc = fds ? assay_proc_pump_polled(&job->p, fds, n, done, err)
+		 : assay_proc_pump(&job->p, 0, done, err);
 	if (rc == ASSAY_ESPAWN && job->p.died) {
 		/* its supervisor (or case server) was killed mid-case, which a case can bring
 		 * about (docs/security.md): that case fails, the run goes on */
@@ -245,6 +248,19 @@ static int pump(void *jobp, bool *done, assay_err *err)
 		return 0;
 	}
 	return rc;
+}
+
+static int pump(void *jobp, bool *done, assay_err *err)
+{
+	return pump_job(jobp, NULL, 0, done, err);
+}
+
+static int pump_polled(void *jobp, const struct pollfd *fds, size_t n, bool *done,
+		       assay_err *err)
+{
+	static const struct pollfd none;
+
+	return pump_job(jobp, fds ? fds : &none, fds ? n : 0, done, err);
 }
 
 /* Reads a file the program left, through assay_fs_read_beneath(): no links, no FIFOs. */
@@ -493,6 +509,7 @@ const assay_adapter assay_adapter_cli = {
 	.pollfds = pollfds,
 	.deadline_ms = deadline_ms,
 	.pump = pump,
+	.pump_polled = pump_polled,
 	.finish = finish,
 	.abort = abort_job,
 	.extend = extend,

@@ -911,11 +911,35 @@ void assay_proc_extend(assay_proc *p, double seconds)
 	}
 }
 
-int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
+/* Acts on the descriptors of `fds` (`n`) that poll() said are ready: stdin written, captures
+ * read, the report read, the supervisor reaped. Entries that are no longer the process's
+ * descriptors are passed over. @return 0 or as assay_proc_pump(). */
+static int on_ready(assay_proc *p, const struct pollfd *fds, size_t n, assay_err *err)
 {
-	double until = wait_ms > 0 ? now_s() + wait_ms / 1000.0 : 0;
 	int rc = 0;
 
+	for (size_t i = 0; i < n && !rc; i++) {
+		int fd = fds[i].fd;
+
+		if (!fds[i].revents || fd < 0)
+			continue;
+		if (fd == p->fd_in)
+			rc = write_stdin(p, err);
+		else if (fd == p->fd_out)
+			rc = read_capture(&p->fd_out, &p->out, &p->out_trunc, READS_PER_PUMP, err);
+		else if (fd == p->fd_err)
+			rc = read_capture(&p->fd_err, &p->err, &p->err_trunc, READS_PER_PUMP, err);
+		else if (fd == p->fd_rep)
+			rc = read_report(p, err);
+		else if (fd == p->fd_pid && p->state == ST_REPORTED)
+			rc = reap(p, err);
+	}
+	return rc;
+}
+
+/* The checks every pump makes first. @return 1: go on; else what the pump returns. */
+static int pump_begin(assay_proc *p, bool *done, assay_err *err)
+{
 	if (done)
 		*done = false;
 	if (p->state == ST_ARMED || p->deferred)
@@ -924,6 +948,47 @@ int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "process not started");
 	if (p->state == ST_FAILED)
 		return assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "the process failed");
+	return 1;
+}
+
+/* The supervisor is reaped and the pump failed: nothing of the case is left to wait for. */
+static int pump_failed(assay_proc *p, int rc)
+{
+	close_fd(&p->fd_out);
+	close_fd(&p->fd_err);
+	p->state = ST_FAILED;
+	return rc;
+}
+
+int assay_proc_pump_polled(assay_proc *p, const struct pollfd *fds, size_t n, bool *done,
+			   assay_err *err)
+{
+	int rc = pump_begin(p, done, err);
+
+	if (rc != 1)
+		return rc;
+	if (p->state != ST_DONE) {
+		if (p->state == ST_REPORTED && p->fd_pid < 0 && (rc = reap(p, err)))
+			return pump_failed(p, rc); /* no pidfd: it is exiting, the wait is short */
+		if ((rc = on_ready(p, fds, n, err)))
+			return p->state == ST_REAPED ? pump_failed(p, rc) : rc;
+		apply_timers(p, now_s(), err);
+		if (p->state == ST_REAPED && p->fd_out < 0 && p->fd_err < 0)
+			p->state = ST_DONE;
+	}
+	if (done)
+		*done = p->state == ST_DONE;
+	return 0;
+}
+
+int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
+{
+	double until = wait_ms > 0 ? now_s() + wait_ms / 1000.0 : 0;
+	int rc = pump_begin(p, done, err);
+
+	if (rc != 1)
+		return rc;
+	rc = 0;
 	while (p->state != ST_DONE) {
 		struct pollfd fds[ASSAY_PROC_MAX_POLLFDS];
 		size_t n = assay_proc_pollfds(p, fds, ASSAY_PROC_MAX_POLLFDS);
@@ -949,24 +1014,8 @@ int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 		if (r < 0 && errno != EINTR)
 			return io_error(err, "poll", errno);
 		acted = r > 0;
-		for (size_t i = 0; r > 0 && i < n && !rc; i++) {
-			int fd = fds[i].fd;
-
-			if (!fds[i].revents)
-				continue;
-			if (fd == p->fd_in)
-				rc = write_stdin(p, err);
-			else if (fd == p->fd_out)
-				rc = read_capture(&p->fd_out, &p->out, &p->out_trunc,
-						  READS_PER_PUMP, err);
-			else if (fd == p->fd_err)
-				rc = read_capture(&p->fd_err, &p->err, &p->err_trunc,
-						  READS_PER_PUMP, err);
-			else if (fd == p->fd_rep)
-				rc = read_report(p, err);
-			else if (fd == p->fd_pid && p->state == ST_REPORTED)
-				rc = reap(p, err);
-		}
+		if (r > 0)
+			rc = on_ready(p, fds, n, err);
 		if (rc) {
 			if (p->state == ST_REAPED)
 				goto failed;
@@ -984,11 +1033,7 @@ int assay_proc_pump(assay_proc *p, int wait_ms, bool *done, assay_err *err)
 		*done = p->state == ST_DONE;
 	return 0;
 failed:
-	/* The supervisor is reaped; nothing of the case is left to wait for. */
-	close_fd(&p->fd_out);
-	close_fd(&p->fd_err);
-	p->state = ST_FAILED;
-	return rc;
+	return pump_failed(p, rc);
 }
 
 int assay_proc_finish(assay_proc *p, assay_proc_result *out)

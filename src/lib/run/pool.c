@@ -107,6 +107,8 @@ struct task {
 	assay_case_result r;
 	void *job;             /* the adapter's while running (or armed) */
 	double armed_at;       /* armed: when its arming was done (assay_now), else 0 */
+	size_t pfd, npfd;      /* its descriptors in the pool's last poll: p->fds[pfd..+npfd] */
+	unsigned long polled;  /* the turn that polled them (0: none yet) */
 	char *rel;             /* isolated: its working folder beneath the root */
 	double t0;
 	assay_case_report cr;
@@ -134,6 +136,7 @@ struct pool {
 	size_t groups_max;        /* adapter groups_at_once: groups set up at once (0: any) */
 	size_t groups_open;       /* groups set up now (ready) */
 	struct pollfd *fds;
+	unsigned long turns;      /* turns of the loop so far */
 	double unflushed;         /* when the first case the sinks have not flushed was emitted
 				     (assay_now), or 0 */
 };
@@ -817,17 +820,23 @@ static int flush(struct pool *p, bool idle)
 	return 0;
 }
 
-/* One turn of the loop: poll every running case, then pump each. */
+/* One turn of the loop: poll every running case, then pump each. With the adapter's
+ * pump_polled, a case is given what this poll said of its descriptors (no poll of its own),
+ * and one that started during the turn is left for the next, which polls it. */
 static int turn(struct pool *p)
 {
 	size_t nfds = 0;
 	int wait = STOP_CHECK_MS, rc, n;
+	unsigned long now_turn = ++p->turns;
 
 	for (size_t i = 0; i < p->nrunning; i++) {
-		void *job = p->running[i]->job;
-		int d = p->ad->deadline_ms(job);
+		struct task *t = p->running[i];
+		int d = p->ad->deadline_ms(t->job);
 
-		nfds += p->ad->pollfds(job, p->fds + nfds, FDS_PER_JOB);
+		t->pfd = nfds;
+		t->npfd = p->ad->pollfds(t->job, p->fds + nfds, FDS_PER_JOB);
+		t->polled = now_turn;
+		nfds += t->npfd;
 		if (d >= 0 && d < wait)
 			wait = d;
 	}
@@ -846,9 +855,18 @@ static int turn(struct pool *p)
 		return 0;
 	}
 	for (size_t i = 0; i < p->nrunning;) {
+		struct task *t = p->running[i];
 		bool done = false;
 
-		rc = p->ad->pump(p->running[i]->job, &done, p->run->err);
+		if (!p->ad->pump_polled || n < 0)
+			rc = p->ad->pump(t->job, &done, p->run->err);
+		else if (t->polled == now_turn)
+			rc = p->ad->pump_polled(t->job, p->fds + t->pfd, t->npfd, &done,
+						p->run->err);
+		else {
+			i++; /* started during this turn: the next polls it */
+			continue;
+		}
 		if (rc)
 			return rc;
 		if (!done) {

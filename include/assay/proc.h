@@ -298,6 +298,10 @@ typedef struct assay_proc {
 	int fd_relay_r, fd_relay_w; /* relay, on a server: the pipe the server writes a byte on
 				    when the case ends, until a follower takes it */
 	bool deferred;           /* gated, not on a server: nothing started until go */
+	struct assay_proc *follower, *leader; /* assay_proc_follow(): the proc its relay pipe
+				    went to, and the one whose relay pipe it has, until either is
+				    released */
+	bool go_relayed;         /* gated: its leader's report says its server wrote the go */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;

@@ -516,10 +516,23 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 	p->t_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->state = ST_RUNNING;
-	/* a closed pipe (its server or the case died meanwhile) is no matter: the report says */
-	assay_proc__write_nosigpipe(p->fd_go, &go, 1);
+	/* a closed pipe (its server or the case died meanwhile) is no matter: the report says. Not
+	 * written when its leader's server wrote it already (relayed): the byte is in the pipe,
+	 * or taken, before the end of file this close makes, so the program starts all the same */
+	if (!p->go_relayed)
+		assay_proc__write_nosigpipe(p->fd_go, &go, 1);
 	close_fd(&p->fd_go);
 	return 0;
+}
+
+/* The report of `p` is read: if its server wrote the go of the proc following it (relayed),
+ * that proc's go need not write it again. */
+static void note_relayed(assay_proc *p)
+{
+	const struct assay_init_report *r = report_of(p);
+
+	if (p->follower && r && r->relayed)
+		p->follower->go_relayed = true;
 }
 
 void assay_proc_follow(assay_proc *next, assay_proc *prev)
@@ -530,6 +543,13 @@ void assay_proc_follow(assay_proc *next, assay_proc *prev)
 	next->fd_go_r = prev->fd_relay_r;
 	next->fd_go = prev->fd_relay_w;
 	prev->fd_relay_r = prev->fd_relay_w = -1;
+	/* linked until either is released */
+	if (prev->follower)
+		prev->follower->leader = NULL;
+	prev->follower = next;
+	next->leader = prev;
+	if (prev->state == ST_REPORTED || prev->state == ST_REAPED || prev->state == ST_DONE)
+		note_relayed(prev); /* its report is whole: read to its end of file */
 }
 
 size_t assay_proc_pollfds(const assay_proc *p, struct pollfd *fds, size_t max)
@@ -838,6 +858,7 @@ static int read_report(assay_proc *p, assay_err *err)
 	/* EOF (or an error, or garbage): the supervisor has closed the pipe, so it is exiting. */
 	close_fd(&p->fd_rep);
 	p->state = ST_REPORTED;
+	note_relayed(p);
 	if (p->srv)
 		return reap(p, err);
 	if (p->fd_pid >= 0) {
@@ -1123,6 +1144,10 @@ int assay_proc_run(assay_proc *p, assay_proc_result *out, assay_err *err)
 
 void assay_proc_release(assay_proc *p)
 {
+	if (p->follower)
+		p->follower->leader = NULL;
+	if (p->leader)
+		p->leader->follower = NULL;
 	kill_and_reap(p);
 	cg_drop(p);
 	close_fd(&p->fd_in);

@@ -464,6 +464,32 @@ static void kill_all(struct sup *s)
 	walk_tree(true);
 }
 
+/*
+ * Is the program, ended but not reaped, the only process left of the case? Without a PID
+ * namespace the supervisor is a subreaper: whatever the program started that still lives is
+ * the supervisor's child by now (reparented when the program died) or a descendant of one, and
+ * every process of the program's session is one of those. So when the supervisor's one child
+ * is the program, nothing is left to kill, and the walk of /proc (a dozen system calls and the
+ * /proc entries they make, on the way from one case's end to the next case's start) is not
+ * needed. False when /proc does not tell (no /proc/PID/task/TID/children).
+ */
+static bool program_alone(const struct sup *s)
+{
+	char path[64], list[64], *p;
+	int self = s_getpid();
+	uint64_t v = 0;
+
+	p = s_utoa(s_append(path, path + sizeof(path), "/proc/self/task/"), (uint64_t)self);
+	s_append(p, path + sizeof(path), "/children");
+	if (read_small(path, list, sizeof(list)) <= 0)
+		return false;
+	for (p = list; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	while (*p == ' ' || *p == '\n')
+		p++;
+	return *p == '\0' && v == (uint64_t)s->prog;
+}
+
 static void forward_term(struct sup *s)
 {
 	if (s->pidns) {
@@ -508,7 +534,8 @@ static void program_ended(struct sup *s, const struct s_siginfo *si)
 	if (c->nproc && !(si->si_code == S_CLD_EXITED && si->si_status == 0))
 		s->rep.processes = walk_tree(false);
 	s->killing = true;
-	kill_all(s);
+	if (s->pidns || !program_alone(s))
+		kill_all(s);
 	memset(&ru, 0, sizeof(ru));
 	while (s_wait4(s->prog, &st, S___WALL, &ru) == -S_EINTR)
 		;

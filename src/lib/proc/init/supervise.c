@@ -476,13 +476,23 @@ static void kill_all(struct sup *s)
 static bool program_alone(const struct sup *s)
 {
 	char path[64], list[64], *p;
-	int self = s_getpid();
+	int self = s_getpid(), fd;
 	uint64_t v = 0;
+	long n;
 
 	p = s_utoa(s_append(path, path + sizeof(path), "/proc/self/task/"), (uint64_t)self);
 	s_append(p, path + sizeof(path), "/children");
-	if (read_small(path, list, sizeof(list)) <= 0)
+	/* one read: /proc gives the whole list at once, and a list that fills `list` holds more
+	 * than one pid anyway */
+	fd = s_openat(S_AT_FDCWD, path, S_O_RDONLY | S_O_CLOEXEC);
+	if (fd < 0)
 		return false;
+	while ((n = s_read(fd, list, sizeof(list) - 1)) == -S_EINTR)
+		;
+	s_close(fd);
+	if (n <= 0)
+		return false;
+	list[n] = '\0';
 	for (p = list; *p >= '0' && *p <= '9'; p++)
 		v = v * 10 + (uint64_t)(*p - '0');
 	while (*p == ' ' || *p == '\n')

@@ -640,7 +640,8 @@ static bool control_allowed(const struct sup *s, const struct s_signalfd_siginfo
 }
 
 /*
- * The program's child side runs in the supervisor's memory (s_clone_vm) on a stack of its own,
+ * The program's child side runs in the supervisor's memory (s_clone_vm) on a stack of its own
+ * (but for a child that changes its ids, below),
  * from a copy of the supervisor's state made before it starts: the supervisor goes on (closes
  * the go pipe, records the pid) while the child reads. One child at a time: the next starts
  * after this one's case is wholly reaped (a case server) or never (a supervisor of one case).
@@ -677,7 +678,16 @@ static int start_program(struct sup *s)
 	child_start.s = *s;
 	child_start.pipe_r = pipefd[0];
 	child_start.pipe_w = pipefd[1];
-	pid = s_clone_vm(child_main, NULL, child_stack + sizeof(child_stack));
+	if (s->cfg->take_ids && !s->cfg->in_ns) {
+		/* A child that takes other ids itself (root without namespaces) forks: a change of
+		 * ids makes the address space dumpable where fs.suid_dumpable says so, and this one
+		 * must not be the supervisor's, root's, for one moment. */
+		pid = s_clone(S_SIGCHLD);
+		if (pid == 0)
+			child_main(NULL);
+	} else {
+		pid = s_clone_vm(child_main, NULL, child_stack + sizeof(child_stack));
+	}
 	s_close(pipefd[1]);
 	if (s->go_fd >= 0) {
 		s_close(s->go_fd); /* the program's alone: the library's end of file reaches it */

@@ -850,10 +850,8 @@ static int turn(struct pool *p)
 	for (size_t i = 0; i < p->run->opts->nsinks; i++)
 		if (p->run->opts->sinks[i].tick)
 			p->run->opts->sinks[i].tick(p->run->opts->sinks[i].payload);
-	if (stopping(p)) {
-		abort_all(p);
-		return 0;
-	}
+	/* Each case is pumped even when the run is stopping: one that has ended (its results all
+	 * in) is reported, so that --resume need not run it again; only the others are killed. */
 	for (size_t i = 0; i < p->nrunning;) {
 		struct task *t = p->running[i];
 		bool done = false;
@@ -877,6 +875,8 @@ static int turn(struct pool *p)
 		if ((rc = finished(p, i)))
 			return rc;
 	}
+	if (stopping(p))
+		abort_all(p);
 	return 0;
 }
 

@@ -302,6 +302,8 @@ typedef struct assay_proc {
 				    went to, and the one whose relay pipe it has, until either is
 				    released */
 	bool go_relayed;         /* gated: its leader's report says its server wrote the go */
+	double go_relayed_s;     /* then when (CLOCK_MONOTONIC seconds): its start, for its
+				    timeout */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 } assay_proc;

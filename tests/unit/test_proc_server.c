@@ -690,6 +690,46 @@ Test(server, a_follower_starts_as_its_predecessor_ends_and_never_after_a_kill)
 	box_free(&b);
 }
 
+/* A follower its predecessor's server let go (relayed) is timed from that start, not from its
+ * caller's go, which comes later: the program had the time between already. */
+Test(server, a_relayed_followers_timeout_counts_from_its_relay)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc prev = ASSAY_PROC_INIT, next = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		relay_start(&prev, set, &b, sandbox, "true");
+		assay_strvec_push(&next.argv, "/bin/sh");
+		assay_strvec_push(&next.argv, "-c");
+		assay_strvec_push(&next.argv, "sleep 1.5");
+		boxed(&next, &b, sandbox);
+		next.servers = set;
+		next.gated = true;
+		next.timeout_s = 0.8;
+		assay_proc_follow(&next, &prev);
+		cr_assert_eq(assay_proc_start(&next, &err), 0, "%s", err.msg);
+		pump_done(&prev);
+		cr_assert_eq(assay_proc_finish(&prev, &r), 0);
+		assay_proc_release(&prev);
+		cr_assert(next.go_relayed, "sandbox %d: not relayed", sandbox);
+		usleep(600 * 1000); /* the go comes late: timed from it, the program would end first */
+		cr_assert_eq(assay_proc_go(&next, &err), 0, "%s", err.msg);
+		pump_done(&next);
+		cr_assert_eq(assay_proc_finish(&next, &r), 0);
+		cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT, "sandbox %d: timed from its go (wall %f s)",
+			     sandbox, r.wall_s);
+		cr_assert(r.wall_s < 1.3, "sandbox %d: killed late: %f s", sandbox, r.wall_s);
+		assay_proc_release(&next);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
 /* A case that leaves its file system full does not let its follower go: the caller gives its
  * folder back first (protocol.h, relay). Its folder here is a 1 MiB tmpfs of the test's own. */
 Test(server, a_case_that_fills_its_file_system_lets_no_follower_go)

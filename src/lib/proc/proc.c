@@ -514,6 +514,9 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	p->t_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	/* a relayed start was earlier: its timeout counts from there, not from this call */
+	if (p->go_relayed && p->go_relayed_s > 0 && p->go_relayed_s < p->t_start)
+		p->t_start = p->go_relayed_s;
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->state = ST_RUNNING;
 	/* a closed pipe (its server or the case died meanwhile) is no matter: the report says. Not
@@ -531,8 +534,10 @@ static void note_relayed(assay_proc *p)
 {
 	const struct assay_init_report *r = report_of(p);
 
-	if (p->follower && r && r->relayed)
+	if (p->follower && r && r->relayed) {
 		p->follower->go_relayed = true;
+		p->follower->go_relayed_s = (double)r->t_relay_ns / 1e9;
+	}
 }
 
 void assay_proc_follow(assay_proc *next, assay_proc *prev)

@@ -156,6 +156,8 @@ struct assay_init_report {
 				    report (the case changed what the server's next cases would
 				    inherit: limits, priority, CPUs, scheduling, I/O class) */
 	int32_t relayed;         /* a case server: a byte was written on the case's relay pipe */
+	int64_t t_relay_ns;      /* CLOCK_MONOTONIC: when it was written (relayed only): the
+				    start of the case that follows, for its timeout */
 };
 
 #endif

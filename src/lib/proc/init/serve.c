@@ -267,9 +267,13 @@ static void relay(struct sup *s)
 	if (s->relay_fd < 0)
 		return;
 	if (!s->kill_requested && !s->case_dropped && !s->rep.failure && !s->rep.exec_errno &&
-	    roomy(s->cfg->cwd) &&
-	    s_write(s->relay_fd, &go, 1) == 1)
-		s->rep.relayed = 1;
+	    roomy(s->cfg->cwd)) {
+		s_clock_ns(&s->rep.t_relay_ns);
+		if (s_write(s->relay_fd, &go, 1) == 1)
+			s->rep.relayed = 1;
+		else
+			s->rep.t_relay_ns = 0;
+	}
 	s_close(s->relay_fd);
 	s->relay_fd = -1;
 }

@@ -170,24 +170,32 @@ Test(uid, with_root_the_folders_are_handed_over_and_links_are_not_followed)
 	box_free(&b);
 }
 
-/* Starts `sh -c true` sandboxed in `cwd`; returns assay_proc_run's code and its message. */
-static int start_in(const char *cwd, const char *tmp, char *msg, size_t msgsize)
+/* Runs `sh -c true` as `p` (set up by the caller), releases it; returns assay_proc_run's code
+ * and its message. */
+static int run_true(assay_proc *p, char *msg, size_t msgsize)
 {
-	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	assay_err err = ASSAY_ERR_INIT;
 	int rc;
 
-	assay_strvec_push(&p.argv, "/bin/sh");
-	assay_strvec_push(&p.argv, "-c");
-	assay_strvec_push(&p.argv, "true");
+	assay_strvec_push(&p->argv, "/bin/sh");
+	assay_strvec_push(&p->argv, "-c");
+	assay_strvec_push(&p->argv, "true");
+	rc = assay_proc_run(p, &r, &err);
+	snprintf(msg, msgsize, "%s", err.msg);
+	assay_proc_release(p);
+	return rc;
+}
+
+/* Starts `sh -c true` sandboxed in `cwd`; returns assay_proc_run's code and its message. */
+static int start_in(const char *cwd, const char *tmp, char *msg, size_t msgsize)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+
 	p.cwd = strdup(cwd);
 	p.sandbox.enabled = true;
 	p.sandbox.tmp_dir = tmp;
-	rc = assay_proc_run(&p, &r, &err);
-	snprintf(msg, msgsize, "%s", err.msg);
-	assay_proc_release(&p);
-	return rc;
+	return run_true(&p, msg, msgsize);
 }
 
 static uid_t owner_of(const char *path)
@@ -203,19 +211,10 @@ static uid_t owner_of(const char *path)
 static int run_said_empty(const struct box *b, char *msg, size_t msgsize)
 {
 	assay_proc p = ASSAY_PROC_INIT;
-	assay_proc_result r;
-	assay_err err = ASSAY_ERR_INIT;
-	int rc;
 
-	assay_strvec_push(&p.argv, "/bin/sh");
-	assay_strvec_push(&p.argv, "-c");
-	assay_strvec_push(&p.argv, "true");
 	boxed(&p, b, true);
 	p.sandbox.cwd_empty = p.sandbox.tmp_empty = true;
-	rc = assay_proc_run(&p, &r, &err);
-	snprintf(msg, msgsize, "%s", err.msg);
-	assay_proc_release(&p);
-	return rc;
+	return run_true(&p, msg, msgsize);
 }
 
 /* The hand-over's fast path for folders the caller made empty: the folder itself changes owner

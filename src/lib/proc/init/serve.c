@@ -339,11 +339,11 @@ void serve(struct sup *s)
 		}
 		inherited_read(&now);
 		s->rep.retired = !inherited_same(&first, &now);
+		close_fds(s->case_fd, 3); /* the end of file of stdout and stderr, then the report */
 		if (s->rep_fd >= 0 && !s->case_dropped)
 			report_write(s->rep_fd, &s->rep);
 		if (s->rep.retired)
 			s_exit(0); /* the library replaces us */
-		close_fds(s->case_fd, 3);
 		close_fds(&s->rep_fd, 1);
 		close_fds(&s->ctl_fd, 1);
 		close_fds(&s->go_fd, 1);

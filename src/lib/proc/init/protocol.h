@@ -70,7 +70,9 @@
  *   the same as KILL. Control signals are not used: a pipe of the case's own cannot reach the
  *   next case, which a signal sent as a case ends could.
  *   Report: one struct assay_init_report on the case's report pipe once everything the case
- *   started has been killed and reaped, then the pipe is closed. A request that is malformed
+ *   started has been killed and reaped, then the pipe is closed. The server holds its copies
+ *   of the case's standard output and error until then and closes them just before the
+ *   report (its standard input at the program's start). A request that is malformed
  *   gets a usage failure on its report pipe. The library closing its end of the report pipe
  *   or of the control pipe means "kill the case"; closing fd 3 means "exit" (the running case
  *   is killed first).

@@ -113,7 +113,8 @@ ASSAY_EXTERN int assay_fs_mkdirs_beneath(const char *root, const char *rel, assa
 /**
  * Removes `rel` beneath folder `root` and everything below it, following no link on the way or
  * inside (a link is removed itself). A missing `rel` is success. @return 0 or ASSAY_EIO (a
- * component on the way is a link or not a folder: nothing is removed)
+ * component on the way is a link or not a folder, or `rel` ends in "." or ".." or "/": nothing
+ * is removed)
  */
 ASSAY_EXTERN int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err);
 

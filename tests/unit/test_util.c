@@ -394,6 +394,14 @@ Test(fs_beneath, deep_paths_follow_no_link_on_the_way)
 	cr_assert_eq(assay_fs_mkdirs_beneath(a, "new", NULL), 0);
 	cr_assert_eq(assay_fs_mkdirs_beneath(a, "new", NULL), 0, "a folder that is there is fine");
 	cr_assert_eq(assay_fs_remove_beneath(a, "new", NULL), 0);
+	/* a name that is no folder beneath: the one above, or `a` itself, is not emptied */
+	cr_assert_eq(assay_fs_mkdirs_beneath(a, "new", NULL), 0);
+	cr_assert_eq(assay_fs_remove_beneath(a, "..", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_remove_beneath(a, "new/..", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_remove_beneath(a, ".", NULL), ASSAY_EIO);
+	cr_assert_eq(assay_fs_remove_beneath(a, "new/", NULL), ASSAY_EIO);
+	cr_assert(assay_fs_is_dir(in), "a name ending in .. emptied the folder above");
+	cr_assert_eq(assay_fs_remove_beneath(a, "new", NULL), 0);
 	cr_assert_eq(assay_fs_remove_beneath(a, "out", NULL), 0);
 	cr_assert_not(assay_fs_exists(l1), "the link stays");
 	cr_assert(assay_fs_is_dir(victim), "the removal went through a link");

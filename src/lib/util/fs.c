@@ -997,8 +997,15 @@ int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 
 int assay_fs_remove_beneath(const char *root, const char *rel, assay_err *err)
 {
-	const char *leaf;
+	const char *leaf = strrchr(rel, '/');
 	char path[PATH_MAX];
+
+	/* "..", "a/.." or "." would name the folder above `rel`'s, or `root` itself: emptied,
+	 * whatever it is */
+	leaf = leaf ? leaf + 1 : rel;
+	if (!*leaf || !strcmp(leaf, ".") || !strcmp(leaf, ".."))
+		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
+				     "not removed: not a name of a folder beneath %s", root);
 
 	/* one name, an empty folder (a trivial case's temporary folder): gone in one call */
 	if (leaf_path(path, sizeof(path), root, rel) && !rmdir(path))

@@ -55,6 +55,8 @@ test_case 'a kept root stays, and so does a folder that is not a run root' '
 	mk_suite true
 	run_assay run s -o res --work-dir work --keep; expect_exit 0
 	[ "$(roots)" = 1 ]
+	# the cases kept, not the emptied folders waiting for reuse
+	[ -z "$(find work -name .spare)" ] || { find work; false; }
 	mkdir work/assay-notour
 	run_assay run s -o res --work-dir work; expect_exit 0
 	[ "$(roots)" = 2 ]

@@ -238,8 +238,15 @@ out:
 	run.servers = NULL;
 	if (run.scratch)
 		assay_run__scratch_unmount(run.root);
-	if (run.root && !opts->keep)
+	if (run.root && !opts->keep) {
 		assay_fs_remove_tree(run.root, NULL);
+	} else if (run.root && run.spares) {
+		/* kept: the cases' folders stay, not the emptied ones waiting for reuse */
+		char *dir = assay_path_join(run.root, ".spare");
+
+		assay_fs_remove_tree(dir, NULL);
+		free(dir);
+	}
 	/* kept: the .owner goes, so that no later run takes the folders for a dead run's */
 	assay_run__root_disown(opts->keep ? run.root : NULL, &run.owner_fd);
 	free(run.root);

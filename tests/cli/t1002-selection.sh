@@ -11,6 +11,11 @@ test_case '--case takes checkpoint/group/id globs, the names the listing prints'
 	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl)" = checkpoint_1/core/echo ]
 	run_assay run "$BASIC" -o res --case "checkpoint_2/*/echo"; expect_exit 0
 	[ "$(jq -r .group res/reports.jsonl)" = checkpoint_1_core ]'
+test_case '--case takes group/id globs too' '
+	run_assay run "$BASIC" -o res --case "again/*"; expect_exit 0
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl | tr "\n" " ")" = "checkpoint_2/again/fail " ]
+	run_assay run "$BASIC" -o res --case "core/echo"; expect_exit 0
+	[ "$(jq -r "[.case.checkpoint, .group, .id] | join(\"/\")" res/reports.jsonl)" = checkpoint_1/core/echo ]'
 test_case '--case and --group repeat (any matches)' '
 	run_assay run "$BASIC" -o res --case "echo*" --case fail -g core -g "checkpoint_2/ag*"
 	expect_exit 0

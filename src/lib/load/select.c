@@ -140,18 +140,20 @@ static void consider(struct assay_load__pattern *p, const char *name)
 }
 
 /*
- * Tries the patterns on a name that may be written short (`name`) or long (`full`); a pattern
- * with a '/' is measured against the long one. Returns whether any matched.
+ * Tries the patterns on a name that may be written short (`name`), long (`full`) or, for a case,
+ * without its checkpoint (`mid`, "group/id"; NULL for a group); a pattern with a '/' is measured
+ * against the long one for the closest names. Returns whether any matched.
  */
 static bool try_patterns(struct assay_load__pattern *ps, size_t n, const char *name,
-			 const char *full)
+			 const char *mid, const char *full)
 {
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++) {
 		struct assay_load__pattern *p = &ps[i];
 		bool yes = p->exact ? !strcmp(p->text, full)
-				    : !fnmatch(p->text, name, 0) || !fnmatch(p->text, full, 0);
+				    : !fnmatch(p->text, name, 0) || !fnmatch(p->text, full, 0) ||
+					      (mid && !fnmatch(p->text, mid, 0));
 
 		if (yes) {
 			p->matched++;
@@ -168,7 +170,7 @@ bool assay_load__select_group(struct assay_load__selection *s, const char *cp, c
 	if (!s->ngroups)
 		return true;
 	char *full = assay_xasprintf("%s/%s", cp, group);
-	bool yes = try_patterns(s->groups, s->ngroups, group, full);
+	bool yes = try_patterns(s->groups, s->ngroups, group, NULL, full);
 
 	free(full);
 	return yes;
@@ -180,8 +182,9 @@ bool assay_load__select_case(struct assay_load__selection *s, const char *cp, co
 	if (!s->ncases && !s->nnames)
 		return true;
 	char *full = assay_xasprintf("%s/%s/%s", cp, group, id);
-	bool yes = (!s->ncases || try_patterns(s->cases, s->ncases, id, full)) &&
-		   (!s->nnames || try_patterns(s->names, s->nnames, id, full));
+	const char *mid = full + strlen(cp) + 1; /* group/id */
+	bool yes = (!s->ncases || try_patterns(s->cases, s->ncases, id, mid, full)) &&
+		   (!s->nnames || try_patterns(s->names, s->nnames, id, mid, full));
 
 	free(full);
 	return yes;

@@ -150,8 +150,9 @@ typedef struct assay_adapter {
 	 */
 	int (*arm)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		   const char *workdir, void *after, assay_err *err);
-	/** Lets an armed job's program start; its timeout counts from here. @return 0, or an
-	 *  error as start's. */
+	/** Lets an armed job's program start; its timeout counts from here (from the end of
+	 *  `after`'s case, when its server let it start then). @return 0, or an error as
+	 *  start's. */
 	int (*go)(void *job, assay_err *err);
 	/** Fills `fds` (room for `max`) with what to poll for `job`; @return how many. */
 	size_t (*pollfds)(void *job, struct pollfd *fds, size_t max);

@@ -333,7 +333,8 @@ ASSAY_EXTERN int assay_proc_start(assay_proc *p, assay_err *err);
  * Starts the program of a proc started with `gated`: until then it is prepared but not run (on
  * a case server: forked with its folder, descriptors, limits and every sandbox layer in force,
  * waiting for this; without one, nothing is started and this starts it). Its timeout and
- * `wall_s` count from here. Until go, assay_proc_pollfds() gives nothing,
+ * `wall_s` count from here (from its relay when assay_proc_follow()'s server started it
+ * earlier). Until go, assay_proc_pollfds() gives nothing,
  * assay_proc_deadline_ms() -1 and assay_proc_pump() does nothing; assay_proc_release() of a
  * proc never let go runs nothing of its program. A proc not gated, or already let go: 0, no
  * change.
@@ -347,8 +348,9 @@ ASSAY_EXTERN int assay_proc_go(assay_proc *p, assay_err *err);
  * the go itself once every process of `prev` is reaped, unless the caller killed `prev` (released
  * it while it ran, or its timeout came to SIGKILL) or the file system of its working folder has
  * less than half of its room (used + available) or inodes free (then assay_proc_go() starts it,
- * after the caller gave `prev`'s folder back). The caller still calls assay_proc_go() when `next` is to run; its timeout
- * counts from then, its `wall_s` from its program's start. Release `prev` before `next` when
+ * after the caller gave `prev`'s folder back). The caller still calls assay_proc_go() when
+ * `next` is to run; its timeout and `wall_s` count from its program's start (the relay, when
+ * there was one, else the go). Release `prev` before `next` when
  * abandoning both (released first, `next` waits up to 2 seconds for `prev`'s server to let
  * go). Nothing happens if `prev` cannot relay (not started with `relay`, not on a server, or
  * already followed) or `next` is not a gated proc that has not started.

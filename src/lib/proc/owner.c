@@ -17,8 +17,8 @@
  *   every check below still made on it. st_nlink == 2 cannot prove a folder empty (files add no
  *   link), so the caller's word is what skips the walk; one with a sub-folder after all is
  *   walked. Were the word wrong, the files in it would stay root's, which gives nothing away.
- *   assay's working folder is asked once for both folders (getcwd), and assay's euid is the
- *   caller's (it hands over only as root).
+ *   assay's working folder is asked once for both folders (getcwd); assay's uid is 0 (it hands
+ *   over only as root).
  *
  * - Only a folder made for the case is handed over. A working folder that is `/`, a folder at
  *   the top of the tree, a system folder or one below it (/usr, /etc, /bin, /sbin, /lib*,
@@ -198,9 +198,9 @@ static bool fd_path(int fd, char *out, size_t size)
 }
 
 /* Hands folder `path` over (`empty`: the caller made it empty, see proc.h; `cwd`: assay's
- * working folder, or NULL if unknown; `euid`: assay's). */
-static int hand_over(const char *path, bool empty, const char *cwd, uid_t euid, uid_t uid,
-		     gid_t gid, assay_err *err)
+ * working folder, or NULL if unknown). assay is root here: a folder of root's is its own. */
+static int hand_over(const char *path, bool empty, const char *cwd, uid_t uid, gid_t gid,
+		     assay_err *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -219,7 +219,7 @@ static int hand_over(const char *path, bool empty, const char *cwd, uid_t euid, 
 
 		if (!fd_path(fd, real, sizeof(real)) && !realpath(path, real))
 			why = "a folder whose path cannot be resolved";
-		else if (!(why = refusal(real, cwd)) && st.st_uid != euid && st.st_uid != uid)
+		else if (!(why = refusal(real, cwd)) && st.st_uid != 0 && st.st_uid != uid)
 			why = "a folder that belongs to another user";
 		if (why) {
 			close(fd);
@@ -241,8 +241,7 @@ static int hand_over(const char *path, bool empty, const char *cwd, uid_t euid, 
 	return 0;
 }
 
-int assay_proc__hand_over(const assay_proc *p, unsigned euid, unsigned uid, unsigned gid,
-			  assay_err *err)
+int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err)
 {
 	char buf[4096];
 	/* asked once for both folders */
@@ -250,10 +249,9 @@ int assay_proc__hand_over(const assay_proc *p, unsigned euid, unsigned uid, unsi
 	int rc = 0;
 
 	if (p->cwd)
-		rc = hand_over(p->cwd, p->sandbox.cwd_empty, cwd, (uid_t)euid, (uid_t)uid,
-			       (gid_t)gid, err);
+		rc = hand_over(p->cwd, p->sandbox.cwd_empty, cwd, (uid_t)uid, (gid_t)gid, err);
 	if (!rc && p->sandbox.tmp_dir)
-		rc = hand_over(p->sandbox.tmp_dir, p->sandbox.tmp_empty, cwd, (uid_t)euid,
-			       (uid_t)uid, (gid_t)gid, err);
+		rc = hand_over(p->sandbox.tmp_dir, p->sandbox.tmp_empty, cwd, (uid_t)uid,
+			       (gid_t)gid, err);
 	return rc;
 }

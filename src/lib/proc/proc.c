@@ -424,7 +424,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 			sp.drop_root = true;
 			sp.uid = p->sandbox.uid ? p->sandbox.uid : NOBODY;
 			sp.gid = p->sandbox.gid ? p->sandbox.gid : NOBODY;
-			if ((rc = assay_proc__hand_over(p, 0, sp.uid, sp.gid, err)))
+			if ((rc = assay_proc__hand_over(p, sp.uid, sp.gid, err)))
 				goto out;
 		}
 	}

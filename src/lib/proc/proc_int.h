@@ -52,14 +52,12 @@ ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len);
 int assay_proc__fd_high(int *fd);
 
 /*
- * Assay runs as root with the sandbox on (`euid`: its effective uid, 0): gives p->cwd and
- * p->sandbox.tmp_dir, and everything in them, to uid:gid (owner.c: without following links,
+ * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything in them, to uid:gid (owner.c: without following links,
  * skipping files with other hard links; a folder marked cwd_empty or tmp_empty is not read).
  * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link, or was not made for
  * the case: assay_proc__hand_over_refusal())
  */
-int assay_proc__hand_over(const assay_proc *p, unsigned euid, unsigned uid, unsigned gid,
-			  assay_err *err);
+int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err);
 
 /*
  * Why `real` (an absolute, resolved folder path) must never be handed over: "/" or a folder at

@@ -726,11 +726,6 @@ bool assay_path_is_contained(const char *rel)
 }
 
 /*
- * Opens the folder that holds the last part of `rel`, below `root`, one part at a time with
- * O_NOFOLLOW, making missing folders when `create`. Returns the descriptor (close it) with
- * *leaf pointing into `rel` at the last part, or -1 with errno set (ELOOP/ENOTDIR for a link).
- */
-/*
  * The folder of `rel`'s last part beneath folder `rootfd`, in one openat2() call (Linux 5.6)
  * that follows no link and leaves no folder (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS): what the
  * part-by-part walk below finds when every folder on the way is there. -1 whenever the walk
@@ -766,6 +761,12 @@ static int open_parent_at_once(int rootfd, const char *rel, const char **leaf)
 	return fd;
 }
 
+/*
+ * Opens the folder that holds the last part of `rel`, below `root`, one part at a time with
+ * O_NOFOLLOW (or all at once: open_parent_at_once), making missing folders when `create`.
+ * Returns the descriptor (close it) with *leaf pointing into `rel` at the last part, or -1 with
+ * errno set (ELOOP/ENOTDIR for a link).
+ */
 int assay_fs__open_parent_beneath(const char *root, const char *rel, bool create,
 				  const char **leaf)
 {

@@ -245,9 +245,9 @@ static void case_reset(struct sup *s, const struct sup *base,
 
 /*
  * Has the file system of the case's working folder (`cwd`, NULL: the server's) at least half
- * of its room (what is used and what is available) and of its inodes free? (The pool's rule
- * too, src/lib/run/pool.c roomy(): written again here, where no libc is.) Else the library gives the case's folder back before the next case
- * starts (protocol.h, relay).
+ * of its room (what is used and what is available) and of its inodes free? Else the library
+ * gives the case's folder back before the next case starts (protocol.h, relay). The pool's
+ * rule too (src/lib/run/pool.c roomy()), written again here, where there is no libc.
  */
 static bool roomy(const char *cwd)
 {

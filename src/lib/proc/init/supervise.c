@@ -641,10 +641,10 @@ static bool control_allowed(const struct sup *s, const struct s_signalfd_siginfo
 
 /*
  * The program's child side runs in the supervisor's memory (s_clone_vm) on a stack of its own
- * (but for a child that changes its ids, below),
- * from a copy of the supervisor's state made before it starts: the supervisor goes on (closes
- * the go pipe, records the pid) while the child reads. One child at a time: the next starts
- * after this one's case is wholly reaped (a case server) or never (a supervisor of one case).
+ * (but for a child that changes its ids: start_program), from a copy of the supervisor's state
+ * made before it starts: the supervisor goes on (closes the go pipe, records the pid) while the
+ * child reads. One child at a time: the next starts after this one's case is wholly reaped (a
+ * case server) or never (a supervisor of one case).
  */
 #define CHILD_STACK (64 * 1024) /* run_child's deepest path (a PATH search) takes ~6 KiB */
 

@@ -394,21 +394,29 @@ Test(server, a_case_released_at_once_is_killed_by_its_server)
 	box_free(&b);
 }
 
-/* A gated proc (proc.h `gated`, the pool's armed case) with its program writing `marker` in
- * the box's folder, started on `set` (NULL: no server, its start deferred to the go). */
-static void gated_start(assay_proc *p, assay_proc_servers *set, const struct box *b,
-			bool sandbox)
+/* A gated proc (proc.h `gated`, the pool's armed case) running `script` with `timeout_s`,
+ * started on `set` (NULL: no server, its start deferred to the go). */
+static void gated_start_sh(assay_proc *p, assay_proc_servers *set, const struct box *b,
+			   bool sandbox, const char *script, double timeout_s)
 {
 	assay_err err = ASSAY_ERR_INIT;
 
 	assay_strvec_push(&p->argv, "/bin/sh");
 	assay_strvec_push(&p->argv, "-c");
-	assay_strvec_push(&p->argv, "echo ran > marker; echo ran");
+	assay_strvec_push(&p->argv, script);
 	boxed(p, b, sandbox);
 	p->servers = set;
 	p->gated = true;
-	p->timeout_s = 1.0; /* from the go: the wait before it must not time the case out */
+	p->timeout_s = timeout_s;
 	cr_assert_eq(assay_proc_start(p, &err), 0, "%s", err.msg);
+}
+
+/* The same with its program writing `marker` in the box's folder, timeout 1 s (from the go:
+ * the wait before it must not time the case out). */
+static void gated_start(assay_proc *p, assay_proc_servers *set, const struct box *b,
+			bool sandbox)
+{
+	gated_start_sh(p, set, b, sandbox, "echo ran > marker; echo ran", 1.0);
 }
 
 static bool marker_made(const struct box *b)
@@ -704,15 +712,9 @@ Test(server, a_relayed_followers_timeout_counts_from_its_relay)
 		assay_proc_result r;
 
 		relay_start(&prev, set, &b, sandbox, "true");
-		assay_strvec_push(&next.argv, "/bin/sh");
-		assay_strvec_push(&next.argv, "-c");
-		assay_strvec_push(&next.argv, "sleep 1.5");
-		boxed(&next, &b, sandbox);
-		next.servers = set;
 		next.gated = true;
-		next.timeout_s = 0.8;
 		assay_proc_follow(&next, &prev);
-		cr_assert_eq(assay_proc_start(&next, &err), 0, "%s", err.msg);
+		gated_start_sh(&next, set, &b, sandbox, "sleep 1.5", 0.8);
 		pump_done(&prev);
 		cr_assert_eq(assay_proc_finish(&prev, &r), 0);
 		assay_proc_release(&prev);

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <mqueue.h>
 #include <sys/shm.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -501,6 +502,41 @@ int cmd_tcp_server(const char *own, const char *other)
 		printf("fastopen: %s\n", strerror(errno));
 	}
 	return code;
+}
+
+/* Makes a POSIX message queue NAME ("/name") with one message in it and exits without
+ * unlinking it. Prints "made" or the error. */
+int cmd_mq_leave(const char *name)
+{
+	mqd_t q = mq_open(name, O_CREAT | O_WRONLY, 0666, NULL);
+
+	if (q == (mqd_t)-1) {
+		printf("mq_open: %s\n", strerror(errno));
+		return 1;
+	}
+	if (mq_send(q, "left", 4, 0) < 0) {
+		printf("mq_send: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("made\n");
+	return 0;
+}
+
+/* Reads a message from the POSIX message queue NAME, if there is one: prints it, or "none"
+ * when there is no such queue, or the error. */
+int cmd_mq_read(const char *name)
+{
+	mqd_t q = mq_open(name, O_RDONLY | O_NONBLOCK);
+	char msg[8192];
+	ssize_t n;
+
+	if (q == (mqd_t)-1) {
+		printf("%s\n", errno == ENOENT ? "none" : strerror(errno));
+		return errno == ENOENT ? 0 : 1;
+	}
+	n = mq_receive(q, msg, sizeof(msg), NULL);
+	printf("%.*s\n", n < 0 ? 0 : (int)n, msg);
+	return 0;
 }
 
 /* Makes a 1 MiB System V shared memory segment under KEY, writes to it and exits without

@@ -84,6 +84,8 @@ static int usage(void)
 	      "  new-namespace HOW    make a namespace (unshare-user, unshare-all, clone-user,\n"
 	      "                       clone3-user, setns-uts): \"made\" or \"errno N\"\n"
 	      "  hold-mem HOW MIB     hold MIB MiB (shared, memfd, memfd-write): \"held N\"\n"
+	      "  mq-leave NAME        make a POSIX message queue NAME with a message, and exit\n"
+	      "  mq-read NAME         print the message in queue NAME, or none\n"
 	      "  show-inherited       print the file size and descriptor limits, nice, CPU count,\n"
 	      "                       scheduling policy and I/O priority this process inherited\n"
 	      "  poison-parent NOFILE set on the parent: file size limit 0, descriptor limit\n"
@@ -470,6 +472,10 @@ int main(int argc, char **argv)
 		return cmd_hold_mem(argv[2], argv[3]);
 	if (strcmp(cmd, "shm-leave") == 0 && nargs == 1)
 		return cmd_shm_leave(argv[2]);
+	if (strcmp(cmd, "mq-leave") == 0 && nargs == 1)
+		return cmd_mq_leave(argv[2]);
+	if (strcmp(cmd, "mq-read") == 0 && nargs == 1)
+		return cmd_mq_read(argv[2]);
 	if (strcmp(cmd, "show-inherited") == 0 && nargs == 0)
 		return cmd_show_inherited();
 	if (strcmp(cmd, "poison-parent") == 0 && nargs == 1)

@@ -25,6 +25,8 @@ int cmd_forge_report(const char *stop);
 int cmd_ptrace_parent(void);
 int cmd_whoami(void);
 int cmd_shm_leave(const char *key);
+int cmd_mq_leave(const char *name);
+int cmd_mq_read(const char *name);
 int cmd_forge_results(const char *id);
 int cmd_listen(const char *portfile, const char *seconds);
 int cmd_tcp_server(const char *own, const char *other);

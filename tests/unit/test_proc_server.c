@@ -536,6 +536,47 @@ Test(server, an_armed_case_shares_its_servers_memory_until_exec)
 }
 #endif
 
+/* The seccomp filter of every field of a server's cases is installed once, in the server
+ * (init/serve.c hold_filter), and inherited: the program is under one filter, not two, and
+ * still reports the layer in force. A case of another network setting gets a server of its own
+ * (the filter differs): test_proc_sandbox@server runs its network attacks on one set. */
+Test(server, a_server_holds_its_cases_seccomp_filter)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+
+	box_make(&b);
+	for (int i = 0; i < 2; i++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		char path[64], status[4096] = "";
+		FILE *f;
+		size_t n;
+
+		assay_strvec_push(&p.argv, "/bin/sh");
+		assay_strvec_push(&p.argv, "-c");
+		assay_strvec_push(&p.argv, "grep Seccomp_filters /proc/self/status");
+		boxed(&p, &b, true);
+		p.servers = set;
+		p.timeout_s = 20;
+		run_ok(&p, &r);
+		cr_assert_eq(exit_code(&r), 0);
+		cr_assert_str_eq(p.out.ptr, "Seccomp_filters:\t1\n", "case %d: %s", i, p.out.ptr);
+		cr_assert(r.sandbox_applied & ASSAY_SANDBOX_SECCOMP);
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)p.pid);
+		f = fopen(path, "r");
+		cr_assert(f, "no server %d", (int)p.pid);
+		n = fread(status, 1, sizeof(status) - 1, f);
+		status[n] = 0;
+		fclose(f);
+		cr_assert(strstr(status, "\nSeccomp:\t2\n"), "the server (pid %d) holds no filter",
+			  (int)p.pid);
+		assay_proc_release(&p);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
 Test(server, a_gated_case_released_before_go_never_runs_and_keeps_its_server)
 {
 	struct box b;

@@ -114,30 +114,75 @@ Test(server_attacks, a_case_cannot_starve_its_server_of_descriptors)
 }
 
 /* test_proc_sandbox.c's system_v_ipc_does_not_outlive_the_case looks from outside the IPC
- * namespace; the next case on the same server is inside it. */
-Test(server_attacks, system_v_ipc_does_not_reach_the_next_case)
+ * namespace; the next case on the same server is inside it. The cases of a server share its
+ * IPC namespace (init/ipc.c): one that leaves anything there is the server's last. */
+/* A sandboxed case on `set`: `what` is "/" and a shell script, or a tool command given `arg`.
+ * @return its stdout (malloc'd) */
+static char *ipc_case(assay_proc_servers *set, const struct box *b, const char *what,
+		      const char *arg)
 {
-	struct box b;
-	assay_proc_servers *set = assay_proc_servers_new();
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	char *out;
 	int code;
 
-	box_make(&b);
-	out = tool_on(set, &b, true, &code, "shm-leave", "0x5a5a5a5a", NULL);
-	cr_assert_str_eq(out, "made\n");
-	free(out);
+	if (what[0] != '/')
+		return tool_on(set, b, true, &code, what, arg, NULL);
 	assay_strvec_push(&p.argv, "/bin/sh");
 	assay_strvec_push(&p.argv, "-c");
-	assay_strvec_push(&p.argv, "tail -n +2 /proc/sysvipc/shm | wc -l");
-	boxed(&p, &b, true);
+	assay_strvec_push(&p.argv, what + 1);
+	boxed(&p, b, true);
 	p.servers = set;
 	run_ok(&p, &r);
-	cr_expect_str_eq(p.out.ptr, "0\n", "segments of an earlier case: %s", p.out.ptr);
+	out = strdup(p.out.ptr ? p.out.ptr : "");
 	assay_proc_release(&p);
+	return out;
+}
+
+static void ipc_left_for_the_next(const char *leave, const char *arg, const char *made,
+				  const char *look, const char *want)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	unsigned started, started_after;
+	char *out;
+	int code;
+
+	box_make(&b);
+	out = tool_on(set, &b, true, &code, "exit-with", "0", NULL);
+	free(out);
+	assay_proc_servers_stats(set, &started, NULL);
+	out = ipc_case(set, &b, leave, arg);
+	cr_assert_str_eq(out, made, "%s", leave);
+	free(out);
+	out = ipc_case(set, &b, look, arg);
+	cr_expect_str_eq(out, want, "%s of an earlier case: %s", leave, out);
+	free(out);
+	/* the server that ran a case without IPC ran the next; the one that saw IPC left is gone */
+	assay_proc_servers_stats(set, &started_after, NULL);
+	cr_expect_eq(started, 1);
+	cr_expect_eq(started_after, 2, "%s: the server was not replaced", leave);
 	assay_proc_servers_free(set);
 	box_free(&b);
+}
+
+Test(server_attacks, system_v_ipc_does_not_reach_the_next_case)
+{
+	ipc_left_for_the_next("shm-leave", "0x5a5a5a5a", "made\n",
+			      "/tail -n +2 /proc/sysvipc/shm | wc -l", "0\n");
+	ipc_left_for_the_next("/ipcmk -Q >/dev/null && echo made", NULL, "made\n",
+			      "/tail -n +2 /proc/sysvipc/msg | wc -l", "0\n");
+	ipc_left_for_the_next("/ipcmk -S 1 >/dev/null && echo made", NULL, "made\n",
+			      "/tail -n +2 /proc/sysvipc/sem | wc -l", "0\n");
+}
+
+/* Landlock refuses the open of a POSIX message queue (its file system is under no rule), but
+ * only after mq_open(O_CREAT) has made it: the name is left in the namespace, and a later case
+ * could tell it is there (EACCES, not ENOENT). */
+Test(server_attacks, a_message_queue_does_not_reach_the_next_case)
+{
+	ipc_left_for_the_next("mq-leave", "/assay-left", "mq_open: Permission denied\n",
+			      "mq-read", "none\n");
 }
 
 /* A case released (or timed out) right after it was sent: the kill request (SIGUSR1) may reach

@@ -416,6 +416,9 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	sp.rep = rep[1];
 	sp.cg = p->cg;
 	if (p->sandbox.enabled) {
+		sp.filter_flags = ASSAY_INIT_F_SANDBOX | (p->sandbox.network ? 0 : ASSAY_INIT_F_NO_NET);
+		sp.refuse = refuse;
+		sp.tcp_port = p->sandbox.network ? 0 : p->sandbox.tcp_port;
 		if (refuse & (ASSAY_SANDBOX_USERNS | ASSAY_SANDBOX_PIDNS))
 			sp.ns_errno = EPERM; /* the ASSAY_SANDBOX_REFUSE test hook */
 		else

@@ -32,6 +32,11 @@ struct assay_proc__spawn {
 	unsigned uid, gid; /* outer ids of the program when drop_root */
 	const char *cg;  /* NULL, or the case's memory cgroup (cgroup.c): the supervisor is
 			    written into it before its "go" (a go pipe is made for that) */
+	/* what the case's argv says of its seccomp filter, which a case server (server.c)
+	 * installs once in itself for all its cases: its -f flags (ASSAY_INIT_F_SANDBOX and
+	 * ASSAY_INIT_F_NO_NET only; 0: sandbox off), -R (the test hook's layers) and -p (an api
+	 * server's TCP port, 0: none) */
+	unsigned filter_flags, refuse, tcp_port;
 };
 
 /*
@@ -86,8 +91,8 @@ char **assay_proc__build_env(const assay_proc *p, char **tmpdir_var);
 struct assay_proc__server;
 
 /*
- * An idle server of `set` for cases started as `sp` says (its namespaces and ids; `sandbox`:
- * the sandbox is on), started if none is idle, marked busy. @return 0 with `*out`, or
+ * An idle server of `set` for cases started as `sp` says (its namespaces, ids and seccomp
+ * filter; `sandbox`: the sandbox is on), started if none is idle, marked busy. @return 0 with `*out`, or
  * ASSAY_ESPAWN (`err`): run the case under its own supervisor instead.
  */
 int assay_proc__server_acquire(assay_proc_servers *set, const struct assay_proc__spawn *sp,

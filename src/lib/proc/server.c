@@ -36,6 +36,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -60,6 +61,8 @@ struct server_key {
 	/* what the program would inherit from assay, and gets from the server instead */
 	unsigned euid, egid;
 	long keyring; /* the session keyring's serial (sandbox off: the program may read it) */
+	/* the seccomp filter the server holds for all its cases (init/serve.c hold_filter) */
+	unsigned filter_flags, refuse, tcp_port;
 };
 
 struct assay_proc__server {
@@ -160,6 +163,11 @@ static struct server_key key_of(const struct assay_proc__spawn *sp, bool sandbox
 	k.egid = (unsigned)getegid();
 	/* KEYCTL_GET_KEYRING_ID of KEY_SPEC_SESSION_KEYRING, not created if there is none */
 	k.keyring = syscall(SYS_keyctl, 0, -3, 0);
+	if (sandbox) {
+		k.filter_flags = sp->filter_flags;
+		k.refuse = sp->refuse;
+		k.tcp_port = sp->tcp_port;
+	}
 	return k;
 }
 
@@ -168,7 +176,8 @@ static bool key_eq(const struct server_key *a, const struct server_key *b)
 	return a->sandbox == b->sandbox && a->namespaces == b->namespaces &&
 	       a->ns_errno == b->ns_errno && a->drop_root == b->drop_root && a->uid == b->uid &&
 	       a->gid == b->gid && a->euid == b->euid && a->egid == b->egid &&
-	       a->keyring == b->keyring;
+	       a->keyring == b->keyring && a->filter_flags == b->filter_flags &&
+	       a->refuse == b->refuse && a->tcp_port == b->tcp_port;
 }
 
 /* Waits for the server's ready report. @return 0, or an errno-like code (EPROTO: it failed). */
@@ -195,16 +204,22 @@ static int server_start(const struct assay_proc__spawn *sp, const struct server_
 			struct assay_proc__server **out, assay_err *err)
 {
 	int sv[2] = { -1, -1 }, devnull = -1, ns_errno = 0, e;
+	char flags[16], refuse[16], port[16];
+	/* its cases' -f, -R and -p: the seccomp filter it holds for them (init/serve.c) */
 	char *argv[] = { (char *)"assay-init", (char *)ASSAY_INIT_VERSION,
 			 (char *)"-n", (char *)"0", (char *)"-u", (char *)"-",
-			 (char *)"-m", (char *)"serve", (char *)"-f",
-			 (char *)(key->sandbox ? "1" : "0"), NULL };
+			 (char *)"-m", (char *)"serve", (char *)"-f", flags,
+			 (char *)"-R", refuse, key->tcp_port ? (char *)"-p" : NULL, port, NULL };
 	char *envp[] = { NULL };
 	struct assay_proc__spawn own = *sp;
 	struct assay_proc__server *srv;
 	pid_t pid = -1;
 	int rc;
 
+	snprintf(flags, sizeof(flags), "%x",
+		 key->sandbox ? ASSAY_INIT_F_SANDBOX | key->filter_flags : 0);
+	snprintf(refuse, sizeof(refuse), "%x", key->refuse);
+	snprintf(port, sizeof(port), "%u", key->tcp_port);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) ||
 	    assay_proc__fd_high(&sv[0]) || assay_proc__fd_high(&sv[1]) ||
 	    (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||

@@ -49,6 +49,10 @@ struct sup {
 	int ruleset;         /* Landlock ruleset to enforce in the program, or -1 */
 	unsigned ll_layers;  /* the layers that ruleset brings */
 	bool want_seccomp;   /* install the seccomp filter in the program */
+	bool filter_held;    /* serving: the server holds the seccomp filter its cases ask for
+				(serve.c), which every program it starts inherits */
+	bool ipc_shared;     /* serving: the case runs in the server's IPC namespace, not one of
+				its own (ipc.c) */
 	struct assay_init_report rep;
 	int prog;            /* pid of the program, 0 once reaped */
 	bool prog_exited;    /* its exit has been seen (it may still be a zombie) */
@@ -92,6 +96,14 @@ __attribute__((noreturn)) void abandon(struct sup *s);
 
 /* main.c: parses a per-case argv (protocol.h) into `c`, cleared first (cfg_clear). @return 0 or -1 */
 int parse_case(struct cfg *c, int argc, char **argv, char **envp);
+
+/* ipc.c: the IPC namespace a case server's cases share. ipc_share_prepare(), once, as the
+ * server starts (before its seccomp filter): mounts the namespace's mqueue file system;
+ * @return whether cases may share the namespace (the mount made, the namespace empty).
+ * ipc_left(): whether anything is left in the namespace
+ * (System V objects, message queues), or it cannot be told. */
+bool ipc_share_prepare(void);
+bool ipc_left(void);
 
 /* serve.c */
 __attribute__((noreturn)) void serve(struct sup *s);

@@ -449,7 +449,8 @@ static int abi_rules(struct nr_rule r[16], const struct abi_nrs *a, bool no_net,
 #endif
 
 /*
- * In the program, after no_new_privs. Always: no keyring (keyctl, add_key, request_key fail with
+ * In the program, after no_new_privs; or in a case server, once for all its cases (serve.c),
+ * whose programs inherit it. Always: no keyring (keyctl, add_key, request_key fail with
  * ENOSYS: the session keyring is assay's, and keys are per user). With `no_net`: socket(2) fails
  * with EACCES whatever the family, AF_UNIX included (a path-named socket anywhere on the machine,
  * /run/dbus, a docker socket, is reachable without any file right, and its connect is not
@@ -526,8 +527,14 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 	b.at[L_CLONE] = b.n; /* clone: no CLONE_NEW* flag (the flags are its first argument) */
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
 	bpf_emit(&b, BPF_JSET, CLONE_NEW_, L_EPERM, L_ALLOW);
-	b.at[L_UNSHARE] = b.n; /* unshare: the same, and no time namespace */
+	/* unshare: the same, and no time namespace; but CLONE_NEWIPC alone passes: a case
+	 * server holds this filter for all its cases (serve.c), and each case's child makes an IPC
+	 * namespace of its own under it. The kernel refuses it to a process without
+	 * CAP_SYS_ADMIN in its user namespace, which a program never has (its capabilities are
+	 * dropped, and no_new_privs keeps exec from granting any). */
+	b.at[L_UNSHARE] = b.n;
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+	bpf_jeq(&b, S_CLONE_NEWIPC, L_ALLOW);
 	bpf_emit(&b, BPF_JSET, CLONE_NEW_ | CLONE_NEWTIME_, L_EPERM, L_ALLOW);
 	b.at[L_EPERM] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EPERM), L_NEXT, L_NEXT);

@@ -42,6 +42,9 @@
  *
  * Case server (-m serve, no "--" and no program): the same start, but fd 3 is one end of a
  * SOCK_SEQPACKET socket pair, and the supervisor runs case after case (src/lib/proc/server.c).
+ *   Its -f, -R and -p are those of its cases: with ASSAY_INIT_F_SANDBOX it installs the seccomp
+ *   filter they ask for in itself, once (init/serve.c), and a request whose -f (sandbox and
+ *   network flags), -R (seccomp) or -p (set or not) ask for another gets a usage failure.
  *   Ready: once set up (namespaces entered, ids taken, non-dumpable) it sends one struct
  *   assay_init_report on fd 3: failure 0 and the layers of its own (namespaces) applied or
  *   refused; or a failure, and exits.

@@ -2,9 +2,10 @@
  * The case server (protocol.h, "-m serve"): one supervisor that runs case after case, so that
  * what is the same for every case of a run is paid once: the exec of the supervisor, the user,
  * PID and IPC namespaces with their uid and gid maps, taking the unprivileged ids, becoming
- * non-dumpable. Each case is still forked from here with its own Landlock ruleset, seccomp
- * filter, limits, session, working folder and descriptors, and ends as a per-case supervisor's
- * ends: everything it started killed and reaped before its report is written.
+ * non-dumpable, the seccomp filter (hold_filter). Each case is still forked from here with its
+ * own Landlock ruleset, limits, session, working folder and descriptors, and ends as a per-case
+ * supervisor's ends: everything it started killed and reaped before its report is written. Its
+ * IPC namespace is the server's, looked into after it (ipc.c), or one of its own.
  *
  * Key decisions:
  * - Nothing of one case reaches the next: the program is forked from this process and exec'd
@@ -220,6 +221,7 @@ static void case_reset(struct sup *s, const struct sup *base,
 	s->ruleset = -1;
 	s->ll_layers = 0;
 	s->want_seccomp = false;
+	s->ipc_shared = false;
 	s->rep = base->rep;
 	s->prog = 0;
 	s->prog_exited = false;
@@ -259,6 +261,37 @@ static bool roomy(const char *cwd)
 	return f.bavail >= f.blocks - f.bfree && (f.files == 0 || f.ffree >= f.files - f.ffree);
 }
 
+/*
+ * With the sandbox on, the server installs the seccomp filter its own argv's flags ask for
+ * (protocol.h: the same -f, -R and -p as its cases') in itself, once: every program it starts
+ * inherits it, and no case pays for compiling, installing and freeing a filter of its own
+ * (~40 us of kernel work each, which the case's program waits for while it shares a CPU with
+ * it). Where the kernel refuses it here (no CAP_SYS_ADMIN in the server's user namespace, and
+ * no no_new_privs), each case installs its own, as a per-case supervisor does.
+ */
+static void hold_filter(struct sup *s)
+{
+	const struct cfg *own = s->cfg;
+	struct assay_init_report r;
+
+	if (!(own->flags & ASSAY_INIT_F_SANDBOX) || (own->refuse & ASSAY_INIT_L_SECCOMP))
+		return;
+	report_init(&r);
+	seccomp_enforce(&r, own->flags & ASSAY_INIT_F_NO_NET, own->tcp_port != 0);
+	s->filter_held = (r.applied & ASSAY_INIT_L_SECCOMP) != 0;
+}
+
+/* Does a case ask for the very filter the server holds? (The library sends a server only such
+ * cases: its key, src/lib/proc/server.c.) */
+static bool filter_fits(const struct cfg *own, const struct cfg *c)
+{
+	unsigned net = ASSAY_INIT_F_SANDBOX | ASSAY_INIT_F_NO_NET;
+
+	return (c->flags & ASSAY_INIT_F_SANDBOX) && !(c->refuse & ASSAY_INIT_L_SECCOMP) &&
+	       (c->flags & net) == (own->flags & net) &&
+	       (!(c->flags & ASSAY_INIT_F_NO_NET) || (c->tcp_port != 0) == (own->tcp_port != 0));
+}
+
 /* The case is wholly reaped: lets the next case of the lane go, when it may (protocol.h). */
 static void relay(struct sup *s)
 {
@@ -283,6 +316,7 @@ void serve(struct sup *s)
 	const struct cfg *own = s->cfg;
 	struct inherited first, now;
 	struct sup base;
+	bool ipc_share = false;
 
 	if (!s->pidns && s_prctl(S_PR_SET_CHILD_SUBREAPER, 1, 0) < 0) {
 		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
@@ -296,8 +330,11 @@ void serve(struct sup *s)
 		fail(s, S_EPERM);
 	if (own->in_ns && !ipc_works())
 		fail(s, S_EPERM); /* the library runs each case under a supervisor of its own */
+	/* before the filter, which refuses the mount namespace this takes */
+	ipc_share = own->in_ns && ipc_share_prepare();
 	s_prctl(S_PR_SET_DUMPABLE, 0, 0);
 	drop_stdio();
+	hold_filter(s);
 	s->serving = true;
 	inherited_read(&first);
 	base = *s;
@@ -333,12 +370,23 @@ void serve(struct sup *s)
 			case_cfg.take_ids = own->take_ids;
 			case_cfg.uid = own->uid;
 			case_cfg.gid = own->gid;
+			if (s->filter_held && !filter_fits(own, &case_cfg))
+				s->rep.failure = ASSAY_INIT_FAIL_USAGE;
+		}
+		if (!s->rep.failure) {
 			prepare_layers(s);
+			/* the server's IPC namespace, where Landlock keeps its sysctls out of reach */
+			s->ipc_shared = ipc_share &&
+					(s->ll_layers & ASSAY_INIT_L_LANDLOCK_FS);
 			case_run(s);
 			relay(s); /* before anything else: the next case waits for it */
 		}
 		inherited_read(&now);
-		s->rep.retired = !inherited_same(&first, &now);
+		/* a case that left IPC objects (or ran without Landlock) in the server's IPC
+		 * namespace: a fresh server, with a fresh namespace, takes the next (ipc.c) */
+		s->rep.retired = !inherited_same(&first, &now) ||
+				 (s->ipc_shared && (!(s->rep.applied & ASSAY_INIT_L_LANDLOCK_FS) ||
+						    ipc_left()));
 		close_fds(s->case_fd, 3); /* the end of file of stdout and stderr, then the report */
 		if (s->rep_fd >= 0 && !s->case_dropped)
 			report_write(s->rep_fd, &s->rep);

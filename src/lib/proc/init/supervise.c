@@ -216,9 +216,10 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		}
 	}
 	if (s->serving && s->pidns) {
-		/* an IPC namespace of the case's own, as a per-case supervisor's clone makes; then
-		 * none of the server's CAP_SYS_ADMIN (serve.c) goes further */
-		int r = s_unshare(S_CLONE_NEWIPC);
+		/* the server's IPC namespace (ipc.c), or one of the case's own, as a per-case
+		 * supervisor's clone makes; then none of the server's CAP_SYS_ADMIN (serve.c) goes
+		 * further */
+		int r = s->ipc_shared ? 0 : s_unshare(S_CLONE_NEWIPC);
 
 		if (r >= 0)
 			r = s_drop_caps();
@@ -272,7 +273,9 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		 * have after exec; in the user namespace it has them until then). */
 		if (s->ruleset >= 0)
 			landlock_enforce(s->ruleset, s->ll_layers, &rep);
-		if (s->want_seccomp)
+		if (s->want_seccomp && s->filter_held)
+			layer_apply(&rep, ASSAY_INIT_L_SECCOMP); /* inherited from the server */
+		else if (s->want_seccomp)
 			seccomp_enforce(&rep, c->flags & ASSAY_INIT_F_NO_NET, c->tcp_port != 0);
 	}
 	m.applied = rep.applied;

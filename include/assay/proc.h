@@ -213,7 +213,9 @@ typedef struct assay_sandbox_report {
  * case, so that a case costs one fork instead of a new supervisor and new namespaces. A proc
  * whose `servers` points to a set runs on an idle server of the set that fits its sandbox
  * (started when none is idle: a pool running N cases at once keeps N), with its own Landlock
- * ruleset, seccomp filter, limits, session and working folder, and with every process it
+ * ruleset, limits, session and working folder, under the seccomp filter its server holds for
+ * cases of its network setting, in the server's IPC namespace unless it leaves IPC objects
+ * there (the server then retires), and with every process it
  * started killed and reaped before it is reported, as without a set. A case that needs what a
  * server cannot give runs under a supervisor of its own, as without a set: one with a memory
  * cgroup (assay_memory_cgroups()), or whose argv and environment exceed 192 KiB. A server that
@@ -222,6 +224,18 @@ typedef struct assay_sandbox_report {
  * children of the calling process until assay_proc_servers_free().
  */
 typedef struct assay_proc_servers assay_proc_servers;
+
+/**
+ * Process-wide: the CPUs every program the library starts from now on runs on, set in its child
+ * just before exec (sched_setaffinity), whatever CPUs the caller and its case servers run on.
+ * For a caller that keeps its own work off the CPUs its cases run on (the CLI: docs/cli.md,
+ * "The CPUs of the harness"). `mask`: `len` bytes as sched_setaffinity(2) takes them (bit i%8
+ * of byte i/8 for CPU i), copied; bytes past 128 (CPU 1024 on) are ignored. NULL or `len` 0:
+ * programs inherit the caller's CPUs again (the default). Not synchronised: call it while no
+ * proc is being started. A mask the kernel refuses for a program (no CPU it may use) leaves the
+ * program on its supervisor's CPUs. No errors.
+ */
+ASSAY_EXTERN void assay_proc_set_program_cpus(const unsigned char *mask, size_t len);
 
 /** An empty set (no server runs until a case needs one). Never NULL; free with
  * assay_proc_servers_free(). */

@@ -401,7 +401,9 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	cli_cpus_keep_off(opts.jobs);
 	rc = assay_run_suite(suite, &opts, &total, &err);
+	cli_cpus_restore();
 	assay_plugins_shutdown();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -119,6 +119,17 @@ void run_args_release(struct run_args *a);
  */
 void cli_scratch(assay_run_opts *opts, const struct run_args *a, bool sandbox, bool memory);
 
+/*
+ * The CPUs of the harness (src/cli/cpus.c): when `jobs` (cases at once) is below the CPUs
+ * assay may run on and ASSAY_PIN is not off, moves the calling thread (and so the threads and
+ * case servers it starts) off the first `jobs` of those CPUs, and has every program the library
+ * starts get all of them back before its exec. cli_cpus_restore() undoes it. Process-wide;
+ * call both from the main thread while no other runs. A step that fails leaves things as they
+ * were.
+ */
+void cli_cpus_keep_off(size_t jobs);
+void cli_cpus_restore(void);
+
 /* Whether environment variable `name` turns a feature off: off, 0, false or no (any case). */
 bool cli_env_off(const char *name);
 

@@ -80,6 +80,20 @@ const char *assay_sandbox_layer_name(unsigned layer)
 	return "unknown";
 }
 
+/* assay_proc_set_program_cpus(): the programs' CPUs, or none (len 0) */
+static unsigned char program_cpus[128];
+static size_t program_cpus_len;
+
+void assay_proc_set_program_cpus(const unsigned char *mask, size_t len)
+{
+	if (!mask)
+		len = 0;
+	if (len > sizeof(program_cpus))
+		len = sizeof(program_cpus);
+	memcpy(program_cpus, mask ? mask : program_cpus, len);
+	program_cpus_len = len;
+}
+
 unsigned assay_proc__refuse_hook(void)
 {
 	const char *v = getenv("ASSAY_SANDBOX_REFUSE");
@@ -496,6 +510,14 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 	if (l->processes > 0) {
 		assay_strvec_push(argv, "-l");
 		assay_strvec_pushf(argv, "p=%ld", l->processes);
+	}
+	if (program_cpus_len) {
+		char hex[2 * sizeof(program_cpus) + 1];
+
+		for (size_t i = 0; i < program_cpus_len; i++)
+			snprintf(hex + 2 * i, 3, "%02x", program_cpus[i]);
+		assay_strvec_push(argv, "-a");
+		assay_strvec_push(argv, hex);
 	}
 	if (p->sandbox.enabled && !p->sandbox.network && p->sandbox.tcp_port) {
 		assay_strvec_push(argv, "-p");

@@ -18,6 +18,8 @@ enum init_mode { MODE_RUN = 0, MODE_PROBE, MODE_SERVE };
 enum rule_kind { RULE_READ = 0, RULE_WRITE };
 
 /* What the library asked for (protocol.h): pointers into argv, nothing copied. */
+#define CPUS_BYTES 128 /* CPUs 0-1023 */
+
 struct cfg {
 	enum init_mode mode;
 	unsigned flags;      /* ASSAY_INIT_F_* */
@@ -30,6 +32,8 @@ struct cfg {
 	int nrules;
 	uint64_t cpu_s, data_bytes, fsize_bytes, nofile, nproc; /* 0: no limit */
 	uint64_t tcp_port;   /* with ASSAY_INIT_F_NO_NET: the one TCP port it may bind (0: none) */
+	unsigned char cpus[CPUS_BYTES]; /* -a: the CPUs the program runs on (a sched_setaffinity */
+	unsigned ncpus_bytes;           /* mask of ncpus_bytes bytes); 0: the supervisor's */
 	char **argv;         /* the program's argv (NULL-terminated); argv[-2..-1] are ours to
 				overwrite (the /bin/sh fallback uses them) */
 	char **envp;

@@ -54,6 +54,25 @@ __attribute__((noreturn)) static void usage(void)
 	report_and_exit(&rep);
 }
 
+/* -a HEX: a CPU mask, two hex digits per byte, byte 0 (CPUs 0-7) first. */
+static int parse_cpus(struct cfg *c, const char *val)
+{
+	unsigned n = 0;
+
+	for (; val[0] && val[1]; val += 2) {
+		char byte[3] = { val[0], val[1], 0 };
+		uint64_t v;
+
+		if (s_parse_u64(byte, 16, &v) || n == CPUS_BYTES)
+			return -1;
+		c->cpus[n++] = (unsigned char)v;
+	}
+	if (val[0] || !n)
+		return -1;
+	c->ncpus_bytes = n;
+	return 0;
+}
+
 static int parse_limit(struct cfg *c, const char *s)
 {
 	uint64_t v;
@@ -154,6 +173,10 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			if (s_parse_u64(val, 10, &v) || !v || v > 65535)
 				return -1;
 			c->tcp_port = v;
+			break;
+		case 'a':
+			if (parse_cpus(c, val))
+				return -1;
 			break;
 		default:
 			return -1;

@@ -33,6 +33,9 @@
  *                    p (processes)
  *   -p PORT          network off, but the program may serve TCP on PORT (an api server): TCP
  *                    sockets are allowed, Landlock lets it bind PORT only and connect nowhere
+ *   -a HEX           the CPUs the program runs on: a sched_setaffinity mask, two hex digits a
+ *                    byte, byte 0 (CPUs 0-7) first, at most 128 bytes; set just before exec
+ *                    (without it the program keeps the supervisor's CPUs)
  * Control: SIGTERM from the library means "terminate the case" (SIGTERM + SIGCONT to the
  * program's process group, or to every process of the PID namespace); SIGUSR1 means "kill the
  * case now". Both are honoured only when sent by the parent.

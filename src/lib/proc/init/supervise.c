@@ -320,6 +320,10 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 	/* Nothing of the supervisor's may reach the program: every descriptor above 2 closes at
 	 * exec (the report pipe, the signalfd, this pipe), whatever the program is. */
 	s_close_range(3, ~0u, S_CLOSE_RANGE_CLOEXEC);
+	/* the program's CPUs (-a), not its supervisor's: assay may keep itself and its servers
+	 * off the CPUs its cases run on (docs/cli.md); a mask the kernel refuses leaves it here */
+	if (c->ncpus_bytes)
+		SYS(__NR_sched_setaffinity, 0, c->ncpus_bytes, c->cpus);
 	m.kind = MSG_EXEC_FAILED;
 	m.err = exec_program(c);
 	send_msg(pipe_w, &m);

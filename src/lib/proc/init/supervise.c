@@ -472,26 +472,25 @@ static void kill_all(struct sup *s)
 }
 
 /*
- * Is the program, ended but not reaped, the only process left of the case? Without a PID
- * namespace the supervisor is a subreaper: whatever the program started that still lives is
- * the supervisor's child by now (reparented when the program died) or a descendant of one, and
- * every process of the program's session is one of those. So when the supervisor's one child
- * is the program, nothing is left to kill, and the walk of /proc (a dozen system calls and the
- * /proc entries they make, on the way from one case's end to the next case's start) is not
- * needed. False when /proc does not tell (no /proc/PID/task/TID/children).
+ * Is the program, ended but not reaped, the only process left of the case? The supervisor is
+ * the init of the case's PID namespace, or a subreaper without one: whatever the program
+ * started that still lives is the supervisor's child by now (reparented when the program died)
+ * or a descendant of one, and every process of the case is one of those. So when the
+ * supervisor has one child, it is the program (a child it has not reaped), nothing is left to
+ * kill, and neither the walk of /proc (a dozen system calls and the /proc entries they make)
+ * nor kill(-1) (a pass over every process of the machine) is needed on the way from one case's
+ * end to the next case's start. /proc/thread-self, not /proc/self/task/PID: /proc is the
+ * host's, where the supervisor's PID is not the one it has in its namespace. False when /proc
+ * does not tell.
  */
-static bool program_alone(const struct sup *s)
+static bool program_alone(void)
 {
-	char path[64], list[64], *p;
-	int self = s_getpid(), fd;
-	uint64_t v = 0;
+	char list[64], *p;
+	int fd = s_openat(S_AT_FDCWD, "/proc/thread-self/children", S_O_RDONLY | S_O_CLOEXEC);
 	long n;
 
-	p = s_utoa(s_append(path, path + sizeof(path), "/proc/self/task/"), (uint64_t)self);
-	s_append(p, path + sizeof(path), "/children");
 	/* one read: /proc gives the whole list at once, and a list that fills `list` holds more
 	 * than one pid anyway */
-	fd = s_openat(S_AT_FDCWD, path, S_O_RDONLY | S_O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	while ((n = s_read(fd, list, sizeof(list) - 1)) == -S_EINTR)
@@ -501,10 +500,10 @@ static bool program_alone(const struct sup *s)
 		return false;
 	list[n] = '\0';
 	for (p = list; *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
+		;
 	while (*p == ' ' || *p == '\n')
 		p++;
-	return *p == '\0' && v == (uint64_t)s->prog;
+	return p > list && *p == '\0';
 }
 
 static void forward_term(struct sup *s)
@@ -551,7 +550,7 @@ static void program_ended(struct sup *s, const struct s_siginfo *si)
 	if (c->nproc && !(si->si_code == S_CLD_EXITED && si->si_status == 0))
 		s->rep.processes = walk_tree(false);
 	s->killing = true;
-	if (s->pidns || !program_alone(s))
+	if (!program_alone())
 		kill_all(s);
 	memset(&ru, 0, sizeof(ru));
 	while (s_wait4(s->prog, &st, S___WALL, &ru) == -S_EINTR)

@@ -185,6 +185,43 @@ Test(server_attacks, a_message_queue_does_not_reach_the_next_case)
 			      "mq-read", "none\n");
 }
 
+/* A case that makes System V objects and removes them leaves none for the server to see, but
+ * the namespace's id allocator moved on (a cyclic index and a sequence number per kind): the
+ * next case on the same server could read from the ids it gets how many objects the case
+ * before it made, a channel from case to case. What the next case gets must not depend on it. */
+Test(server_attacks, ipc_ids_do_not_tell_the_next_case_what_a_case_made)
+{
+	static const char churn[] =
+		"/for i in 1 2 3 4 5 6 7 8 9 10; do "
+		"ipcrm -q $(ipcmk -Q | sed 's/.*: //') -s $(ipcmk -S 1 | sed 's/.*: //') "
+		"-m $(ipcmk -M 4096 | sed 's/.*: //') || exit 1; done; echo done";
+	static const char look[] =
+		"/q=$(ipcmk -Q | sed 's/.*: //'); s=$(ipcmk -S 1 | sed 's/.*: //'); "
+		"m=$(ipcmk -M 4096 | sed 's/.*: //'); ipcrm -q $q -s $s -m $m; echo $q $s $m";
+	const char *first[2] = { "/echo done", churn };
+	char *seen[2];
+	struct box b;
+
+	box_make(&b);
+	for (int i = 0; i < 2; i++) {
+		assay_proc_servers *set = assay_proc_servers_new();
+		unsigned started;
+		char *out = ipc_case(set, &b, first[i], NULL);
+
+		cr_assert_str_eq(out, "done\n", "%s", first[i]);
+		free(out);
+		seen[i] = ipc_case(set, &b, look, NULL);
+		assay_proc_servers_stats(set, &started, NULL);
+		cr_assert_eq(started, 1, "the two cases ran on one server");
+		assay_proc_servers_free(set);
+	}
+	cr_expect_str_eq(seen[1], seen[0], "ids after a case that made 30 objects: %s, after one "
+			 "that made none: %s", seen[1], seen[0]);
+	free(seen[0]);
+	free(seen[1]);
+	box_free(&b);
+}
+
 /* A case released (or timed out) right after it was sent: the kill request (SIGUSR1) may reach
  * the server before it has read the case's request. The server takes it for a late signal of
  * the case before, drops it, and runs the case: release then waits RELEASE_WAIT_MS for a report

@@ -102,10 +102,12 @@ __attribute__((noreturn)) void abandon(struct sup *s);
 int parse_case(struct cfg *c, int argc, char **argv, char **envp);
 
 /* ipc.c: the IPC namespace a case server's cases share. ipc_share_prepare(), once, as the
- * server starts (before its seccomp filter): mounts the namespace's mqueue file system;
- * @return whether cases may share the namespace (the mount made, the namespace empty).
- * ipc_left(): whether anything is left in the namespace
- * (System V objects, message queues), or it cannot be told. */
+ * server starts (before its seccomp filter): mounts the namespace's mqueue file system and
+ * sets its System V *_next_id; @return whether cases may share the namespace (the mount made,
+ * the ids set, the namespace empty).
+ * ipc_left(): whether anything is left in the namespace (System V objects, message queues),
+ * or a System V object was made since (the ids the next case gets would tell), or it cannot be
+ * told. */
 bool ipc_share_prepare(void);
 bool ipc_left(void);
 

@@ -15,6 +15,14 @@
  *   server's last (report `retired`): the library starts a fresh server, with a fresh
  *   namespace, for the next case. So what a case leaves reaches no other case; a case that
  *   uses IPC costs a server start.
+ * - A System V object a case made and removed leaves no object, but the namespace's id
+ *   allocator of its kind moved on (a cyclic index and a sequence number): the ids the next
+ *   case's objects got would tell it how many the case before made, a channel from case to
+ *   case. So the server also retires after a case that made any System V object: it sets the
+ *   namespace's kernel.{shm,msg,sem}_next_id to 0 once (the making of an object takes it back to
+ *   -1; a program cannot set it, which takes CAP_SYS_ADMIN in the namespace's user namespace)
+ *   and reads them after each case (~0.5 us each). The first object of a case gets id 0, as in
+ *   a fresh namespace; the allocator otherwise never moves in a server that runs a next case.
  * - The mqueue file system of the namespace is mounted once, detached (fsopen/fsmount), by a
  *   child that shares the server's descriptor table and makes a mount namespace of its own to
  *   do it in (a mount needs CAP_SYS_ADMIN over the caller's mount namespace, which the
@@ -25,7 +33,8 @@
  *   (supervise.c); without it, or where the mount cannot be made, each case gets a namespace of
  *   its own, as before.
  *
- * Refuses to: share the namespace when it cannot look into it.
+ * Refuses to: share the namespace when it cannot look into it, or cannot set the *_next_id
+ * files (a kernel without CONFIG_CHECKPOINT_RESTORE).
  */
 #include "init.h"
 #include "../../util/banned.h"
@@ -40,6 +49,39 @@
 #define S_IPC_INFO_SEM 19 /* SEM_INFO */
 
 static int mq_dir = -1; /* the root of the namespace's mqueue file system, or -1 */
+/* the namespace's kernel.shm_next_id, msg_next_id and sem_next_id, open to read and write */
+static int next_id[3] = { -1, -1, -1 };
+
+/* Sets the id the namespace's next System V object of each kind gets to 0, as a fresh
+ * namespace's first one: the making of an object takes it (it reads -1 again), so next_taken()
+ * tells whether a case made any, even one it removed. Writing takes CAP_SYS_ADMIN (or
+ * CAP_CHECKPOINT_RESTORE) in the namespace's user namespace, which the server has and a
+ * program has not. @return false where the files cannot be written (no CONFIG_CHECKPOINT_RESTORE) */
+static bool next_arm(void)
+{
+	static const char *const path[3] = { "/proc/sys/kernel/shm_next_id",
+					     "/proc/sys/kernel/msg_next_id",
+					     "/proc/sys/kernel/sem_next_id" };
+
+	for (int i = 0; i < 3; i++) {
+		next_id[i] = s_openat(S_AT_FDCWD, path[i], S_O_RDWR | S_O_CLOEXEC);
+		if (next_id[i] < 0 || SYS(__NR_pwrite64, next_id[i], "0\n", 2, 0) != 2)
+			return false;
+	}
+	return true;
+}
+
+/* Was an object made since next_arm()? */
+static bool next_taken(void)
+{
+	char v[16];
+
+	for (int i = 0; i < 3; i++)
+		if (next_id[i] < 0 || SYS(__NR_pread64, next_id[i], v, sizeof(v), 0) != 2 ||
+		    v[0] != '0' || v[1] != '\n')
+			return true;
+	return false;
+}
 
 /* In a child sharing the server's descriptor table: mounts the mqueue file system of the
  * (shared) IPC namespace, detached. Exits with the mount's descriptor, or 255. */
@@ -83,7 +125,7 @@ bool ipc_share_prepare(void)
 	mnt = (st >> 8) & 0xff;
 	mq_dir = s_openat(mnt, ".", S_O_RDONLY | S_O_DIRECTORY | S_O_CLOEXEC);
 	s_close(mnt);
-	return mq_dir >= 0 && !ipc_left();
+	return mq_dir >= 0 && next_arm() && !ipc_left();
 }
 
 /* The first int of a *_INFO answer, or the `at`-th: how many objects of the kind exist. */
@@ -105,7 +147,7 @@ bool ipc_left(void)
 	char ents[512];
 	long n;
 
-	if (mq_dir < 0)
+	if (mq_dir < 0 || next_taken())
 		return true;
 	if (sysv_left(__NR_shmctl, S_IPC_INFO_SHM, 0) || /* shm_info.used_ids */
 	    sysv_left(__NR_msgctl, S_IPC_INFO_MSG, 0) || /* msginfo.msgpool */

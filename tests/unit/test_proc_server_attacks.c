@@ -223,6 +223,37 @@ Test(server_attacks, ipc_ids_do_not_tell_the_next_case_what_a_case_made)
 	box_free(&b);
 }
 
+/* The server is PID 1 of its cases' PID namespace: the pids a case's processes get would tell
+ * it how many processes the cases before it on the same server started, a channel from case to
+ * case. What the next case gets must not depend on it. */
+Test(server_attacks, pids_do_not_tell_the_next_case_what_a_case_started)
+{
+	const char *first[2] = { "/echo done",
+				 "/for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
+				 "/bin/true; done; echo done" };
+	char *seen[2];
+	struct box b;
+
+	box_make(&b);
+	for (int i = 0; i < 2; i++) {
+		assay_proc_servers *set = assay_proc_servers_new();
+		unsigned started;
+		char *out = ipc_case(set, &b, first[i], NULL);
+
+		cr_assert_str_eq(out, "done\n", "%s", first[i]);
+		free(out);
+		seen[i] = ipc_case(set, &b, "/echo $$; sh -c 'echo $$'", NULL);
+		assay_proc_servers_stats(set, &started, NULL);
+		cr_assert_eq(started, 1, "the two cases ran on one server");
+		assay_proc_servers_free(set);
+	}
+	cr_expect_str_eq(seen[1], seen[0], "pids after a case that started 20 processes: %s, after "
+			 "one that started none: %s", seen[1], seen[0]);
+	free(seen[0]);
+	free(seen[1]);
+	box_free(&b);
+}
+
 /* A case released (or timed out) right after it was sent: the kill request (SIGUSR1) may reach
  * the server before it has read the case's request. The server takes it for a late signal of
  * the case before, drops it, and runs the case: release then waits RELEASE_WAIT_MS for a report

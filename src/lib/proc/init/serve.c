@@ -292,6 +292,41 @@ static bool filter_fits(const struct cfg *own, const struct cfg *c)
 	       (!(c->flags & ASSAY_INIT_F_NO_NET) || (c->tcp_port != 0) == (own->tcp_port != 0));
 }
 
+/*
+ * The PID namespace's last pid (kernel.ns_last_pid, of the reader's PID namespace), read as the
+ * server starts and written back before each case, once everything of the case before is
+ * reaped: else the pids a case's processes get would tell it how many processes the cases
+ * before it on this server started, a channel from case to case. Each case's processes get the
+ * pids the first case's got. Writing it takes CAP_SYS_ADMIN (or CAP_CHECKPOINT_RESTORE) in the
+ * namespace's user namespace, which the server has and a program has not. Only as PID 1 of a
+ * namespace of its own (never the host's); where it cannot be written (a kernel without
+ * CONFIG_CHECKPOINT_RESTORE) pids go on from case to case.
+ */
+static int last_pid_fd = -1;
+static char last_pid[24];
+static long last_pid_len;
+
+static void pids_mark(const struct sup *s)
+{
+	if (!s->pidns)
+		return;
+	last_pid_fd = s_openat(S_AT_FDCWD, "/proc/sys/kernel/ns_last_pid", S_O_RDWR | S_O_CLOEXEC);
+	if (last_pid_fd < 0)
+		return;
+	last_pid_len = SYS(__NR_pread64, last_pid_fd, last_pid, sizeof(last_pid), 0);
+	if (last_pid_len <= 0 || last_pid_len == (long)sizeof(last_pid) ||
+	    SYS(__NR_pwrite64, last_pid_fd, last_pid, last_pid_len, 0) != last_pid_len) {
+		s_close(last_pid_fd);
+		last_pid_fd = -1;
+	}
+}
+
+static void pids_reset(void)
+{
+	if (last_pid_fd >= 0)
+		SYS(__NR_pwrite64, last_pid_fd, last_pid, last_pid_len, 0);
+}
+
 /* The case is wholly reaped: lets the next case of the lane go, when it may (protocol.h). */
 static void relay(struct sup *s)
 {
@@ -336,6 +371,7 @@ void serve(struct sup *s)
 	drop_stdio();
 	hold_filter(s);
 	s->serving = true;
+	pids_mark(s);
 	inherited_read(&first);
 	base = *s;
 	report_write(ASSAY_INIT_FD_REPORT, &s->rep); /* ready */
@@ -378,6 +414,7 @@ void serve(struct sup *s)
 			/* the server's IPC namespace, where Landlock keeps its sysctls out of reach */
 			s->ipc_shared = ipc_share &&
 					(s->ll_layers & ASSAY_INIT_L_LANDLOCK_FS);
+			pids_reset();
 			case_run(s);
 			relay(s); /* before anything else: the next case waits for it */
 		}

@@ -56,7 +56,8 @@ static int next_id[3] = { -1, -1, -1 };
  * namespace's first one: the making of an object takes it (it reads -1 again), so next_taken()
  * tells whether a case made any, even one it removed. Writing takes CAP_SYS_ADMIN (or
  * CAP_CHECKPOINT_RESTORE) in the namespace's user namespace, which the server has and a
- * program has not. @return false where the files cannot be written (no CONFIG_CHECKPOINT_RESTORE) */
+ * program has not. @return false where the files cannot be written (a kernel without
+ * CONFIG_CHECKPOINT_RESTORE) */
 static bool next_arm(void)
 {
 	static const char *const path[3] = { "/proc/sys/kernel/shm_next_id",

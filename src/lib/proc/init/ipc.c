@@ -27,9 +27,11 @@
  *   child that shares the server's descriptor table and makes a mount namespace of its own to
  *   do it in (a mount needs CAP_SYS_ADMIN over the caller's mount namespace, which the
  *   server's is not); the programs stay in the mount namespace they had.
- * - The namespace's sysctls (kernel.shmmax, fs.mqueue.*) a program could change only as root of
- *   its user namespace (assay not root) and with a write right on /proc/sys: Landlock grants
- *   none. So a case shares the namespace only with Landlock's file system layer in force
+ * - The namespace's sysctls (kernel.shmmax, fs.mqueue.*) are writable only by root of its user
+ *   namespace (which a program is not: it runs as nobody, or as assay's own uid mapped to
+ *   itself, docs/security.md) and only with a write right on /proc/sys, which Landlock grants
+ *   none. Two fences, not one: a case shares the namespace only with Landlock's file system
+ *   layer in force
  *   (supervise.c); without it, or where the mount cannot be made, each case gets a namespace of
  *   its own, as before.
  *

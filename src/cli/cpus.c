@@ -9,8 +9,10 @@
  *   last: ~0.4 ms of CPU a case, its servers' and its own) ran beside the program. A kernel
  *   that places a wakeup on the CPU already busy (as the 2-core VMs this was measured on do)
  *   put it on the program's CPU, which it then took from the program: 40% of the programs were
- *   preempted by assay, for ~80 us each. Kept off, the program runs alone (bench/floor.sh:
- *   1.17 -> 1.10 of the bare floor with the sandbox on).
+ *   preempted by assay, for ~80 us each. Kept off, the program runs alone; and an armed case
+ *   waits on the programs' CPUs (init/supervise.c wait_where_it_runs), so its exec does not
+ *   migrate it. bench/floor.sh-style A/B, 9 rounds: 1.17 -> 1.12 of the bare floor with the
+ *   sandbox on for the first, 1.14 -> 1.065 (off: 1.066 -> 1.022) for the second.
  * - The program's CPUs are assay's own before the change (taskset, cpusets and Slurm's
  *   --cpus-per-task still hold), set in its child by the library (assay_proc_set_program_cpus):
  *   a program sees, and may use, what it would have without this.

@@ -536,6 +536,94 @@ Test(server, an_armed_case_shares_its_servers_memory_until_exec)
 }
 #endif
 
+/* The Cpus_allowed_list of process `pid` ("self" or a number), malloc'd. */
+static char *cpus_of(const char *pid)
+{
+	char path[64], line[256], *found = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "r");
+	cr_assert(f, "%s", path);
+	while (!found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Cpus_allowed_list:\t", 19)) {
+			line[strcspn(line, "\n")] = 0;
+			found = strdup(line + 19);
+		}
+	fclose(f);
+	cr_assert(found);
+	return found;
+}
+
+/* With the programs' CPUs set (assay_proc_set_program_cpus, as the CLI does when it keeps
+ * itself off them: docs/cli.md), an armed case waits on the programs' CPUs its server is not on
+ * (so its go wakes it where its program will run, and its exec moves nothing), and its program
+ * gets all the programs' CPUs. */
+Test(server, an_armed_case_waits_where_its_program_will_run)
+{
+	struct box b;
+	assay_proc_servers *set;
+	cpu_set_t all, harness;
+	int first = -1;
+	char *want;
+
+	CPU_ZERO(&all);
+	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		cr_skip_test("one CPU only: none to keep off");
+	harness = all;
+	for (int cpu = 0; cpu < CPU_SETSIZE && first < 0; cpu++)
+		if (CPU_ISSET(cpu, &all))
+			first = cpu;
+	CPU_CLR(first, &harness);
+	want = cpus_of("self");
+	assay_proc_set_program_cpus((const unsigned char *)&all, sizeof(all));
+	cr_assert_eq(sched_setaffinity(0, sizeof(harness), &harness), 0);
+	set = assay_proc_servers_new(); /* its servers start on `harness` */
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		assay_err err = ASSAY_ERR_INIT;
+		bool done = false;
+		pid_t child = -1;
+		char pid[16], *waits = NULL, one[16], got[300];
+
+		gated_start_sh(&p, set, &b, sandbox,
+			       "awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status", 5);
+		for (int i = 0; i < 200; i++, usleep(10 * 1000)) {
+			/* armed: its child set up, and waiting (its CPUs are set once it says so) */
+			child = child_of(p.pid);
+			if (child > 0) {
+				snprintf(pid, sizeof(pid), "%d", (int)child);
+				waits = cpus_of(pid);
+				snprintf(one, sizeof(one), "%d", first);
+				if (!strcmp(waits, one))
+					break;
+				free(waits);
+				waits = NULL;
+			}
+		}
+		cr_assert(child > 0, "sandbox %d: no armed process", sandbox);
+		cr_assert(waits, "sandbox %d: the armed process does not wait on CPU %d", sandbox,
+			  first);
+		free(waits);
+		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
+		while (!done)
+			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+		cr_assert_eq(assay_proc_finish(&p, &r), 0);
+		snprintf(got, sizeof(got), "%s\n", want);
+		cr_assert_str_eq(p.out.ptr, got, "sandbox %d: the program runs on %s", sandbox,
+				 p.out.ptr);
+		assay_proc_release(&p);
+	}
+	assay_proc_servers_free(set);
+	assay_proc_set_program_cpus(NULL, 0);
+	cr_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+	box_free(&b);
+	free(want);
+}
+
 /* The seccomp filter of every field of a server's cases is installed once, in the server
  * (init/serve.c hold_filter), and inherited: the program is under one filter, not two, and
  * still reports the layer in force. A case of another network setting gets a server of its own

@@ -667,6 +667,35 @@ __attribute__((noreturn)) static void child_main(void *arg)
 	run_child(&child_start.s, child_start.pipe_w);
 }
 
+/*
+ * A gated case's child, set up and about to wait for its go, waits on the CPUs its program will
+ * run on that its supervisor is not on (-a: assay keeps itself and its servers off them,
+ * docs/cli.md): the go then wakes it there, and its exec does not have to move it from the
+ * supervisor's CPU, a migration (by the CPU's stopper thread) on the way from one case's end to
+ * the next case's start. Set from here, while it sleeps (or is about to), which moves nothing;
+ * run_child() gives it the program's CPUs before exec. Nothing when no such CPU is left.
+ */
+static void wait_where_it_runs(const struct sup *s, int pid)
+{
+	const struct cfg *c = s->cfg;
+	unsigned char own[CPUS_BYTES], wait[CPUS_BYTES];
+	long n;
+	bool any = false;
+
+	if (!c->ncpus_bytes)
+		return;
+	memset(own, 0, sizeof(own));
+	n = SYS(__NR_sched_getaffinity, 0, sizeof(own), own);
+	if (n <= 0)
+		return;
+	for (unsigned i = 0; i < c->ncpus_bytes; i++) {
+		wait[i] = c->cpus[i] & (unsigned char)~own[i];
+		any |= wait[i] != 0;
+	}
+	if (any)
+		SYS(__NR_sched_setaffinity, pid, c->ncpus_bytes, wait);
+}
+
 /* Starts the program and reads what its child side says before exec. @return 0, or -1 if
  * the program never ran (the report says why). */
 static int start_program(struct sup *s)
@@ -674,6 +703,7 @@ static int start_program(struct sup *s)
 	int pipefd[2];
 	struct child_msg m;
 	long n, pid;
+	bool gated = s->go_fd >= 0;
 
 	if (s_pipe2(pipefd, S_O_CLOEXEC) < 0) {
 		s->rep.failure = ASSAY_INIT_FAIL_SYSTEM;
@@ -712,11 +742,14 @@ static int start_program(struct sup *s)
 		s->rep.applied = m.applied;
 		s->rep.refused = m.refused;
 		memcpy(s->rep.refused_errno, m.refused_errno, sizeof(m.refused_errno));
-		if (m.kind == MSG_REQUIRED)
+		if (m.kind == MSG_REQUIRED) {
 			s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
-		else
+		} else {
+			if (gated)
+				wait_where_it_runs(s, (int)pid);
 			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
 				;
+		}
 		if (n == sizeof(m) && m.kind == MSG_GO) {
 			/* a gated case: it starts now, not at its fork */
 			s->rep.t_start_ns = m.t_ns;

@@ -195,6 +195,32 @@ next:
 	return saved;
 }
 
+/*
+ * An armed child that shares its server's memory waits on the programs' CPUs its server is not
+ * on (wait_where_it_runs(), set by the server once the child says its layers are in place).
+ * After its go, the child gives itself the program's CPUs, which must come after the server's
+ * setting, or that setting would be the program's: so it waits, on this futex word, until the
+ * server has made it (almost always done by then). cpus_await: set before the child starts.
+ */
+static int cpus_settled;
+static bool cpus_await;
+
+static void cpus_settle(void)
+{
+	__atomic_store_n(&cpus_settled, 1, __ATOMIC_SEQ_CST);
+	SYS(__NR_futex, &cpus_settled, 1 | 128 /* FUTEX_WAKE_PRIVATE */, 1, 0, 0, 0);
+}
+
+/* At most a second: a server that died meanwhile (killed: it has no other way to stop between
+ * two reads) sets nothing, and the child must not hang where no PID namespace ends it. */
+static void cpus_wait_settled(void)
+{
+	struct s_timespec t = { 0, 10 * 1000000L };
+
+	for (int i = 0; i < 100 && !__atomic_load_n(&cpus_settled, __ATOMIC_SEQ_CST); i++)
+		SYS(__NR_futex, &cpus_settled, 0 | 128 /* FUTEX_WAIT_PRIVATE */, 0, &t, 0, 0);
+}
+
 __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 {
 	const struct cfg *c = s->cfg;
@@ -316,6 +342,8 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 		m.kind = MSG_GO; /* the case's start, for its wall time */
 		s_clock_ns(&m.t_ns);
 		send_msg(pipe_w, &m);
+		if (cpus_await)
+			cpus_wait_settled();
 	}
 	/* Nothing of the supervisor's may reach the program: every descriptor above 2 closes at
 	 * exec (the report pipe, the signalfd, this pipe), whatever the program is. */
@@ -673,7 +701,8 @@ __attribute__((noreturn)) static void child_main(void *arg)
  * docs/cli.md): the go then wakes it there, and its exec does not have to move it from the
  * supervisor's CPU, a migration (by the CPU's stopper thread) on the way from one case's end to
  * the next case's start. Set from here, while it sleeps (or is about to), which moves nothing;
- * run_child() gives it the program's CPUs before exec. Nothing when no such CPU is left.
+ * run_child() gives it the program's CPUs before exec, after this (cpus_settle()). Nothing
+ * when no such CPU is left.
  */
 static void wait_where_it_runs(const struct sup *s, int pid)
 {
@@ -714,6 +743,8 @@ static int start_program(struct sup *s)
 	child_start.s = *s;
 	child_start.pipe_r = pipefd[0];
 	child_start.pipe_w = pipefd[1];
+	cpus_settled = 0;
+	cpus_await = gated && s->cfg->ncpus_bytes && !(s->cfg->take_ids && !s->cfg->in_ns);
 	if (s->cfg->take_ids && !s->cfg->in_ns) {
 		/* A child that takes other ids itself (root without namespaces) forks: a change of
 		 * ids makes the address space dumpable where fs.suid_dumpable says so, and this one
@@ -745,8 +776,10 @@ static int start_program(struct sup *s)
 		if (m.kind == MSG_REQUIRED) {
 			s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
 		} else {
-			if (gated)
+			if (cpus_await) {
 				wait_where_it_runs(s, (int)pid);
+				cpus_settle();
+			}
 			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
 				;
 		}

@@ -9,6 +9,8 @@
 # Variants (each its own line, all in every round):
 #   on    sandbox on (assay's default), working folders in the default place ($TMPDIR)
 #   off   --sandbox off, working folders in the default place
+#   on-nopin, off-nopin   the same with ASSAY_PIN=off: assay and its servers stay on every CPU
+#         (docs/cli.md, "The CPUs of the harness"), for comparison
 # Goals (issue 19): on <= 1.15, off <= 1.05.
 #
 # Usage: [ROUNDS=7] [N=2000] [VARIANTS="on off"] [BUILD=build] bench/floor.sh
@@ -42,8 +44,10 @@ done > "$TMP/floor.in"
 
 floor() { "$TMP/floor" < "$TMP/floor.in"; }
 run_assay() { # VARIANT
+	local pin=on
 	rm -rf "$TMP/res-$1"
-	"$ASSAY" run "$TMP/suite" -q -j1 -o "$TMP/res-$1" --sandbox "$1"
+	[ "${1#*-}" = nopin ] && pin=off
+	ASSAY_PIN=$pin "$ASSAY" run "$TMP/suite" -q -j1 -o "$TMP/res-$1" --sandbox "${1%-nopin}"
 }
 
 echo "== $N trivial cases, assay run -j1 against the bare floor (bench/floor.c), $ROUNDS rounds"
@@ -66,8 +70,8 @@ for v in $VARIANTS; do
 done
 awk -v f="$(median < "$TMP/ms-floor")" -v n="$N" 'BEGIN { printf "floor:         %.3f ms/case\n", f * 1000 / n }'
 for v in $VARIANTS; do
-	goal=1.15; [ "$v" = off ] && goal=1.05
-	printf 'sandbox %-4s  %.3f ms/case  ratio to the floor: median %.3f (rounds: %s) goal <= %s\n' "$v" \
+	goal=1.15; [ "${v%-nopin}" = off ] && goal=1.05
+	printf 'sandbox %-9s  %.3f ms/case  ratio to the floor: median %.3f (rounds: %s) goal <= %s\n' "$v" \
 		"$(median < "$TMP/ms-$v")" "$(median < "$TMP/ratio-$v")" "$(sort -g "$TMP/ratio-$v" | tr '\n' ' ' | sed 's/ $//')" "$goal"
 done
 load

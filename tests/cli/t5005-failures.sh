@@ -190,6 +190,17 @@ test_case 'status_code nonzero: a program that could not start is an error, neve
 	run_assay run nz -o nzres2; expect_exit 1
 	jq -e ".case.passed == false and .case.score == 0" nzres2/reports.jsonl'
 
+test_case 'a command that is not executable says so, with the sandbox on and off' '
+	mkdir -p nx/c/g nx/sub
+	printf "name: nx\nadapter: {type: cli, command: [./prog.sh], submission: sub}\ncheckpoints: {c: {groups: {g: {}}}}\n" > nx/suite.yaml
+	printf "#!/bin/sh\necho hi\n" > nx/sub/prog.sh
+	chmod 644 nx/sub/prog.sh
+	printf "expected: {output: \"hi\\\\n\"}\n" > nx/c/g/a.yaml
+	for sb in on off; do
+		run_assay run nx -o nxres-$sb --sandbox $sb; expect_exit 1
+		jq -e ".case.error | test(\"cannot run .*not executable\")" nxres-$sb/reports.jsonl
+	done'
+
 test_case 'status_code nonzero and a timeout: a pass the terminal points out; --strict fails it' '
 	mkdir -p nt/c/e
 	printf "name: nt\nadapter: {type: cli, command: [sh, -c, \"sleep 5\"], timeout: 0.5}\ncheckpoints: {c: {groups: {e: {type: Error}}}}\n" > nt/suite.yaml

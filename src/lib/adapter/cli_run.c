@@ -368,6 +368,22 @@ static void collect_files(assay_case_result *r, const assay_run_ctx *ctx, const 
 	}
 }
 
+/* Is the command a path (it has a slash) to a regular file with no execute bit at all? Then an
+ * EACCES is about the file itself, not about what the sandbox hides. */
+static bool not_executable(const assay_proc *p)
+{
+	const char *cmd = p->argv.nr ? p->argv.v[0] : NULL;
+	char *path;
+	struct stat st;
+	bool no_x;
+
+	if (!cmd || !strchr(cmd, '/'))
+		return false;
+	path = cmd[0] == '/' || !p->cwd ? strdup(cmd) : assay_path_join(p->cwd, cmd);
+	no_x = path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0111);
+	free(path);
+	return no_x;
+}
 
 /* "stopped at its memory limit (512 MiB)" and the like, in the result's arena. */
 static const char *limit_message(assay_case_result *out, assay_limit l, const assay_limits *lim)
@@ -441,7 +457,10 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		out->error = assay_value_stringf(
 			assay_case_result_arena(out), "cannot run '%s': %s%s", job->p.argv.v[0],
 			strerror(pr->exec_errno),
-			pr->exec_errno == EACCES && job->p.sandbox.enabled && geteuid() == 0
+			pr->exec_errno == EACCES && not_executable(&job->p)
+				? " (it is not executable: chmod +x it, or run it with its "
+				  "interpreter)"
+			: pr->exec_errno == EACCES && job->p.sandbox.enabled && geteuid() == 0
 				? " (assay runs as root, so the case runs as nobody: the command, "
 				  "its folders and the working folder must be reachable by nobody; "
 				  "docs/security.md)"

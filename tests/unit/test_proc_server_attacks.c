@@ -254,43 +254,6 @@ Test(server_attacks, pids_do_not_tell_the_next_case_what_a_case_started)
 	box_free(&b);
 }
 
-/* The same through the host's /proc, which the case reads (docs/security.md, "Not promised"):
- * a program's pid there, less its server's, counts every process started on the machine since
- * the server started, the cases before it on the server included. Fails: the PID namespace's
- * ns_last_pid is set back, but the host's pids go on; closing it takes a /proc of the case's
- * own (a mount namespace). Disabled until then: it documents the channel. */
-Test(server_attacks, host_pids_do_not_tell_the_next_case_what_a_case_started, .disabled = true)
-{
-	const char *first[2] = { "/echo done",
-				 "/for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
-				 "/bin/true; done; echo done" };
-	char *seen[2];
-	struct box b;
-
-	box_make(&b);
-	for (int i = 0; i < 2; i++) {
-		assay_proc_servers *set = assay_proc_servers_new();
-		unsigned started;
-		char *out = ipc_case(set, &b, first[i], NULL);
-
-		cr_assert_str_eq(out, "done\n", "%s", first[i]);
-		free(out);
-		/* builtins only: /proc/self is the shell's own, Pid and PPid the host's numbers */
-		seen[i] = ipc_case(set, &b,
-				   "/while read -r k v; do case $k in Pid:) me=$v;; PPid:) pp=$v;; "
-				   "esac; done < /proc/self/status; echo $((me - pp))",
-				   NULL);
-		assay_proc_servers_stats(set, &started, NULL);
-		cr_assert_eq(started, 1, "the two cases ran on one server");
-		assay_proc_servers_free(set);
-	}
-	cr_expect_str_eq(seen[1], seen[0], "host pids after a case that started 20 processes: %s, "
-			 "after one that started none: %s", seen[1], seen[0]);
-	free(seen[0]);
-	free(seen[1]);
-	box_free(&b);
-}
-
 /* A case released (or timed out) right after it was sent: the kill request (SIGUSR1) may reach
  * the server before it has read the case's request. The server takes it for a late signal of
  * the case before, drops it, and runs the case: release then waits RELEASE_WAIT_MS for a report

@@ -637,6 +637,31 @@ Test(server, an_armed_case_waits_where_its_program_will_run)
 		cr_assert_str_eq(p.out.ptr, got, "case %d: the program runs on %s", i, p.out.ptr);
 		assay_proc_release(&p);
 	}
+	/* a server held up past the child's second (stopped here before it reads its child's
+	 * first message): the child goes on with the program's CPUs, and the server, once it goes
+	 * on, must not set the waiting CPUs on what is the program by then */
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+		assay_err err = ASSAY_ERR_INIT;
+		bool done = false;
+		char got[300];
+
+		gated_start_sh(&p, set, &b, sandbox,
+			       "sleep 1; awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status",
+			       10);
+		cr_assert_eq(kill(p.pid, SIGSTOP), 0);
+		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
+		usleep(1300 * 1000);
+		cr_assert_eq(kill(p.pid, SIGCONT), 0);
+		while (!done)
+			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
+		cr_assert_eq(assay_proc_finish(&p, &r), 0);
+		snprintf(got, sizeof(got), "%s\n", want);
+		cr_assert_str_eq(p.out.ptr, got, "sandbox %d, a server held up: the program runs on %s",
+				 sandbox, p.out.ptr);
+		assay_proc_release(&p);
+	}
 	assay_proc_servers_free(set);
 	assay_proc_set_program_cpus(NULL, 0);
 	cr_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);

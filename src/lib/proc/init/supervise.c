@@ -199,26 +199,58 @@ next:
  * An armed child that shares its server's memory waits on the programs' CPUs its server is not
  * on (wait_where_it_runs(), set by the server once the child says its layers are in place).
  * After its go, the child gives itself the program's CPUs, which must come after the server's
- * setting, or that setting would be the program's: so it waits, on this futex word, until the
- * server has made it (almost always done by then). cpus_await: set before the child starts.
+ * setting, or that setting would be the program's. So the two agree on this futex word:
+ * CPUS_PENDING until the server claims it (CPUS_SETTING), makes its setting and says so
+ * (CPUS_SET); the child, after its go, waits for CPUS_SET (almost always there by then). A
+ * server held up for a second (or killed: it has no other way to stop between two reads) must
+ * neither hang the child, where no PID namespace ends it, nor set anything once the child goes
+ * on: the child then takes the word from CPUS_PENDING to CPUS_GONE, and a server that finds
+ * it so sets nothing. A server that has claimed it is running: the child waits for it.
+ * cpus_await: set before the child starts.
  */
-static int cpus_settled;
+enum { CPUS_PENDING, CPUS_SETTING, CPUS_SET, CPUS_GONE };
+static int cpus_word;
 static bool cpus_await;
 
-static void cpus_settle(void)
+static void cpus_futex_wait(int seen, long ms)
 {
-	__atomic_store_n(&cpus_settled, 1, __ATOMIC_SEQ_CST);
-	SYS(__NR_futex, &cpus_settled, 1 | 128 /* FUTEX_WAKE_PRIVATE */, 1, 0, 0, 0);
+	struct s_timespec t = { 0, ms * 1000000L };
+
+	SYS(__NR_futex, &cpus_word, 0 | 128 /* FUTEX_WAIT_PRIVATE */, seen, &t, 0, 0);
 }
 
-/* At most a second: a server that died meanwhile (killed: it has no other way to stop between
- * two reads) sets nothing, and the child must not hang where no PID namespace ends it. */
+/* The server: @return whether it may set the child's CPUs (then cpus_settled() after). */
+static bool cpus_claim(void)
+{
+	int pending = CPUS_PENDING;
+
+	return __atomic_compare_exchange_n(&cpus_word, &pending, CPUS_SETTING, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+static void cpus_settled(void)
+{
+	__atomic_store_n(&cpus_word, CPUS_SET, __ATOMIC_SEQ_CST);
+	SYS(__NR_futex, &cpus_word, 1 | 128 /* FUTEX_WAKE_PRIVATE */, 1, 0, 0, 0);
+}
+
+/* The child, after its go: returns once the server's setting is made, or will never be. */
 static void cpus_wait_settled(void)
 {
-	struct s_timespec t = { 0, 10 * 1000000L };
+	int pending = CPUS_PENDING;
 
-	for (int i = 0; i < 100 && !__atomic_load_n(&cpus_settled, __ATOMIC_SEQ_CST); i++)
-		SYS(__NR_futex, &cpus_settled, 0 | 128 /* FUTEX_WAIT_PRIVATE */, 0, &t, 0, 0);
+	for (int i = 0; i < 100; i++) {
+		int w = __atomic_load_n(&cpus_word, __ATOMIC_SEQ_CST);
+
+		if (w == CPUS_SET)
+			return;
+		cpus_futex_wait(w, 10);
+	}
+	if (__atomic_compare_exchange_n(&cpus_word, &pending, CPUS_GONE, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST))
+		return; /* the server never claimed it, and now never will */
+	while (__atomic_load_n(&cpus_word, __ATOMIC_SEQ_CST) == CPUS_SETTING)
+		cpus_futex_wait(CPUS_SETTING, 100); /* claimed: it is running, one system call */
 }
 
 __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
@@ -701,7 +733,7 @@ __attribute__((noreturn)) static void child_main(void *arg)
  * docs/cli.md): the go then wakes it there, and its exec does not have to move it from the
  * supervisor's CPU, a migration (by the CPU's stopper thread) on the way from one case's end to
  * the next case's start. Set from here, while it sleeps (or is about to), which moves nothing;
- * run_child() gives it the program's CPUs before exec, after this (cpus_settle()). Nothing
+ * run_child() gives it the program's CPUs before exec, after this (cpus_claim()). Nothing
  * when no such CPU is left.
  */
 static void wait_where_it_runs(const struct sup *s, int pid)
@@ -743,7 +775,7 @@ static int start_program(struct sup *s)
 	child_start.s = *s;
 	child_start.pipe_r = pipefd[0];
 	child_start.pipe_w = pipefd[1];
-	cpus_settled = 0;
+	cpus_word = CPUS_PENDING;
 	cpus_await = gated && s->cfg->ncpus_bytes && !(s->cfg->take_ids && !s->cfg->in_ns);
 	if (s->cfg->take_ids && !s->cfg->in_ns) {
 		/* A child that takes other ids itself (root without namespaces) forks: a change of
@@ -776,9 +808,9 @@ static int start_program(struct sup *s)
 		if (m.kind == MSG_REQUIRED) {
 			s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
 		} else {
-			if (cpus_await) {
+			if (cpus_await && cpus_claim()) {
 				wait_where_it_runs(s, (int)pid);
-				cpus_settle();
+				cpus_settled();
 			}
 			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)
 				;

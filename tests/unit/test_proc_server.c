@@ -555,6 +555,24 @@ static char *cpus_of(const char *pid)
 	return found;
 }
 
+#define PRINT_CPUS "awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status"
+
+/* Runs gated `p` (let go already) to its end and releases it: it printed CPU list `want`. */
+static void ran_on(assay_proc *p, const char *want, const char *what, int n)
+{
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	bool done = false;
+	char got[300];
+
+	while (!done)
+		cr_assert_eq(assay_proc_pump(p, -1, &done, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_proc_finish(p, &r), 0);
+	snprintf(got, sizeof(got), "%s\n", want);
+	cr_assert_str_eq(p->out.ptr, got, "%s %d: the program runs on %s", what, n, p->out.ptr);
+	assay_proc_release(p);
+}
+
 /* With the programs' CPUs set (assay_proc_set_program_cpus, as the CLI does when it keeps
  * itself off them: docs/cli.md), an armed case waits on the programs' CPUs its server is not on
  * (so its go wakes it where its program will run, and its exec moves nothing), and its program
@@ -583,14 +601,11 @@ Test(server, an_armed_case_waits_where_its_program_will_run)
 	box_make(&b);
 	for (int sandbox = 0; sandbox < 2; sandbox++) {
 		assay_proc p = ASSAY_PROC_INIT;
-		assay_proc_result r;
 		assay_err err = ASSAY_ERR_INIT;
-		bool done = false;
 		pid_t child = -1;
-		char pid[16], *waits = NULL, one[16], got[300];
+		char pid[16], *waits = NULL, one[16];
 
-		gated_start_sh(&p, set, &b, sandbox,
-			       "awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status", 5);
+		gated_start_sh(&p, set, &b, sandbox, PRINT_CPUS, 5);
 		for (int i = 0; i < 200; i++, usleep(10 * 1000)) {
 			/* armed: its child set up, and waiting (its CPUs are set once it says so) */
 			child = child_of(p.pid);
@@ -609,58 +624,32 @@ Test(server, an_armed_case_waits_where_its_program_will_run)
 			  first);
 		free(waits);
 		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
-		while (!done)
-			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
-		cr_assert_eq(assay_proc_finish(&p, &r), 0);
-		snprintf(got, sizeof(got), "%s\n", want);
-		cr_assert_str_eq(p.out.ptr, got, "sandbox %d: the program runs on %s", sandbox,
-				 p.out.ptr);
-		assay_proc_release(&p);
+		ran_on(&p, want, "sandbox", sandbox);
 	}
 	/* a go at once: the child may pass it before its server has set where it waits, which
-	 * must still not be where the program runs (without cpus_settle(), 1 run in 3 of 40 such
+	 * must still not be where the program runs (without the child's wait, 1 run in 3 of 40 such
 	 * cases saw it) */
 	for (int i = 0; i < 150; i++) {
 		assay_proc p = ASSAY_PROC_INIT;
-		assay_proc_result r;
 		assay_err err = ASSAY_ERR_INIT;
-		bool done = false;
-		char got[300];
 
-		gated_start_sh(&p, set, &b, true,
-			       "awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status", 5);
+		gated_start_sh(&p, set, &b, true, PRINT_CPUS, 5);
 		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
-		while (!done)
-			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
-		cr_assert_eq(assay_proc_finish(&p, &r), 0);
-		snprintf(got, sizeof(got), "%s\n", want);
-		cr_assert_str_eq(p.out.ptr, got, "case %d: the program runs on %s", i, p.out.ptr);
-		assay_proc_release(&p);
+		ran_on(&p, want, "case", i);
 	}
 	/* a server held up past the child's second (stopped here before it reads its child's
 	 * first message): the child goes on with the program's CPUs, and the server, once it goes
 	 * on, must not set the waiting CPUs on what is the program by then */
 	for (int sandbox = 0; sandbox < 2; sandbox++) {
 		assay_proc p = ASSAY_PROC_INIT;
-		assay_proc_result r;
 		assay_err err = ASSAY_ERR_INIT;
-		bool done = false;
-		char got[300];
 
-		gated_start_sh(&p, set, &b, sandbox,
-			       "sleep 1; awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status",
-			       10);
+		gated_start_sh(&p, set, &b, sandbox, "sleep 1; " PRINT_CPUS, 10);
 		cr_assert_eq(kill(p.pid, SIGSTOP), 0);
 		cr_assert_eq(assay_proc_go(&p, &err), 0, "%s", err.msg);
 		usleep(1300 * 1000);
 		cr_assert_eq(kill(p.pid, SIGCONT), 0);
-		while (!done)
-			cr_assert_eq(assay_proc_pump(&p, -1, &done, &err), 0, "%s", err.msg);
-		cr_assert_eq(assay_proc_finish(&p, &r), 0);
-		snprintf(got, sizeof(got), "%s\n", want);
-		cr_assert_str_eq(p.out.ptr, got, "sandbox %d, a server held up: the program runs on %s",
-				 sandbox, p.out.ptr);
-		assay_proc_release(&p);
+		ran_on(&p, want, "a server held up, sandbox", sandbox);
 	}
 	assay_proc_servers_free(set);
 	assay_proc_set_program_cpus(NULL, 0);
@@ -669,7 +658,7 @@ Test(server, an_armed_case_waits_where_its_program_will_run)
 	free(want);
 }
 
-/* The seccomp filter of every field of a server's cases is installed once, in the server
+/* The seccomp filter of a server's cases is installed once, in the server
  * (init/serve.c hold_filter), and inherited: the program is under one filter, not two, and
  * still reports the layer in force. A case of another network setting gets a server of its own
  * (the filter differs): test_proc_sandbox@server runs its network attacks on one set. */
@@ -680,31 +669,30 @@ Test(server, a_server_holds_its_cases_seccomp_filter)
 
 	box_make(&b);
 	for (int i = 0; i < 2; i++) {
-		assay_proc p = ASSAY_PROC_INIT;
 		assay_proc_result r;
 		char path[64], status[4096] = "";
+		/* its own filters, and its parent's pid in the host's /proc: the server's */
+		char *out = sh_on(set, &b, true,
+				  "grep Seccomp_filters /proc/self/status; "
+				  "exec awk '/^PPid/ { print $2 }' /proc/self/status",
+				  &r);
+		int server = -1;
 		FILE *f;
 		size_t n;
 
-		assay_strvec_push(&p.argv, "/bin/sh");
-		assay_strvec_push(&p.argv, "-c");
-		assay_strvec_push(&p.argv, "grep Seccomp_filters /proc/self/status");
-		boxed(&p, &b, true);
-		p.servers = set;
-		p.timeout_s = 20;
-		run_ok(&p, &r);
 		cr_assert_eq(exit_code(&r), 0);
-		cr_assert_str_eq(p.out.ptr, "Seccomp_filters:\t1\n", "case %d: %s", i, p.out.ptr);
+		cr_assert_eq(sscanf(out, "Seccomp_filters:\t1\n%d", &server), 1, "case %d: %s", i,
+			     out);
+		free(out);
 		cr_assert(r.sandbox_applied & ASSAY_SANDBOX_SECCOMP);
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)p.pid);
+		snprintf(path, sizeof(path), "/proc/%d/status", server);
 		f = fopen(path, "r");
-		cr_assert(f, "no server %d", (int)p.pid);
+		cr_assert(f, "no server %d", server);
 		n = fread(status, 1, sizeof(status) - 1, f);
 		status[n] = 0;
 		fclose(f);
 		cr_assert(strstr(status, "\nSeccomp:\t2\n"), "the server (pid %d) holds no filter",
-			  (int)p.pid);
-		assay_proc_release(&p);
+			  server);
 	}
 	assay_proc_servers_free(set);
 	box_free(&b);

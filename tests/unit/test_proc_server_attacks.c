@@ -185,6 +185,24 @@ Test(server_attacks, a_message_queue_does_not_reach_the_next_case)
 			      "mq-read", "none\n");
 }
 
+
+/* For i = 0 and 1, on a fresh set of servers each: `first[i]` (which must print "done"), then
+ * `look`. `seen[i]`: what look printed (malloc'd); `started[i]`: the servers the set started. */
+static void after_each(const struct box *b, const char *const first[2], const char *look,
+		       char *seen[2], unsigned started[2])
+{
+	for (int i = 0; i < 2; i++) {
+		assay_proc_servers *set = assay_proc_servers_new();
+		char *out = ipc_case(set, b, first[i], NULL);
+
+		cr_assert_str_eq(out, "done\n", "%s", first[i]);
+		free(out);
+		seen[i] = ipc_case(set, b, look, NULL);
+		assay_proc_servers_stats(set, &started[i], NULL);
+		assay_proc_servers_free(set);
+	}
+}
+
 /* A case that makes System V objects and removes them leaves none for the server to see, but
  * the namespace's id allocator moved on (a cyclic index and a sequence number per kind): the
  * next case on the same server could read from the ids it gets how many objects the case
@@ -200,22 +218,13 @@ Test(server_attacks, ipc_ids_do_not_tell_the_next_case_what_a_case_made)
 		"m=$(ipcmk -M 4096 | sed 's/.*: //'); ipcrm -q $q -s $s -m $m; echo $q $s $m";
 	const char *first[2] = { "/echo done", churn };
 	char *seen[2];
+	unsigned started[2];
 	struct box b;
 
 	box_make(&b);
-	for (int i = 0; i < 2; i++) {
-		assay_proc_servers *set = assay_proc_servers_new();
-		unsigned started;
-		char *out = ipc_case(set, &b, first[i], NULL);
-
-		cr_assert_str_eq(out, "done\n", "%s", first[i]);
-		free(out);
-		seen[i] = ipc_case(set, &b, look, NULL);
-		assay_proc_servers_stats(set, &started, NULL);
-		if (i == 0) /* a case that made no object keeps its server */
-			cr_expect_eq(started, 1, "a case without IPC retired its server");
-		assay_proc_servers_free(set);
-	}
+	after_each(&b, first, look, seen, started);
+	/* a case that made no object keeps its server */
+	cr_expect_eq(started[0], 1, "a case without IPC retired its server");
 	cr_expect_str_eq(seen[1], seen[0], "ids after a case that made 30 objects: %s, after one "
 			 "that made none: %s", seen[1], seen[0]);
 	free(seen[0]);
@@ -232,21 +241,13 @@ Test(server_attacks, pids_do_not_tell_the_next_case_what_a_case_started)
 				 "/for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
 				 "/bin/true; done; echo done" };
 	char *seen[2];
+	unsigned started[2];
 	struct box b;
 
 	box_make(&b);
-	for (int i = 0; i < 2; i++) {
-		assay_proc_servers *set = assay_proc_servers_new();
-		unsigned started;
-		char *out = ipc_case(set, &b, first[i], NULL);
-
-		cr_assert_str_eq(out, "done\n", "%s", first[i]);
-		free(out);
-		seen[i] = ipc_case(set, &b, "/echo $$; sh -c 'echo $$'", NULL);
-		assay_proc_servers_stats(set, &started, NULL);
-		cr_assert_eq(started, 1, "the two cases ran on one server");
-		assay_proc_servers_free(set);
-	}
+	after_each(&b, first, "/echo $$; sh -c 'echo $$'", seen, started);
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(started[i], 1, "the two cases ran on one server");
 	cr_expect_str_eq(seen[1], seen[0], "pids after a case that started 20 processes: %s, after "
 			 "one that started none: %s", seen[1], seen[0]);
 	free(seen[0]);

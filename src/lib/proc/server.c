@@ -7,8 +7,11 @@
  * - Why: per case, the exec of the supervisor, the user and PID namespaces with their maps, and
  *   a supervisor process between the server and the program cost more than the program itself
  *   does for a small case (../shared/design/case-server.md measured the layers one by one). A
- *   server pays them once; each case is one fork from it, still with its own Landlock ruleset,
- *   seccomp filter, limits and session, and still killed and reaped whole before it reports.
+ *   server pays them once, and the seccomp filter too (init/serve.c); each case is one fork
+ *   from it, still with its own Landlock ruleset, limits and session, and still killed and
+ *   reaped whole before it reports.
+ * - The key also holds what decides the filter: the network setting, an api server's port and
+ *   the test hook's refused layers; a server's -f, -R and -p are its cases'.
  * - A server serves a case whose namespaces and ids are its own (the key: sandbox on, the
  *   namespaces asked for or refused by the test hook, the outer ids with root), and what a
  *   program inherits from assay that a caller may change between cases: assay's effective

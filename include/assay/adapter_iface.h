@@ -54,8 +54,9 @@ typedef struct assay_run_ctx {
 	const char *const *pass_env;  /**< assay_run_opts.pass_env */
 	assay_proc_servers *servers;  /**< case servers for the run's procs (proc.h), or NULL */
 	assay_fs_spares *spares;      /**< spare folders for per-case folders (fs.h), or NULL */
-	bool relay;                   /**< one case at a time (-j1): a case may let the case
-					   armed after it start itself as it ends (arm's `after`) */
+	bool relay;                   /**< a case may let the case armed after it start itself
+					   as it ends (arm's `after`; any -j: at -jN assay lets
+					   it go too if another case ends first) */
 	bool workdir_empty;           /**< true only during the one `start` or `arm` call it is
 					   passed to, and only when that case's working folder was
 					   made for it just now and nothing was put in it (no

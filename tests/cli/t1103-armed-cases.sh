@@ -194,4 +194,25 @@ done; true"
 	[ "$(jq -r "select(.id == \"a3-next\") | .case.passed" res/reports.jsonl)" = true ]
 '
 
+test_case 'at -j2 a case that ends lets the case armed after it go, even while assay is stopped (the relay)' '
+	for sb in on off; do
+		suite relay2 $sb
+		case_ relay2 a "sleep 0.5"
+		case_ relay2 b "sleep 2.5"
+		case_ relay2 c "date +%s%N"
+		case_ relay2 d "true"
+		rm -rf res
+		"$ASSAY" run relay2 -j 2 -o res >out 2>err &
+		pid=$!
+		sleep 0.25
+		kill -STOP $pid
+		sleep 1.5
+		resumed=$(date +%s%N)
+		kill -CONT $pid
+		wait $pid || { echo "sandbox $sb"; cat out err; false; }
+		started=$(jq -r "select(.id == \"c\") | .results.output.actual" res/reports.jsonl)
+		# c follows a (armed once a and b run): a ends at ~0.5 s, while assay is stopped
+		[ "$started" -lt "$resumed" ] || { echo "sandbox $sb: c started at $started, assay resumed at $resumed"; false; }
+	done'
+
 test_done

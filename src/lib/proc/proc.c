@@ -538,8 +538,20 @@ static void note_relayed(assay_proc *p)
 	const struct assay_init_report *r = report_of(p);
 
 	if (p->follower && r && r->relayed) {
-		p->follower->go_relayed = true;
-		p->follower->go_relayed_s = (double)r->t_relay_ns / 1e9;
+		assay_proc *f = p->follower;
+		double early;
+
+		f->go_relayed = true;
+		f->go_relayed_s = (double)r->t_relay_ns / 1e9;
+		/* already let go by assay too (at -jN another case may end first, and assay lets
+		 * the armed case go into its slot before this report is read): it started at the
+		 * relay, and its timeout counts from there, not from that go */
+		early = f->t_start - f->go_relayed_s;
+		if (f->state == ST_RUNNING && f->go_relayed_s > 0 && early > 0) {
+			f->t_start -= early;
+			if (f->t_deadline > 0)
+				f->t_deadline -= early;
+		}
 	}
 }
 

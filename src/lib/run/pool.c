@@ -34,7 +34,10 @@
  *   waiting. When a slot frees, the armed cases go first, in run order, and only then are new
  *   ones started; at once when the case ended, before its results are read, if the working
  *   folders' file system has half its room and inodes free (else after its folder is given
- *   back: a case that filled it must not fail the next); its duration leaves out the time it waited armed. Only a case of an isolated
+ *   back: a case that filled it must not fail the next); its duration leaves out the time it waited armed.
+ *   Each armed case follows a running case no other armed case follows (at -j1 the one
+ *   running): that case's server lets it go as it ends (the relay, proc.h assay_proc_follow),
+ *   unless another case ends first and the pool lets it go into that slot. Only a case of an isolated
  *   group already set up, no lane (a shared folder must not change under the running case, and
  *   a group is set up when its first case starts), and not with fail_fast. An interrupt or an
  *   error aborts the armed cases unreported: none of their programs ran.
@@ -114,6 +117,7 @@ struct task {
 	assay_case_report cr;
 	assay_value report;
 	size_t bytes;          /* what it holds while waiting for in-order release */
+	bool followed;         /* running: an armed case follows it (its server may let it go) */
 };
 
 struct pool {
@@ -173,7 +177,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				   run->opts->err_cap ? run->opts->err_cap : ASSAY_PROC_DEFAULT_CAP,
 				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
 				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env,
-				   run->servers, run->spares, p->jobs == 1 };
+				   run->servers, run->spares, true };
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");
@@ -619,8 +623,16 @@ static int arm_more(struct pool *p)
 		rc = replay(p, agr, k, pos);
 		if (rc < 0)
 			return rc;
-		/* at -j1 it follows the one running case: that case's server lets it go */
-		void *after = p->jobs == 1 && p->nrunning == 1 ? p->running[0]->job : NULL;
+		/* it follows the running case that started first and has no follower yet: that
+		 * case's server lets it go as it ends (the relay), unless another case ends first
+		 * and assay lets it go into that one's slot */
+		void *after = NULL;
+
+		for (size_t i = 0; i < p->nrunning && !after; i++)
+			if (!p->running[i]->followed) {
+				p->running[i]->followed = true;
+				after = p->running[i]->job;
+			}
 
 		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
 			return rc;

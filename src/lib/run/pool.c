@@ -31,13 +31,15 @@
  *   seconds, which at -j1 no other case should have to sit through).
  * - While every slot is busy, the next case in run order is armed (adapter arm; one per slot):
  *   loaded, its folder made and filled, its process made ahead (proc.h `gated`), its program
- *   waiting. When a slot frees, the armed cases go first, in run order, and only then are new
+ *   waiting. When a slot frees, the armed cases go first (the one that follows the case that ended, then
+ *   the others in run order), and only then are new
  *   ones started; at once when the case ended, before its results are read, if the working
  *   folders' file system has half its room and inodes free (else after its folder is given
  *   back: a case that filled it must not fail the next); its duration leaves out the time it waited armed.
  *   Each armed case follows a running case no other armed case follows (at -j1 the one
- *   running): that case's server lets it go as it ends (the relay, proc.h assay_proc_follow),
- *   unless another case ends first and the pool lets it go into that slot. Only a case of an isolated
+ *   running; never a lane's case, whose slot is its lane's): that case's server lets it go as
+ *   it ends (the relay, proc.h assay_proc_follow), and it takes that case's slot, unless
+ *   another case ends first and the pool lets it go into that slot. Only a case of an isolated
  *   group already set up, no lane (a shared folder must not change under the running case, and
  *   a group is set up when its first case starts), and not with fail_fast. An interrupt or an
  *   error aborts the armed cases unreported: none of their programs ran.
@@ -118,6 +120,7 @@ struct task {
 	assay_value report;
 	size_t bytes;          /* what it holds while waiting for in-order release */
 	bool followed;         /* running: an armed case follows it (its server may let it go) */
+	void *after;           /* armed: the job of the running case it follows, or NULL */
 };
 
 struct pool {
@@ -129,6 +132,8 @@ struct pool {
 	size_t cur_group, cur_case, cur_pos; /* the next case to take, in run order */
 	struct task **running;
 	size_t nrunning;
+	struct task *relayed;     /* armed: the one the server of the case that ended let go (the
+				   * relay): it goes first, into that case's slot */
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
 	size_t narmed;
@@ -484,24 +489,28 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 /* Aborts armed task `t` (taken out of p->armed): nothing of its program ran; unreported. */
 static void drop_armed(struct pool *p, struct task *t)
 {
+	if (p->relayed == t)
+		p->relayed = NULL;
 	t->gr->running--;
 	p->ad->abort(t->job);
 	give_workdir(p, t);
 	task_free(t);
 }
 
-/* Lets the first armed case go into the free slot: it runs from now, and the time it waited
- * armed is not its duration's. */
-static int go_armed(struct pool *p)
+/* Lets armed case j go into the free slot: it runs from now, and the time it waited armed is
+ * not its duration's. */
+static int go_armed(struct pool *p, size_t j)
 {
-	struct task *t = p->armed[0];
+	struct task *t = p->armed[j];
 	const assay_group *g = grp(p, t->gr);
 	/* taken before the go: its program may start (and, without a server, its process be
 	 * made) within it, and the case's duration must hold all of its program's time */
 	double go_at = assay_now();
 	int rc;
 
-	memmove(p->armed, p->armed + 1, --p->narmed * sizeof(*p->armed));
+	if (p->relayed == t)
+		p->relayed = NULL;
+	memmove(p->armed + j, p->armed + j + 1, (--p->narmed - j) * sizeof(*p->armed));
 	rc = p->ad->go(t->job, p->run->err);
 	if (rc) {
 		drop_armed(p, t);
@@ -524,13 +533,19 @@ static void abort_armed(struct pool *p)
 	p->narmed = 0;
 }
 
-/* Lets armed cases go, in run order, into the slots that are free. */
+/* Lets armed cases go into the slots that are free: first the one the server of the case that
+ * ended let go (p->relayed: it runs already, and must be timed and counted in a slot), then the
+ * others in run order. */
 static int go_free_slots(struct pool *p)
 {
 	int rc;
 
+	for (size_t j = 0; p->relayed && j < p->narmed && p->nrunning < p->jobs; j++)
+		if (p->armed[j] == p->relayed)
+			if ((rc = go_armed(p, j)))
+				return rc;
 	while (p->narmed && p->nrunning < p->jobs)
-		if ((rc = go_armed(p)))
+		if ((rc = go_armed(p, 0)))
 			return rc;
 	return 0;
 }
@@ -624,18 +639,21 @@ static int arm_more(struct pool *p)
 		if (rc < 0)
 			return rc;
 		/* it follows the running case that started first and has no follower yet: that
-		 * case's server lets it go as it ends (the relay), unless another case ends first
-		 * and assay lets it go into that one's slot */
+		 * case's server lets it go as it ends (the relay), and it goes into that case's
+		 * slot (go_free_slots). Not a lane's case: its slot is its lane's next case's. */
 		void *after = NULL;
+		size_t narmed = p->narmed;
 
 		for (size_t i = 0; i < p->nrunning && !after; i++)
-			if (!p->running[i]->followed) {
+			if (!p->running[i]->followed && !p->running[i]->gr->lane) {
 				p->running[i]->followed = true;
 				after = p->running[i]->job;
 			}
 
 		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
 			return rc;
+		if (p->narmed > narmed)
+			p->armed[p->narmed - 1]->after = after;
 	}
 	return 0;
 }
@@ -738,6 +756,11 @@ static int finished(struct pool *p, size_t i)
 	int rc;
 
 	unrun(p, i);
+	/* the armed case that follows it, which its server may have let go already (the relay),
+	 * has its slot */
+	for (size_t j = 0; t->followed && j < p->narmed; j++)
+		if (p->armed[j]->after == job)
+			p->relayed = p->armed[j];
 	/* The armed case goes at once, before this one's results are read, unless this one may
 	 * have filled the working folders' file system: then its folder goes first (below). Not
 	 * into a lane's slot: the lane's next case has it (lane_next below). */

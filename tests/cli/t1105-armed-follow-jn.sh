@@ -66,4 +66,23 @@ test_case 'at -j2 an interrupt never leaves unreported an armed case whose progr
 	done
 '
 
+test_case 'at -j2 no armed case follows a case of an isolated: false group (its slot is the group'"'"'s)' '
+	mkdir -p lane/c/L lane/c/G
+	printf "name: lane\nadapter: {type: cli, command: [sh, -c], timeout: 10, sandbox: off}\ncheckpoints: {c: {groups: {L: {isolated: false}, G: {}}}}\n" > lane/suite.yaml
+	# each writes its start and its end: never more than 2 at once
+	for i in 1 2 3; do
+		printf "arguments: [\"echo 1 \$(date +%%s%%N) >> $TMP/log; sleep 0.5; echo -1 \$(date +%%s%%N) >> $TMP/log\"]\nexpected: {status_code: 0}\n" > lane/c/L/l$i.yaml
+	done
+	for i in 1 2 3 4 5; do
+		printf "arguments: [\"echo 1 \$(date +%%s%%N) >> $TMP/log; sleep 1.2; echo -1 \$(date +%%s%%N) >> $TMP/log\"]\nexpected: {status_code: 0}\n" > lane/c/G/g$i.yaml
+	done
+	for m in on off; do
+		rm -rf res "$TMP/log"
+		ASSAY_CASE_SERVER=$m "$ASSAY" run lane -j 2 -o res >out 2>err || { echo "servers $m"; cat out err; false; }
+		[ "$(jq -s length res/reports.jsonl)" = 8 ]
+		max=$(sort -k2n "$TMP/log" | awk "{ n += \$1; if (n > m) m = n } END { print m }")
+		[ "$max" = 2 ] || { echo "servers $m: $max cases at once at -j2"; sort -k2n "$TMP/log"; false; }
+	done
+'
+
 test_done

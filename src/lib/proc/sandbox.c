@@ -86,12 +86,9 @@ static size_t program_cpus_len;
 
 void assay_proc_set_program_cpus(const unsigned char *mask, size_t len)
 {
-	if (!mask)
-		len = 0;
-	if (len > sizeof(program_cpus))
-		len = sizeof(program_cpus);
-	memcpy(program_cpus, mask ? mask : program_cpus, len);
-	program_cpus_len = len;
+	program_cpus_len = mask ? (len < sizeof(program_cpus) ? len : sizeof(program_cpus)) : 0;
+	if (program_cpus_len)
+		memcpy(program_cpus, mask, program_cpus_len);
 }
 
 unsigned assay_proc__refuse_hook(void)

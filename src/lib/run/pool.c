@@ -638,22 +638,21 @@ static int arm_more(struct pool *p)
 		rc = replay(p, agr, k, pos);
 		if (rc < 0)
 			return rc;
-		/* it follows the running case that started first and has no follower yet: that
-		 * case's server lets it go as it ends (the relay), and it goes into that case's
-		 * slot (go_free_slots). Not a lane's case: its slot is its lane's next case's. */
-		void *after = NULL;
+		/* it follows a running case no armed case follows yet: that case's server lets it
+		 * go as it ends (the relay), and it goes into that case's slot (go_free_slots). Not
+		 * a lane's case: its slot is its lane's next case's. */
+		struct task *leader = NULL;
 		size_t narmed = p->narmed;
 
-		for (size_t i = 0; i < p->nrunning && !after; i++)
-			if (!p->running[i]->followed && !p->running[i]->gr->lane) {
-				p->running[i]->followed = true;
-				after = p->running[i]->job;
-			}
-
-		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, after)))
+		for (size_t i = 0; i < p->nrunning && !leader; i++)
+			if (!p->running[i]->followed && !p->running[i]->gr->lane)
+				leader = p->running[i];
+		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, leader ? leader->job : NULL)))
 			return rc;
-		if (p->narmed > narmed)
-			p->armed[p->narmed - 1]->after = after;
+		if (leader && p->narmed > narmed) { /* armed (not replayed): it follows */
+			leader->followed = true;
+			p->armed[p->narmed - 1]->after = leader->job;
+		}
 	}
 	return 0;
 }

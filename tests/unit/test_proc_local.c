@@ -288,6 +288,49 @@ Test(uid, a_folder_said_empty_is_handed_over_alone_and_refusals_still_hold)
 	box_free(&b);
 }
 
+/* A folder's path is judged where it resolves: one named as it is (no link, no "." or "..")
+ * is taken as written, at one openat2; one named through a link in a folder above it, or with
+ * "..", is resolved first. A home folder reached either way is refused; were the path taken as
+ * written, both would be handed over (the test can fail). */
+Test(uid, a_folder_named_through_a_link_or_dots_is_judged_where_it_resolves)
+{
+	struct box b;
+	char msg[512], *home, *alias, *via_link, *dots, *old_home, *plain;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	box_make(&b);
+	home = assay_path_join(b.root, "home");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	alias = assay_path_join(b.root, "alias");
+	cr_assert_eq(symlink(b.root, alias), 0);
+	via_link = assay_path_join(alias, "home");
+	dots = assay_xasprintf("%s/../home", b.work); /* the same home folder */
+	old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	cr_assert_eq(start_in(via_link, NULL, msg, sizeof(msg)), ASSAY_ESPAWN, "%s", via_link);
+	cr_assert(strstr(msg, "home"), "%s", msg);
+	cr_assert_eq(owner_of(home), 0);
+	cr_assert_eq(start_in(dots, NULL, msg, sizeof(msg)), ASSAY_ESPAWN, "%s", dots);
+	cr_assert(strstr(msg, "home"), "%s", msg);
+	cr_assert_eq(owner_of(home), 0);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	/* a plain path of the case's own is handed over as before */
+	plain = assay_xstrdup(b.work);
+	cr_assert_eq(start_in(plain, NULL, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(b.work), 65534);
+	free(plain);
+	free(old_home);
+	free(dots);
+	free(via_link);
+	free(alias);
+	free(home);
+	box_free(&b);
+}
+
 /* The incident of 2026-11-28: a process started in `/` gave the file system to nobody. The
  * refusal is checked on the rule for the folders a test cannot risk, and for real on folders
  * made to look like them. */

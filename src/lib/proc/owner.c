@@ -42,7 +42,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "proc_int.h"
@@ -197,13 +199,64 @@ static bool fd_path(int fd, char *out, size_t size)
 	return out[0] == '/' && !strstr(out, " (deleted)");
 }
 
+/* `path` is absolute and names every folder once, by its name: no empty, "." or ".."
+ * component, and no trailing slash. Reached through no symbolic link, it is its own resolved
+ * path. */
+static bool plain_path(const char *path)
+{
+	if (path[0] != '/' || !path[1])
+		return false;
+	for (const char *c = path; *c; c++) {
+		if (*c != '/')
+			continue;
+		if (c[1] == '/' || c[1] == '\0')
+			return false;
+		if (c[1] == '.' && (c[2] == '/' || c[2] == '\0' ||
+				    (c[2] == '.' && (c[3] == '/' || c[3] == '\0'))))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Opens folder `path`, and gives its resolved path in `real` (`size` bytes): a plain path
+ * (above) opened through no symbolic link (openat2 RESOLVE_NO_SYMLINKS, one call) is its own,
+ * what every case's folder made by the run is; else /proc/self/fd says, else realpath.
+ * @return the descriptor, or -1 (errno); `*resolved` false: no resolved path is known.
+ */
+static int open_resolved(const char *path, char *real, size_t size, bool *resolved)
+{
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	size_t n = strlen(path);
+	int fd;
+
+	if (n < size && plain_path(path)) {
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+		if (fd >= 0) {
+			memcpy(real, path, n + 1);
+			*resolved = true;
+			return fd;
+		}
+		/* a link on the way (ELOOP), or a kernel without openat2: the long way */
+		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES)
+			return -1;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		*resolved = fd_path(fd, real, size) || realpath(path, real);
+	return fd;
+}
+
 /* Hands folder `path` over (`empty`: the caller made it empty, see proc.h; `cwd`: assay's
  * working folder, or NULL if unknown). assay is root here: a folder of root's is its own. */
 static int hand_over(const char *path, bool empty, const char *cwd, uid_t uid, gid_t gid,
 		     assay_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char real[4096];
+	bool resolved = false;
+	int fd = open_resolved(path, real, sizeof(real), &resolved);
 
 	if (fd < 0 || fstat(fd, &st)) {
 		int e = errno;
@@ -214,10 +267,9 @@ static int hand_over(const char *path, bool empty, const char *cwd, uid_t uid, g
 				     "cannot hand the folder to the sandbox's user: %s", strerror(e));
 	}
 	{
-		char real[4096];
 		const char *why = NULL;
 
-		if (!fd_path(fd, real, sizeof(real)) && !realpath(path, real))
+		if (!resolved)
 			why = "a folder whose path cannot be resolved";
 		else if (!(why = refusal(real, cwd)) && st.st_uid != 0 && st.st_uid != uid)
 			why = "a folder that belongs to another user";

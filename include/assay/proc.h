@@ -320,6 +320,10 @@ typedef struct assay_proc {
 				    timeout */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
+	bool has_slot;           /* it holds `slot` (proc.c, slot_take), until released */
+	unsigned slot;           /* its place among the procs that run at once, which the proc
+				    that follows it takes over: a gated case waits for its go on
+				    the CPU of that place (init/protocol.h, -k) */
 } assay_proc;
 
 #define ASSAY_PROC_INIT                                                                        \

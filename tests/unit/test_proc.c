@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "assay/fs.h"
 #include "assay/proc.h"
 #include "util/banned.h"
 
@@ -784,6 +785,45 @@ Test(proc, nonblocking_drive, .timeout = 30)
 	cr_assert(memcmp(p.out.ptr, data, 2 * MiB) == 0);
 	assay_proc_release(&p);
 	free(data);
+}
+
+/* The input is in the program's pipe when assay_proc_start() returns (as much as the pipe
+ * holds): a program started without this process (an armed case's relay) does not wait for its
+ * first pump. No pump here until the program has read it all and said so in a file. */
+Test(proc, the_input_is_written_before_the_first_pump, .timeout = 30)
+{
+	char dir[] = "/tmp/assay-test-stdin-XXXXXX", *flag, *got;
+	assay_buf text = ASSAY_BUF_INIT;
+	assay_proc p = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	struct stat st;
+	double until;
+
+	cr_assert_not_null(mkdtemp(dir));
+	flag = assay_path_join(dir, "flag");
+	got = assay_path_join(dir, "got");
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, "cat > got && echo read > flag");
+	p.cwd = strdup(dir);
+	p.stdin_data = "hello\n";
+	p.stdin_len = 6;
+	cr_assert_eq(assay_proc_start(&p, &err), 0, "%s", err.msg);
+	until = now_s() + 10;
+	while (stat(flag, &st) && now_s() < until)
+		usleep(10 * 1000);
+	cr_assert_eq(stat(flag, &st), 0, "the program still waits for its input");
+	drive(&p, &r);
+	expect_exit(&r, 0);
+	cr_assert_eq(assay_fs_read(&text, got, 100, NULL), 0);
+	cr_assert_eq(text.len, 6);
+	cr_assert(!memcmp(text.ptr, "hello\n", 6));
+	assay_buf_release(&text);
+	assay_proc_release(&p);
+	assay_fs_remove_tree(dir, NULL);
+	free(got);
+	free(flag);
 }
 
 Test(proc, nonblocking_pump_returns_while_child_sleeps, .timeout = 30)

@@ -658,6 +658,82 @@ Test(server, an_armed_case_waits_where_its_program_will_run)
 	free(want);
 }
 
+/* Does gated `p`'s process, armed on its server, come to wait on CPU `cpu` alone (its server
+ * sets that once its child says it is ready) within two seconds? */
+static bool waits_on(const assay_proc *p, int cpu)
+{
+	char one[16], pid[16];
+
+	snprintf(one, sizeof(one), "%d", cpu);
+	for (int i = 0; i < 200; i++, usleep(10 * 1000)) {
+		pid_t child = child_of(p->pid);
+		char *waits;
+		bool same;
+
+		if (child <= 0)
+			continue;
+		snprintf(pid, sizeof(pid), "%d", (int)child);
+		waits = cpus_of(pid);
+		same = !strcmp(waits, one);
+		free(waits);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* Without CPUs kept for the harness (-j as high as the CPUs: nothing set), cases armed at once
+ * each wait on a CPU of their own, the first of the CPUs and the second, and a case that
+ * follows one (assay_proc_follow) waits where that one's place is: a relay then wakes it on
+ * the CPU the case before it ran on, not beside another case's program (proc.c, slots). Every
+ * program still gets all the CPUs. Without the slots each waits where its server put it: the
+ * test can fail. */
+Test(server, cases_armed_at_once_wait_each_on_a_cpu_of_their_own)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc a = ASSAY_PROC_INIT, c = ASSAY_PROC_INIT, f = ASSAY_PROC_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	cpu_set_t all;
+	int cpu[2] = { -1, -1 }, k = 0;
+	char *want;
+
+	CPU_ZERO(&all);
+	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		cr_skip_test("one CPU only");
+	for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
+		if (CPU_ISSET(i, &all))
+			cpu[k++] = i;
+	want = cpus_of("self");
+	box_make(&b);
+	a.relay = true;
+	gated_start_sh(&a, set, &b, true, PRINT_CPUS, 5);
+	gated_start_sh(&c, set, &b, true, PRINT_CPUS, 5);
+	cr_assert(waits_on(&a, cpu[0]), "the first armed case does not wait on CPU %d", cpu[0]);
+	cr_assert(waits_on(&c, cpu[1]), "the second armed case does not wait on CPU %d", cpu[1]);
+	/* f follows a: a's place, a's CPU */
+	assay_strvec_push(&f.argv, "/bin/sh");
+	assay_strvec_push(&f.argv, "-c");
+	assay_strvec_push(&f.argv, PRINT_CPUS);
+	boxed(&f, &b, true);
+	f.servers = set;
+	f.gated = true;
+	f.timeout_s = 5;
+	assay_proc_follow(&f, &a);
+	cr_assert_eq(assay_proc_start(&f, &err), 0, "%s", err.msg);
+	cr_assert(waits_on(&f, cpu[0]), "the follower does not wait on CPU %d", cpu[0]);
+	cr_assert_eq(assay_proc_go(&a, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_proc_go(&c, &err), 0, "%s", err.msg);
+	ran_on(&a, want, "first", 0);
+	ran_on(&c, want, "second", 1);
+	cr_assert_eq(assay_proc_go(&f, &err), 0, "%s", err.msg);
+	ran_on(&f, want, "follower", 2);
+	assay_proc_servers_free(set);
+	box_free(&b);
+	free(want);
+}
+
 /* The seccomp filter of a server's cases is installed once, in the server
  * (init/serve.c hold_filter), and inherited: the program is under one filter, not two, and
  * still reports the layer in force. A case of another network setting gets a server of its own

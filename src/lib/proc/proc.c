@@ -133,6 +133,51 @@ static const struct assay_init_report *report_of(const assay_proc *p);
 
 /* Used where the case must not outlive the struct: asks the supervisor to kill the case, gives
  * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
+static int write_stdin(assay_proc *p, assay_err *err);
+
+/*
+ * Slots: the places of the procs that run at once, numbered from 0, each held by the procs
+ * that have it until they are released. A proc takes the lowest free one, or, following
+ * another (assay_proc_follow), its leader's: the pool's next case takes the place of the one
+ * it follows. A gated case waits for its go on the CPU of its slot (init/protocol.h, -k), so
+ * that where a relay starts it is where the case before it ran, not a CPU another case's
+ * program holds: a kernel that puts a waking process on the busy CPU had two programs share
+ * one CPU while the other stood idle, for milliseconds.
+ */
+#define SLOTS 64
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned slot_refs[SLOTS];
+
+static void slot_take(assay_proc *p)
+{
+	unsigned s = 0;
+
+	if (p->has_slot)
+		return;
+	pthread_mutex_lock(&slots_lock);
+	if (p->leader && p->leader->has_slot)
+		s = p->leader->slot;
+	else
+		while (s < SLOTS && slot_refs[s])
+			s++;
+	if (s < SLOTS) {
+		slot_refs[s]++;
+		p->slot = s;
+		p->has_slot = true;
+	}
+	pthread_mutex_unlock(&slots_lock);
+}
+
+static void slot_give_back(assay_proc *p)
+{
+	if (!p->has_slot)
+		return;
+	pthread_mutex_lock(&slots_lock);
+	slot_refs[p->slot]--;
+	pthread_mutex_unlock(&slots_lock);
+	p->has_slot = false;
+}
+
 static void kill_and_reap(assay_proc *p)
 {
 	if (p->state == ST_ARMED) {
@@ -406,6 +451,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	}
 
 	envp = assay_proc__build_env(p, &tmpdir_var);
+	slot_take(p);
 	assay_proc__init_argv(p, envp, mode, refuse, &argv);
 	memset(&sp, 0, sizeof(sp));
 	sp.argv = argv.v;
@@ -464,6 +510,14 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 		/* Cannot happen on a pipe; if it does, do not leave a case behind. */
 		rc = assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0, "cannot set up pipes: %s",
 				   strerror(errno));
+		p->state = ST_RUNNING;
+		kill_and_reap(p);
+		goto out;
+	}
+	/* The input is in its pipe before the program starts, as much as the pipe holds (the
+	 * rest on POLLOUT): a program an armed case's relay starts (proc.h, assay_proc_follow)
+	 * reads it at once, not once this process has woken and seen the go. */
+	if (p->fd_in >= 0 && !p->stdin_stream && (rc = write_stdin(p, err))) {
 		p->state = ST_RUNNING;
 		kill_and_reap(p);
 		goto out;
@@ -713,7 +767,11 @@ void assay_proc_close_stdin(assay_proc *p)
  * Reads at most `rounds` chunks from `*fd` into `b` (up to its cap; past it into a scratch
  * buffer that is dropped), closing `*fd` at EOF. Stops early at a short read: the pipe is empty.
  */
-static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, assay_err *err)
+/* Reads what capture `fd` holds, at most `rounds` reads, into `b` (to its cap; the rest is
+ * dropped, `*trunc` set). `hup`: poll said the pipe has no writer left, so a short read has
+ * taken all there will be: the pipe is closed then, without a read and a poll more to see its
+ * end of file. */
+static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, bool hup, assay_err *err)
 {
 	char sink[READ_CHUNK];
 
@@ -752,8 +810,11 @@ static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, assay_er
 			assay_buf_setlen(b, b->len + (size_t)n);
 		else
 			*trunc = true;
-		if ((size_t)n < want)
+		if ((size_t)n < want) {
+			if (hup)
+				close_fd(fd);
 			return 0;
+		}
 	}
 	return 0;
 }
@@ -926,9 +987,9 @@ static bool apply_timers(assay_proc *p, double now, assay_err *err)
 	} else if (p->state == ST_REAPED && now >= p->t_drain) {
 		/* Keep what is already in the pipes, then stop waiting for whoever holds them. */
 		if (p->fd_out >= 0)
-			read_capture(&p->fd_out, &p->out, &p->out_trunc, 64, err);
+			read_capture(&p->fd_out, &p->out, &p->out_trunc, 64, false, err);
 		if (p->fd_err >= 0)
-			read_capture(&p->fd_err, &p->err, &p->err_trunc, 64, err);
+			read_capture(&p->fd_err, &p->err, &p->err_trunc, 64, false, err);
 		close_fd(&p->fd_out);
 		close_fd(&p->fd_err);
 		acted = true;
@@ -967,9 +1028,11 @@ static int on_ready(assay_proc *p, const struct pollfd *fds, size_t n, assay_err
 		if (fd == p->fd_in)
 			rc = write_stdin(p, err);
 		else if (fd == p->fd_out)
-			rc = read_capture(&p->fd_out, &p->out, &p->out_trunc, READS_PER_PUMP, err);
+			rc = read_capture(&p->fd_out, &p->out, &p->out_trunc, READS_PER_PUMP,
+					  fds[i].revents & POLLHUP, err);
 		else if (fd == p->fd_err)
-			rc = read_capture(&p->fd_err, &p->err, &p->err_trunc, READS_PER_PUMP, err);
+			rc = read_capture(&p->fd_err, &p->err, &p->err_trunc, READS_PER_PUMP,
+					  fds[i].revents & POLLHUP, err);
 		else if (fd == p->fd_rep)
 			rc = read_report(p, err);
 		else if (fd == p->fd_pid && p->state == ST_REPORTED)
@@ -1185,6 +1248,7 @@ void assay_proc_release(assay_proc *p)
 	free(p->cwd);
 	assay_buf_release(&p->out);
 	assay_buf_release(&p->err);
+	slot_give_back(p);
 	*p = (assay_proc)ASSAY_PROC_INIT;
 }
 

@@ -83,12 +83,19 @@ const char *assay_sandbox_layer_name(unsigned layer)
 /* assay_proc_set_program_cpus(): the programs' CPUs, or none (len 0) */
 static unsigned char program_cpus[128];
 static size_t program_cpus_len;
+/* the same mask as -a gives it (two hex digits a byte, its trailing zero bytes left out,
+ * which sched_setaffinity reads as zeros): written once here, not at every case's start */
+static char program_cpus_hex[2 * sizeof(program_cpus) + 1];
 
 void assay_proc_set_program_cpus(const unsigned char *mask, size_t len)
 {
 	program_cpus_len = mask ? (len < sizeof(program_cpus) ? len : sizeof(program_cpus)) : 0;
 	if (program_cpus_len)
 		memcpy(program_cpus, mask, program_cpus_len);
+	while (program_cpus_len > 1 && !program_cpus[program_cpus_len - 1])
+		program_cpus_len--;
+	for (size_t i = 0; i < program_cpus_len; i++)
+		snprintf(program_cpus_hex + 2 * i, 3, "%02x", program_cpus[i]);
 }
 
 unsigned assay_proc__refuse_hook(void)
@@ -509,12 +516,12 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 		assay_strvec_pushf(argv, "p=%ld", l->processes);
 	}
 	if (program_cpus_len) {
-		char hex[2 * sizeof(program_cpus) + 1];
-
-		for (size_t i = 0; i < program_cpus_len; i++)
-			snprintf(hex + 2 * i, 3, "%02x", program_cpus[i]);
 		assay_strvec_push(argv, "-a");
-		assay_strvec_push(argv, hex);
+		assay_strvec_push(argv, program_cpus_hex);
+	}
+	if (p->gated && p->has_slot) {
+		assay_strvec_push(argv, "-k");
+		assay_strvec_pushf(argv, "%u", p->slot);
 	}
 	if (p->sandbox.enabled && !p->sandbox.network && p->sandbox.tcp_port) {
 		assay_strvec_push(argv, "-p");

@@ -34,6 +34,8 @@ struct cfg {
 	uint64_t tcp_port;   /* with ASSAY_INIT_F_NO_NET: the one TCP port it may bind (0: none) */
 	unsigned char cpus[CPUS_BYTES]; /* -a: the CPUs the program runs on (a sched_setaffinity */
 	unsigned ncpus_bytes;           /* mask of ncpus_bytes bytes); 0: the supervisor's */
+	bool has_slot;       /* -k: a gated case's place among the cases run at once */
+	uint32_t slot;
 	char **argv;         /* the program's argv (NULL-terminated); argv[-2..-1] are ours to
 				overwrite (the /bin/sh fallback uses them) */
 	char **envp;

@@ -178,6 +178,12 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			if (parse_cpus(c, val))
 				return -1;
 			break;
+		case 'k':
+			if (s_parse_u64(val, 10, &v) || v > 1023)
+				return -1;
+			c->has_slot = true;
+			c->slot = (uint32_t)v;
+			break;
 		default:
 			return -1;
 		}

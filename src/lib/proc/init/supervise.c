@@ -753,6 +753,26 @@ static void wait_where_it_runs(const struct sup *s, int pid)
 		wait[i] = c->cpus[i] & (unsigned char)~own[i];
 		any |= wait[i] != 0;
 	}
+	if (c->has_slot) {
+		/* one CPU of those (or, none left, of the program's): the slot's-th, so that the
+		 * cases run at once wait, and start, each on a CPU of its own */
+		const unsigned char *from = any ? wait : c->cpus;
+		unsigned count = 0, k, bit = 0;
+
+		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
+			count += (from[i / 8] >> (i % 8)) & 1;
+		if (!count)
+			return;
+		k = c->slot % count;
+		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
+			if (((from[i / 8] >> (i % 8)) & 1) && k-- == 0) {
+				bit = i;
+				break;
+			}
+		memset(wait, 0, sizeof(wait));
+		wait[bit / 8] = (unsigned char)(1u << (bit % 8));
+		any = true;
+	}
 	if (any)
 		SYS(__NR_sched_setaffinity, pid, c->ncpus_bytes, wait);
 }

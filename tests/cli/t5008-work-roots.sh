@@ -72,4 +72,33 @@ test_case 'a dead owner whose pid lives again (another start time) is gone' '
 	run_assay run s -o res2 --work-dir work; expect_exit 0
 	[ ! -e "$root" ]'
 
+# Spare folders (docs/decisions.md) pay where a mkdir is dear, on disk; on a tmpfs a folder is
+# cheaper to make than to rename and empty, and none is kept for reuse. The third case looks
+# for its run root's .spare while it runs, after two cases have ended (with the sandbox off: a
+# sandboxed case cannot see its run root). On disk (here, where the test folder is not a
+# tmpfs) it is there: the test can fail.
+spare_seen() { # WORK-DIR
+	rm -rf s && mkdir -p s/c/g
+	printf 'name: w\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n' > s/suite.yaml
+	for i in 1 2; do printf 'arguments: ["true"]\nexpected: {status_code: 0}\n' > s/c/g/a$i.yaml; done
+	cat > s/c/g/a3.yaml <<'EOF'
+arguments: ['test -e "$(dirname "$(dirname "$TMPDIR")")/.spare" && echo spare || echo none']
+expected: {status_code: 0}
+EOF
+	"$ASSAY" run s -o res -j1 -v --sandbox off --work-dir "$1" >out 2>err || { cat out err; return 1; }
+	jq -r "select(.id == \"a3\") | .results.output.actual" res/reports.jsonl
+}
+
+test_case 'no spare folders on a tmpfs work folder, and spare folders on disk' '
+	[ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ] || skip "no tmpfs at /dev/shm"
+	shm=$(mktemp -d /dev/shm/assay-t5008.XXXXXX)
+	chmod 755 "$shm"
+	got=$(spare_seen "$shm"); rm -rf "$shm"
+	[ "$got" = none ] || { echo "tmpfs: $got"; false; }
+	if [ "$(stat -f -c %T .)" != tmpfs ]; then
+		rm -rf work && mkdir work
+		got=$(spare_seen work)
+		[ "$got" = spare ] || { echo "disk: $got"; false; }
+	fi'
+
 test_done

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include "assay/fs.h"
 #include "assay/render.h"
@@ -163,6 +165,15 @@ static int resolve_command(struct assay_run__run *run, assay_err *err)
 	return 0;
 }
 
+/* Is `path` on a tmpfs? (Then a folder is made and removed in a few microseconds, whatever
+ * was removed before.) */
+static bool on_tmpfs(const char *path)
+{
+	struct statfs f;
+
+	return !statfs(path, &f) && f.f_type == TMPFS_MAGIC;
+}
+
 int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		    assay_tally *summary_out, assay_err *err)
 {
@@ -193,8 +204,9 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	run.t = assay_tallies_new(suite);
 	/* one case server per lane, unless the caller wants a supervisor per case (proc.h) */
 	run.servers = opts->no_case_servers ? NULL : assay_proc_servers_new();
-	if (!run.scratch) {
-		/* on disk; on the run's tmpfs a folder costs less to make than to rename */
+	if (!run.scratch && !on_tmpfs(run.root)) {
+		/* on disk; on a tmpfs (the run's, or a --work-dir on one) a folder costs less to
+		 * make than to rename */
 		char *dir = assay_path_join(run.root, ".spare");
 
 		run.spares = assay_fs_spares_new(dir);

@@ -732,6 +732,52 @@ Test(program_file, a_scripts_interpreter_line_grants_nothing)
 	box_free(&b);
 }
 
+/* A program named without a folder is found along PATH by the library too, for the one file
+ * the sandbox lets the case read and run (sandbox.c find_program); that search is kept from
+ * case to case (its folders are none a case may write) and checked again on use: moved from
+ * the first PATH folder to the second, the program is found there. Kept unchecked, the rule
+ * named the file that was gone and the sandbox refused the one the program's exec found
+ * (EACCES): the test can fail. */
+Test(program_file, a_program_found_along_path_is_looked_up_again_when_it_moves)
+{
+	struct box b;
+	char *a, *bdir, *in_a, *in_b, *path;
+	const char *want[2] = { "a\n", "b\n" };
+
+	box_make(&b);
+	a = assay_path_join(b.root, "a");
+	bdir = assay_path_join(b.root, "b");
+	cr_assert_eq(mkdir(a, 0755), 0);
+	cr_assert_eq(mkdir(bdir, 0755), 0);
+	in_a = assay_path_join(a, "tool");
+	in_b = assay_path_join(bdir, "tool");
+	path = assay_xasprintf("PATH=%s:%s:/usr/bin:/bin", a, bdir);
+	cr_assert_eq(assay_fs_write(in_a, "#!/bin/sh\necho a\n", 17, 0755, NULL), 0);
+	for (int round = 0; round < 2; round++) {
+		assay_proc p = ASSAY_PROC_INIT;
+		assay_proc_result r;
+
+		assay_strvec_push(&p.argv, "tool");
+		assay_strvec_push(&p.env, path);
+		boxed(&p, &b, true);
+		run_ok(&p, &r);
+		cr_assert_eq(r.status, ASSAY_PROC_EXITED, "round %d: status %d errno %d", round,
+			     r.status, r.exec_errno);
+		cr_assert_str_eq(p.out.ptr, want[round]);
+		assay_proc_release(&p);
+		if (round == 0) {
+			cr_assert_eq(unlink(in_a), 0);
+			cr_assert_eq(assay_fs_write(in_b, "#!/bin/sh\necho b\n", 17, 0755, NULL), 0);
+		}
+	}
+	free(path);
+	free(in_b);
+	free(in_a);
+	free(bdir);
+	free(a);
+	box_free(&b);
+}
+
 Test(program_file, a_link_in_the_working_folder_grants_nothing)
 {
 	struct box b;

@@ -377,6 +377,77 @@ static bool in_case_folder(const assay_proc *p, const char *file)
 	return in;
 }
 
+/*
+ * The last PATH search (`prog` found as `found` along `path`) whose folders up to the one it
+ * found the program in are absolute and none the case may write (cwd, tmp_dir, write_paths:
+ * Landlock keeps a case's writes there): every case of a run with the same PATH finds the same
+ * file there, and a program named without a folder (jq, python3) cost a stat per PATH folder
+ * before it, for every case. On use, the folders are checked against that case's folders and the
+ * file found is checked again (one stat); a PATH with a relative folder (the case's own folder)
+ * or one the case may write before the program is searched each time.
+ */
+static pthread_mutex_t search_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *search_path, *search_prog, *search_found;
+static size_t search_upto;
+
+static bool unwritable_folders(const assay_proc *p, const char *path, size_t len)
+{
+	const char *const *w = p->sandbox.write_paths;
+	bool ok = true;
+
+	for (const char *dir = path; ok && dir < path + len;) {
+		const char *end = memchr(dir, ':', (size_t)(path + len - dir));
+		size_t n = end ? (size_t)(end - dir) : (size_t)(path + len - dir);
+		char *d = assay_xstrndup(dir, n);
+
+		ok = d[0] == '/' && !strstr(d, "/..") && !strstr(d, "/./") &&
+		     !(p->cwd && (path_within(d, p->cwd) || path_within(p->cwd, d))) &&
+		     !(p->sandbox.tmp_dir &&
+		       (path_within(d, p->sandbox.tmp_dir) || path_within(p->sandbox.tmp_dir, d)));
+		for (size_t i = 0; ok && w && w[i]; i++)
+			ok = !path_within(d, w[i]) && !path_within(w[i], d);
+		free(d);
+		dir += n + 1;
+	}
+	return ok;
+}
+
+static void path_search_keep(const assay_proc *p, const char *path, const char *prog,
+			     size_t upto, const char *found)
+{
+	if (!unwritable_folders(p, path, upto))
+		return;
+	pthread_mutex_lock(&search_lock);
+	free(search_path);
+	free(search_prog);
+	free(search_found);
+	search_path = assay_xstrdup(path);
+	search_prog = assay_xstrdup(prog);
+	search_found = assay_xstrdup(found);
+	search_upto = upto;
+	pthread_mutex_unlock(&search_lock);
+}
+
+/* @return the kept search's file (the caller frees it) when it was for `path` and `prog`, its
+ * folders are none `p` may write, and it is still an executable file; else NULL. */
+static char *path_search_kept(const assay_proc *p, const char *path, const char *prog)
+{
+	char *found = NULL;
+	size_t upto = 0;
+
+	pthread_mutex_lock(&search_lock);
+	if (search_path && !strcmp(search_path, path) && !strcmp(search_prog, prog)) {
+		found = assay_xstrdup(search_found);
+		upto = search_upto;
+	}
+	pthread_mutex_unlock(&search_lock);
+	if (found && (!unwritable_folders(p, path, upto) || !is_executable_file(found))) {
+		free(found);
+		found = NULL;
+	}
+	return found;
+}
+
 /* The program file as the supervisor's PATH search will find it (resolved), or NULL when it
  * lies in a folder the case may write. */
 static char *find_program(const assay_proc *p, char *const *envp)
@@ -392,7 +463,8 @@ static char *find_program(const assay_proc *p, char *const *envp)
 		path = env_get(envp, "PATH");
 		if (!path)
 			path = DEFAULT_PATH;
-		for (const char *dir = path;; dir++) {
+		cand = path_search_kept(p, path, prog);
+		for (const char *dir = path; !cand;) {
 			const char *end = strchrnul(dir, ':');
 			char *d = end == dir ? assay_xstrdup(".") : assay_xstrndup(dir, (size_t)(end - dir));
 
@@ -403,13 +475,16 @@ static char *find_program(const assay_proc *p, char *const *envp)
 			}
 			cand = assay_path_join(d, prog);
 			free(d);
-			if (is_executable_file(cand))
+			if (is_executable_file(cand)) {
+				path_search_keep(p, path, prog, (size_t)(end - path), cand);
 				break;
+			}
 			free(cand);
 			cand = NULL;
 			dir = end;
 			if (!*dir)
 				break;
+			dir++;
 		}
 	}
 	if (!cand)

@@ -594,7 +594,7 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 		assay_strvec_push(argv, "-a");
 		assay_strvec_push(argv, program_cpus_hex);
 	}
-	if (p->gated && p->has_slot) {
+	if (p->has_slot) {
 		assay_strvec_push(argv, "-k");
 		assay_strvec_pushf(argv, "%u", p->slot);
 	}

@@ -188,6 +188,13 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 			return -1;
 		}
 	}
+	/* a slot (-k) without the program's CPUs (-a): they are the supervisor's, which the program
+	 * gets back before exec after waiting, or being set up, on one of them */
+	if (c->has_slot && !c->ncpus_bytes) {
+		long got = SYS(__NR_sched_getaffinity, 0, CPUS_BYTES, c->cpus);
+
+		c->ncpus_bytes = got > 0 ? (unsigned)got : 0;
+	}
 	if (c->mode == MODE_SERVE && i >= argc) {
 		c->envp = envp; /* a case server: no program of its own */
 		return 0;

@@ -36,11 +36,12 @@
  *   -a HEX           the CPUs the program runs on: a sched_setaffinity mask, two hex digits a
  *                    byte, byte 0 (CPUs 0-7) first, at most 128 bytes; set just before exec
  *                    (without it the program keeps the supervisor's CPUs)
- *   -k SLOT          a gated case's place (0-1023) among the cases the library runs at once
- *                    (src/lib/proc/proc.c, slots): while it waits for its go it is on one CPU,
- *                    the SLOT-th (modulo their count) of the program's CPUs its supervisor is
- *                    not on, or of all the program's CPUs when none is left; the program gets
- *                    them all back before exec. With no -a, the program's CPUs are the server's.
+ *   -k SLOT          the case's place (0-1023) among the cases the library runs at once
+ *                    (src/lib/proc/proc.c, slots): its process is set up on one CPU (moved
+ *                    there first), or, gated, waits for its go there: the SLOT-th (modulo their
+ *                    count) of the program's CPUs its supervisor is not on, or of all the
+ *                    program's CPUs when none is left; the program gets them all back before
+ *                    exec. With no -a, the program's CPUs are the supervisor's.
  * Control: SIGTERM from the library means "terminate the case" (SIGTERM + SIGCONT to the
  * program's process group, or to every process of the PID namespace); SIGUSR1 means "kill the
  * case now". Both are honoured only when sent by the parent.

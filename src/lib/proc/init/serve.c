@@ -408,13 +408,7 @@ void serve(struct sup *s)
 			case_cfg.gid = own->gid;
 			if (s->filter_held && !filter_fits(own, &case_cfg))
 				s->rep.failure = ASSAY_INIT_FAIL_USAGE;
-			/* a slot (-k) without the program's CPUs (-a): they are the server's, which
-			 * the program gets back before exec after waiting on one of them */
-			if (case_cfg.has_slot && !case_cfg.ncpus_bytes) {
-				long got = SYS(__NR_sched_getaffinity, 0, CPUS_BYTES, case_cfg.cpus);
 
-				case_cfg.ncpus_bytes = got > 0 ? (unsigned)got : 0;
-			}
 		}
 		if (!s->rep.failure) {
 			prepare_layers(s);

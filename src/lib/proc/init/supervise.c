@@ -253,6 +253,42 @@ static void cpus_wait_settled(void)
 		cpus_futex_wait(CPUS_SETTING, 100); /* claimed: it is running, one system call */
 }
 
+/*
+ * Where a case's process waits, or is set up, before its exec (c: -a, -k; own: its
+ * supervisor's CPUs): the program's CPUs its supervisor is not on; with a slot (-k), one of
+ * them, the slot's-th (or, none left, of all the program's CPUs), so that the cases run at once
+ * each start on a CPU of their own. @return false: nothing to set (no -a, or no such CPU).
+ */
+static bool slot_cpus(const struct cfg *c, const unsigned char *own, unsigned char *wait)
+{
+	bool any = false;
+
+	memset(wait, 0, CPUS_BYTES);
+	for (unsigned i = 0; i < c->ncpus_bytes; i++) {
+		wait[i] = c->cpus[i] & (unsigned char)~own[i];
+		any |= wait[i] != 0;
+	}
+	if (c->has_slot) {
+		const unsigned char *from = any ? wait : c->cpus;
+		unsigned count = 0, k, bit = 0;
+
+		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
+			count += (from[i / 8] >> (i % 8)) & 1;
+		if (!count)
+			return false;
+		k = c->slot % count;
+		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
+			if (((from[i / 8] >> (i % 8)) & 1) && k-- == 0) {
+				bit = i;
+				break;
+			}
+		memset(wait, 0, CPUS_BYTES);
+		wait[bit / 8] = (unsigned char)(1u << (bit % 8));
+		any = true;
+	}
+	return any;
+}
+
 __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 {
 	const struct cfg *c = s->cfg;
@@ -263,6 +299,15 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 
 	memset(&m, 0, sizeof(m));
 	s_sigprocmask(S_SIG_SETMASK, &none, NULL);
+	if (s->go_fd < 0 && c->has_slot && c->ncpus_bytes) {
+		/* a case started at once (no go to wait for): set up, and exec'd, on its slot's CPU
+		 * (moved there now); the program gets its CPUs back before exec, below */
+		unsigned char own[CPUS_BYTES], at[CPUS_BYTES];
+
+		memset(own, 0, sizeof(own));
+		if (SYS(__NR_sched_getaffinity, 0, sizeof(own), own) > 0 && slot_cpus(c, own, at))
+			SYS(__NR_sched_setaffinity, 0, c->ncpus_bytes, at);
+	}
 	for (int i = 0; s->serving && i < 3; i++) {
 		int r = s_dup3(s->case_fd[i], i, 0); /* a case server's: the case's own pipes */
 
@@ -738,43 +783,15 @@ __attribute__((noreturn)) static void child_main(void *arg)
  */
 static void wait_where_it_runs(const struct sup *s, int pid)
 {
-	const struct cfg *c = s->cfg;
 	unsigned char own[CPUS_BYTES], wait[CPUS_BYTES];
 	long n;
-	bool any = false;
 
-	if (!c->ncpus_bytes)
+	if (!s->cfg->ncpus_bytes)
 		return;
 	memset(own, 0, sizeof(own));
 	n = SYS(__NR_sched_getaffinity, 0, sizeof(own), own);
-	if (n <= 0)
-		return;
-	for (unsigned i = 0; i < c->ncpus_bytes; i++) {
-		wait[i] = c->cpus[i] & (unsigned char)~own[i];
-		any |= wait[i] != 0;
-	}
-	if (c->has_slot) {
-		/* one CPU of those (or, none left, of the program's): the slot's-th, so that the
-		 * cases run at once wait, and start, each on a CPU of its own */
-		const unsigned char *from = any ? wait : c->cpus;
-		unsigned count = 0, k, bit = 0;
-
-		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
-			count += (from[i / 8] >> (i % 8)) & 1;
-		if (!count)
-			return;
-		k = c->slot % count;
-		for (unsigned i = 0; i < c->ncpus_bytes * 8; i++)
-			if (((from[i / 8] >> (i % 8)) & 1) && k-- == 0) {
-				bit = i;
-				break;
-			}
-		memset(wait, 0, sizeof(wait));
-		wait[bit / 8] = (unsigned char)(1u << (bit % 8));
-		any = true;
-	}
-	if (any)
-		SYS(__NR_sched_setaffinity, pid, c->ncpus_bytes, wait);
+	if (n > 0 && slot_cpus(s->cfg, own, wait))
+		SYS(__NR_sched_setaffinity, pid, s->cfg->ncpus_bytes, wait);
 }
 
 /* Starts the program and reads what its child side says before exec. @return 0, or -1 if

@@ -69,7 +69,9 @@ test_case 'served: navigate, give feedback, save; feedback.json checked against 
 	nasty_workspace
 	"$ASSAY" skill review ws --serve > serve.out 2>&1 &
 	spid=$!
-	for _ in $(seq 200); do grep -q "^serving http" serve.out && break; sleep 0.05; done
+	trap "kill $spid 2>/dev/null || true" EXIT # a failing step must not leave the server running
+	# the whole line: the file may be read while it is written
+	for _ in $(seq 200); do grep -q "^serving http.*Ctrl-C stops)$" serve.out && break; sleep 0.05; done
 	url=$(sed -n "s/^serving \(http[^ ]*\) .*/\1/p" serve.out)
 	test -n "$url"
 	st=0; node --experimental-websocket "$SKILL_TESTS/review_driver.mjs" "$url" "$TMP/chrome2" > drive.json || st=$?
@@ -91,7 +93,9 @@ test_case 'the feedback endpoint refuses other origins, other media types and ba
 	nasty_workspace
 	"$ASSAY" skill review ws --serve > serve.out 2>&1 &
 	spid=$!
-	for _ in $(seq 200); do grep -q "^serving http" serve.out && break; sleep 0.05; done
+	trap "kill $spid 2>/dev/null || true" EXIT # a failing step must not leave the server running
+	# the whole line: the file may be read while it is written
+	for _ in $(seq 200); do grep -q "^serving http.*Ctrl-C stops)$" serve.out && break; sleep 0.05; done
 	url=$(sed -n "s/^serving \(http[^ ]*\) .*/\1/p" serve.out)
 	post() { # BODY CONTENT_TYPE [ORIGIN]: prints the status
 		python3 - "$url" "$1" "$2" "${3:-}" <<-PY

@@ -114,6 +114,14 @@ static assay_value shard_value(assay_arena *m, const assay_shard_plan *plan,
 }
 
 /* What the store records of this run. */
+/* Do the run's cases get the sandbox (--sandbox on or required, else the suite's)? */
+static bool sandboxed(const assay_suite *suite, const struct run_args *a)
+{
+	if (a->sandbox)
+		return strcmp(a->sandbox, "off") != 0;
+	return suite->sandbox != ASSAY_SANDBOX_OFF;
+}
+
 static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
 			    const struct run_args *a, const assay_shard_plan *plan, int argc,
 			    char **argv)
@@ -142,6 +150,7 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	assay_object_set(m, &meta, "submission",
 			 submission ? assay_value_strz(m, submission) : assay_value_null());
 	free(submission);
+	assay_object_set(m, &meta, "sandbox", assay_value_bool(sandboxed(suite, a)));
 	if (plan) {
 		/* what `assay merge` shows the reproduce lines with */
 		assay_value prefix = assay_value_array();
@@ -200,6 +209,21 @@ static void remove_stale_reports(const char *dir)
 				path, strerror(errno));
 		free(path);
 	}
+}
+
+/* --resume runs its cases as the run began: with the sandbox, or without (a run of an older
+ * assay says nothing: anything goes). */
+static int same_sandbox(const assay_value *info, bool now, const char *dir)
+{
+	const assay_value *then = assay_object_get(info, "sandbox");
+
+	if (!then || then->kind != ASSAY_V_BOOL || then->u.b == now)
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run made with the sandbox %s, and this one has it %s: a resumed "
+			 "run runs its cases as the run began; run without --resume (or with another "
+			 "-o)",
+			 dir, then->u.b ? "on" : "off", now ? "on" : "off");
 }
 
 /* --resume must run the program the run began with: the same --entry and --submission. */
@@ -263,6 +287,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			goto out;
 		} else if ((rc = same_program(&info, "entry", a->entry, a->output)) ||
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
+			   (rc = same_sandbox(&info, sandboxed(suite, a), a->output)) ||
 			   (rc = same_shard(&info, plan, m, a)) ||
 			   (rc = covers_store(*out, suite, a->output))) {
 			goto out;

@@ -98,6 +98,18 @@ test_case '--resume refuses another program: another --entry or --submission' '
 	expect_grep "without --submission, and this one with --submission sub" err
 	run_assay run s -o res --resume --entry "sh -c"; expect_exit 0'
 
+test_case '--resume refuses the sandbox turned off or on' '
+	fresh
+	make_suite 2
+	run_assay run s -o res; expect_exit 0
+	run_assay run s -o res --resume --sandbox off; expect_exit 2
+	expect_grep "holds a run made with the sandbox on, and this one has it off" err
+	run_assay run s -o res --resume --sandbox required; expect_exit 0
+	run_assay run s -o res2 --sandbox off; expect_exit 0
+	run_assay run s -o res2 --resume; expect_exit 2
+	expect_grep "with the sandbox off, and this one has it on" err
+	run_assay run s -o res2 --resume --sandbox off; expect_exit 0'
+
 test_case 'a new run into a folder replaces the earlier run: no stale report files' '
 	fresh
 	make_suite 2

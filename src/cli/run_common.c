@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "assay/adapter.h"
@@ -332,6 +333,53 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
 	return 0;
 }
 
+/*
+ * As root with the sandbox, a case runs as nobody, which must pass every folder above the run's
+ * folders (docs/security.md): a --work-dir or TMPDIR made by `mktemp -d` (mode 700) made every
+ * case fail to start with "cannot run PROGRAM: Permission denied", which names the program, not
+ * the folder. Says which folder, once (a warning: an ACL may let nobody through after all).
+ */
+static void warn_unreachable_work_root(const char *work_dir)
+{
+	const char *base = work_dir;
+	char *real;
+	struct stat st;
+
+	if (!base) {
+		base = getenv("TMPDIR");
+		if (!base || !*base)
+			base = "/tmp";
+	}
+	if (!(real = realpath(base, NULL)))
+		return;
+	/* "/", then each folder down to the work root itself */
+	for (size_t n = 1;; n++) {
+		bool last = !real[n];
+
+		if (last || real[n] == '/') {
+			char c = real[n];
+
+			real[n] = '\0';
+			if (!stat(real, &st) && S_ISDIR(st.st_mode) &&
+			    !(st.st_mode & S_IXOTH)) {
+				fprintf(stderr,
+					"assay: warning: cases run as nobody (assay runs as root, with "
+					"the sandbox), and nobody cannot pass %s (mode %04o) on the way "
+					"to the working folders: every case would fail to start; `chmod "
+					"o+x %s`, or give --work-dir (or TMPDIR) a folder nobody can "
+					"reach\n",
+					real, (unsigned)(st.st_mode & 07777), real);
+				real[n] = c;
+				break;
+			}
+			real[n] = c;
+		}
+		if (last)
+			break;
+	}
+	free(real);
+}
+
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks)
 {
@@ -377,8 +425,13 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	opts.hide_paths = (const char *const *)hide.v;
 	if (submission && !assay_fs_is_dir(submission))
 		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: no such folder", a->submission);
+	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
+		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: no such folder", a->work_dir);
 	else
 		rc = sandbox_options(&opts, suite, a);
+	if (!rc && !a->quiet && geteuid() == 0 &&
+	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF)
+		warn_unreachable_work_root(a->work_dir);
 	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);

@@ -101,4 +101,25 @@ test_case 'no spare folders on a tmpfs work folder, and spare folders on disk' '
 		[ "$got" = spare ] || { echo "disk: $got"; false; }
 	fi'
 
+test_case 'a --work-dir that is no folder is a usage error' '
+	mk_suite true
+	run_assay run s -o res --work-dir no-such-folder; expect_exit 2
+	expect_grep "work-dir no-such-folder: no such folder" err'
+
+# As root with the sandbox, cases run as nobody: a --work-dir made by mktemp -d (mode 700)
+# stops every case; assay says which folder (the cases said only "Permission denied").
+test_case 'as root, a --work-dir nobody cannot pass is named' '
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	rm -rf closed && mkdir -m 700 closed
+	mk_suite true
+	run_assay run s -o res --work-dir closed; expect_exit 1
+	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\)" err
+	chmod 755 closed
+	run_assay run s -o res --work-dir closed; expect_exit 0
+	! grep -q "nobody cannot pass" err
+	chmod 700 closed
+	run_assay run s -o res --work-dir closed --sandbox off; expect_exit 0
+	! grep -q "nobody cannot pass" err
+	rm -rf closed'
+
 test_done

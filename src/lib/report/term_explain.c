@@ -740,14 +740,15 @@ void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in
 	if (!error || !msg || msg->kind != ASSAY_V_STRING ||
 	    strncmp(error, msg->u.s, msg->len)) /* else the error said it already */
 		add_ending(out, execution, st);
-	/* a cut capture: the diffs below compare its kept bytes only */
+	/* a cut capture: its attributes are judged (allow_truncated) on the kept bytes only, or
+	 * not at all, as each says below */
 	for (int k = 0; k < 2; k++) {
 		const assay_value *cut = assay_object_get(execution, k ? "stderr_truncated"
 								       : "stdout_truncated");
 
 		if (cut && cut->kind == ASSAY_V_BOOL && cut->u.b)
-			assay_buf_addf(out, "    %s%s was cut at --%s-cap: what follows compares the "
-					    "bytes kept%s\n", st->red, k ? "stderr" : "output",
+			assay_buf_addf(out, "    %s%s was cut at --%s-cap: only the bytes kept were "
+					    "captured%s\n", st->red, k ? "stderr" : "output",
 				       k ? "stderr" : "stdout", st->reset);
 	}
 	for (uint32_t i = 0; results && i < results->len; i++) {

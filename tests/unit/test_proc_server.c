@@ -734,6 +734,47 @@ Test(server, cases_armed_at_once_wait_each_on_a_cpu_of_their_own)
 	free(want);
 }
 
+/* A process that is no case of the pool (neither gated nor relaying: a persistent verifier, an
+ * api adapter's server) takes no slot: started between two armed cases, it would push the
+ * second to the third slot, on two CPUs the first's CPU, and two cases would wait, and start,
+ * on one CPU while the other stands idle. The test fails when it takes one. */
+Test(server, a_process_that_is_no_case_of_the_pool_takes_no_slot)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_proc a = ASSAY_PROC_INIT, c = ASSAY_PROC_INIT, x = ASSAY_PROC_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	cpu_set_t all;
+	int cpu[2] = { -1, -1 }, k = 0;
+	char *want;
+
+	CPU_ZERO(&all);
+	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		cr_skip_test("one CPU only");
+	for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
+		if (CPU_ISSET(i, &all))
+			cpu[k++] = i;
+	want = cpus_of("self");
+	box_make(&b);
+	gated_start_sh(&a, set, &b, true, PRINT_CPUS, 5);
+	/* a verifier's process, started while `a` is armed, before `c` */
+	assay_strvec_push(&x.argv, "/bin/sleep");
+	assay_strvec_push(&x.argv, "30");
+	cr_assert_eq(assay_proc_start(&x, &err), 0, "%s", err.msg);
+	gated_start_sh(&c, set, &b, true, PRINT_CPUS, 5);
+	cr_assert(waits_on(&a, cpu[0]), "the first armed case does not wait on CPU %d", cpu[0]);
+	cr_assert(waits_on(&c, cpu[1]), "the second armed case does not wait on CPU %d", cpu[1]);
+	cr_assert_eq(assay_proc_go(&a, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_proc_go(&c, &err), 0, "%s", err.msg);
+	ran_on(&a, want, "first", 0);
+	ran_on(&c, want, "second", 1);
+	assay_proc_release(&x);
+	assay_proc_servers_free(set);
+	box_free(&b);
+	free(want);
+}
+
 /* The seccomp filter of a server's cases is installed once, in the server
  * (init/serve.c hold_filter), and inherited: the program is under one filter, not two, and
  * still reports the layer in force. A case of another network setting gets a server of its own

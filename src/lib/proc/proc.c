@@ -142,7 +142,8 @@ static int write_stdin(assay_proc *p, assay_err *err);
  * it follows. A gated case waits for its go on the CPU of its slot (init/protocol.h, -k), so
  * that where a relay starts it is where the case before it ran, not a CPU another case's
  * program holds: a kernel that puts a waking process on the busy CPU had two programs share
- * one CPU while the other stood idle, for milliseconds.
+ * one CPU while the other stood idle, for milliseconds. Only gated and relaying procs take
+ * one: those are the pool's cases.
  */
 #define SLOTS 64
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -451,7 +452,11 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	}
 
 	envp = assay_proc__build_env(p, &tmpdir_var);
-	slot_take(p);
+	/* only a case of the pool (armed, or one a follower may take the place of): a process
+	 * that is none (a persistent verifier, an api adapter's server) would hold a slot for as
+	 * long as it lives and push the cases' places past the CPUs, two to one CPU */
+	if (p->gated || p->relay)
+		slot_take(p);
 	assay_proc__init_argv(p, envp, mode, refuse, &argv);
 	memset(&sp, 0, sizeof(sp));
 	sp.argv = argv.v;

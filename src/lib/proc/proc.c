@@ -131,8 +131,6 @@ static void wait_supervisor(assay_proc *p)
 static void server_kill_case(assay_proc *p);
 static const struct assay_init_report *report_of(const assay_proc *p);
 
-/* Used where the case must not outlive the struct: asks the supervisor to kill the case, gives
- * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
 static int write_stdin(assay_proc *p, assay_err *err);
 
 /*
@@ -179,6 +177,8 @@ static void slot_give_back(assay_proc *p)
 	p->has_slot = false;
 }
 
+/* Used where the case must not outlive the struct: asks the supervisor to kill the case, gives
+ * it RELEASE_WAIT_MS to obey, then kills it, and reaps it. */
 static void kill_and_reap(assay_proc *p)
 {
 	if (p->state == ST_ARMED) {
@@ -768,14 +768,10 @@ void assay_proc_close_stdin(assay_proc *p)
 	close_fd(&p->fd_in);
 }
 
-/*
- * Reads at most `rounds` chunks from `*fd` into `b` (up to its cap; past it into a scratch
- * buffer that is dropped), closing `*fd` at EOF. Stops early at a short read: the pipe is empty.
- */
 /* Reads what capture `fd` holds, at most `rounds` reads, into `b` (to its cap; the rest is
- * dropped, `*trunc` set). `hup`: poll said the pipe has no writer left, so a short read has
- * taken all there will be: the pipe is closed then, without a read and a poll more to see its
- * end of file. */
+ * dropped, `*trunc` set), closing `*fd` at EOF; a short read stops it (the pipe is empty).
+ * `hup`: poll said the pipe has no writer left, so a short read has taken all there will be:
+ * the pipe is closed then, without a read and a poll more to see its end of file. */
 static int read_capture(int *fd, assay_buf *b, bool *trunc, int rounds, bool hup, assay_err *err)
 {
 	char sink[READ_CHUNK];

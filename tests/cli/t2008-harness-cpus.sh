@@ -47,6 +47,20 @@ test_case 'ASSAY_PIN=off, and -j at the CPU count, leave the supervisor on assay
 	run_assay run s -o res -j "$(count "$mine")" --sandbox off; expect_exit 1
 	for f in seen/parent-*; do [ "$(cat "$f")" = "$mine" ]; done'
 
+test_case 'at -j as high as the CPUs and above, a program runs on every CPU of assay'"'"'s (not the one its case waited on)' '
+	mk_suite
+	for i in 4 5 6 7 8 9; do cp s/c/g/e1.yaml s/c/g/e$i.yaml; done
+	for j in "$(count "$mine")" $(( $(count "$mine") + 1 )); do
+		for sb in on off; do
+			for pin in on off; do
+				rm -rf res
+				ASSAY_PIN=$pin run_assay run s -o res -j "$j" --sandbox $sb; expect_exit 1
+				[ "$(program_cpus)" = "$mine" ] ||
+					{ echo "-j$j sandbox $sb pin $pin: program: $(program_cpus), assay: $mine"; false; }
+			done
+		done
+	done'
+
 test_case 'under taskset a program keeps assay'"'"'s CPUs, not the machine'"'"'s' '
 	require_cmd taskset
 	first=${mine%%[,-]*}

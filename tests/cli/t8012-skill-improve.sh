@@ -81,7 +81,9 @@ test_case 'killed in the middle, it resumes: no graded run is run again, the res
 	SH
 	chmod +x spy.sh
 	set_config ".executor.command = [\"$PWD/spy.sh\"]"
-	EXECUTOR_SLEEP=0.3 "$ASSAY" skill improve ws -j 1 >first.out 2>&1 &
+	# each graded run takes 1 s: the kill lands between the third and the sixth even on a loaded
+	# machine (0.3 s failed once under a full ctest -j2)
+	EXECUTOR_SLEEP=1 "$ASSAY" skill improve ws -j 1 >first.out 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do [ "$(ls ws/grading 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
 	kill -9 $pid; wait $pid 2>/dev/null || true

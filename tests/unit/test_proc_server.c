@@ -682,6 +682,20 @@ static bool waits_on(const assay_proc *p, int cpu)
 	return false;
 }
 
+/* The first two CPUs this process may run on, in `cpu`. @return false: it has only one. */
+static bool first_two_cpus(int cpu[2])
+{
+	cpu_set_t all;
+	int k = 0;
+
+	CPU_ZERO(&all);
+	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
+		if (CPU_ISSET(i, &all))
+			cpu[k++] = i;
+	return k == 2;
+}
+
 /* Without CPUs kept for the harness (-j as high as the CPUs: nothing set), cases armed at once
  * each wait on a CPU of their own, the first of the CPUs and the second, and a case that
  * follows one (assay_proc_follow) waits where that one's place is: a relay then wakes it on
@@ -694,17 +708,11 @@ Test(server, cases_armed_at_once_wait_each_on_a_cpu_of_their_own)
 	assay_proc_servers *set = assay_proc_servers_new();
 	assay_proc a = ASSAY_PROC_INIT, c = ASSAY_PROC_INIT, f = ASSAY_PROC_INIT;
 	assay_err err = ASSAY_ERR_INIT;
-	cpu_set_t all;
-	int cpu[2] = { -1, -1 }, k = 0;
+	int cpu[2] = { -1, -1 };
 	char *want;
 
-	CPU_ZERO(&all);
-	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
-	if (CPU_COUNT(&all) < 2)
+	if (!first_two_cpus(cpu))
 		cr_skip_test("one CPU only");
-	for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
-		if (CPU_ISSET(i, &all))
-			cpu[k++] = i;
 	want = cpus_of("self");
 	box_make(&b);
 	a.relay = true;
@@ -744,17 +752,11 @@ Test(server, a_process_that_is_no_case_of_the_pool_takes_no_slot)
 	assay_proc_servers *set = assay_proc_servers_new();
 	assay_proc a = ASSAY_PROC_INIT, c = ASSAY_PROC_INIT, x = ASSAY_PROC_INIT;
 	assay_err err = ASSAY_ERR_INIT;
-	cpu_set_t all;
-	int cpu[2] = { -1, -1 }, k = 0;
+	int cpu[2] = { -1, -1 };
 	char *want;
 
-	CPU_ZERO(&all);
-	cr_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
-	if (CPU_COUNT(&all) < 2)
+	if (!first_two_cpus(cpu))
 		cr_skip_test("one CPU only");
-	for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
-		if (CPU_ISSET(i, &all))
-			cpu[k++] = i;
 	want = cpus_of("self");
 	box_make(&b);
 	gated_start_sh(&a, set, &b, true, PRINT_CPUS, 5);

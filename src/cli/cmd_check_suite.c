@@ -547,10 +547,10 @@ static int mutate(struct run_args *a)
 	if (rc <= CLI_EXIT_FAILED) {
 		for (size_t i = 0; i < m.lines.nr; i++)
 			printf("%s\n", m.lines.v[i]);
-		printf("%zu case%s: %zu passed and were mutated, %zu failed as is; %zu mutant%s, "
+		printf("%zu case%s: %zu passed and %s mutated, %zu failed as is; %zu mutant%s, "
 		       "%zu survived\n",
-		       m.cases, m.cases == 1 ? "" : "s", m.passing, m.failing, m.mutants,
-		       m.mutants == 1 ? "" : "s", m.survived);
+		       m.cases, m.cases == 1 ? "" : "s", m.passing, m.passing == 1 ? "was" : "were",
+		       m.failing, m.mutants, m.mutants == 1 ? "" : "s", m.survived);
 		rc = m.survived || m.failing ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 	}
 	assay_strvec_clear(&m.lines);

@@ -158,8 +158,14 @@ int cmd_show(int argc, char **argv)
 	if (rc) /* a store changed (or copied without its blobs/): the input, not assay */
 		return cli_fail(rc, &err, ASSAY_EINVALID, ASSAY_ENOTFOUND, ASSAY_EPARSE, 0);
 shown:
+	if (!sh.shown && sh.matched && sh.attribute)
+		return cli_error(CLI_EXIT_FAILED, "no case matching '%s' in %s has an attribute '%s'%s",
+				 words[1], words[0], sh.attribute,
+				 sh.field ? " with that value" : "");
 	if (!sh.shown)
-		return cli_error(CLI_EXIT_FAILED, "no case%s matches '%s' in %s",
-				 sh.attribute ? " with that attribute" : "", words[1], words[0]);
+		return cli_error(CLI_EXIT_FAILED,
+				 "no case matches '%s' in %s (a case that has not run has no result "
+				 "there)",
+				 words[1], words[0]);
 	return CLI_EXIT_OK;
 }

@@ -154,6 +154,11 @@ test_case 'show prints a case whole, cut values included; a value alone as its b
 	run_assay show res big; expect_exit 0
 	jq -e ".results.output.actual | length == 300000" out
 	run_assay show res nothing; expect_exit 1
+	expect_grep "no case matches .nothing. in res \(a case that has not run has no result there\)" err
+	run_assay show res nothing -a output; expect_exit 1
+	expect_grep "no case matches .nothing. in res" err
+	run_assay show res big -a files-nope; expect_exit 1
+	expect_grep "no case matching .big. in res has an attribute .files-nope." err
 	run_assay show not-a-results-folder big; expect_exit 2
 	expect_grep "not a results folder" err'
 

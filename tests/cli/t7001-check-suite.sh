@@ -55,7 +55,7 @@ test_case '--mutate lists the checks that pass wrong results' '
 
 test_case '--mutate: strong checks kill every mutant (exit 0)' '
 	run_assay check-suite "$FIXTURES/suites/mutate" --mutate --case strong; expect_exit 0
-	expect_grep "^1 case: 1 passed and were mutated, 0 failed as is; 8 mutants, 0 survived$" out'
+	expect_grep "^1 case: 1 passed and was mutated, 0 failed as is; 8 mutants, 0 survived$" out'
 
 test_case '--mutate: a case that fails as is is listed, not mutated' '
 	run_assay check-suite "$FIXTURES/suites/mutate" --mutate --case strong --entry "sh -c \"echo no\""; expect_exit 1

@@ -178,7 +178,7 @@ test_case 'check-suite refuses the options of results by name, and takes those o
 	expect_grep "..--format. is an option of assay run only" err
 	test ! -e somewhere
 	run_assay check-suite cs --mutate -c checkpoint_1 -g core --sandbox off --kill-grace 0.5 --stdout-cap 1M; expect_exit 0
-	expect_grep "^1 case: 1 passed and were mutated" out'
+	expect_grep "^1 case: 1 passed and was mutated" out'
 
 test_case 'a command verifier program relative to the suite runs from anywhere; one not found says where it was looked for' '
 	mkdir -p cv/c/g cv/checks elsewhere

@@ -139,7 +139,15 @@ ASSAY_EXTERN int assay_fs_remove_tree(const char *path, assay_err *err);
 ASSAY_EXTERN int assay_fs_copy_tree(const char *src, const char *dst, assay_err *err);
 
 /**
- * Makes a new private folder under `parent` (NULL: $TMPDIR or /tmp) named `prefix`XXXXXX.
+ * The folder temporary folders go under when none is named (assay_fs_mkdtemp's NULL parent,
+ * assay run's working folders without --work-dir): $TMPDIR when set and not empty, else /tmp.
+ * @return the environment's string or a literal (not to be freed; valid until TMPDIR changes);
+ *         never NULL, no error. No spec: the POSIX TMPDIR convention.
+ */
+ASSAY_EXTERN const char *assay_fs_tmp_parent(void);
+
+/**
+ * Makes a new private folder under `parent` (NULL: assay_fs_tmp_parent()) named `prefix`XXXXXX.
  * @param out receives the malloc'd absolute path (caller frees)
  * @return 0 or ASSAY_EIO
  */

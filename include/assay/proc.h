@@ -322,8 +322,8 @@ typedef struct assay_proc {
 	int cg_oom;              /* the kernel's OOM kills in it */
 	bool has_slot;           /* it holds `slot` (proc.c, slot_take), until released */
 	unsigned slot;           /* its place among the procs that run at once, which the proc
-				    that follows it takes over: a gated case waits for its go on
-				    the CPU of that place (init/protocol.h, -k) */
+				    that follows it takes over: the case is set up, or waits for
+				    its go, on the CPU of that place (init/protocol.h, -k) */
 } assay_proc;
 
 #define ASSAY_PROC_INIT                                                                        \

@@ -113,7 +113,6 @@ static assay_value shard_value(assay_arena *m, const assay_shard_plan *plan,
 	return o;
 }
 
-/* What the store records of this run. */
 /* Do the run's cases get the sandbox (--sandbox on or required, else the suite's)? */
 static bool sandboxed(const assay_suite *suite, const struct run_args *a)
 {
@@ -122,6 +121,7 @@ static bool sandboxed(const assay_suite *suite, const struct run_args *a)
 	return suite->sandbox != ASSAY_SANDBOX_OFF;
 }
 
+/* What the store records of this run. */
 static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char *hash,
 			    const struct run_args *a, const assay_shard_plan *plan, int argc,
 			    char **argv)

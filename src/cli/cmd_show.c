@@ -159,9 +159,8 @@ int cmd_show(int argc, char **argv)
 		return cli_fail(rc, &err, ASSAY_EINVALID, ASSAY_ENOTFOUND, ASSAY_EPARSE, 0);
 shown:
 	if (!sh.shown && sh.matched && sh.attribute)
-		return cli_error(CLI_EXIT_FAILED, "no case matching '%s' in %s has an attribute '%s'%s",
-				 words[1], words[0], sh.attribute,
-				 sh.field ? " with that value" : "");
+		return cli_error(CLI_EXIT_FAILED, "no case matching '%s' in %s has an attribute '%s'",
+				 words[1], words[0], sh.attribute);
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED,
 				 "no case matches '%s' in %s (a case that has not run has no result "

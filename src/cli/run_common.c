@@ -341,41 +341,27 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
  */
 static void warn_unreachable_work_root(const char *work_dir)
 {
-	const char *base = work_dir;
-	char *real;
+	char *real = realpath(work_dir ? work_dir : assay_fs_tmp_parent(), NULL), *slash = real;
 	struct stat st;
 
-	if (!base) {
-		base = getenv("TMPDIR");
-		if (!base || !*base)
-			base = "/tmp";
-	}
-	if (!(real = realpath(base, NULL)))
-		return;
-	/* "/", then each folder down to the work root itself */
-	for (size_t n = 1;; n++) {
-		bool last = !real[n];
+	/* each folder from the top down to the work root itself */
+	while (slash) {
+		char *next = strchr(slash + 1, '/');
 
-		if (last || real[n] == '/') {
-			char c = real[n];
-
-			real[n] = '\0';
-			if (!stat(real, &st) && S_ISDIR(st.st_mode) &&
-			    !(st.st_mode & S_IXOTH)) {
-				fprintf(stderr,
-					"assay: warning: cases run as nobody (assay runs as root, with "
-					"the sandbox), and nobody cannot pass %s (mode %04o) on the way "
-					"to the working folders: every case would fail to start; `chmod "
-					"o+x %s`, or give --work-dir (or TMPDIR) a folder nobody can "
-					"reach\n",
-					real, (unsigned)(st.st_mode & 07777), real);
-				real[n] = c;
-				break;
-			}
-			real[n] = c;
+		if (next)
+			*next = '\0';
+		if (!stat(real, &st) && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
+			fprintf(stderr,
+				"assay: warning: cases run as nobody (assay runs as root, with the "
+				"sandbox), and nobody cannot pass %s (mode %04o) on the way to the "
+				"working folders: every case would fail to start; `chmod o+x %s`, or "
+				"give --work-dir (or TMPDIR) a folder nobody can reach\n",
+				real, (unsigned)(st.st_mode & 07777), real);
+			next = NULL;
 		}
-		if (last)
-			break;
+		if (next)
+			*next = '/';
+		slash = next;
 	}
 	free(real);
 }

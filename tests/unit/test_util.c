@@ -111,6 +111,22 @@ static char *tmpdir(void)
 	return d;
 }
 
+/* The folder temporary folders go under by default: $TMPDIR, unless unset or empty. */
+Test(fs, the_temporary_parent_is_tmpdir_else_tmp)
+{
+	char *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	cr_assert_eq(setenv("TMPDIR", "/var/tmp/x", 1), 0);
+	cr_assert_str_eq(assay_fs_tmp_parent(), "/var/tmp/x");
+	cr_assert_eq(setenv("TMPDIR", "", 1), 0);
+	cr_assert_str_eq(assay_fs_tmp_parent(), "/tmp");
+	cr_assert_eq(unsetenv("TMPDIR"), 0);
+	cr_assert_str_eq(assay_fs_tmp_parent(), "/tmp");
+	if (was)
+		setenv("TMPDIR", was, 1);
+	free(was);
+}
+
 Test(fs, atomic_write_replaces_and_leaves_no_temp_file)
 {
 	char *d = tmpdir();

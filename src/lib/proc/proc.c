@@ -137,9 +137,9 @@ static int write_stdin(assay_proc *p, assay_err *err);
  * Slots: the places of the procs that run at once, numbered from 0, each held by the procs
  * that have it until they are released. A proc takes the lowest free one, or, following
  * another (assay_proc_follow), its leader's: the pool's next case takes the place of the one
- * it follows. A gated case waits for its go on the CPU of its slot (init/protocol.h, -k), so
- * that where a relay starts it is where the case before it ran, not a CPU another case's
- * program holds: a kernel that puts a waking process on the busy CPU had two programs share
+ * it follows. A case is set up, and a gated case waits for its go, on the CPU of its slot
+ * (init/protocol.h, -k), so that where a relay starts it is where the case before it ran, not
+ * a CPU another case's program holds: a kernel that puts a waking process on the busy CPU had two programs share
  * one CPU while the other stood idle, for milliseconds. Only gated and relaying procs take
  * one: those are the pool's cases.
  */

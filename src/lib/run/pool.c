@@ -31,12 +31,11 @@
  *   seconds, which at -j1 no other case should have to sit through).
  * - While every slot is busy, the next case in run order is armed (adapter arm; one per slot):
  *   loaded, its folder made and filled, its process made ahead (proc.h `gated`), its program
- *   waiting. When a slot frees, the armed cases go first (the one that follows the case that ended, then
- *   the others in run order), and only then are new
- *   ones started; at once when the case ended, before its results are read, if the working
- *   folders' file system has half its room and inodes free (else after its folder is given
- *   back: a case that filled it must not fail the next); its duration leaves out the time it waited armed.
- *   Each armed case follows a running case no other armed case follows (at -j1 the one
+ *   waiting. When a slot frees, the armed cases go first (the one that follows the case that
+ *   ended, then the others in run order), and only then are new ones started; at once when the
+ *   case ended, before its results are read, if the working folders' file system has half its
+ *   room and inodes free (else after its folder is given back: a case that filled it must not
+ *   fail the next); its duration leaves out the time it waited armed. Each armed case follows a running case no other armed case follows (at -j1 the one
  *   running; never a lane's case, whose slot is its lane's): that case's server lets it go as
  *   it ends (the relay, proc.h assay_proc_follow), and it takes that case's slot, unless
  *   another case ends first and the pool lets it go into that slot. Only a case of an isolated

@@ -104,16 +104,11 @@ static bool owner_gone(int dfd)
 
 int assay_run_sweep_roots(const char *work_root, assay_strvec *removed)
 {
-	const char *base = work_root;
+	const char *base = work_root ? work_root : assay_fs_tmp_parent();
 	DIR *d;
 	struct dirent *de;
 	int n = 0;
 
-	if (!base) {
-		base = getenv("TMPDIR");
-		if (!base || !*base)
-			base = "/tmp";
-	}
 	if (!(d = opendir(base)))
 		return 0;
 	while ((de = readdir(d))) {

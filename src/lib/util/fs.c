@@ -607,15 +607,16 @@ int assay_fs_copy_tree(const char *src, const char *dst, assay_err *err)
 	return rc;
 }
 
+const char *assay_fs_tmp_parent(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	return base && *base ? base : "/tmp";
+}
+
 int assay_fs_mkdtemp(char **out, const char *parent, const char *prefix, assay_err *err)
 {
-	const char *base = parent;
-	if (!base) {
-		base = getenv("TMPDIR");
-		if (!base || !*base)
-			base = "/tmp";
-	}
-	char *abs = assay_path_absolute(base);
+	char *abs = assay_path_absolute(parent ? parent : assay_fs_tmp_parent());
 	char *tmpl = assay_xasprintf("%s/%sXXXXXX", abs, prefix);
 	free(abs);
 	if (!mkdtemp(tmpl)) {

@@ -529,9 +529,10 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 	bpf_emit(&b, BPF_JSET, CLONE_NEW_, L_EPERM, L_ALLOW);
 	/* unshare: the same, and no time namespace; but CLONE_NEWIPC alone passes: a case
 	 * server holds this filter for all its cases (serve.c), and where its cases cannot share
-	 * its IPC namespace (ipc.c) each case's child makes one of its own under it. The kernel refuses it to a process without
-	 * CAP_SYS_ADMIN in its user namespace, which a program never has (its capabilities are
-	 * dropped, and no_new_privs keeps exec from granting any). */
+	 * its IPC namespace (ipc.c) each case's child makes one of its own under it. The kernel
+	 * refuses it to a process without CAP_SYS_ADMIN in its user namespace, which a program
+	 * never has (its capabilities are dropped, and no_new_privs keeps exec from granting
+	 * any). */
 	b.at[L_UNSHARE] = b.n;
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
 	bpf_jeq(&b, S_CLONE_NEWIPC, L_ALLOW);

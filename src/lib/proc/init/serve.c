@@ -408,7 +408,6 @@ void serve(struct sup *s)
 			case_cfg.gid = own->gid;
 			if (s->filter_held && !filter_fits(own, &case_cfg))
 				s->rep.failure = ASSAY_INIT_FAIL_USAGE;
-
 		}
 		if (!s->rep.failure) {
 			prepare_layers(s);

@@ -289,6 +289,26 @@ static bool slot_cpus(const struct cfg *c, const unsigned char *own, unsigned ch
 	return any;
 }
 
+/*
+ * Puts process `pid` (0: the caller) where the case's process waits, or is set up, before its
+ * exec (slot_cpus): a gated case's child, set by its server while it sleeps (or is about to),
+ * which moves nothing, so that the go wakes it there and its exec does not have to move it from
+ * the server's CPU (a migration by the CPU's stopper thread on the way from one case's end to
+ * the next case's start); a case started at once moves itself there first. run_child() gives it
+ * the program's CPUs before exec (after the server's setting: cpus_claim()). Nothing without -a
+ * or when no such CPU is left.
+ */
+static void wait_where_it_runs(const struct cfg *c, int pid)
+{
+	unsigned char own[CPUS_BYTES], wait[CPUS_BYTES];
+
+	if (!c->ncpus_bytes)
+		return;
+	memset(own, 0, sizeof(own));
+	if (SYS(__NR_sched_getaffinity, 0, sizeof(own), own) > 0 && slot_cpus(c, own, wait))
+		SYS(__NR_sched_setaffinity, pid, c->ncpus_bytes, wait);
+}
+
 __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 {
 	const struct cfg *c = s->cfg;
@@ -299,15 +319,8 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 
 	memset(&m, 0, sizeof(m));
 	s_sigprocmask(S_SIG_SETMASK, &none, NULL);
-	if (s->go_fd < 0 && c->has_slot && c->ncpus_bytes) {
-		/* a case started at once (no go to wait for): set up, and exec'd, on its slot's CPU
-		 * (moved there now); the program gets its CPUs back before exec, below */
-		unsigned char own[CPUS_BYTES], at[CPUS_BYTES];
-
-		memset(own, 0, sizeof(own));
-		if (SYS(__NR_sched_getaffinity, 0, sizeof(own), own) > 0 && slot_cpus(c, own, at))
-			SYS(__NR_sched_setaffinity, 0, c->ncpus_bytes, at);
-	}
+	if (s->go_fd < 0 && c->has_slot)
+		wait_where_it_runs(c, 0); /* started at once: set up, and exec'd, on its slot's CPU */
 	for (int i = 0; s->serving && i < 3; i++) {
 		int r = s_dup3(s->case_fd[i], i, 0); /* a case server's: the case's own pipes */
 
@@ -772,28 +785,6 @@ __attribute__((noreturn)) static void child_main(void *arg)
 	run_child(&child_start.s, child_start.pipe_w);
 }
 
-/*
- * A gated case's child, set up and about to wait for its go, waits on the CPUs its program will
- * run on that its supervisor is not on (-a: assay keeps itself and its servers off them,
- * docs/cli.md): the go then wakes it there, and its exec does not have to move it from the
- * supervisor's CPU, a migration (by the CPU's stopper thread) on the way from one case's end to
- * the next case's start. Set from here, while it sleeps (or is about to), which moves nothing;
- * run_child() gives it the program's CPUs before exec, after this (cpus_claim()). Nothing
- * when no such CPU is left.
- */
-static void wait_where_it_runs(const struct sup *s, int pid)
-{
-	unsigned char own[CPUS_BYTES], wait[CPUS_BYTES];
-	long n;
-
-	if (!s->cfg->ncpus_bytes)
-		return;
-	memset(own, 0, sizeof(own));
-	n = SYS(__NR_sched_getaffinity, 0, sizeof(own), own);
-	if (n > 0 && slot_cpus(s->cfg, own, wait))
-		SYS(__NR_sched_setaffinity, pid, s->cfg->ncpus_bytes, wait);
-}
-
 /* Starts the program and reads what its child side says before exec. @return 0, or -1 if
  * the program never ran (the report says why). */
 static int start_program(struct sup *s)
@@ -846,7 +837,7 @@ static int start_program(struct sup *s)
 			s->rep.failure = ASSAY_INIT_FAIL_REQUIRED;
 		} else {
 			if (cpus_await && cpus_claim()) {
-				wait_where_it_runs(s, (int)pid);
+				wait_where_it_runs(s->cfg, (int)pid);
 				cpus_settled();
 			}
 			while ((n = s_read(pipefd[0], &m, sizeof(m))) == -S_EINTR)

@@ -166,7 +166,29 @@ typedef struct assay_sandbox {
 				  after all is read; files in it would stay the caller's (the
 				  program could not change them). false: `cwd` is read */
 	bool tmp_empty;      /**< the same for `tmp_dir` */
+	bool cwd_given;      /**< with root: the caller gave `cwd` to the program's ids itself as
+				  it made it (assay_sandbox_give() returned true) and, with
+				  cwd_empty, has put nothing in it since: assay_proc_start()
+				  leaves it as it is. Without cwd_empty it is handed over as
+				  any other */
+	bool tmp_given;      /**< the same for `tmp_dir` (with tmp_empty) */
 } assay_sandbox;
+
+/**
+ * Gives folder `path`, which the caller has just made for one case, empty, beneath folders only
+ * the caller may write (so that nothing can have been put in its place), to the ids a program
+ * sandboxed by `sb` runs as when assay is root (`uid`, `gid` above): what assay_proc_start()
+ * does to a `cwd_empty` folder, at the cost of one fchownat instead of opening and checking it.
+ * The last component is not followed (a link there would change owner itself, not its target).
+ * The caller then sets `cwd_given` or `tmp_given` (docs/security.md, "Root").
+ * @param sb the case's sandbox settings (not changed; NULL: nothing is done)
+ * @param path the folder, absolute, with no ".", ".." or empty component
+ * @return true: given. false: nothing changed, and assay_proc_start() hands the folder over
+ *         with every check as before: no sandbox, assay is not root, `path` is not such a
+ *         path, a folder the hand-over refuses by its name (the root or a top folder, a
+ *         system folder, $HOME or one above it), or fchownat failed (errno is not kept).
+ */
+ASSAY_EXTERN bool assay_sandbox_give(const assay_sandbox *sb, const char *path);
 
 /**
  * Resource limits of a case; 0 means no limit (ASSAY_PROC_INIT). They apply with or without the

@@ -288,6 +288,84 @@ Test(uid, a_folder_said_empty_is_handed_over_alone_and_refusals_still_hold)
 	box_free(&b);
 }
 
+/* A folder the caller made and gave itself (proc.h assay_sandbox_give, cwd_given): one call
+ * changes its owner, not its link's target; the hand-over's refusals by name still hold, as do
+ * "no root, no sandbox: nothing"; and the start leaves a given, empty folder as it is (one it
+ * would have handed over: the test can fail) but hands over one that is not empty. */
+Test(uid, a_folder_the_caller_gave_is_left_to_it_and_give_refuses_as_the_hand_over)
+{
+	assay_sandbox sb = { .enabled = true }, off = { .enabled = false };
+	struct box b;
+	char msg[512], *victim, *sym, *home, *old_home, *dots, *file;
+	assay_proc p = ASSAY_PROC_INIT;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	box_make(&b);
+	cr_assert_not(assay_sandbox_give(&off, b.work));
+	cr_assert_not(assay_sandbox_give(NULL, b.work));
+	cr_assert_eq(owner_of(b.work), 0);
+	cr_assert(assay_sandbox_give(&sb, b.work));
+	cr_assert_eq(owner_of(b.work), 65534);
+	sb.uid = sb.gid = 4242;
+	cr_assert(assay_sandbox_give(&sb, b.tmp));
+	cr_assert_eq(owner_of(b.tmp), 4242);
+	sb.uid = sb.gid = 0;
+	/* a link in the folder's place changes owner itself, never its target */
+	victim = assay_path_join(b.root, "victim");
+	cr_assert_eq(mkdir(victim, 0755), 0);
+	sym = assay_path_join(b.root, "sym");
+	cr_assert_eq(symlink(victim, sym), 0);
+	assay_sandbox_give(&sb, sym);
+	cr_assert_eq(owner_of(victim), 0, "the link's target was given away");
+	/* refused by name: the root, system folders, $HOME, a path with dots or relative */
+	cr_assert_not(assay_sandbox_give(&sb, "/"));
+	cr_assert_not(assay_sandbox_give(&sb, "/usr/local/lib"));
+	cr_assert_not(assay_sandbox_give(&sb, "relative"));
+	dots = assay_xasprintf("%s/../work", b.work);
+	cr_assert_not(assay_sandbox_give(&sb, dots));
+	home = assay_path_join(b.root, "home");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	cr_assert_eq(setenv("HOME", home, 1), 0);
+	cr_assert_not(assay_sandbox_give(&sb, home));
+	cr_assert_not(assay_sandbox_give(&sb, b.root));
+	cr_assert_eq(owner_of(home), 0);
+	cr_assert_eq(owner_of(b.root), 0);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+
+	/* given and empty: the start does not touch it (it is root's here, as a caller that
+	 * did not give it after all would leave it: the program then cannot write there) */
+	cr_assert_eq(chown(b.work, 0, 0), 0);
+	cr_assert_eq(chown(b.tmp, 0, 0), 0);
+	boxed(&p, &b, true);
+	p.sandbox.cwd_empty = p.sandbox.tmp_empty = true;
+	p.sandbox.cwd_given = p.sandbox.tmp_given = true;
+	cr_assert_eq(run_true(&p, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(b.work), 0);
+	cr_assert_eq(owner_of(b.tmp), 0);
+	/* given but not said empty: handed over, what is in it too */
+	file = assay_path_join(b.work, "input");
+	cr_assert_eq(assay_fs_write(file, "x", 1, 0644, NULL), 0);
+	p = (assay_proc)ASSAY_PROC_INIT;
+	boxed(&p, &b, true);
+	p.sandbox.cwd_given = p.sandbox.tmp_given = true;
+	cr_assert_eq(run_true(&p, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(owner_of(b.work), 65534);
+	cr_assert_eq(owner_of(file), 65534);
+	cr_assert_eq(owner_of(b.tmp), 65534);
+	free(file);
+	free(old_home);
+	free(home);
+	free(dots);
+	free(sym);
+	free(victim);
+	box_free(&b);
+}
+
 /* A folder's path is judged where it resolves: one named as it is (no link, no "." or "..")
  * is taken as written, at one openat2; one named through a link in a folder above it, or with
  * "..", is resolved first. A home folder reached either way is refused; were the path taken as

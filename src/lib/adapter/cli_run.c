@@ -168,6 +168,13 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 	 * spare): the hand-over to the sandbox's user need not read them */
 	job->p.sandbox.tmp_empty = true;
 	job->p.sandbox.cwd_empty = ctx->workdir_empty && !cc->ninput_files;
+	/* made just now beneath the run's root, which only assay writes: given at once, one call
+	 * each, not opened and checked at the start (proc.h assay_sandbox_give) */
+	if (ctx->sandbox) {
+		job->p.sandbox.tmp_given = assay_sandbox_give(ctx->sandbox, job->tmp);
+		job->p.sandbox.cwd_given = job->p.sandbox.cwd_empty &&
+					   assay_sandbox_give(ctx->sandbox, workdir);
+	}
 	job->p.limits = c->limits;
 	job->p.servers = ctx->servers;
 	job->p.stdin_data = cc->stdin_data;

@@ -296,14 +296,36 @@ static int hand_over(const char *path, bool empty, const char *cwd, uid_t uid, g
 int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err)
 {
 	char buf[4096];
-	/* asked once for both folders */
-	const char *cwd = getcwd(buf, sizeof(buf));
+	const char *cwd_path = NULL;
+	/* the caller gave it as it made it, and nothing is in it (proc.h cwd_given) */
+	bool cwd = p->cwd && !(p->sandbox.cwd_given && p->sandbox.cwd_empty);
+	bool tmp = p->sandbox.tmp_dir && !(p->sandbox.tmp_given && p->sandbox.tmp_empty);
 	int rc = 0;
 
-	if (p->cwd)
-		rc = hand_over(p->cwd, p->sandbox.cwd_empty, cwd, (uid_t)uid, (gid_t)gid, err);
-	if (!rc && p->sandbox.tmp_dir)
-		rc = hand_over(p->sandbox.tmp_dir, p->sandbox.tmp_empty, cwd, (uid_t)uid,
+	if (cwd || tmp)
+		cwd_path = getcwd(buf, sizeof(buf)); /* asked once for both folders */
+	if (cwd)
+		rc = hand_over(p->cwd, p->sandbox.cwd_empty, cwd_path, (uid_t)uid, (gid_t)gid,
+			       err);
+	if (!rc && tmp)
+		rc = hand_over(p->sandbox.tmp_dir, p->sandbox.tmp_empty, cwd_path, (uid_t)uid,
 			       (gid_t)gid, err);
 	return rc;
+}
+
+bool assay_sandbox_give(const assay_sandbox *sb, const char *path)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (!sb || !sb->enabled || !path || geteuid() != 0 || strlen(path) >= PATH_MAX ||
+	    !plain_path(path))
+		return false;
+	uid = sb->uid ? (uid_t)sb->uid : ASSAY_PROC__NOBODY;
+	gid = sb->gid ? (gid_t)sb->gid : ASSAY_PROC__NOBODY;
+	/* the refusals of the hand-over, by the name the caller made it under; not assay's own
+	 * working folder's: a folder made just now, empty, holds no folder, nor is it that one */
+	if (refusal(path, NULL))
+		return false;
+	return fchownat(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW) == 0;
 }

@@ -54,7 +54,6 @@ enum { ST_NEW = 0, ST_RUNNING, ST_REPORTED, ST_REAPED, ST_DONE, ST_FAILED, ST_AR
 #define RELEASE_WAIT_MS 2000 /* the same, when releasing a running case */
 #define READ_CHUNK 65536     /* one pipe's default capacity */
 #define READS_PER_PUMP 8     /* so one noisy stream cannot starve the others */
-#define NOBODY 65534         /* the default outer ids of a sandboxed program when assay is root */
 #define MIN_ARG_MAX 131072   /* the least ARG_MAX glibc and Linux give (32 pages of 4 KiB) */
 
 _Static_assert(sizeof(struct assay_init_report) <= sizeof(((assay_proc *)0)->rep),
@@ -476,8 +475,8 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 			sp.namespaces = true;
 		if (geteuid() == 0) {
 			sp.drop_root = true;
-			sp.uid = p->sandbox.uid ? p->sandbox.uid : NOBODY;
-			sp.gid = p->sandbox.gid ? p->sandbox.gid : NOBODY;
+			sp.uid = p->sandbox.uid ? p->sandbox.uid : ASSAY_PROC__NOBODY;
+			sp.gid = p->sandbox.gid ? p->sandbox.gid : ASSAY_PROC__NOBODY;
 			if ((rc = assay_proc__hand_over(p, sp.uid, sp.gid, err)))
 				goto out;
 		}

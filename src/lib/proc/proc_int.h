@@ -52,13 +52,18 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
  * caller's dispositions stay as they are). */
 ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len);
 
+/* The outer ids of a sandboxed program when assay is root and the caller named none (proc.h
+ * assay_sandbox uid, gid: nobody). */
+#define ASSAY_PROC__NOBODY 65534
+
 /* Moves `*fd` above 5, the supervisor's last fixed descriptor (close-on-exec). @return 0 or -1
  * with errno. */
 int assay_proc__fd_high(int *fd);
 
 /*
  * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything in them, to uid:gid (owner.c: without following links,
- * skipping files with other hard links; a folder marked cwd_empty or tmp_empty is not read).
+ * skipping files with other hard links; a folder marked cwd_empty or tmp_empty is not read, and
+ * one marked given as well is not touched: the caller gave it, proc.h assay_sandbox_give()).
  * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link, or was not made for
  * the case: assay_proc__hand_over_refusal())
  */

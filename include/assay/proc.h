@@ -323,12 +323,15 @@ typedef struct assay_proc {
 	unsigned char rep[192];  /* the supervisor's report */
 	char *cg;                /* the case's memory cgroup while it runs, or NULL */
 	struct assay_proc__server *srv; /* the case server it runs on, or NULL */
-	int fd_ctl;              /* on a server: the write end of the case's control pipe */
+	int fd_ctl;              /* on a server: the write end of the case's control pipe (a
+				    gated case's: its go pipe's, from its go on) */
 	bool served;             /* it ran on a case server */
 	bool never_started;      /* execve would refuse its argv (E2BIG): finish says so */
 	bool died;               /* its supervisor or server died without a report (pump's
 				    ASSAY_ESPAWN): a case's failure, not the caller's */
-	int fd_go;               /* gated, on a server: the write end of the case's go pipe */
+	int fd_go;               /* gated, on a server: the write end of the case's go pipe,
+				    which is its control pipe too (init/protocol.h): fd_ctl once
+				    it has gone */
 	int fd_go_r;             /* gated: the read end of the go pipe its predecessor relays to
 				    (assay_proc_follow), or -1: one of its own is made */
 	int fd_relay_r, fd_relay_w; /* relay, on a server: the pipe the server writes a byte on

@@ -979,6 +979,55 @@ Test(server, a_follower_starts_as_its_predecessor_ends_and_never_after_a_kill)
 	box_free(&b);
 }
 
+/* A gated case's go pipe is its control pipe too (init/protocol.h): a go written twice, by its
+ * predecessor's server (the relay) and by the caller who had not read that report yet, leaves
+ * one byte that is no command, which must neither kill the case nor block its control: it ends
+ * on its own with its output, and one that overstays its timeout is terminated at once (were
+ * the control lost with the pipe, the server would be killed after the grace: slow, and lost). */
+Test(server, a_gated_cases_go_pipe_is_its_control_and_a_second_go_is_no_command)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+	assay_err err = ASSAY_ERR_INIT;
+	unsigned started, lost;
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++)
+		for (int overstay = 0; overstay < 2; overstay++) {
+			assay_proc prev = ASSAY_PROC_INIT, next = ASSAY_PROC_INIT;
+			assay_proc_result r;
+
+			relay_start(&prev, set, &b, sandbox, "true");
+			next.gated = true;
+			assay_proc_follow(&next, &prev);
+			gated_start_sh(&next, set, &b, sandbox,
+				       overstay ? "sleep 30" : "sleep 0.5; echo ran", 1.0);
+			usleep(300 * 1000); /* the relay has let it go; its report is not read */
+			cr_assert(!next.go_relayed);
+			cr_assert_eq(assay_proc_go(&next, &err), 0, "%s", err.msg);
+			pump_done(&next);
+			cr_assert_eq(assay_proc_finish(&next, &r), 0);
+			if (overstay) {
+				cr_assert_eq(r.status, ASSAY_PROC_TIMED_OUT, "sandbox %d", sandbox);
+				cr_assert(r.wall_s < 1.6, "sandbox %d: terminated late: %f s", sandbox,
+					  r.wall_s);
+			} else {
+				cr_assert_eq(r.status, ASSAY_PROC_EXITED, "sandbox %d: %d", sandbox,
+					     r.status);
+				cr_assert_eq(exit_code(&r), 0);
+				cr_assert_str_eq(next.out.ptr, "ran\n");
+			}
+			assay_proc_release(&next);
+			pump_done(&prev);
+			cr_assert_eq(assay_proc_finish(&prev, &r), 0);
+			assay_proc_release(&prev);
+		}
+	stats(set, &started, &lost);
+	cr_assert_eq(lost, 0, "a server was killed");
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
 /* A follower its predecessor's server let go (relayed) is timed from that start, not from its
  * caller's go, which comes later: the program had the time between already. */
 Test(server, a_relayed_followers_timeout_counts_from_its_relay)

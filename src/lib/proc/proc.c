@@ -285,14 +285,15 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 	} else if (p->gated && make_pipe(go)) {
 		return false;
 	}
-	if (make_pipe(ctl) || (p->relay && make_pipe(relay))) {
+	/* a gated case's control pipe is its go pipe (protocol.h): one pipe less */
+	if ((!p->gated && make_pipe(ctl)) || (p->relay && make_pipe(relay))) {
 		close_fd(&ctl[0]);
 		close_fd(&ctl[1]);
 		close_fd(&go[0]);
 		close_fd(&go[1]);
 		return false;
 	}
-	fds[4] = ctl[0];
+	fds[4] = p->gated ? go[0] : ctl[0];
 	if (p->gated) {
 		flags |= ASSAY_INIT_REQ_F_GATED;
 		fds[nfds++] = go[0];
@@ -319,7 +320,7 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 			p->srv = srv;
 			p->served = true;
 			p->pid = assay_proc__server_pid(srv);
-			p->fd_ctl = ctl[1];
+			p->fd_ctl = ctl[1]; /* gated: -1 until its go (assay_proc_go) */
 			ctl[1] = -1;
 			if (go[1] >= 0) { /* else it is already p->fd_go: a relay pipe's */
 				p->fd_go = go[1];
@@ -585,6 +586,11 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 	 * or taken, before the end of file this close makes, so the program starts all the same */
 	if (!p->go_relayed)
 		assay_proc__write_nosigpipe(p->fd_go, &go, 1);
+	/* on a server the go pipe is the case's control pipe from now on (protocol.h) */
+	if (p->srv && p->fd_ctl < 0) {
+		p->fd_ctl = p->fd_go;
+		p->fd_go = -1;
+	}
 	close_fd(&p->fd_go);
 	return 0;
 }

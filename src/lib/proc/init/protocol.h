@@ -69,7 +69,10 @@
  *   program is exec'd only once a byte comes on that pipe; its end of file first means
  *   "never": the case ends with exec_errno ECANCELED. Meanwhile the server reads no control and
  *   no request: the library abandons a gated case by closing every write end of the go pipe.
- *   The report's t_start_ns is when the byte came (else: just before the fork).
+ *   The report's t_start_ns is when the byte came (else: just before the fork). The go pipe
+ *   is the case's control pipe too: its read end is the fifth descriptor as well as the sixth
+ *   (a pipe less per case). A byte on the control pipe that is no command (a go written both
+ *   by the library and by a relay) is ignored.
  *   Relay (flag ASSAY_INIT_REQ_F_RELAY): one more descriptor, the write end of a pipe whose
  *   read end the library may give the next case of the lane as its go pipe. Once the case is
  *   wholly reaped, the server writes one byte on it (report `relayed`), so the next case

@@ -51,6 +51,9 @@ static void add_bytes(assay_case_result *r, const char *name, const char *bytes)
 
 /* A cli case expecting `expected` with `verify` (JSON texts), whose run exited `status` and
  * printed `out`, as the cli adapter reports it. */
+/* The execution time setup() gives a case, seconds. */
+static double exec_time_s = 1.25;
+
 static void setup(const char *expected, const char *verify, int status, const char *out)
 {
 	fixture_teardown();
@@ -69,7 +72,7 @@ static void setup(const char *expected, const char *verify, int status, const ch
 	add_bytes(&F.result, "output", out);
 	add_bytes(&F.result, "stderr", "");
 	assay_case_result_add(&F.result, "execution_time",
-			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = 1.25 });
+			      (assay_actual){ .kind = ASSAY_ACTUAL_REAL, .real = exec_time_s });
 	assay_case_result_add(&F.result, "max_rss",
 			      (assay_actual){ .kind = ASSAY_ACTUAL_INT, .integer = 4096 });
 	F.report_arena = assay_arena_new(0);
@@ -313,6 +316,38 @@ Test(score, resource_limits_pass_at_most_the_limit)
 	cr_assert_str_eq(d, "\"max_rss: 4096 bytes, over the limit of 1000\"");
 	free(d);
 	cr_assert_float_eq(field(attr(&report, "max_rss"), "weight")->u.d, 2.0, 1e-12);
+}
+
+/* A time over its limit is said to the millisecond (the report's execution_time has every
+ * digit), unless the rounding would bring it down to the limit: then in full. */
+Test(score, a_time_over_its_limit_is_said_to_the_millisecond)
+{
+	const struct {
+		double got;
+		const char *limit, *said;
+	} t[] = {
+		{ 0.525314942, "0.2", "\"execution_time: 0.525 seconds, over the limit of 0.2\"" },
+		{ 1.25, "1", "\"execution_time: 1.25 seconds, over the limit of 1.0\"" },
+		{ 2.0004, "2", "\"execution_time: 2.0004 seconds, over the limit of 2.0\"" },
+		{ 0.0021, "0.001", "\"execution_time: 0.002 seconds, over the limit of 0.001\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assay_verdict v;
+		assay_value report;
+		char expected[96], *d;
+
+		snprintf(expected, sizeof(expected), "{\"status_code\": 0, \"execution_time\": %s}",
+			 t[i].limit);
+		exec_time_s = t[i].got;
+		setup(expected, "{}", 0, "");
+		report = build(&v, assay_now());
+		cr_assert_not(v.passed);
+		d = written(field(attr(&report, "execution_time"), "diff"));
+		cr_assert_str_eq(d, t[i].said);
+		free(d);
+	}
+	exec_time_s = 1.25;
 }
 
 /*

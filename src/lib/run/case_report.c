@@ -168,7 +168,11 @@ static bool check_limit(assay_verification *v, assay_arena *a, const char *name,
 	v->is_correct = got <= limit;
 	if (v->is_correct)
 		return true;
-	assay_format_double(gb, got);
+	/* to the millisecond (the report's figure has every digit), unless that would bring it
+	 * down to the limit */
+	double ms = round(got * 1000.0) / 1000.0;
+
+	assay_format_double(gb, ms > limit ? ms : got);
 	assay_format_double(lb, limit);
 	if (ac->kind == ASSAY_ACTUAL_INT)
 		v->diff = assay_value_stringf(a, "%s: %lld %s, over the limit of %lld", name,

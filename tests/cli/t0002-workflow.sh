@@ -92,7 +92,12 @@ test_case '-x stops at the first failure and says so' '
 	[ "$(jq -s length res/reports.jsonl)" = 2 ]
 	expect_grep "^stopped at the first failure \(--exitfirst\): 2 of 11 cases ran, 1 passed in " out
 	run_assay run s -o res --exitfirst -q -j1; expect_exit 1
-	[ "$(jq -s length res/reports.jsonl)" = 2 ]'
+	[ "$(jq -s length res/reports.jsonl)" = 2 ]
+	[ "$(jq .interrupted res/summary.json)" = true ]
+	[ "$(jq ".not_run | length" res/summary.json)" = 9 ]
+	run_assay run s -o res --resume -q -j1; expect_exit 1
+	[ "$(jq -s length res/reports.jsonl)" = 11 ]
+	[ "$(jq .interrupted res/summary.json)" = false ]'
 test_case '--accept asks, needs a terminal or --yes, and writes nothing on no' '
 	make_suite; cp -r s before
 	run_assay run s -o res --accept; expect_exit 2

@@ -142,6 +142,11 @@ Test(term, text_diffs_in_one_line_where_they_fit)
 	expect_explained("status_code", "{\"diff\": \"expected 0, got 1\"}",
 			 "    status_code: expected 0, got 1\n");
 	expect_explained("output", "{\"diff\": \"output is empty\"}", "    output is empty\n");
+	/* an expected number is compared as its text, one line: said as a string is */
+	expect_explained("output",
+			 "{\"actual\": \"6\\n\", \"expected\": 7, \"diff\": \"--- expected\\n"
+			 "+++ actual\\n@@ -1 +1 @@\\n-7\\n\\\\ No newline at end of file\\n+6\\n\"}",
+			 "    output: expected \"7\", got \"6\"\n");
 }
 
 Test(term, control_characters_never_reach_the_terminal)

@@ -453,11 +453,15 @@ static void udiff_scan(struct udiff_stats *s, const char *d, size_t len)
 	}
 }
 
-/* The whole text of `v` is one line (with or without its newline). */
+/* The whole text of `v` is one line (with or without its newline): a string without another
+ * newline, or a scalar (`output: 6` is compared as the text "6"). */
 static bool one_line(const assay_value *v)
 {
 	const char *nl;
 
+	if (v && (v->kind == ASSAY_V_BOOL || v->kind == ASSAY_V_INT || v->kind == ASSAY_V_BIGINT ||
+		  v->kind == ASSAY_V_REAL))
+		return true;
 	if (!v || v->kind != ASSAY_V_STRING)
 		return false;
 	nl = memchr(v->u.s, '\n', v->len);

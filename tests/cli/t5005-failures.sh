@@ -210,4 +210,14 @@ test_case 'status_code nonzero and a timeout: a pass the terminal points out; --
 	run_assay run nt -o ntres2 --strict; expect_exit 1
 	jq -e ".case.passed == false and (.case.error | test(\"strict\"))" ntres2/reports.jsonl'
 
+test_case 'the note on a killed case that passed blames no status_code the case does not expect' '
+	mkdir -p nq/c/e
+	printf "name: nq\nadapter: {type: cli, command: [sh, -c, \"sleep 5\"], timeout: 0.5}\ncheckpoints: {c: {groups: {e: {}}}}\n" > nq/suite.yaml
+	printf "expected: {stderr: \"\"}\n" > nq/c/e/quiet.yaml
+	printf "expected: {status_code: -1}\n" > nq/c/e/minus-one.yaml
+	run_assay run nq -o nqres; expect_exit 0
+	expect_grep "^note: 2 passing cases .c/e/minus-one, .... passed although the program timed out or was killed" out
+	! grep -q "status_code: nonzero. accepts that" out || false
+	expect_grep "what they expect does not rule that out" out'
+
 test_done

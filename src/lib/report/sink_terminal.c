@@ -357,9 +357,11 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 	}
 	if (t->unfinished_passes)
 		fprintf(f, "note: %zu passing case%s (%s%s) passed although the program timed out or "
-			"was killed: `status_code: nonzero` accepts that; --strict does not\n",
+			"was killed: what %s expect%s does not rule that out (no status_code, or "
+			"`nonzero`, or a negative one); --strict fails such cases\n",
 			t->unfinished_passes, t->unfinished_passes == 1 ? "" : "s",
-			t->first_unfinished, t->unfinished_passes > 1 ? ", ..." : "");
+			t->first_unfinished, t->unfinished_passes > 1 ? ", ..." : "",
+			t->unfinished_passes == 1 ? "it" : "they", t->unfinished_passes == 1 ? "s" : "");
 }
 
 static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)

@@ -254,13 +254,17 @@ typedef struct assay_repro_opts {
 	size_t err_cap;         /**< the run's stderr cap, bytes (0: the default) */
 	double kill_grace_s;    /**< the run's grace before SIGKILL, seconds */
 	size_t value_cap;       /**< the run's value cap, bytes (0: the default) */
+	const char *sandbox;    /**< --sandbox as given (on, off, required), or NULL */
+	const char *network;    /**< --network as given (on, off), or NULL */
+	const char *const *pass_env; /**< --pass-env patterns, NULL-terminated, or NULL */
 } assay_repro_opts;
 
 /**
  * A sink writing, for each failing case it sees run, a folder with what it takes to look at
  * it and run it again: argv, the environment delta, stdin, input files, expected and actual
  * attributes and their diffs, the report line, and `rerun`, a one-line command running just
- * that case again under the same limits. Replayed cases (resume) get no bundle.
+ * that case again under the same limits, sandbox mode, network and passed environment.
+ * Replayed cases (resume) get no bundle.
  * @return 0, or ASSAY_EIO (DIR cannot be made)
  */
 ASSAY_EXTERN int assay_sink_repro_new(assay_sink *out, const assay_repro_opts *opts,

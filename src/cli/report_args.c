@@ -189,7 +189,9 @@ out_formats:
 		char *suite = assay_path_absolute(a->suite_dir);
 		char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
 		assay_repro_opts o = { ra->repro, self, suite, a->entry, submission,
-				       a->stdout_cap, a->stderr_cap, a->kill_grace, a->value_cap };
+				       a->stdout_cap, a->stderr_cap, a->kill_grace, a->value_cap,
+				       a->sandbox, a->network,
+				       (const char *const *)a->pass_env.v };
 
 		if (assay_sink_repro_new(&sinks[*n], &o, &err))
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);

@@ -108,6 +108,24 @@ test_case 'a case id with quotes and shell syntax: the bundle and its command ke
 	[ ! -e pwned ] && [ ! -e "bundles/c/g/$id/pwned" ]
 	[ "$(jq -r .id "bundles/c/g/$id/rerun/reports.jsonl")" = "$id" ]'
 
+test_case 'rerun.sh runs the case as the run did: its --sandbox, --network and --pass-env' '
+	fresh
+	mkdir -p s/c/g
+	printf "name: r\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > s/suite.yaml
+	printf "arguments: [\"echo \$ASSAY_T_COLOUR\"]\nexpected: {output: \"blue\\\\n\"}\n" > s/c/g/colour.yaml
+	ASSAY_T_COLOUR=red run_assay run s -o res -q --repro bundles --sandbox off --network on \
+		--pass-env "ASSAY_T_*"; expect_exit 1
+	jq -e ".results.output.actual == \"red\\n\" and .case.execution.sandbox == []" res/reports.jsonl
+	expect_grep " .--sandbox. .off. " bundles/c/g/colour/rerun.sh
+	expect_grep " .--network. .on. " bundles/c/g/colour/rerun.sh
+	expect_grep " .--pass-env. .ASSAY_T_\*. " bundles/c/g/colour/rerun.sh
+	code=0; ASSAY_T_COLOUR=red bundles/c/g/colour/rerun.sh -q || code=$?
+	[ "$code" = 1 ]
+	jq -e ".results.output.actual == \"red\\n\" and .case.execution.sandbox == []" \
+		bundles/c/g/colour/rerun/reports.jsonl
+	run_assay run s -o res2 -q --repro bundles2; expect_exit 1
+	! grep -q -- "--sandbox\|--network\|--pass-env" bundles2/c/g/colour/rerun.sh || false'
+
 test_case 'the rerun of a case in a shared working folder runs its whole group' '
 	mkdir -p sh/c/g
 	printf "name: sh\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {isolated: false}}}}\n" > sh/suite.yaml

@@ -3,7 +3,8 @@
  * holds what it takes to look at the failure and run the case again:
  *   rerun.sh       one command running just this case (in a group sharing one working folder:
  *                  the whole group) again under the run's limits (timeout,
- *                  output caps, kill grace, the same command and submission), into ./rerun
+ *                  output caps, kill grace, the same command and submission, and the
+ *                  --sandbox, --network and --pass-env the run was given), into ./rerun
  *   argv.json      the program's argv; env.json the environment the case adds (name ->
  *                  value, null: unset); stdin: the bytes given on standard input
  *   files/         the input files and the case folder's files/, as the working folder got them
@@ -31,6 +32,7 @@
 #include "assay/fs.h"
 #include "assay/json.h"
 #include "assay/render.h"
+#include "assay/strvec.h"
 #include "util/banned.h"
 
 /* A JSON file of a bundle longer than this on one line is written on one line: indented, a
@@ -38,7 +40,8 @@
 #define PRETTY_MAX (1024u * 1024)
 
 struct repro {
-	char *dir, *assay, *suite_dir, *entry, *submission;
+	char *dir, *assay, *suite_dir, *entry, *submission, *sandbox, *network;
+	assay_strvec pass_env;
 	size_t out_cap, err_cap, value_cap;
 	double kill_grace_s;
 	const assay_suite *suite;
@@ -112,6 +115,14 @@ static void rerun_command(struct repro *k, const assay_case_report *r, const cha
 		word(out, "--entry"), word(out, k->entry);
 	if (k->submission)
 		word(out, "--submission"), word(out, k->submission);
+	/* what decides how the program runs, and so its verdict: a case failing only with the
+	 * sandbox off (another interpreter found on PATH, a variable passed) fails so again */
+	if (k->sandbox)
+		word(out, "--sandbox"), word(out, k->sandbox);
+	if (k->network)
+		word(out, "--network"), word(out, k->network);
+	for (size_t i = 0; i < k->pass_env.nr; i++)
+		word(out, "--pass-env"), word(out, k->pass_env.v[i]);
 	assay_buf_addf(out, " --stdout-cap %zu --stderr-cap %zu --kill-grace %.17g",
 		       k->out_cap ? k->out_cap : (size_t)ASSAY_PROC_DEFAULT_CAP,
 		       k->err_cap ? k->err_cap : (size_t)ASSAY_PROC_DEFAULT_CAP, k->kill_grace_s);
@@ -275,6 +286,8 @@ static void sink_free(void *payload)
 	struct repro *k = payload;
 
 	free(k->dir), free(k->assay), free(k->suite_dir), free(k->entry), free(k->submission);
+	free(k->sandbox), free(k->network);
+	assay_strvec_clear(&k->pass_env);
 	assay_buf_release(&k->b);
 	free(k);
 }
@@ -297,6 +310,11 @@ int assay_sink_repro_new(assay_sink *out, const assay_repro_opts *o, assay_err *
 	k->suite_dir = assay_xstrdup(o->suite_dir);
 	k->entry = dup_or_null(o->entry);
 	k->submission = dup_or_null(o->submission);
+	k->sandbox = dup_or_null(o->sandbox);
+	k->network = dup_or_null(o->network);
+	k->pass_env = (assay_strvec)ASSAY_STRVEC_INIT;
+	if (o->pass_env)
+		assay_strvec_pushv(&k->pass_env, o->pass_env);
 	k->out_cap = o->out_cap, k->err_cap = o->err_cap, k->value_cap = o->value_cap;
 	k->kill_grace_s = o->kill_grace_s;
 	k->b = (assay_buf)ASSAY_BUF_INIT;

@@ -33,6 +33,9 @@ typedef struct assay_term_opts {
 			        for the reproduce lines */
 	bool exitfirst;    /**< the run stops at its first failure: say so when it did */
 	const char *doing; /**< the first line's verb ("merging"), or NULL for "running" */
+	const char *const *pass_env; /**< the --pass-env patterns cases ran with (NULL-terminated),
+				      or NULL: the reproduce lines take those variables from the
+				      shell, as `env -i` would drop them */
 } assay_term_opts;
 
 /**

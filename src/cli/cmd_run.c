@@ -515,7 +515,8 @@ int cmd_run(int argc, char **argv)
 	hide_outputs(&a, &ra);
 	if (!a.quiet) {
 		assay_term_opts t = { stderr, isatty(STDERR_FILENO), stdout, use_color(a.color),
-				      a.max_failures, a.verbose, a.entry, a.exitfirst };
+				      a.max_failures, a.verbose, a.entry, a.exitfirst, NULL,
+				      (const char *const *)a.pass_env.v };
 		assay_sink_terminal_new(&sinks[nsinks++], &t);
 	}
 	if (l.accept)

@@ -120,6 +120,16 @@ test_case 'with --keep it starts in the kept folder with the stdin in a file, an
 	case "$line" in "cd /"*" < /"*/.stdin/c1/core/stdin) ;; *) echo "$line"; exit 1;; esac
 	[ "$(bash -c "$line")" = "$(printf "it'"'"'s a\nstdin")" ]
 	rm -rf "$(sed -n "s/^working folders kept in //p" out)"'
+test_case 'the reproduce line keeps the variables --pass-env passed (env -i would drop them)' '
+	mkdir -p pe/c/g
+	printf "name: pe\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > pe/suite.yaml
+	printf "arguments: [\"echo \$ASSAY_T_SEEN/\$ASSAY_T_CASE\"]\nenv: {ASSAY_T_CASE: mine}\nexpected: {output: no}\n" > pe/c/g/a.yaml
+	ASSAY_T_SEEN=yes ASSAY_T_CASE=theirs run_assay run pe -o peres --pass-env "ASSAY_T_*" --keep; expect_exit 1
+	jq -e ".results.output.actual == \"yes/mine\\n\"" peres/reports.jsonl
+	line=$(sed -n "s/^    reproduce: //p" out)
+	case "$line" in *" ASSAY_T_SEEN=\"\$ASSAY_T_SEEN\" "*"ASSAY_T_CASE=mine sh -c "*) ;; *) echo "$line"; exit 1;; esac
+	[ "$(ASSAY_T_SEEN=yes ASSAY_T_CASE=theirs bash -c "$line")" = "yes/mine" ]
+	rm -rf "$(sed -n "s/^working folders kept in //p" out)"'
 test_case 'resumed: a replayed case whose long stdin the store cut says its size, not the cut'"'"'s' '
 	mkdir -p long/sol long/c/g && cp s/sol/prog.sh long/sol/
 	printf "name: long\nadapter: {type: cli, command: [sh, prog.sh], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > long/suite.yaml

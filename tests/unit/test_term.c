@@ -182,7 +182,7 @@ Test(term, the_reproduce_line_quotes_for_the_shell)
 
 	assay_strvec_push(&cmd, "python3");
 	assay_strvec_push(&g.env, "B=b");
-	cr_assert(assay_term__repro_make(&r, &line, &cp, &g, "x", &cmd));
+	cr_assert(assay_term__repro_make(&r, &line, &cp, &g, "x", &cmd, NULL));
 	assay_term__repro_line(&out, &r, NULL, &plain);
 	cr_expect_str_eq(out.ptr,
 			 "    reproduce: printf %s $'{\"k\": 1}\\n' | env -i PATH=\"$PATH\" "
@@ -192,7 +192,24 @@ Test(term, the_reproduce_line_quotes_for_the_shell)
 	assay_term__repro_release(&r);
 	/* not a cli case: nothing to reproduce */
 	assay_value api = json("{\"case\": {\"type\": \"api\"}}");
-	cr_expect(!assay_term__repro_make(&r, &api, &cp, &g, "x", &cmd));
+	cr_expect(!assay_term__repro_make(&r, &api, &cp, &g, "x", &cmd, NULL));
+	assay_term__repro_release(&r);
+	/* a variable --pass-env passes comes from the shell, as `env -i` would drop it; its value
+	 * is not printed; a case's env over it wins */
+	const char *const pass[] = { "ASSAY_T_P*", NULL };
+	assay_value mine = json("{\"case\": {\"type\": \"cli\", \"env\": {\"ASSAY_T_PC\": \"c\"}}}");
+
+	setenv("ASSAY_T_PA", "secret", 1);
+	setenv("ASSAY_T_PC", "theirs", 1);
+	cr_assert(assay_term__repro_make(&r, &mine, &cp, &g, "x", &cmd, pass));
+	assay_buf_reset(&out);
+	assay_term__repro_line(&out, &r, NULL, &plain);
+	cr_expect(strstr(out.ptr, " ASSAY_T_PA=\"$ASSAY_T_PA\" ") != NULL, "%s", out.ptr);
+	cr_expect(strstr(out.ptr, " ASSAY_T_PC=c ") != NULL, "%s", out.ptr);
+	cr_expect(strstr(out.ptr, "secret") == NULL && strstr(out.ptr, "theirs") == NULL, "%s",
+		  out.ptr);
+	unsetenv("ASSAY_T_PA");
+	unsetenv("ASSAY_T_PC");
 	assay_term__repro_release(&r);
 	assay_strvec_clear(&cmd);
 	assay_strvec_clear(&g.env);

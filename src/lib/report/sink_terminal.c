@@ -202,7 +202,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	/* a case that was not run (it could not be loaded) has nothing to reproduce */
 	f->has_repro = assay_report_get(r->json, "execution") &&
 		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,
-					      &t->command);
+					      &t->command, t->o.pass_env);
 	return 0;
 }
 

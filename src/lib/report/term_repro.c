@@ -7,14 +7,16 @@
  * Key decisions:
  * - The environment is the case's clean one (docs/security.md): `env -i` with PATH and LANG of
  *   the shell, HOME the working folder, TMPDIR a fresh folder, then the suite's and the case's
- *   env. Variables passed with --pass-env are not repeated (they are the shell's already). The
- *   sandbox itself cannot be given by hand; the line says nothing about it.
+ *   env. A variable passed with --pass-env is taken from the shell as PATH is (`K="$K"`: `env -i`
+ *   would drop it; its value, maybe a secret, is not printed). The sandbox itself cannot be
+ *   given by hand; the line says nothing about it.
  * - With --keep the line starts in the kept working folder and reads the stdin from a file
  *   written beside the working folders (`<root>/.stdin/<checkpoint>/<group>/<id>`); without it,
  *   a short stdin is given with printf, a long one is only named.
  * - Words are quoted for a POSIX shell; a word with control characters uses bash's $'...', so
  *   the line stays one line and nothing reaches the terminal raw.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,39 @@ static bool scalar_text(assay_buf *out, const assay_value *v)
 	}
 }
 
+extern char **environ;
+
+/* A name the shell can expand as $NAME. */
+static bool shell_name(const char *s, size_t n)
+{
+	if (!n || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_", s[i]))
+			return false;
+	return true;
+}
+
+/* Each variable of assay's environment a --pass-env pattern matches (as the adapter passes
+ * them, adapter.c), as K="$K"; a name the shell cannot expand is left out. */
+static void pass_from_shell(assay_strvec *env, const char *const *pass_env)
+{
+	for (char **e = environ; pass_env && e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char name[256];
+
+		if (!eq || (size_t)(eq - *e) >= sizeof(name) || !shell_name(*e, (size_t)(eq - *e)))
+			continue;
+		memcpy(name, *e, (size_t)(eq - *e));
+		name[eq - *e] = '\0';
+		for (const char *const *p = pass_env; *p; p++)
+			if (!fnmatch(*p, name, 0)) {
+				assay_strvec_pushf(env, "%s=\"$%s\"", name, name);
+				break;
+			}
+	}
+}
+
 /* Sets (`eq` at '=') or unsets (no '=') a variable in `env`, replacing an earlier one. */
 static void env_apply(assay_strvec *env, const char *entry)
 {
@@ -129,7 +164,7 @@ static void env_apply(assay_strvec *env, const char *entry)
 
 bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 			    const assay_checkpoint *cp, const assay_group *g, const char *id,
-			    const assay_strvec *command)
+			    const assay_strvec *command, const char *const *pass_env)
 {
 	const assay_value *def = assay_object_get(json, "case");
 	const assay_value *type = assay_object_get(def, "type");
@@ -156,6 +191,7 @@ bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 	assay_strvec_push(&r->env, "LANG=\"$LANG\"");
 	assay_strvec_push(&r->env, "HOME=\"$PWD\"");
 	assay_strvec_push(&r->env, "TMPDIR=\"$(mktemp -d)\"");
+	pass_from_shell(&r->env, pass_env);
 	for (size_t i = 0; i < g->env.nr; i++)
 		env_apply(&r->env, g->env.v[i]);
 	for (uint32_t i = 0; env && env->kind == ASSAY_V_OBJECT && i < env->len; i++) {
@@ -202,11 +238,15 @@ static bool keep_stdin(const struct term_repro *r, const char *root)
 static bool from_shell(const char *e)
 {
 	static const char *const names[] = { "PATH=\"$", "LANG=\"$", "HOME=\"$", "TMPDIR=\"$" };
+	const char *eq = strchr(e, '=');
+	size_t k = eq ? (size_t)(eq - e) : 0;
 
 	for (size_t i = 0; i < 4; i++)
 		if (!strncmp(e, names[i], strlen(names[i])))
 			return true;
-	return false;
+	/* K="$K", as a --pass-env variable is written (pass_from_shell) */
+	return k && !strncmp(eq + 1, "\"$", 2) && !strncmp(eq + 3, e, k) &&
+	       !strcmp(eq + 3 + k, "\"");
 }
 
 void assay_term__repro_line(assay_buf *out, const struct term_repro *r, const char *work_root,

@@ -366,6 +366,100 @@ static void warn_unreachable_work_root(const char *work_dir)
 	free(real);
 }
 
+/* Can nobody (uid and gid 65534, no other group) do `bit` (1: search or run) on `st`, by its
+ * mode alone (an ACL may say otherwise)? */
+static bool nobody_may(const struct stat *st, unsigned bit)
+{
+	unsigned shift = st->st_uid == 65534 ? 6 : st->st_gid == 65534 ? 3 : 0;
+
+	return (st->st_mode >> shift) & bit;
+}
+
+/* Can nobody pass every folder of `path` (absolute) from the top down to `path` itself? */
+static bool nobody_passes(const char *path)
+{
+	char *real = realpath(path, NULL), *slash = real;
+	struct stat st;
+	bool ok = real != NULL;
+
+	while (ok && slash) {
+		char *next = strchr(slash + 1, '/');
+
+		if (next)
+			*next = '\0';
+		ok = !stat(real[0] ? real : "/", &st) && S_ISDIR(st.st_mode) && nobody_may(&st, 1);
+		if (next)
+			*next = '/';
+		slash = next;
+	}
+	free(real);
+	return ok;
+}
+
+/* The first `name` along assay's PATH that root may run and, with `as_nobody`, that nobody
+ * may reach and run (malloc'd), or NULL. */
+static char *path_search(const char *name, bool as_nobody)
+{
+	const char *path = getenv("PATH"), *p = path;
+	char *found = NULL;
+
+	while (p && *p && !found) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *dir = assay_xstrndup(p, n), *file = assay_path_join(dir, name);
+		struct stat st;
+
+		/* a relative folder would be one in the case's working folder, not made yet */
+		if (dir[0] == '/' && !stat(file, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111) &&
+		    (!as_nobody || (nobody_may(&st, 1) && nobody_passes(dir))))
+			found = assay_xstrdup(file);
+		free(file);
+		free(dir);
+		p = colon ? colon + 1 : NULL;
+	}
+	return found;
+}
+
+/*
+ * As root with the sandbox, a case runs as nobody, whose search of PATH skips what it cannot
+ * reach: a `python3` under /root (pyenv's shims, mode 0700 above) became /usr/bin/python3, a
+ * program of another version with other modules, with no word said; or none at all. Says so,
+ * once, for the program the cases run when it is named without a folder.
+ */
+static void warn_program_out_of_reach(const assay_suite *suite, const struct run_args *a)
+{
+	assay_strvec argv = ASSAY_STRVEC_INIT;
+	const char *name = NULL;
+	char *root_finds, *nobody_finds;
+
+	if (a->entry) {
+		if (!assay_shell_split(&argv, a->entry, NULL) && argv.nr)
+			name = argv.v[0];
+	} else if (suite->command.nr) {
+		name = suite->command.v[0];
+	}
+	if (!name || !*name || strchr(name, '/') || !(root_finds = path_search(name, false))) {
+		assay_strvec_clear(&argv);
+		return;
+	}
+	nobody_finds = path_search(name, true);
+	if (!nobody_finds)
+		fprintf(stderr,
+			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
+			"and nobody cannot reach %s, the `%s` on PATH, nor any other: every case "
+			"would fail to start; put it where nobody can reach it, or --sandbox off\n",
+			root_finds, name);
+	else if (strcmp(nobody_finds, root_finds))
+		fprintf(stderr,
+			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
+			"and nobody cannot reach %s, the `%s` on PATH: the cases run %s instead; put "
+			"it where nobody can reach it, or --sandbox off\n",
+			root_finds, name, nobody_finds);
+	free(root_finds);
+	free(nobody_finds);
+	assay_strvec_clear(&argv);
+}
+
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks)
 {
@@ -416,8 +510,10 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	else
 		rc = sandbox_options(&opts, suite, a);
 	if (!rc && !a->quiet && geteuid() == 0 &&
-	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF)
+	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF) {
 		warn_unreachable_work_root(a->work_dir);
+		warn_program_out_of_reach(suite, a);
+	}
 	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);

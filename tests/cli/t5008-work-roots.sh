@@ -122,4 +122,27 @@ test_case 'as root, a --work-dir nobody cannot pass is named' '
 	! grep -q "nobody cannot pass" err || false
 	rm -rf closed'
 
+# The same for the program: nobody's search of PATH skips a folder it cannot pass (pyenv's
+# shims under /root) and runs another program of that name, or none; assay says which.
+test_case 'as root, a program on PATH nobody cannot reach is named, with the one it runs' '
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	rm -rf hidden open && mkdir -p -m 700 hidden && mkdir -p hidden/bin open/bin
+	printf "#!/bin/sh\necho hidden\n" > hidden/bin/myprog
+	printf "#!/bin/sh\necho open\n" > open/bin/myprog
+	chmod 755 hidden/bin/myprog open/bin/myprog
+	rm -rf s && mkdir -p s/c/g
+	printf "name: w\nadapter: {type: cli, command: [myprog]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > s/suite.yaml
+	printf "expected: {output: \"open\\\\n\"}\n" > s/c/g/a.yaml
+	PATH="$PWD/hidden/bin:$PWD/open/bin:$PATH" run_assay run s -o res; expect_exit 0
+	expect_grep "nobody cannot reach $PWD/hidden/bin/myprog, the .myprog. on PATH: the cases run $PWD/open/bin/myprog instead" err
+	PATH="$PWD/hidden/bin:$PWD/open/bin:$PATH" run_assay run s -o res -q; expect_exit 0
+	! grep -q "nobody cannot reach" err || false
+	PATH="$PWD/hidden/bin:$PWD/open/bin:$PATH" run_assay run s -o res --sandbox off; expect_exit 1
+	! grep -q "nobody cannot reach" err || false
+	PATH="$PWD/hidden/bin:$PATH" run_assay run s -o res; expect_exit 1
+	expect_grep "nobody cannot reach $PWD/hidden/bin/myprog, the .myprog. on PATH, nor any other: every case would fail to start" err
+	PATH="$PWD/open/bin:$PWD/hidden/bin:$PATH" run_assay run s -o res; expect_exit 0
+	! grep -q "nobody cannot reach" err || false
+	rm -rf hidden open'
+
 test_done

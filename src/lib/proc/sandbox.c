@@ -389,6 +389,54 @@ static bool in_case_folder(const assay_proc *p, const char *file)
 static pthread_mutex_t search_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *search_path, *search_prog, *search_found;
 static size_t search_upto;
+static long search_uid; /* whom it searched as (searcher()) */
+
+/* Whom the program's PATH search runs as: the sandbox's ids when assay is root (proc.h
+ * assay_sandbox uid), else -1 (assay's own). */
+static long searcher(const assay_proc *p, gid_t *gid)
+{
+	if (!p->sandbox.enabled || geteuid() != 0)
+		return -1;
+	*gid = p->sandbox.gid ? (gid_t)p->sandbox.gid : ASSAY_PROC__NOBODY;
+	return p->sandbox.uid ? (long)p->sandbox.uid : ASSAY_PROC__NOBODY;
+}
+
+/* May `uid`:`gid` (no other group) do `bit` (1: search or run) on `st`, by its mode? */
+static bool may(const struct stat *st, long uid, gid_t gid, unsigned bit)
+{
+	unsigned shift = st->st_uid == (uid_t)uid ? 6 : st->st_gid == gid ? 3 : 0;
+
+	return (st->st_mode >> shift) & bit;
+}
+
+/* Can the program (run as searcher()) reach and run `file`, as the supervisor's search, which
+ * skips what it cannot (init/supervise.c exec_program), will find out? With root's own ids:
+ * any executable file. A folder on the way that it may not search hides the file from it:
+ * root's PATH often holds /root/... (pyenv's shims), and the program as nobody then runs
+ * another file of that name, or none; the sandbox must let it read that one, not root's. */
+static bool reachable(const assay_proc *p, const char *file)
+{
+	char *copy, *slash;
+	struct stat st;
+	gid_t gid = 0;
+	long uid = searcher(p, &gid);
+	bool ok;
+
+	if (!is_executable_file(file))
+		return false;
+	if (uid < 0)
+		return true;
+	if (file[0] != '/')
+		return true; /* in the case's folder, given to it */
+	copy = assay_xstrdup(file);
+	ok = !stat(copy, &st) && may(&st, uid, gid, 1);
+	for (slash = strrchr(copy, '/'); ok && slash && slash != copy; slash = strrchr(copy, '/')) {
+		*slash = '\0';
+		ok = !stat(copy, &st) && may(&st, uid, gid, 1);
+	}
+	free(copy);
+	return ok;
+}
 
 static bool unwritable_folders(const assay_proc *p, const char *path, size_t len)
 {
@@ -425,6 +473,7 @@ static void path_search_keep(const assay_proc *p, const char *path, const char *
 	search_prog = assay_xstrdup(prog);
 	search_found = assay_xstrdup(found);
 	search_upto = upto;
+	search_uid = searcher(p, &(gid_t){ 0 });
 	pthread_mutex_unlock(&search_lock);
 }
 
@@ -436,7 +485,8 @@ static char *path_search_kept(const assay_proc *p, const char *path, const char 
 	size_t upto = 0;
 
 	pthread_mutex_lock(&search_lock);
-	if (search_path && !strcmp(search_path, path) && !strcmp(search_prog, prog)) {
+	if (search_path && !strcmp(search_path, path) && !strcmp(search_prog, prog) &&
+	    search_uid == searcher(p, &(gid_t){ 0 })) {
 		found = assay_xstrdup(search_found);
 		upto = search_upto;
 	}
@@ -475,7 +525,7 @@ static char *find_program(const assay_proc *p, char *const *envp)
 			}
 			cand = assay_path_join(d, prog);
 			free(d);
-			if (is_executable_file(cand)) {
+			if (reachable(p, cand)) {
 				path_search_keep(p, path, prog, (size_t)(end - path), cand);
 				break;
 			}

@@ -24,6 +24,10 @@ test_case 'with root, what assay put in a working folder is the case'"'"'s to ch
 	mk_suite ""
 	printf "arguments: [\"echo x > made && mkdir d && echo y > d/f && echo z > \$TMPDIR/t && echo ok\"]\nexpected: {output: \"ok\\\\n\"}\n" > s/c/g/a.yaml
 	printf "arguments: [\"echo more >> in.txt && echo ok\"]\ninput_files: [{path: in.txt, content: x}]\nexpected: {output: \"ok\\\\n\"}\n" > s/c/g/b.yaml
+	# without --keep (on the run'"'"'s scratch tmpfs: no spare folders, so the working folder is
+	# made empty, and given to nobody as it is made unless an input file went into it:
+	# cli_run.c cwd_empty, proc.h assay_sandbox_give), then kept (on disk, from spares)
+	run_assay run s -o res; expect_exit 0
 	run_assay run s -o res --keep; expect_exit 0
 	w=$(jq -r .work_dir res/summary.json)
 	[ "$(stat -c %u:%g "$w/c/g/a" "$w/c/g/a/made" "$w/c/g/b/in.txt" | sort -u)" = 65534:65534 ]

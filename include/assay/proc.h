@@ -180,7 +180,10 @@ typedef struct assay_sandbox {
  * sandboxed by `sb` runs as when assay is root (`uid`, `gid` above): what assay_proc_start()
  * does to a `cwd_empty` folder, at the cost of one fchownat instead of opening and checking it.
  * The last component is not followed (a link there would change owner itself, not its target).
- * The caller then sets `cwd_given` or `tmp_given` (docs/security.md, "Root").
+ * The path is judged by its name, not where it resolves: the caller vouches that no link lies
+ * on the way (a path it built itself beneath a folder it made; the start's hand-over resolves
+ * what it is given). The caller then sets `cwd_given` or `tmp_given` (docs/security.md,
+ * "Root").
  * @param sb the case's sandbox settings (not changed; NULL: nothing is done)
  * @param path the folder, absolute, with no ".", ".." or empty component
  * @return true: given. false: nothing changed, and assay_proc_start() hands the folder over

@@ -255,6 +255,18 @@ static int same_program(const assay_value *info, const char *key, const char *no
  * and begins the run, or continues it with --resume when it ran this very suite and selection.
  * Returns 0 or an exit code (the message printed).
  */
+/* Does a group of `suite` run whole on resume unless every case of it is done (`isolated:
+ * false`, or an adapter with a server per group: docs/cli.md "Resuming an interrupted run")? */
+static bool shares_state(const assay_suite *suite)
+{
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
+			if (!suite->checkpoints[i].groups[j].isolated ||
+			    (suite->adapter && suite->adapter->serial_groups))
+				return true;
+	return false;
+}
+
 static int open_results(assay_store **out, const assay_suite *suite, struct run_args *a,
 			const assay_shard_plan *plan, int argc, char **argv)
 {
@@ -314,8 +326,12 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 				a->earlier_s = 0;
 		}
 		if (!a->quiet)
-			fprintf(stderr, "assay: resuming: %zu case%s already done\n", done,
-				done == 1 ? "" : "s");
+			fprintf(stderr, "assay: resuming: %zu case%s already done%s\n", done,
+				done == 1 ? "" : "s",
+				shares_state(suite) ? " (a group whose cases share a working folder "
+						      "or server runs again whole unless all of "
+						      "them are)"
+						    : "");
 	}
 out:
 	assay_arena_free(m);

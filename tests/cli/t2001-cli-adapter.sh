@@ -52,9 +52,13 @@ test_case 'SIGINT kills the running case, keeps finished ones, and --resume comp
 	jq -e ".interrupted == true and .totals.total == 2" res/summary.json
 	[ "$(wc -l < res/reports.jsonl)" = 2 ]
 	run_assay run "$FIXTURES/suites/orphans" -o res --resume --kill-grace 0.2
-	expect_grep "resuming: 2 cases already done" err
+	expect_grep "resuming: 2 cases already done$" err
 	[ "$(wc -l < res/reports.jsonl)" = 3 ]
 	jq -e ".interrupted == false and .totals.total == 3" res/summary.json'
+test_case 'resuming a suite with a group whose cases share a folder says that such a group runs whole' '
+	run_assay run "$FIXTURES/suites/workdir" -o res
+	run_assay run "$FIXTURES/suites/workdir" -o res --resume
+	expect_grep "cases already done \(a group whose cases share a working folder or server runs again whole unless all of them are\)$" err'
 test_case 'isolated: false shares one folder in order; isolated cases start fresh' '
 	run_assay run "$FIXTURES/suites/workdir" -o res --case "[ab]-*"; expect_exit 0
 	jq -se "map(select(.group == \"shared\" and .id == \"b-read\"))[0].case.passed" res/reports.jsonl

@@ -148,7 +148,9 @@ test_case 'markdown: verdict, tables by type and group, failing cases with their
 	expect_grep "^\\| checkpoint_1 \\| broken \\| Functionality \\| 1 \\| 0 \\| 4 \\| 5 \\|" res/summary.md
 	expect_grep "❌ .core-cases." res/summary.md
 	expect_grep "✅ .any-core-cases." res/summary.md
-	[ "$(grep -c "^<details>" res/summary.md)" = 11 ]'
+	[ "$(grep -c "^<details>" res/summary.md)" = 11 ]
+	expect_grep "</code> error: " res/summary.md
+	! grep -q "error: error:" res/summary.md || false'
 
 # PATTERN is found in FILE (markdown) only inside fenced code blocks, where it is text.
 only_in_fences() {

@@ -106,7 +106,14 @@ static void list_case(struct assay_renderer *r, const struct assay_report__case 
 	cell(out, c->group);
 	assay_buf_addch(out, '/');
 	cell(out, c->id);
-	assay_buf_addf(out, "</code> %s: ", c->outcome == ASSAY_OUTCOME_ERROR ? "error" : "fail");
+	const char *label = c->outcome == ASSAY_OUTCOME_ERROR ? "error" : "fail";
+	size_t n = strlen(label);
+
+	/* an error's words begin with "error: " already (explain.c): not said twice */
+	if (reason.ptr && !strncmp(reason.ptr, label, n) && reason.ptr[n] == ':')
+		assay_buf_adds(out, "</code> ");
+	else
+		assay_buf_addf(out, "</code> %s: ", label);
 	cell(out, reason.ptr);
 	assay_buf_adds(out, "</summary>\n\n");
 	/* the terminal's words (explain.c), the reproduce line, stderr; then the raw values */

@@ -787,6 +787,8 @@ Test(load, suite_values_of_the_wrong_kind_point_at_their_key)
 		{ "checkpoints: {c: {groups: {g: {case_order: 3}}}}\n",
 		  ":3:32: case_order must be a list of case ids" },
 		{ "checkpoints: {c: {groups: {}}}\n",
+		  ":3:27: a checkpoint needs at least one group (its groups: is empty)" },
+		{ "checkpoints: {c: {groups: [g]}}\n",
 		  ":3:27: a checkpoint needs a mapping of groups" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {

@@ -867,7 +867,10 @@ static int load_checkpoint(struct loader *ld, assay_checkpoint *cp, const assay_
 
 	m = assay_object_member(cnode, "groups");
 	if (!m || m->value.kind != ASSAY_V_OBJECT || !m->value.len) {
-		rc = bad(ld, m ? assay_member_anchor(m) : cnode, "a checkpoint needs a mapping of groups");
+		rc = bad(ld, m ? assay_member_anchor(m) : cnode,
+			 m && m->value.kind == ASSAY_V_OBJECT
+				 ? "a checkpoint needs at least one group (its groups: is empty)"
+				 : "a checkpoint needs a mapping of groups");
 		goto out;
 	}
 	cdir = checkpoint_dir(ld, name, cnode);

@@ -460,6 +460,14 @@ static void warn_program_out_of_reach(const assay_suite *suite, const struct run
 	assay_strvec_clear(&argv);
 }
 
+/* Why `path`, given as a folder, is none. */
+static const char *no_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? "no such folder" : "not a folder";
+}
+
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks)
 {
@@ -504,9 +512,11 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
 	opts.hide_paths = (const char *const *)hide.v;
 	if (submission && !assay_fs_is_dir(submission))
-		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: no such folder", a->submission);
+		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: %s", a->submission,
+			       no_folder(submission));
 	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
-		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: no such folder", a->work_dir);
+		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: %s", a->work_dir,
+			       no_folder(a->work_dir));
 	else
 		rc = sandbox_options(&opts, suite, a);
 	if (!rc && !a->quiet && geteuid() == 0 &&

@@ -104,7 +104,10 @@ test_case 'no spare folders on a tmpfs work folder, and spare folders on disk' '
 test_case 'a --work-dir that is no folder is a usage error' '
 	mk_suite true
 	run_assay run s -o res --work-dir no-such-folder; expect_exit 2
-	expect_grep "work-dir no-such-folder: no such folder" err'
+	expect_grep "work-dir no-such-folder: no such folder" err
+	: > a-file
+	run_assay run s -o res --work-dir a-file; expect_exit 2
+	expect_grep "work-dir a-file: not a folder" err'
 
 # As root with the sandbox, cases run as nobody: a --work-dir made by mktemp -d (mode 700)
 # stops every case; assay says which folder (the cases said only "Permission denied").

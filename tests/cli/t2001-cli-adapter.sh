@@ -55,6 +55,31 @@ test_case 'SIGINT kills the running case, keeps finished ones, and --resume comp
 	expect_grep "resuming: 2 cases already done$" err
 	[ "$(wc -l < res/reports.jsonl)" = 3 ]
 	jq -e ".interrupted == false and .totals.total == 3" res/summary.json'
+# Slurm's scancel signals every process of the job: assay and the case's program alike. The
+# program's end by that signal is no verdict: the case is left for --resume, not stored failed.
+# assay is stopped while its case's program dies, so that the report is in when it sees the
+# interrupt (without that, the order is the kernel's).
+test_case 'an interrupt that ends a case'"'"'s program too leaves that case for --resume' '
+	rm -rf s res pid second && mkdir -p s/c/g
+	printf "#!/bin/sh\n[ -e %s/second ] && exit 0\necho \$\$ > %s/pid\nexec sleep 30\n" "$PWD" "$PWD" > prog.sh
+	printf "name: t\nadapter: {type: cli, command: [sh, %s/prog.sh]}\ncheckpoints: {c: {groups: {g: {}}}}\n" "$PWD" > s/suite.yaml
+	printf "expected: {status_code: 0}\n" > s/c/g/a.yaml
+	code=0
+	"$ASSAY" run s -o res -q -j1 --sandbox off & apid=$!
+	for i in $(seq 200); do [ -s pid ] && break; sleep 0.05; done
+	[ -s pid ]
+	kill -STOP $apid
+	kill -TERM "$(cat pid)"
+	sleep 0.5
+	kill -TERM $apid
+	kill -CONT $apid
+	wait $apid || code=$?
+	expect_exit 5
+	jq -e ".interrupted == true and .not_run == [\"c/g/a\"]" res/summary.json
+	[ "$(wc -l < res/reports.jsonl)" = 0 ]
+	touch second
+	run_assay run s -o res --resume -q --sandbox off; expect_exit 0
+	jq -e ".interrupted == false and .totals.passed == 1" res/summary.json'
 test_case 'resuming a suite with a group whose cases share a folder says that such a group runs whole' '
 	run_assay run "$FIXTURES/suites/workdir" -o res
 	run_assay run "$FIXTURES/suites/workdir" -o res --resume

@@ -18,7 +18,9 @@
  *   running and the lanes under way go on, and one of them holds the report the others wait
  *   for, so the run never stalls.
  * - Interrupt (the stop flag): every running case is aborted at once (its processes killed) and
- *   left unreported; every finished case is reported. --exitfirst (fail_fast): no case starts
+ *   left unreported; every finished case is reported, but one that ended as the run was
+ *   stopping and did not pass: what stopped the run may have ended its program too (Slurm's
+ *   scancel signals every process of the job), so --resume runs it again. --exitfirst (fail_fast): no case starts
  *   after the first failure; the cases already running end and are reported, since killing them
  *   would throw away work already done and a case ends within its timeout anyway.
  * - Resume: a case with a result (opts->previous) is replayed, not run; but a lane (a group with
@@ -802,6 +804,13 @@ static int finished(struct pool *p, size_t i)
 		t->t0 = assay_now() - t->r.proc.wall_s;
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);
+	/* The run is stopping: what stops it may have reached this case's program too (Slurm's
+	 * scancel signals every process of the job, as it signals assay), so a case that did not
+	 * pass is not reported: --resume runs it again. One that passed is kept. */
+	if (stopping(p) && !v.passed && !t->cr.replayed) {
+		task_free(t);
+		return 0;
+	}
 	t->cr.result = &t->r;
 	t->cr.score = v.score;
 	t->cr.passed = v.passed;

@@ -85,7 +85,8 @@ test_case 'killed in the middle, it resumes: no graded run is run again, the res
 	# machine (0.3 s failed once under a full ctest -j2)
 	EXECUTOR_SLEEP=1 "$ASSAY" skill improve ws -j 1 >first.out 2>&1 &
 	pid=$!
-	for _ in $(seq 300); do [ "$(ls ws/grading 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+	# (waits up to 60 s for the third: an ASan build under a full ctest -j2 is slow to start)
+	for _ in $(seq 1200); do [ "$(ls ws/grading 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
 	kill -9 $pid; wait $pid 2>/dev/null || true
 	ls ws/grading > before
 	test "$(wc -l < before)" -ge 3

@@ -183,7 +183,7 @@ typedef struct assay_sandbox {
  * The path is judged by its name, not where it resolves: the caller vouches that no link lies
  * on the way (a path it built itself beneath a folder it made; the start's hand-over resolves
  * what it is given). The caller then sets `cwd_given` or `tmp_given` (docs/security.md,
- * "Root").
+ * "How a case runs").
  * @param sb the case's sandbox settings (not changed; NULL: nothing is done)
  * @param path the folder, absolute, with no ".", ".." or empty component
  * @return true: given. false: nothing changed, and assay_proc_start() hands the folder over
@@ -192,6 +192,23 @@ typedef struct assay_sandbox {
  *         system folder, $HOME or one above it), or fchownat failed (errno is not kept).
  */
 ASSAY_EXTERN bool assay_sandbox_give(const assay_sandbox *sb, const char *path);
+
+/**
+ * The first folder on the way to `path`, or `path` itself, that a program sandboxed by `sb`
+ * may not pass (search a folder, run a file) when assay is root, judged by the mode bits of
+ * each against the ids the program then runs as (`uid`, `gid` above; no other group; ACLs
+ * are not read). `path` is resolved first, so that a link cannot lead past a closed folder.
+ * What the program's own PATH search skips (a `python3` under /root is not the one it runs),
+ * and what makes every case fail to start in working folders below (docs/security.md, "Not
+ * promised": with root, what cases need must be readable by nobody).
+ * @param sb the case's sandbox settings (not changed). NULL, the sandbox off, or assay not
+ *        root: the program keeps assay's ids, and NULL is returned
+ * @param path an absolute or relative path (to assay's working folder)
+ * @return NULL when the program may pass every folder and `path`; else the resolved path of
+ *         the first one it may not (malloc'd: the caller frees it), or `path` itself, copied,
+ *         when it does not resolve (a missing file or folder, a loop of links). No error.
+ */
+ASSAY_EXTERN char *assay_sandbox_unreachable(const assay_sandbox *sb, const char *path);
 
 /**
  * Resource limits of a case; 0 means no limit (ASSAY_PROC_INIT). They apply with or without the

@@ -203,6 +203,16 @@ ASSAY_EXTERN int assay_suite_error_at(const assay_suite *s, const assay_value *a
 ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 
 /**
+ * Do the cases of group `g` of `suite` build on one another's state: `isolated: false` (one
+ * working folder for the group), or any group of an adapter with `serial_groups` (the api
+ * adapter: one server per group)? Then they run one at a time and in order, a resumed run
+ * replays them only when all of them finished, and a shard takes them whole (suite-format.md,
+ * `groups.*.isolated`; docs/cli.md, "Resuming an interrupted run"; scale-out.md).
+ * @return true or false; no error. `g` is one of `suite`'s groups.
+ */
+ASSAY_EXTERN bool assay_group_shares_state(const assay_suite *suite, const assay_group *g);
+
+/**
  * The content hash of a suite: SHA-256 over suite.yaml, whose settings every case inherits.
  * Resuming a run checks it, so a run is never completed against a changed suite.yaml; each
  * case's own file is checked by its own hash (store.h). Spec: docs/cli.md ("Resuming an

@@ -226,6 +226,16 @@ static int same_sandbox(const assay_value *info, bool now, const char *dir)
 			 dir, then->u.b ? "on" : "off", now ? "on" : "off");
 }
 
+/* Has `suite` a group that a resumed run runs again whole unless all its cases are done? */
+static bool any_group_shares_state(const assay_suite *suite)
+{
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
+			if (assay_group_shares_state(suite, &suite->checkpoints[i].groups[j]))
+				return true;
+	return false;
+}
+
 /* --resume must run the program the run began with: the same --entry and --submission. */
 static int same_program(const assay_value *info, const char *key, const char *now,
 			const char *dir)
@@ -255,18 +265,6 @@ static int same_program(const assay_value *info, const char *key, const char *no
  * and begins the run, or continues it with --resume when it ran this very suite and selection.
  * Returns 0 or an exit code (the message printed).
  */
-/* Does a group of `suite` run whole on resume unless every case of it is done (`isolated:
- * false`, or an adapter with a server per group: docs/cli.md "Resuming an interrupted run")? */
-static bool shares_state(const assay_suite *suite)
-{
-	for (size_t i = 0; i < suite->ncheckpoints; i++)
-		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
-			if (!suite->checkpoints[i].groups[j].isolated ||
-			    (suite->adapter && suite->adapter->serial_groups))
-				return true;
-	return false;
-}
-
 static int open_results(assay_store **out, const assay_suite *suite, struct run_args *a,
 			const assay_shard_plan *plan, int argc, char **argv)
 {
@@ -328,7 +326,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 		if (!a->quiet)
 			fprintf(stderr, "assay: resuming: %zu case%s already done%s\n", done,
 				done == 1 ? "" : "s",
-				shares_state(suite) ? " (a group whose cases share a working folder "
+				any_group_shares_state(suite) ? " (a group whose cases share a working folder "
 						      "or server runs again whole unless all of "
 						      "them are)"
 						    : "");

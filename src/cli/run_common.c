@@ -139,9 +139,7 @@ static void warn_partial_groups(const assay_suite *s)
 
 		for (size_t j = 0; j < cp->ngroups; j++) {
 			const assay_group *g = &cp->groups[j];
-			bool lane = !g->isolated || (s->adapter && s->adapter->serial_groups);
-
-			if (!lane || !g->ncases || g->ncases >= g->ncases_found)
+			if (!assay_group_shares_state(s, g) || !g->ncases || g->ncases >= g->ncases_found)
 				continue;
 			fprintf(stderr,
 				"assay: warning: %s/%s: %zu of %zu cases selected; its cases depend "
@@ -333,6 +331,9 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
 	return 0;
 }
 
+/* The sandbox a case of `assay run` gets, as far as its ids go: nobody's, when assay is root. */
+static const assay_sandbox case_ids = { .enabled = true };
+
 /*
  * As root with the sandbox, a case runs as nobody, which must pass every folder above the run's
  * folders (docs/security.md): a --work-dir or TMPDIR made by `mktemp -d` (mode 700) made every
@@ -341,59 +342,19 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
  */
 static void warn_unreachable_work_root(const char *work_dir)
 {
-	char *real = realpath(work_dir ? work_dir : assay_fs_tmp_parent(), NULL), *slash = real;
+	char *closed = assay_sandbox_unreachable(&case_ids,
+						 work_dir ? work_dir : assay_fs_tmp_parent());
 	struct stat st;
 
-	/* each folder from the top down to the work root itself */
-	while (slash) {
-		char *next = strchr(slash + 1, '/');
-
-		if (next)
-			*next = '\0';
-		if (!stat(real, &st) && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
-			fprintf(stderr,
-				"assay: warning: cases run as nobody (assay runs as root, with the "
-				"sandbox), and nobody cannot pass %s (mode %04o) on the way to the "
-				"working folders: every case would fail to start; `chmod o+x %s`, or "
-				"give --work-dir (or TMPDIR) a folder nobody can reach\n",
-				real, (unsigned)(st.st_mode & 07777), real);
-			next = NULL;
-		}
-		if (next)
-			*next = '/';
-		slash = next;
-	}
-	free(real);
-}
-
-/* Can nobody (uid and gid 65534, no other group) do `bit` (1: search or run) on `st`, by its
- * mode alone (an ACL may say otherwise)? */
-static bool nobody_may(const struct stat *st, unsigned bit)
-{
-	unsigned shift = st->st_uid == 65534 ? 6 : st->st_gid == 65534 ? 3 : 0;
-
-	return (st->st_mode >> shift) & bit;
-}
-
-/* Can nobody pass every folder of `path` (absolute) from the top down to `path` itself? */
-static bool nobody_passes(const char *path)
-{
-	char *real = realpath(path, NULL), *slash = real;
-	struct stat st;
-	bool ok = real != NULL;
-
-	while (ok && slash) {
-		char *next = strchr(slash + 1, '/');
-
-		if (next)
-			*next = '\0';
-		ok = !stat(real[0] ? real : "/", &st) && S_ISDIR(st.st_mode) && nobody_may(&st, 1);
-		if (next)
-			*next = '/';
-		slash = next;
-	}
-	free(real);
-	return ok;
+	/* (one that does not resolve is no folder: --work-dir said so already) */
+	if (closed && !stat(closed, &st))
+		fprintf(stderr,
+			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
+			"and nobody cannot pass %s (mode %04o) on the way to the working folders: "
+			"every case would fail to start; `chmod o+x %s`, or give --work-dir (or "
+			"TMPDIR) a folder nobody can reach\n",
+			closed, (unsigned)(st.st_mode & 07777), closed);
+	free(closed);
 }
 
 /* The first `name` along assay's PATH that root may run and, with `as_nobody`, that nobody
@@ -406,13 +367,14 @@ static char *path_search(const char *name, bool as_nobody)
 	while (p && *p && !found) {
 		const char *colon = strchr(p, ':');
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *dir = assay_xstrndup(p, n), *file = assay_path_join(dir, name);
+		char *dir = assay_xstrndup(p, n), *file = assay_path_join(dir, name), *closed = NULL;
 		struct stat st;
 
 		/* a relative folder would be one in the case's working folder, not made yet */
 		if (dir[0] == '/' && !stat(file, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0111) &&
-		    (!as_nobody || (nobody_may(&st, 1) && nobody_passes(dir))))
+		    !(as_nobody && (closed = assay_sandbox_unreachable(&case_ids, file))))
 			found = assay_xstrdup(file);
+		free(closed);
 		free(file);
 		free(dir);
 		p = colon ? colon + 1 : NULL;

@@ -366,6 +366,56 @@ Test(uid, a_folder_the_caller_gave_is_left_to_it_and_give_refuses_as_the_hand_ov
 	box_free(&b);
 }
 
+/* What the sandbox's user (nobody, as root) cannot pass, by mode bits: the first closed folder
+ * from the top, the file itself when it may not run it, a closed folder reached through a
+ * link (resolved first), and nothing at all without the sandbox. */
+Test(uid, the_first_folder_nobody_cannot_pass_is_named)
+{
+	assay_sandbox on = { .enabled = true }, off = { .enabled = false };
+	struct box b;
+	char *closed, *inner, *file, *link, *via, *got;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	box_make(&b);
+	closed = assay_path_join(b.root, "closed");
+	inner = assay_path_join(closed, "inner");
+	file = assay_path_join(inner, "prog");
+	cr_assert_eq(mkdir(closed, 0700), 0);
+	cr_assert_eq(mkdir(inner, 0755), 0);
+	cr_assert_eq(assay_fs_write(file, "#!/bin/sh\n", 10, 0755, NULL), 0);
+	link = assay_path_join(b.root, "link");
+	cr_assert_eq(symlink(inner, link), 0);
+	via = assay_path_join(link, "prog");
+
+	cr_assert_null(assay_sandbox_unreachable(&off, file));
+	cr_assert_null(assay_sandbox_unreachable(NULL, file));
+	got = assay_sandbox_unreachable(&on, file);
+	cr_assert_str_eq(got, closed);
+	free(got);
+	got = assay_sandbox_unreachable(&on, via); /* the link leads through `closed` */
+	cr_assert_str_eq(got, closed);
+	free(got);
+	cr_assert_eq(chmod(closed, 0711), 0);
+	cr_assert_null(assay_sandbox_unreachable(&on, file));
+	cr_assert_eq(chmod(file, 0700), 0); /* root's to run only */
+	got = assay_sandbox_unreachable(&on, file);
+	cr_assert_str_eq(got, file);
+	free(got);
+	on.uid = on.gid = 4242; /* its own class: the owner's bits */
+	cr_assert_eq(chown(file, 4242, 4242), 0);
+	cr_assert_null(assay_sandbox_unreachable(&on, file));
+	got = assay_sandbox_unreachable(&on, "/no/such/file");
+	cr_assert_str_eq(got, "/no/such/file");
+	free(got);
+	free(via);
+	free(link);
+	free(file);
+	free(inner);
+	free(closed);
+	box_free(&b);
+}
+
 /* A folder's path is judged where it resolves: one named as it is (no link, no "." or "..")
  * is taken as written, at one openat2; one named through a link in a folder above it, or with
  * "..", is resolved first. A home folder reached either way is refused; were the path taken as

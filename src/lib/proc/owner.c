@@ -51,6 +51,7 @@
 #include "util/banned.h"
 
 #define MAX_DEPTH 64
+#define NOBODY 65534 /* the outer ids of a sandboxed program when assay is root (proc.h) */
 
 /* Folders whose whole subtree belongs to the system: never a case's. */
 static const char *const system_trees[] = {
@@ -313,16 +314,60 @@ int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay
 	return rc;
 }
 
+bool assay_proc__case_ids(const assay_sandbox *sb, uid_t *uid, gid_t *gid)
+{
+	if (!sb->enabled || geteuid() != 0)
+		return false;
+	*uid = sb->uid ? (uid_t)sb->uid : NOBODY;
+	*gid = sb->gid ? (gid_t)sb->gid : NOBODY;
+	return true;
+}
+
+/* May a program with `uid`:`gid` (no other group) search folder `st`, or run file `st`, by
+ * its mode bits? */
+static bool may_pass(const struct stat *st, uid_t uid, gid_t gid)
+{
+	unsigned shift = st->st_uid == uid ? 6 : st->st_gid == gid ? 3 : 0;
+
+	return (st->st_mode >> shift) & S_IXOTH;
+}
+
+char *assay_sandbox_unreachable(const assay_sandbox *sb, const char *path)
+{
+	char *real, *slash;
+	struct stat st;
+	uid_t uid;
+	gid_t gid;
+
+	if (!sb || !path || !assay_proc__case_ids(sb, &uid, &gid))
+		return NULL;
+	if (!(real = realpath(path, NULL)))
+		return assay_xstrdup(path);
+	/* each folder from the top down, then `path` itself: the first closed one is the answer,
+	 * `real` cut there */
+	for (slash = real; slash;) {
+		char *next = strchr(slash + 1, '/');
+
+		if (next)
+			*next = '\0';
+		if (stat(real, &st) || !may_pass(&st, uid, gid))
+			return real;
+		if (next)
+			*next = '/';
+		slash = next;
+	}
+	free(real);
+	return NULL;
+}
+
 bool assay_sandbox_give(const assay_sandbox *sb, const char *path)
 {
 	uid_t uid;
 	gid_t gid;
 
-	if (!sb || !sb->enabled || !path || geteuid() != 0 || strlen(path) >= PATH_MAX ||
+	if (!sb || !path || !assay_proc__case_ids(sb, &uid, &gid) || strlen(path) >= PATH_MAX ||
 	    !plain_path(path))
 		return false;
-	uid = sb->uid ? (uid_t)sb->uid : ASSAY_PROC__NOBODY;
-	gid = sb->gid ? (gid_t)sb->gid : ASSAY_PROC__NOBODY;
 	/* the refusals of the hand-over, by the name the caller made it under; not assay's own
 	 * working folder's: a folder made just now, empty, holds no folder, nor is it that one */
 	if (refusal(path, NULL))

@@ -133,14 +133,14 @@ static const struct assay_init_report *report_of(const assay_proc *p);
 static int write_stdin(assay_proc *p, assay_err *err);
 
 /*
- * Slots: the places of the procs that run at once, numbered from 0, each held by the procs
- * that have it until they are released. A proc takes the lowest free one, or, following
- * another (assay_proc_follow), its leader's: the pool's next case takes the place of the one
- * it follows. A case is set up, and a gated case waits for its go, on the CPU of its slot
- * (init/protocol.h, -k), so that where a relay starts it is where the case before it ran, not
- * a CPU another case's program holds: a kernel that puts a waking process on the busy CPU had two programs share
- * one CPU while the other stood idle, for milliseconds. Only gated and relaying procs take
- * one: those are the pool's cases.
+ * Slots: the places of the procs that run at once, numbered from 0, each held by the procs that
+ * have it until they are released. A proc takes the lowest free one, or, following another
+ * (assay_proc_follow), its leader's: the pool's next case takes the place of the one it
+ * follows. A case is set up, and a gated case waits for its go, on the CPU of its slot
+ * (init/protocol.h, -k), so that where a relay starts it is where the case before it ran, not a
+ * CPU another case's program holds: a kernel that puts a waking process on the busy CPU had two
+ * programs share one CPU while the other stood idle, for milliseconds. Only gated and relaying
+ * procs take one: those are the pool's cases.
  */
 #define SLOTS 64
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -467,6 +467,9 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	sp.rep = rep[1];
 	sp.cg = p->cg;
 	if (p->sandbox.enabled) {
+		uid_t uid;
+		gid_t gid;
+
 		sp.filter_flags = ASSAY_INIT_F_SANDBOX | (p->sandbox.network ? 0 : ASSAY_INIT_F_NO_NET);
 		sp.refuse = refuse;
 		sp.tcp_port = p->sandbox.network ? 0 : p->sandbox.tcp_port;
@@ -474,10 +477,10 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 			sp.ns_errno = EPERM; /* the ASSAY_SANDBOX_REFUSE test hook */
 		else
 			sp.namespaces = true;
-		if (geteuid() == 0) {
+		if (assay_proc__case_ids(&p->sandbox, &uid, &gid)) {
 			sp.drop_root = true;
-			sp.uid = p->sandbox.uid ? p->sandbox.uid : ASSAY_PROC__NOBODY;
-			sp.gid = p->sandbox.gid ? p->sandbox.gid : ASSAY_PROC__NOBODY;
+			sp.uid = uid;
+			sp.gid = gid;
 			if ((rc = assay_proc__hand_over(p, sp.uid, sp.gid, err)))
 				goto out;
 		}

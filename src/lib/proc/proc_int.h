@@ -52,20 +52,22 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
  * caller's dispositions stay as they are). */
 ssize_t assay_proc__write_nosigpipe(int fd, const void *buf, size_t len);
 
-/* The outer ids of a sandboxed program when assay is root and the caller named none (proc.h
- * assay_sandbox uid, gid: nobody). */
-#define ASSAY_PROC__NOBODY 65534
+/* The outer ids a program sandboxed by `sb` runs as (owner.c): when the sandbox is on and assay
+ * is root, sb's uid and gid (0: 65534, nobody), and true; else false, `uid` and `gid` untouched
+ * (the program keeps assay's ids). */
+bool assay_proc__case_ids(const assay_sandbox *sb, uid_t *uid, gid_t *gid);
 
 /* Moves `*fd` above 5, the supervisor's last fixed descriptor (close-on-exec). @return 0 or -1
  * with errno. */
 int assay_proc__fd_high(int *fd);
 
 /*
- * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything in them, to uid:gid (owner.c: without following links,
- * skipping files with other hard links; a folder marked cwd_empty or tmp_empty is not read, and
- * one marked given as well is not touched: the caller gave it, proc.h assay_sandbox_give()).
- * @return 0 or ASSAY_ESPAWN (a folder that cannot be opened, or is a link, or was not made for
- * the case: assay_proc__hand_over_refusal())
+ * Assay runs as root with the sandbox on: gives p->cwd and p->sandbox.tmp_dir, and everything
+ * in them, to uid:gid (owner.c: without following links, skipping files with other hard links;
+ * a folder marked cwd_empty or tmp_empty is not read, and one marked given as well is not
+ * touched: the caller gave it, proc.h assay_sandbox_give()). @return 0 or ASSAY_ESPAWN (a
+ * folder that cannot be opened, or is a link, or was not made for the case:
+ * assay_proc__hand_over_refusal())
  */
 int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay_err *err);
 

@@ -391,51 +391,34 @@ static char *search_path, *search_prog, *search_found;
 static size_t search_upto;
 static long search_uid; /* whom it searched as (searcher()) */
 
-/* Whom the program's PATH search runs as: the sandbox's ids when assay is root (proc.h
- * assay_sandbox uid), else -1 (assay's own). */
-static long searcher(const assay_proc *p, gid_t *gid)
+/* Whom the program's PATH search runs as: the uid of the sandbox's ids when assay is root
+ * (proc.h assay_sandbox uid), else -1 (assay's own). */
+static long searcher(const assay_proc *p)
 {
-	if (!p->sandbox.enabled || geteuid() != 0)
-		return -1;
-	*gid = p->sandbox.gid ? (gid_t)p->sandbox.gid : ASSAY_PROC__NOBODY;
-	return p->sandbox.uid ? (long)p->sandbox.uid : ASSAY_PROC__NOBODY;
+	uid_t uid;
+	gid_t gid;
+
+	return assay_proc__case_ids(&p->sandbox, &uid, &gid) ? (long)uid : -1;
 }
 
-/* May `uid`:`gid` (no other group) do `bit` (1: search or run) on `st`, by its mode? */
-static bool may(const struct stat *st, long uid, gid_t gid, unsigned bit)
-{
-	unsigned shift = st->st_uid == (uid_t)uid ? 6 : st->st_gid == gid ? 3 : 0;
-
-	return (st->st_mode >> shift) & bit;
-}
-
-/* Can the program (run as searcher()) reach and run `file`, as the supervisor's search, which
- * skips what it cannot (init/supervise.c exec_program), will find out? With root's own ids:
- * any executable file. A folder on the way that it may not search hides the file from it:
- * root's PATH often holds /root/... (pyenv's shims), and the program as nobody then runs
- * another file of that name, or none; the sandbox must let it read that one, not root's. */
+/* Can the program reach and run `file`, as the supervisor's search, which skips what it cannot
+ * (init/supervise.c exec_program), will find out? With assay's own ids: any executable file.
+ * As the sandbox's, a folder on the way that it may not search hides the file from it: root's
+ * PATH often holds /root/... (pyenv's shims), and the program as nobody then runs another file
+ * of that name, or none; the sandbox must let it read that one, not root's. */
 static bool reachable(const assay_proc *p, const char *file)
 {
-	char *copy, *slash;
-	struct stat st;
-	gid_t gid = 0;
-	long uid = searcher(p, &gid);
-	bool ok;
+	char *closed;
 
 	if (!is_executable_file(file))
 		return false;
-	if (uid < 0)
-		return true;
 	if (file[0] != '/')
 		return true; /* in the case's folder, given to it */
-	copy = assay_xstrdup(file);
-	ok = !stat(copy, &st) && may(&st, uid, gid, 1);
-	for (slash = strrchr(copy, '/'); ok && slash && slash != copy; slash = strrchr(copy, '/')) {
-		*slash = '\0';
-		ok = !stat(copy, &st) && may(&st, uid, gid, 1);
-	}
-	free(copy);
-	return ok;
+	closed = assay_sandbox_unreachable(&p->sandbox, file);
+	if (!closed)
+		return true;
+	free(closed);
+	return false;
 }
 
 static bool unwritable_folders(const assay_proc *p, const char *path, size_t len)
@@ -473,7 +456,7 @@ static void path_search_keep(const assay_proc *p, const char *path, const char *
 	search_prog = assay_xstrdup(prog);
 	search_found = assay_xstrdup(found);
 	search_upto = upto;
-	search_uid = searcher(p, &(gid_t){ 0 });
+	search_uid = searcher(p);
 	pthread_mutex_unlock(&search_lock);
 }
 
@@ -486,7 +469,7 @@ static char *path_search_kept(const assay_proc *p, const char *path, const char 
 
 	pthread_mutex_lock(&search_lock);
 	if (search_path && !strcmp(search_path, path) && !strcmp(search_prog, prog) &&
-	    search_uid == searcher(p, &(gid_t){ 0 })) {
+	    search_uid == searcher(p)) {
 		found = assay_xstrdup(search_found);
 		upto = search_upto;
 	}

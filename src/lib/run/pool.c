@@ -20,9 +20,10 @@
  * - Interrupt (the stop flag): every running case is aborted at once (its processes killed) and
  *   left unreported; every finished case is reported, but one that ended as the run was
  *   stopping and did not pass: what stopped the run may have ended its program too (Slurm's
- *   scancel signals every process of the job), so --resume runs it again. --exitfirst (fail_fast): no case starts
- *   after the first failure; the cases already running end and are reported, since killing them
- *   would throw away work already done and a case ends within its timeout anyway.
+ *   scancel signals every process of the job), so --resume runs it again. --exitfirst
+ *   (fail_fast): no case starts after the first failure; the cases already running end and are
+ *   reported, since killing them would throw away work already done and a case ends within its
+ *   timeout anyway.
  * - Resume: a case with a result (opts->previous) is replayed, not run; but a lane (a group with
  *   `isolated: false`, or of a `serial_groups` adapter) is replayed only when all its cases have
  *   results, else it runs whole again: its later cases need the state its earlier ones built.
@@ -37,13 +38,14 @@
  *   ended, then the others in run order), and only then are new ones started; at once when the
  *   case ended, before its results are read, if the working folders' file system has half its
  *   room and inodes free (else after its folder is given back: a case that filled it must not
- *   fail the next); its duration leaves out the time it waited armed. Each armed case follows a running case no other armed case follows (at -j1 the one
- *   running; never a lane's case, whose slot is its lane's): that case's server lets it go as
- *   it ends (the relay, proc.h assay_proc_follow), and it takes that case's slot, unless
- *   another case ends first and the pool lets it go into that slot. Only a case of an isolated
- *   group already set up, no lane (a shared folder must not change under the running case, and
- *   a group is set up when its first case starts), and not with fail_fast. An interrupt or an
- *   error aborts the armed cases unreported: none of their programs ran.
+ *   fail the next); its duration leaves out the time it waited armed. Each armed case follows a
+ *   running case no other armed case follows (at -j1 the one running; never a lane's case,
+ *   whose slot is its lane's): that case's server lets it go as it ends (the relay, proc.h
+ *   assay_proc_follow), and it takes that case's slot, unless another case ends first and the
+ *   pool lets it go into that slot. Only a case of an isolated group already set up, no lane (a
+ *   shared folder must not change under the running case, and a group is set up when its first
+ *   case starts), and not with fail_fast. An interrupt or an error aborts the armed cases
+ *   unreported: none of their programs ran.
  * - Verifying and storing a case, or preparing one, can keep the loop from pumping the other
  *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
  *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running
@@ -579,7 +581,7 @@ static int lane_decide(struct pool *p, struct group_run *gr)
 	const assay_checkpoint *cp = &run->suite->checkpoints[gr->icp];
 	const assay_group *g = &cp->groups[gr->ig];
 
-	if (!run->opts->previous || (g->isolated && !p->ad->serial_groups))
+	if (!run->opts->previous || !assay_group_shares_state(run->suite, g))
 		return 0;
 	for (size_t k = 0; k < g->ncases; k++) {
 		assay_arena *a = assay_arena_new(0);
@@ -943,7 +945,7 @@ int assay_run__pool(struct assay_run__run *run)
 			gr->icp = i;
 			gr->ig = j;
 			gr->gfd = -1;
-			gr->lane = !g->isolated || p.ad->serial_groups;
+			gr->lane = assay_group_shares_state(s, g);
 			gr->unresolved = g->ncases;
 			gr->first_pos = pos;
 			pos += g->ncases;

@@ -127,14 +127,6 @@ static void hash_str(assay_sha256_ctx *h, const char *s)
 	assay_sha256_add(h, s, strlen(s) + 1); /* with its NUL: names cannot run together */
 }
 
-/* Whether each case of `g` is a unit of its own: its cases neither share a working folder
- * (`isolated: false`) nor a server whose state they build on (an adapter with `serial_groups`,
- * the api adapter), so any shard may run any one of them alone. */
-static bool case_alone(const assay_suite *suite, const assay_group *g)
-{
-	return g->isolated && !(suite->adapter && suite->adapter->serial_groups);
-}
-
 void assay_shard__print_begin(assay_sha256_ctx *h, const char *suite_hash, size_t count,
 			      const assay_suite *suite)
 {
@@ -227,7 +219,7 @@ static void make_units(struct units *us, const assay_suite *suite,
 				double w = case_weight(durations, fallback, cp->name, g->name,
 						       g->cases[k].id);
 
-				if (!case_alone(suite, g) && k > 0) { /* one unit */
+				if (assay_group_shares_state(suite, g) && k > 0) { /* one unit */
 					us->v[us->n - 1].weight += w;
 					us->spans[us->n - 1].n++;
 					continue;
@@ -238,11 +230,13 @@ static void make_units(struct units *us, const assay_suite *suite,
 					us->spans = assay_xrealloc(us->spans,
 								   us->alloc * sizeof(*us->spans));
 				}
+				/* a group whose cases share state is one unit: any shard may run
+				 * any other case alone */
 				us->v[us->n].name =
-					case_alone(suite, g)
-						? assay_xasprintf("%s/%s/%s", cp->name, g->name,
-								  g->cases[k].id)
-						: assay_xasprintf("%s/%s", cp->name, g->name);
+					assay_group_shares_state(suite, g)
+						? assay_xasprintf("%s/%s", cp->name, g->name)
+						: assay_xasprintf("%s/%s/%s", cp->name, g->name,
+								  g->cases[k].id);
 				us->v[us->n].weight = w;
 				us->spans[us->n++] = (struct span){ i, j, k, 1 };
 			}
@@ -275,7 +269,7 @@ static size_t fingerprint(const assay_suite *suite, const assay_shard *shard,
 	}
 	for (size_t i = 0; i < suite->ncheckpoints; i++)
 		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++)
-			if (!case_alone(suite, &suite->checkpoints[i].groups[j]))
+			if (assay_group_shares_state(suite, &suite->checkpoints[i].groups[j]))
 				assay_strvec_pushf(&plan->whole, "%s/%s", suite->checkpoints[i].name,
 						   suite->checkpoints[i].groups[j].name);
 	assay_sha256_end(&h, plan->split);

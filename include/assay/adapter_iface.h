@@ -147,7 +147,10 @@ typedef struct assay_adapter {
 	 * polls nor pumps the job, but may abort it: nothing of its program has run then.
 	 * `after`: NULL, or the running job (of this adapter, started with ctx->relay) this case
 	 * follows: its program may then start the moment that job's case ends on its own, before
-	 * `go` (proc.h assay_proc_follow); the pool aborts `after` before this one.
+	 * `go` (proc.h assay_proc_follow); the pool aborts `after` before this one. An error
+	 * (any code: the case's own, such as an input file the full working folders' file system
+	 * cannot take, or assay's) means only that the case is not armed: the pool starts it with
+	 * `start` in its turn, and what that reports counts.
 	 */
 	int (*arm)(void **job, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		   const char *workdir, void *after, assay_err *err);

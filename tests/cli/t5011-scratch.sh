@@ -78,6 +78,27 @@ test_case 'a case that fills the tmpfs fails alone: the next cases get its room 
 	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "false true true true " ] ||
 		{ jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
 
+# (found by CI: the case armed while the filler ran was prepared then, and failed with "cannot
+# prepare the working folder", as did every case armed after it)
+test_case 'a case that cannot be armed for want of room starts when the room is back' '
+	rm -rf f && mkdir -p f/sol f/c/g/a1/files f/c/g/a2/files f/c/g/a3/files
+	echo small > f/sol/small
+	printf "name: f\nadapter: {type: cli, command: [sh, -c], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > f/suite.yaml
+	# a1 and a3 hold most of the room in their folders (files/) while they run: a2 (files/)
+	# and a4 (an input file) cannot be armed then, and run once the room is back
+	head -c 1400000 /dev/zero > f/c/g/a1/files/big
+	cp f/c/g/a1/files/big f/c/g/a3/files/big
+	head -c 300000 /dev/zero > f/c/g/a2/files/mid
+	for c in a1 a3; do
+		printf "arguments: [\"wc -c < big\"]\nexpected: {output: \"1400000\\\\n\"}\n" > f/c/g/$c/case.yaml
+	done
+	printf "arguments: [\"wc -c < mid\"]\nexpected: {output: \"300000\\\\n\"}\n" > f/c/g/a2/case.yaml
+	printf "arguments: [\"wc -c < in\"]\ninput_files: [{path: in, content: \"%s\"}]\nexpected: {output: \"300000\\\\n\"}\n" \
+		"$(head -c 300000 /dev/zero | tr "\\0" x)" > f/c/g/a4.yaml
+	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 0
+	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "true true true true " ] ||
+		{ jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

@@ -136,6 +136,12 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 
 		if (!assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, &we))
 			continue;
+		if (gated) { /* not armed: the pool starts it later, when the room may be back */
+			free_job(job);
+			return assay_err_set(err, ASSAY_EIO, NULL, 0, 0,
+					     "cannot write its input file: %s",
+					     assay_err_format(&we, msg, sizeof(msg)));
+		}
 		/* the case's data, not assay's failure: it ends at once with the reason */
 		job->unstarted = assay_xasprintf("cannot write its input file: %s",
 						 assay_err_format(&we, msg, sizeof(msg)));

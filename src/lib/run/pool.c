@@ -38,7 +38,9 @@
  *   ended, then the others in run order), and only then are new ones started; at once when the
  *   case ended, before its results are read, if the working folders' file system has half its
  *   room and inodes free (else after its folder is given back: a case that filled it must not
- *   fail the next); its duration leaves out the time it waited armed. Each armed case follows a
+ *   fail the next); its duration leaves out the time it waited armed. A case that cannot be
+ *   armed (its folder, input files or process: the running case may hold the room) is undone
+ *   unreported, and no more is armed until a case ends: it starts in its turn, as usual. Each armed case follows a
  *   running case no other armed case follows (at -j1 the one running; never a lane's case,
  *   whose slot is its lane's): that case's server lets it go as it ends (the relay, proc.h
  *   assay_proc_follow), and it takes that case's slot, unless another case ends first and the
@@ -140,6 +142,8 @@ struct pool {
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
 	size_t narmed;
+	bool arm_held;            /* a case could not be armed (its folder, input files or
+				     process): none is until a case ends, and it starts as usual */
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -242,19 +246,26 @@ static void task_free(struct task *t)
 	free(t);
 }
 
-/* Gives back the working folder of isolated task `t` (unless --keep): an empty one, removed
- * through its group's descriptor in one call; else (not empty, not a folder, or no descriptor)
- * as assay_fs_spares_give() does, which follows no link and keeps spares. */
-static void give_workdir(struct pool *p, struct task *t)
+/* Removes the working folder of isolated task `t`, --keep or not: an empty one through its
+ * group's descriptor in one call; else (not empty, not a folder, or no descriptor) as
+ * assay_fs_spares_give() does, which follows no link and keeps spares. */
+static void remove_workdir(struct pool *p, struct task *t)
 {
 	const char *leaf;
 
-	if (!t->rel || p->run->opts->keep)
+	if (!t->rel)
 		return;
 	leaf = strrchr(t->rel, '/');
 	if (t->gr->gfd >= 0 && leaf && !unlinkat(t->gr->gfd, leaf + 1, AT_REMOVEDIR))
 		return;
 	assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
+}
+
+/* Gives back the working folder of isolated task `t`, unless --keep keeps it. */
+static void give_workdir(struct pool *p, struct task *t)
+{
+	if (!p->run->opts->keep)
+		remove_workdir(p, t);
 }
 
 /* Hands every finished case whose turn has come to the in-order sinks. */
@@ -396,7 +407,10 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
- * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. */
+ * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
+ * armed case whose folder or process cannot be made now is undone, unreported, and 1 returned:
+ * the case running meanwhile may have filled the working folders' file system, which is given
+ * back when it ends; the case starts as usual then, and only what fails then is its verdict. */
 static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm,
 		      void *after)
 {
@@ -460,6 +474,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 			    gr->ctx.submission, t->c, g->isolated, &empty, &e)) {
 		char msg[1200];
 
+		if (arm) {
+			assay_err_clear(&e);
+			free(dir);
+			remove_workdir(p, t);
+			task_free(t);
+			return 1;
+		}
+
 		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
 						  assay_err_format(&e, msg, sizeof(msg))).u.s;
 		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
@@ -475,9 +497,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	gr->ctx.workdir_empty = false;
 	free(dir);
 	if (rc) {
-		give_workdir(p, t);
+		if (arm)
+			remove_workdir(p, t);
+		else
+			give_workdir(p, t);
 		task_free(t);
-		return rc;
+		if (arm)
+			assay_err_clear(run->err);
+		return arm ? 1 : rc;
 	}
 	gr->running++;
 	if (arm) {
@@ -613,7 +640,7 @@ static bool over_budget(const struct pool *p)
  */
 static bool may_arm(struct pool *p, struct group_run **gr_out)
 {
-	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new ||
+	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new || p->arm_held ||
 	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
 		return false;
 	while (p->cur_group < p->ngroups) {
@@ -650,8 +677,15 @@ static int arm_more(struct pool *p)
 		for (size_t i = 0; i < p->nrunning && !leader; i++)
 			if (!p->running[i]->followed && !p->running[i]->gr->lane)
 				leader = p->running[i];
-		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, leader ? leader->job : NULL)))
-			return rc;
+		if (rc == 0 && (rc = start_case(p, agr, k, pos, true, leader ? leader->job : NULL))) {
+			if (rc < 0)
+				return rc;
+			/* not armed: it starts in its turn, as usual (start_case) */
+			p->cur_case--;
+			p->cur_pos--;
+			p->arm_held = true;
+			return 0;
+		}
 		if (leader && p->narmed > narmed) { /* armed (not replayed): it follows */
 			leader->followed = true;
 			p->armed[p->narmed - 1]->after = leader->job;
@@ -780,6 +814,7 @@ static int finished(struct pool *p, size_t i)
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
 	give_workdir(p, t);
+	p->arm_held = false; /* its room is back: arming may succeed again */
 	free(t->rel);
 	t->rel = NULL;
 	if (rc) {

@@ -10,6 +10,11 @@
 # the ratio of their medians is printed: the comparison is made in one run, on one machine
 # state. Every run's totals are checked (all cases passed), so no figure times a failure.
 #
+# Each round also measures, the same way, bench/spawn_loop.c through case servers (the same
+# spawns, through the proc API and the same servers, with nothing else: no case files, folders,
+# verification, store or report) and prints assay's work of its own: assay's figure less the
+# loop's, what the issue means by the main process "above its own spawn loop".
+#
 # Variants: on (the sandbox, assay's default), off (--sandbox off).
 # Usage: [ROUNDS=5] [N=2000] [N0=300] [VARIANTS="on off"] [BUILD=build] [BASE=dir] bench/main_cpu.sh
 # Needs perf (linux-perf) and jq.
@@ -24,6 +29,8 @@ BASE=${BASE:-}
 for b in "$BUILD" $BASE; do
 	[ -x "$b/assay" ] || { echo "main_cpu.sh: no $b/assay (build it first: make)" >&2; exit 2; }
 done
+LOOP=$BUILD/assay-bench-spawn-loop
+[ -x "$LOOP" ] || { echo "main_cpu.sh: no $LOOP (build it first: make)" >&2; exit 2; }
 command -v perf >/dev/null || { echo "main_cpu.sh: needs perf" >&2; exit 2; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/assay-bench-main.XXXXXX")
 chmod 755 "$TMP" # with root, cases run as nobody: they must reach their folders
@@ -50,6 +57,14 @@ cpu_ms() {
 	[ "$p" = "$3" ] || echo "warning: $1 sandbox $4: $p of $3 cases passed" >&2
 	awk -F, '/task-clock/ { print $1 }' "$TMP/perf"
 }
+# The spawn loop's main-process task-clock, in ms: COUNT VARIANT
+loop_ms() {
+	mkdir -p "$TMP/loop" && chmod 755 "$TMP/loop"
+	perf stat -x, -e task-clock --no-inherit -o "$TMP/perf" -- \
+		"$LOOP" "$1" "$2" "$TMP/loop" servers >/dev/null 2>&1 ||
+		echo "warning: the spawn loop failed ($1 spawns, sandbox $2)" >&2
+	awk -F, '/task-clock/ { print $1 }' "$TMP/perf"
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 key() { echo "$1" | tr -c 'a-zA-Z0-9\n' _; }
 
@@ -64,14 +79,23 @@ for ((r = 0; r < ROUNDS; r++)); do
 			awk -v a="$big" -v b="$small" -v n="$N" -v m="$N0" \
 				'BEGIN { printf "%.4f\n", (a - b) / (n - m) }' >> "$TMP/ms-$(key "$b")-$v"
 		done
+		big=$(loop_ms "$N" "$v")
+		small=$(loop_ms "$N0" "$v")
+		awk -v a="$big" -v b="$small" -v n="$N" -v m="$N0" \
+			'BEGIN { printf "%.4f\n", (a - b) / (n - m) }' >> "$TMP/loop-$v"
 	done
 done
 for v in $VARIANTS; do
 	for b in "$BUILD" $BASE; do
-		printf 'sandbox %-3s  %-24s %.4f ms/case (rounds: %s) goal <= 0.05\n' "$v" "$b" \
+		printf 'sandbox %-3s  %-24s %.4f ms/case (rounds: %s)\n' "$v" "$b" \
 			"$(median < "$TMP/ms-$(key "$b")-$v")" \
 			"$(sort -g "$TMP/ms-$(key "$b")-$v" | tr '\n' ' ' | sed 's/ $//')"
 	done
+	printf 'sandbox %-3s  %-24s %.4f ms/case (rounds: %s)\n' "$v" "spawn loop, servers" \
+		"$(median < "$TMP/loop-$v")" "$(sort -g "$TMP/loop-$v" | tr '\n' ' ' | sed 's/ $//')"
+	awk -v a="$(median < "$TMP/ms-$(key "$BUILD")-$v")" -v l="$(median < "$TMP/loop-$v")" \
+		'BEGIN { printf "sandbox %-3s  %s of its own (less the loop): %.4f ms/case, goal <= 0.05\n",
+			 "'"$v"'", "'"$BUILD"'", a - l }'
 	if [ -n "$BASE" ]; then
 		awk -v a="$(median < "$TMP/ms-$(key "$BUILD")-$v")" \
 		    -v b="$(median < "$TMP/ms-$(key "$BASE")-$v")" \

@@ -10,7 +10,8 @@
 # with it, and no test downloads anything at test time; pydantic and deepdiff (tests/cli/t3101
 # runs the contract's Python verifier examples under the contract's own pydantic model); Slurm
 # and munge (tests/slurm/ starts a private one-node cluster to run docs/scale-out.md's job
-# array; the packages' own services are not used).
+# array; the packages' own services are not used); acl's setfacl (tests/cli/t5008: a --work-dir
+# that an ACL opens to nobody).
 # Idempotent: installs only what is missing and runs apt-get update only then.
 # Usage: scripts/install-deps.sh [--tests]   (as root, or with sudo)
 set -eu
@@ -19,7 +20,7 @@ pkgs="build-essential cmake pkg-config libyaml-dev libpcre2-dev libdouble-conver
 libunistring-dev nettle-dev libsqlite3-dev libgit2-dev libcurl4-openssl-dev libzstd-dev jq
 libtomlplusplus-dev zlib1g-dev"
 test_pkgs="libcriterion-dev sqlite3 diffutils clang libclang-rt-dev libxml2-utils chromium
-python3 python3-yaml groff-base python3-pydantic python3-deepdiff slurm-wlm munge"
+python3 python3-yaml groff-base python3-pydantic python3-deepdiff slurm-wlm munge acl"
 tests=false
 case "${1:-}" in
 "") ;;

@@ -5,6 +5,8 @@
  * once (default: the CPUs the process may run on, its affinity mask).
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include <errno.h>
+#include <grp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "assay/adapter.h"
@@ -189,6 +192,87 @@ static void say_python(const assay_suite *s, const struct run_args *a)
 			}
 }
 
+/* The sandbox a case of `assay run` gets, as far as its ids go: nobody's, when assay is root. */
+static const assay_sandbox case_ids = { .enabled = true };
+
+/* May nobody (uid and gid 65534, no other group: the ids of case_ids) search folder `dir` and
+ * every folder above it? Asked of the kernel in a child that becomes nobody, so that ACLs and
+ * every other rule count, not only the mode bits. The CLI may fork: the child runs no code but
+ * this and _exit. A check that cannot be made says yes. */
+static bool nobody_may_pass(const char *dir)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(setgroups(0, NULL) || setgid(65534) || setuid(65534) ? 0
+		      : access(dir, X_OK) ? 1 : 0);
+	if (pid < 0)
+		return true;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+}
+
+/*
+ * As root with the sandbox, a case runs as nobody, which must pass every folder above the run's
+ * folders (docs/security.md): a --work-dir or TMPDIR made by `mktemp -d` (mode 700) made every
+ * case fail to start with "cannot run PROGRAM: Permission denied", which names the program, not
+ * the folder. Refuses the run (CLI_EXIT_USAGE, no case run) when the kernel says nobody cannot
+ * pass, naming the first folder the mode bits close; an ACL that lets nobody through counts.
+ */
+static int check_work_root(const char *work_dir)
+{
+	const char *root = work_dir ? work_dir : assay_fs_tmp_parent();
+	char *closed = assay_sandbox_unreachable(&case_ids, root);
+	struct stat st;
+	int rc = 0;
+
+	/* (one that does not resolve is no folder: --work-dir said so already) */
+	if (closed && !stat(closed, &st) && !nobody_may_pass(root))
+		rc = cli_error(CLI_EXIT_USAGE,
+			       "cases run as nobody (assay runs as root, with the sandbox), and nobody "
+			       "cannot pass %s (mode %04o) on the way to the working folders "
+			       "(%s %s): no case was run; `chmod o+x %s`, or give --work-dir a folder "
+			       "nobody can reach",
+			       closed, (unsigned)(st.st_mode & 07777),
+			       work_dir ? "--work-dir" : "TMPDIR", root, closed);
+	free(closed);
+	return rc;
+}
+
+/* Why `path`, given as a folder, is none. */
+static const char *no_folder(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? "no such folder" : "not a folder";
+}
+
+/*
+ * The folders the command line names, checked before anything is made (the results folder
+ * included): --submission and --work-dir must be folders; as root with the sandbox on, nobody
+ * must be able to reach the working folders (check_work_root). Returns 0 or an exit code.
+ */
+static int check_folders(const assay_suite *suite, const struct run_args *a)
+{
+	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
+	bool off = a->sandbox ? !strcmp(a->sandbox, "off") : suite->sandbox == ASSAY_SANDBOX_OFF;
+	int rc = 0;
+
+	if (submission && !assay_fs_is_dir(submission))
+		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: %s", a->submission,
+			       no_folder(submission));
+	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
+		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: %s", a->work_dir,
+			       no_folder(a->work_dir));
+	else if (!off && geteuid() == 0)
+		rc = check_work_root(a->work_dir);
+	free(submission);
+	return rc;
+}
+
 int run_common_load(assay_suite **out, const struct run_args *a)
 {
 	assay_suite_filter filter = { a->checkpoint, NULL, NULL, NULL, a->strict };
@@ -231,6 +315,11 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 		*out = NULL;
 		return cli_error(CLI_EXIT_LOAD, "the suite has no cases: a group's cases go in "
 						"<checkpoint path>/<group>/ (suite-format.md, \"Layout\")");
+	}
+	if ((rc = check_folders(*out, a))) {
+		assay_suite_free(*out);
+		*out = NULL;
+		return rc;
 	}
 	if (!a->quiet)
 		warn_partial_groups(*out);
@@ -331,32 +420,6 @@ static int sandbox_options(assay_run_opts *opts, const assay_suite *suite,
 	return 0;
 }
 
-/* The sandbox a case of `assay run` gets, as far as its ids go: nobody's, when assay is root. */
-static const assay_sandbox case_ids = { .enabled = true };
-
-/*
- * As root with the sandbox, a case runs as nobody, which must pass every folder above the run's
- * folders (docs/security.md): a --work-dir or TMPDIR made by `mktemp -d` (mode 700) made every
- * case fail to start with "cannot run PROGRAM: Permission denied", which names the program, not
- * the folder. Says which folder, once (a warning: an ACL may let nobody through after all).
- */
-static void warn_unreachable_work_root(const char *work_dir)
-{
-	char *closed = assay_sandbox_unreachable(&case_ids,
-						 work_dir ? work_dir : assay_fs_tmp_parent());
-	struct stat st;
-
-	/* (one that does not resolve is no folder: --work-dir said so already) */
-	if (closed && !stat(closed, &st))
-		fprintf(stderr,
-			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
-			"and nobody cannot pass %s (mode %04o) on the way to the working folders: "
-			"every case would fail to start; `chmod o+x %s`, or give --work-dir (or "
-			"TMPDIR) a folder nobody can reach\n",
-			closed, (unsigned)(st.st_mode & 07777), closed);
-	free(closed);
-}
-
 /* The first `name` along assay's PATH that root may run and, with `as_nobody`, that nobody
  * may reach and run (malloc'd), or NULL. */
 static char *path_search(const char *name, bool as_nobody)
@@ -422,14 +485,6 @@ static void warn_program_out_of_reach(const assay_suite *suite, const struct run
 	assay_strvec_clear(&argv);
 }
 
-/* Why `path`, given as a folder, is none. */
-static const char *no_folder(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? "no such folder" : "not a folder";
-}
-
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks)
 {
@@ -473,19 +528,10 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	}
 	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
 	opts.hide_paths = (const char *const *)hide.v;
-	if (submission && !assay_fs_is_dir(submission))
-		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: %s", a->submission,
-			       no_folder(submission));
-	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
-		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: %s", a->work_dir,
-			       no_folder(a->work_dir));
-	else
-		rc = sandbox_options(&opts, suite, a);
+	rc = sandbox_options(&opts, suite, a);
 	if (!rc && !a->quiet && geteuid() == 0 &&
-	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF) {
-		warn_unreachable_work_root(a->work_dir);
+	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF)
 		warn_program_out_of_reach(suite, a);
-	}
 	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);

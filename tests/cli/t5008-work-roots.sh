@@ -110,20 +110,42 @@ test_case 'a --work-dir that is no folder is a usage error' '
 	expect_grep "work-dir a-file: not a folder" err'
 
 # As root with the sandbox, cases run as nobody: a --work-dir made by mktemp -d (mode 700)
-# stops every case; assay says which folder (the cases said only "Permission denied").
-test_case 'as root, a --work-dir nobody cannot pass is named' '
+# stopped every case, which said only "Permission denied"; assay refuses the run and names the
+# folder (it ran the whole suite, every case failing, after a warning).
+test_case 'as root, a --work-dir nobody cannot pass is named and no case runs' '
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	rm -rf closed && mkdir -m 700 closed
 	mk_suite true
-	run_assay run s -o res --work-dir closed; expect_exit 1
-	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\)" err
+	rm -rf none && run_assay run s -o none --work-dir closed; expect_exit 2
+	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\) .*: no case was run" err
+	[ ! -e none ] # checked before the results folder is made
+	# -q silences warnings, not this
+	run_assay run s -o none -q --work-dir closed; expect_exit 2
+	expect_grep "no case was run" err
+	# TMPDIR is where the working folders go without --work-dir
+	mkdir -m 700 closed/t
+	(TMPDIR=$PWD/closed/t; run_assay run s -o none; expect_exit 2)
+	expect_grep "nobody cannot pass $PWD/closed .*\(TMPDIR $PWD/closed/t\)" err
 	chmod 755 closed
 	run_assay run s -o res --work-dir closed; expect_exit 0
 	! grep -q "nobody cannot pass" err || false
 	chmod 700 closed
-	run_assay run s -o res --work-dir closed --sandbox off; expect_exit 0
+	run_assay run s -o res4 --work-dir closed --sandbox off; expect_exit 0
 	! grep -q "nobody cannot pass" err || false
 	rm -rf closed'
+
+# The mode bits are not the whole rule: an ACL that lets nobody through counts (the kernel is
+# asked, as nobody), and the run goes on without a word.
+test_case 'as root, a --work-dir an ACL opens to nobody runs' '
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	command -v setfacl >/dev/null || skip_optional "setfacl is not installed (the acl package)"
+	rm -rf acl && mkdir -m 700 acl
+	setfacl -m u:nobody:x acl || skip "this file system takes no ACL"
+	mk_suite true
+	run_assay run s -o res --work-dir acl; expect_exit 0
+	! grep -q "nobody cannot pass" err || false
+	setfacl -b acl
+	run_assay run s -o res2 --work-dir acl; expect_exit 2'
 
 # The same for the program: nobody's search of PATH skips a folder it cannot pass (pyenv's
 # shims under /root) and runs another program of that name, or none; assay says which.

@@ -220,25 +220,56 @@ static bool nobody_may_pass(const char *dir)
  * folders (docs/security.md): a --work-dir or TMPDIR made by `mktemp -d` (mode 700) made every
  * case fail to start with "cannot run PROGRAM: Permission denied", which names the program, not
  * the folder. Refuses the run (CLI_EXIT_USAGE, no case run) when the kernel says nobody cannot
- * pass, naming the first folder the mode bits close; an ACL that lets nobody through counts.
+ * pass (an ACL counts either way), naming the first folder whose mode bits close the way, or
+ * the folder itself when none does (an ACL closes it).
  */
 static int check_work_root(const char *work_dir)
 {
 	const char *root = work_dir ? work_dir : assay_fs_tmp_parent();
-	char *closed = assay_sandbox_unreachable(&case_ids, root);
+	char *closed, *closed_acl = NULL;
+	const char *name;
 	struct stat st;
-	int rc = 0;
+	int rc;
 
+	if (nobody_may_pass(root))
+		return 0;
+	closed = assay_sandbox_unreachable(&case_ids, root);
+	if (!closed) { /* an ACL closes the way: the first folder on it nobody cannot pass */
+		closed_acl = assay_path_absolute(root);
+		for (char *slash = strchr(closed_acl + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+			*slash = '\0';
+			bool passes = nobody_may_pass(closed_acl);
+
+			*slash = '/';
+			if (!passes) {
+				*slash = '\0';
+				break;
+			}
+		}
+	}
+	name = closed ? closed : closed_acl;
 	/* (one that does not resolve is no folder: --work-dir said so already) */
-	if (closed && !stat(closed, &st) && !nobody_may_pass(root))
+	if (stat(name, &st)) {
+		free(closed);
+		free(closed_acl);
+		return 0;
+	}
+	if (closed)
 		rc = cli_error(CLI_EXIT_USAGE,
 			       "cases run as nobody (assay runs as root, with the sandbox), and nobody "
-			       "cannot pass %s (mode %04o) on the way to the working folders "
-			       "(%s %s): no case was run; `chmod o+x %s`, or give --work-dir a folder "
-			       "nobody can reach",
-			       closed, (unsigned)(st.st_mode & 07777),
-			       work_dir ? "--work-dir" : "TMPDIR", root, closed);
+			       "cannot pass %s (mode %04o) on the way to the working folders (%s %s): "
+			       "no case was run; `chmod o+x %s`, or give --work-dir a folder nobody "
+			       "can reach",
+			       name, (unsigned)(st.st_mode & 07777), work_dir ? "--work-dir" : "TMPDIR",
+			       root, name);
+	else
+		rc = cli_error(CLI_EXIT_USAGE,
+			       "cases run as nobody (assay runs as root, with the sandbox), and nobody "
+			       "cannot pass %s (%s %s), whose mode bits let it but an ACL does not "
+			       "(getfacl): no case was run; give --work-dir a folder nobody can reach",
+			       name, work_dir ? "--work-dir" : "TMPDIR", root);
 	free(closed);
+	free(closed_acl);
 	return rc;
 }
 

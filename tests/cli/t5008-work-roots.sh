@@ -145,7 +145,11 @@ test_case 'as root, a --work-dir an ACL opens to nobody runs' '
 	run_assay run s -o res --work-dir acl; expect_exit 0
 	! grep -q "nobody cannot pass" err || false
 	setfacl -b acl
-	run_assay run s -o res2 --work-dir acl; expect_exit 2'
+	run_assay run s -o res2 --work-dir acl; expect_exit 2
+	# and the other way: mode bits that let nobody through, an ACL that does not
+	mkdir -p acl/in && chmod 755 acl && setfacl -m u:nobody:- acl
+	run_assay run s -o res3 --work-dir acl/in; expect_exit 2
+	expect_grep "nobody cannot pass $PWD/acl \(--work-dir acl/in\), whose mode bits let it but an ACL does not" err'
 
 # The same for the program: nobody's search of PATH skips a folder it cannot pass (pyenv's
 # shims under /root) and runs another program of that name, or none; assay says which.

@@ -97,13 +97,14 @@ test_case 'with root, a case runs as nobody: its folders are handed to it, the r
 	[ "$(stat -c %u res/assay.db res/reports.jsonl | sort -u)" = 0 ]
 	rm -rf "$w"'
 
-test_case 'with root, a working folder nobody cannot reach fails the case with a message that says why' '
-	mk_suite "[sh, -c]"
-	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/c/g/a.yaml
-	mkdir -m 700 private
-	run_assay run s -o res --work-dir "$PWD/private"; expect_exit 1
+# (a working folder nobody cannot reach is refused before any case runs: t5008)
+test_case 'with root, a command nobody cannot reach fails the case with a message that says why' '
+	mkdir -m 700 private && printf "#!/bin/sh\ntrue\n" > private/prog && chmod 755 private/prog
+	mk_suite "[$PWD/private/prog]"
+	printf "expected: {status_code: 0}\n" > s/c/g/a.yaml
+	run_assay run s -o res; expect_exit 1
 	jq -e ".case.execution.message | test(\"the case runs as nobody\")" res/reports.jsonl
-	run_assay run s -o res --work-dir "$PWD/private" --sandbox off; expect_exit 0'
+	run_assay run s -o res --sandbox off; expect_exit 0'
 fi
 
 test_done

@@ -99,6 +99,26 @@ test_case 'a case that cannot be armed for want of room starts when the room is 
 	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "true true true true " ] ||
 		{ jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
 
+# (found by an attack review: at -j2, the cases started beside a case that filled the tmpfs's
+# inodes failed with "cannot prepare the working folder", or the run stopped with exit 4 and
+# "cannot create temporary folder", the cases after it never run)
+test_case "a case started beside one that fills the tmpfs waits for its room, at -j2 and -j3" '
+	for left in 0 1; do # leaving no inode free, then one (the working folder fits, not the temporary one)
+		rm -rf f && mkdir -p f/c/g
+		printf "name: f\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > f/suite.yaml
+		printf "arguments: [\"i=0; while mkdir d\$i 2>/dev/null; do i=\$((i+1)); done; [ $left = 0 ] || rmdir d0; sleep 1; true\"]\nexpected: {status_code: 0}\n" > f/c/g/a1.yaml
+		# a2 ends once a1 has filled the inodes: the cases after it start beside a1
+		printf "arguments: [\"while [ \$(stat -f -c %%d .) -gt 2 ]; do sleep 0.02; done\"]\nexpected: {status_code: 0}\n" > f/c/g/a2.yaml
+		for c in a3 a4 a5 a6 a7; do
+			printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > f/c/g/$c.yaml
+		done
+		for j in 2 3; do
+			run_assay run f -o r$left$j -j $j --scratch-inodes 300; expect_exit 0
+			[ "$(jq -r ".case.passed" r$left$j/reports.jsonl | tr "\n" " ")" = "true true true true true true true " ] ||
+				{ cat err; jq -c "{id: .id, e: .case.error}" r$left$j/reports.jsonl; false; }
+		done
+	done'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

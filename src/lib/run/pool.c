@@ -40,7 +40,9 @@
  *   room and inodes free (else after its folder is given back: a case that filled it must not
  *   fail the next); its duration leaves out the time it waited armed. A case that cannot be
  *   armed (its folder, input files or process: the running case may hold the room) is undone
- *   unreported, and no more is armed until a case ends: it starts in its turn, as usual. Each armed case follows a
+ *   unreported, and no more is armed until a case ends: it starts in its turn, as usual; so is
+ *   a case (no lane's) that cannot be started beside a running case, and none starts until a
+ *   case ends: only a failure with no other case running is its verdict. Each armed case follows a
  *   running case no other armed case follows (at -j1 the one running; never a lane's case,
  *   whose slot is its lane's): that case's server lets it go as it ends (the relay, proc.h
  *   assay_proc_follow), and it takes that case's slot, unless another case ends first and the
@@ -144,6 +146,8 @@ struct pool {
 	size_t narmed;
 	bool arm_held;            /* a case could not be armed (its folder, input files or
 				     process): none is until a case ends, and it starts as usual */
+	bool start_held;          /* a case could not be started while another ran (start_case):
+				     none is until a case ends */
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -408,9 +412,10 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
  * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
- * armed case whose folder or process cannot be made now is undone, unreported, and 1 returned:
- * the case running meanwhile may have filled the working folders' file system, which is given
- * back when it ends; the case starts as usual then, and only what fails then is its verdict. */
+ * armed case, or one not of a lane started while another case runs, whose folder or process
+ * cannot be made now is undone, unreported, and 1 returned: a case running meanwhile may have
+ * filled the working folders' file system, which is given back when it ends; the case starts
+ * again then, and only what fails when no other case runs is its verdict (or assay's error). */
 static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm,
 		      void *after)
 {
@@ -423,6 +428,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	struct task *t;
 	char *dir = NULL;
 	int rc;
+	/* the case running beside it may hold the room its folder needs: it can wait for that
+	 * case to end (not a lane's: its shared folder may hold half of what was put in) */
+	bool undo = arm || (!gr->lane && p->nrunning > 0);
 
 	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
 	if (arm ? p->narmed >= p->jobs : p->nrunning >= p->jobs)
@@ -474,7 +482,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 			    gr->ctx.submission, t->c, g->isolated, &empty, &e)) {
 		char msg[1200];
 
-		if (arm) {
+		if (undo) {
 			assay_err_clear(&e);
 			free(dir);
 			remove_workdir(p, t);
@@ -497,14 +505,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	gr->ctx.workdir_empty = false;
 	free(dir);
 	if (rc) {
-		if (arm)
+		if (undo)
 			remove_workdir(p, t);
 		else
 			give_workdir(p, t);
 		task_free(t);
-		if (arm)
+		if (undo)
 			assay_err_clear(run->err);
-		return arm ? 1 : rc;
+		return undo ? 1 : rc;
 	}
 	gr->running++;
 	if (arm) {
@@ -705,7 +713,7 @@ static int fill(struct pool *p)
 	} else if ((rc = go_free_slots(p))) {
 		return rc;
 	}
-	while (p->nrunning < p->jobs && !p->no_new && !over_budget(p)) {
+	while (p->nrunning < p->jobs && !p->no_new && !p->start_held && !over_budget(p)) {
 		if (stopping(p)) {
 			p->no_new = true;
 			break;
@@ -737,8 +745,15 @@ static int fill(struct pool *p)
 		rc = replay(p, gr, k, pos);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL)))
-			return rc;
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL))) {
+			if (rc < 0)
+				return rc;
+			/* not started while another case runs: it starts again once a case ends */
+			p->cur_case--;
+			p->cur_pos--;
+			p->start_held = true;
+			break;
+		}
 	}
 	return arm_more(p);
 }
@@ -814,7 +829,7 @@ static int finished(struct pool *p, size_t i)
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
 	give_workdir(p, t);
-	p->arm_held = false; /* its room is back: arming may succeed again */
+	p->arm_held = p->start_held = false; /* its room is back: both may succeed again */
 	free(t->rel);
 	t->rel = NULL;
 	if (rc) {

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
@@ -197,22 +198,36 @@ static const assay_sandbox case_ids = { .enabled = true };
 
 /* May nobody (uid and gid 65534, no other group: the ids of case_ids) search folder `dir` and
  * every folder above it? Asked of the kernel in a child that becomes nobody, so that ACLs and
- * every other rule count, not only the mode bits. The CLI may fork: the child runs no code but
+ * every other rule count, not only the mode bits; of `dir` made absolute: access() checks no
+ * folder above a relative path's start (the current folder's). The answer comes back through
+ * a pipe, not the exit status: with SIGCHLD ignored (inherited through exec), the kernel reaps
+ * the child and waitpid() has no status to give. The CLI may fork: the child runs no code but
  * this and _exit. A check that cannot be made says yes. */
 static bool nobody_may_pass(const char *dir)
 {
-	int status;
-	pid_t pid = fork();
+	char *abs = assay_path_absolute(dir), answer = 'y';
+	int fds[2], status;
+	pid_t pid = -1;
 
-	if (pid == 0)
-		_exit(setgroups(0, NULL) || setgid(65534) || setuid(65534) ? 0
-		      : access(dir, X_OK) ? 1 : 0);
-	if (pid < 0)
-		return true;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return true;
-	return !(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	if (!pipe2(fds, O_CLOEXEC)) {
+		pid = fork();
+		if (pid == 0) {
+			char a = setgroups(0, NULL) || setgid(65534) || setuid(65534) ? 'y'
+				 : access(abs, X_OK)				       ? 'n'
+											       : 'y';
+
+			_exit(write(fds[1], &a, 1) == 1 ? 0 : 1);
+		}
+		close(fds[1]);
+		if (pid > 0)
+			while (read(fds[0], &answer, 1) < 0 && errno == EINTR)
+				;
+		close(fds[0]);
+		while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(abs);
+	return answer != 'n';
 }
 
 /*

@@ -151,6 +151,26 @@ test_case 'as root, a --work-dir an ACL opens to nobody runs' '
 	run_assay run s -o res3 --work-dir acl/in; expect_exit 2
 	expect_grep "nobody cannot pass $PWD/acl \(--work-dir acl/in\), whose mode bits let it but an ACL does not" err'
 
+# (found by an attack review: each of these was let through, and every case failed with
+# "cannot run 'sh': Permission denied"; an ACL that shuts nobody out is the test above)
+test_case 'as root, a work folder nobody cannot pass is refused however it is given' '
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	mk_suite true
+	rm -rf closed && mkdir -p closed/sub/wd && chmod 700 closed
+	# relative, from within a closed folder: access() checks no folder above its start
+	in_sub() { (cd closed/sub && "$ASSAY" run "$TMP/s" -o "$TMP/none" "$@" >"$TMP/out" 2>"$TMP/err"); }
+	code=0; in_sub --work-dir wd || code=$?; expect_exit 2
+	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\)" err
+	code=0; TMPDIR=wd in_sub || code=$?; expect_exit 2
+	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\)" err
+	# SIGCHLD ignored (inherited): no exit status to read
+	(trap "" CHLD; run_assay run s -o none --work-dir closed/sub/wd; expect_exit 2)
+	expect_grep "nobody cannot pass $PWD/closed \(mode 0700\)" err
+	[ ! -e none ]
+	chmod 755 closed
+	(trap "" CHLD; run_assay run s -o res --work-dir closed/sub/wd; expect_exit 0)
+	rm -rf closed'
+
 # The same for the program: nobody's search of PATH skips a folder it cannot pass (pyenv's
 # shims under /root) and runs another program of that name, or none; assay says which.
 test_case 'as root, a program on PATH nobody cannot reach is named, with the one it runs' '

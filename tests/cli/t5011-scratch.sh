@@ -119,6 +119,25 @@ test_case "a case started beside one that fills the tmpfs waits for its room, at
 		done
 	done'
 
+# (the same review: there the next group's folder did not fit, and the run stopped with exit 4
+# and no report, not even of the cases that had ended)
+test_case "a group set up beside a case that fills the tmpfs waits for its room" '
+	rm -rf f && mkdir -p f/c/g1 f/c/g2
+	printf "name: f\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g1: {}, g2: {}}}}\n" > f/suite.yaml
+	cat > f/c/g1/a1.yaml <<"EOF"
+arguments: ["i=0; while mkdir d$i 2>/dev/null; do i=$((i+1)); done; sleep 1"]
+expected: {status_code: 0}
+EOF
+	cat > f/c/g1/a2.yaml <<"EOF"
+arguments: ["while [ $(stat -f -c %d .) -gt 2 ]; do sleep 0.02; done"]
+expected: {status_code: 0}
+EOF
+	printf "arguments: [true]\nexpected: {status_code: 0}\n" > f/c/g2/b1.yaml
+	printf "arguments: [true]\nexpected: {status_code: 0}\n" > f/c/g2/b2.yaml
+	run_assay run f -o r -j 2 --scratch-inodes 300; expect_exit 0
+	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "true true true true " ] ||
+		{ cat err; jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

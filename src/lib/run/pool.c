@@ -412,8 +412,8 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
  * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
- * armed case, or one not of a lane started while another case runs, whose folder or process
- * cannot be made now is undone, unreported, and 1 returned: a case running meanwhile may have
+ * armed case, or one not of a lane started while another case runs, whose folder (or its
+ * group's) or process cannot be made now is undone, unreported, and 1 returned: a case running meanwhile may have
  * filled the working folders' file system, which is given back when it ends; the case starts
  * again then, and only what fails when no other case runs is its verdict (or assay's error). */
 static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm,
@@ -444,7 +444,12 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	t->cr = (assay_case_report){ .checkpoint = cp, .group = g, .id = id };
 	if ((rc = group_setup(p, gr))) {
 		free(t);
-		return rc;
+		if (!undo || gr->running)
+			return rc;
+		/* its group's folder did not fit either: set up again with the case */
+		assay_err_clear(run->err);
+		group_teardown(p, gr);
+		return 1;
 	}
 	if (!arm)
 		assay_run__notify_start(run, cp, g, id, pos);

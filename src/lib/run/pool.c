@@ -413,9 +413,10 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
  * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
  * armed case, or one not of a lane started while another case runs, whose folder (or its
- * group's) or process cannot be made now is undone, unreported, and 1 returned: a case running meanwhile may have
- * filled the working folders' file system, which is given back when it ends; the case starts
- * again then, and only what fails when no other case runs is its verdict (or assay's error). */
+ * group's) or process cannot be made now is undone, unreported, and 1 returned: a case running
+ * meanwhile may have filled the working folders' file system, which is given back when it ends;
+ * the case starts again then, and only what fails when no other case runs is its verdict (or
+ * assay's error). */
 static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos, bool arm,
 		      void *after)
 {

@@ -63,6 +63,13 @@ typedef struct assay_run_ctx {
 					   submission, no files/): the adapter may then tell the
 					   sandbox so (proc.h assay_sandbox.cwd_empty) once it has
 					   written nothing there either */
+	bool start_again;             /**< true only during the one `start` call it is passed
+					   to, when another case runs beside it: an error then
+					   only makes the pool start the case again once a case
+					   ends (that case may have filled the working folders'
+					   file system), so the adapter may return one for what
+					   is otherwise the case's verdict (a temporary folder
+					   that cannot be made) */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

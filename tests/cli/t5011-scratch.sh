@@ -138,6 +138,30 @@ EOF
 	[ "$(jq -r ".case.passed" r/reports.jsonl | tr "\n" " ")" = "true true true true " ] ||
 		{ cat err; jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }'
 
+# (found by an attack review: with --keep the filler's folder never gives its room back, and the
+# temporary folder or the group folder that could not be made then stopped the run, exit 4,
+# with the cases after it never run)
+test_case 'with --keep, a case that fills the working folders fails the cases after it, not the run' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root to mount a tmpfs"
+	mkdir -m 755 small
+	mount -t tmpfs -o size=4M,nr_inodes=64,mode=755 tmpfs small ||
+		skip_optional "cannot mount a tmpfs here"
+	rm -rf f && mkdir -p f/c/g f/c/h
+	printf "name: f\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}, h: {}}}}\n" > f/suite.yaml
+	printf "arguments: [\"i=0; while mkdir d\$i 2>/dev/null; do i=\$((i+1)); done\"]\nexpected: {status_code: 0}\n" > f/c/g/a1.yaml
+	for c in g/a2 g/a3 h/b1; do printf "arguments: [true]\nexpected: {status_code: 0}\n" > f/c/$c.yaml; done
+	run_assay run f -o r -j 1 --keep --work-dir "$PWD/small"
+	umount small
+	expect_exit 1
+	[ "$(jq -r .id r/reports.jsonl | tr "\n" " ")" = "a1 a2 a3 b1 " ]
+	[ "$(jq -r "select(.id == \"a1\") | .case.passed" r/reports.jsonl)" = true ]
+	for c in a3 b1; do
+		jq -r "select(.id == \"$c\") | .case.error" r/reports.jsonl | grep -q "No space left on device" ||
+			{ jq -c "{id: .id, e: .case.error}" r/reports.jsonl; false; }
+	done
+	# a full disk is no planted link
+	! grep -q "link planted" r/reports.jsonl || false'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

@@ -136,7 +136,8 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 
 		if (!assay_fs_write_beneath(workdir, f->path, f->content, f->len, 0644, &we))
 			continue;
-		if (gated) { /* not armed: the pool starts it later, when the room may be back */
+		if (gated || ctx->start_again) { /* the pool starts it later, when the room may
+						     be back */
 			free_job(job);
 			return assay_err_set(err, ASSAY_EIO, NULL, 0, 0,
 					     "cannot write its input file: %s",
@@ -148,11 +149,25 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 		*jobp = job;
 		return 0;
 	}
-	job->workdir = assay_xstrdup(workdir);
-	if ((rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, err))) {
-		free_job(job);
-		return rc;
+	assay_err te = ASSAY_ERR_INIT;
+
+	if ((rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, &te))) {
+		char msg[1200];
+
+		assay_err_format(&te, msg, sizeof(msg));
+		if (gated || ctx->start_again) { /* the pool starts it later, when the room may
+						     be back */
+			free_job(job);
+			return assay_err_set(err, rc, NULL, 0, 0, "%s", msg);
+		}
+		/* the working folders' file system is full (a case's --keep'd folders, or one
+		 * running beside it that the pool could not wait for): the case's verdict, as a
+		 * working folder that cannot be made is, not assay's failure */
+		job->unstarted = assay_xasprintf("cannot make its temporary folder: %s", msg);
+		*jobp = job;
+		return 0;
 	}
+	job->workdir = assay_xstrdup(workdir);
 	if (ctx->sandbox) { /* with root, the program runs as nobody: let it reach its folders */
 		char *top = assay_xstrdup(ctx->tmp_root), *slash = strrchr(top, '/');
 

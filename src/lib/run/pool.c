@@ -197,8 +197,15 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");
-	if ((rc = assay_fs_mkdirs_beneath(run->root, gr->grel, run->err)))
-		return rc;
+	/* A folder that cannot be made (the run's working folders full: a case's --keep'd
+	 * folders, or one running beside it) fails the group's cases, not the run. */
+	assay_err fe = ASSAY_ERR_INIT;
+	char fmsg[1200];
+
+	if (assay_fs_mkdirs_beneath(run->root, gr->grel, &fe)) {
+		gr->setup_error = assay_xstrdup(assay_err_format(&fe, fmsg, sizeof(fmsg)));
+		return 0;
+	}
 	/* its cases' folders are then one mkdirat and one unlinkat each, with no path resolved:
 	 * what a case could swap on the way is passed already (a failure: the usual way) */
 	if (g->isolated && !run->spares)
@@ -447,8 +454,13 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(t);
 		if (!undo || gr->running)
 			return rc;
-		/* its group's folder did not fit either: set up again with the case */
+		/* its group's set-up did not fit either: set up again with the case */
 		assay_err_clear(run->err);
+		group_teardown(p, gr);
+		return 1;
+	}
+	if (gr->setup_error && undo && !gr->running && !gr->lane) {
+		free(t); /* its group's folder did not fit: made again with the case */
 		group_teardown(p, gr);
 		return 1;
 	}
@@ -504,11 +516,12 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		return resolved(p, t);
 	}
 	gr->ctx.workdir_empty = empty; /* for this call only */
+	gr->ctx.start_again = !arm && undo;
 	if (arm)
 		rc = p->ad->arm(&t->job, gr->state, &gr->ctx, t->c, dir, after, run->err);
 	else
 		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
-	gr->ctx.workdir_empty = false;
+	gr->ctx.workdir_empty = gr->ctx.start_again = false;
 	free(dir);
 	if (rc) {
 		if (undo)

@@ -985,14 +985,18 @@ int assay_fs_mkdirs_beneath(const char *root, const char *rel, assay_err *err)
 	/* a folder this call made is one; one that was there is opened to see what it is */
 	if (dfd >= 0 && !(made = mkdirat(dfd, leaf, 0755) == 0) && errno == EEXIST)
 		fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = errno;
+
 	if (dfd >= 0)
 		close(dfd);
 	if (made)
 		return 0;
+	/* a link on the way (refused beneath: EXDEV, ELOOP) or a file where a folder goes */
 	if (fd < 0)
 		return assay_err_set(err, ASSAY_EIO, rel, 0, 0,
-				     "cannot make the folder beneath %s (%s): was a link planted?",
-				     root, strerror(errno));
+				     "cannot make the folder beneath %s (%s)%s", root, strerror(e),
+				     e == EXDEV || e == ELOOP || e == ENOTDIR || e == EEXIST
+					     ? ": was a link planted?" : "");
 	close(fd);
 	return 0;
 }

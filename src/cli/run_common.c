@@ -313,6 +313,10 @@ static int check_folders(const assay_suite *suite, const struct run_args *a)
 	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
 		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: %s", a->work_dir,
 			       no_folder(a->work_dir));
+	else if (!a->work_dir && !assay_fs_is_dir(assay_fs_tmp_parent()))
+		rc = cli_error(CLI_EXIT_USAGE, "TMPDIR %s: %s (the working folders go there "
+						"without --work-dir)", assay_fs_tmp_parent(),
+			       no_folder(assay_fs_tmp_parent()));
 	else if (!off && geteuid() == 0)
 		rc = check_work_root(a->work_dir);
 	free(submission);

@@ -107,7 +107,14 @@ test_case 'a --work-dir that is no folder is a usage error' '
 	expect_grep "work-dir no-such-folder: no such folder" err
 	: > a-file
 	run_assay run s -o res --work-dir a-file; expect_exit 2
-	expect_grep "work-dir a-file: not a folder" err'
+	expect_grep "work-dir a-file: not a folder" err
+	# the same for TMPDIR, where they go without --work-dir, before the results folder is made
+	rm -rf none
+	(TMPDIR=$PWD/no-such-folder; run_assay run s -o none; expect_exit 2)
+	expect_grep "TMPDIR $PWD/no-such-folder: no such folder" err
+	(TMPDIR=$PWD/a-file; run_assay run s -o none; expect_exit 2)
+	expect_grep "TMPDIR $PWD/a-file: not a folder" err
+	[ ! -e none ]'
 
 # As root with the sandbox, cases run as nobody: a --work-dir made by mktemp -d (mode 700)
 # stopped every case, which said only "Permission denied"; assay refuses the run and names the

@@ -125,13 +125,22 @@ int cmd_show(int argc, char **argv)
 		{ NULL },
 	};
 	const char *words[2];
+	cli_words w = { words, 0, 2, 0 };
 	assay_err err = ASSAY_ERR_INIT;
-	int rc = cli_parse_words(argc, argv, opts, usage, words, 2);
+	int rc = cli_parse_count(argc, argv, opts, usage, &w);
 
 	if (rc != CLI_GO)
 		return rc;
-	if (sh.field && !sh.attribute)
+	if (w.n == 0) /* the bare command: its usage, as every command's */
 		return cli_usage_error(usage, opts, NULL);
+	if (w.n == 1)
+		return cli_usage_error(usage, opts,
+				       "give the case to show after the results folder: an id, "
+				       "checkpoint/group/id, or a glob");
+	if (sh.field && !sh.attribute)
+		return cli_usage_error(usage, opts,
+				       "--value needs --attribute: the attribute whose actual, "
+				       "expected or diff to print");
 	if (sh.field && strcmp(sh.field, "actual") && strcmp(sh.field, "expected") &&
 	    strcmp(sh.field, "diff"))
 		return cli_error(CLI_EXIT_USAGE, "--value takes actual, expected or diff");

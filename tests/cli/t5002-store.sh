@@ -162,6 +162,22 @@ test_case 'show prints a case whole, cut values included; a value alone as its b
 	run_assay show not-a-results-folder big; expect_exit 2
 	expect_grep "not a results folder" err'
 
+# (the new-user trial: both printed the usage alone, no word of what was wrong)
+test_case 'show says what is wrong with its command line: CASE missing, --value without --attribute' '
+	fresh
+	mkdir -p b/c/g
+	printf "name: b\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > b/suite.yaml
+	printf "arguments: [\"echo hi\"]\nexpected: {output: \"hi\\\\n\"}\n" > b/c/g/one.yaml
+	run_assay run b -o res; expect_exit 0
+	run_assay show res; expect_exit 2
+	expect_grep "^assay: error: give the case to show after the results folder" err
+	run_assay show res one --value actual; expect_exit 2
+	expect_grep "^assay: error: --value needs --attribute" err
+	run_assay show; expect_exit 2
+	expect_grep "^usage: assay show" err
+	run_assay show res one -a output --value actual; expect_exit 0
+	[ "$(cat out)" = hi ]'
+
 test_case 'a resumed run'"'"'s duration adds up its invocations (an interrupted one included)' '
 	fresh
 	mkdir -p d/c/g

@@ -162,6 +162,31 @@ test_case 'with --keep, a case that fills the working folders fails the cases af
 	# a full disk is no planted link
 	! grep -q "link planted" r/reports.jsonl || false'
 
+# (the new-user trial: at -j2 a case whose input file did not fit beside a running case that
+# held most of the room in its files/ failed with "cannot write its input file", before
+# 5cd0704; the tests above fill the inodes, this one the bytes, with input files)
+test_case 'at -jN a case whose input files do not fit beside a running case waits for its room' '
+	rm -rf f && mkdir -p f/sol f/c/g/a1/files
+	echo small > f/sol/small
+	printf "name: f\nadapter: {type: cli, command: [sh, -c], submission: sol}\ncheckpoints: {c: {groups: {g: {}}}}\n" > f/suite.yaml
+	head -c 1400000 /dev/zero > f/c/g/a1/files/big
+	printf "arguments: [\"sleep 0.5; wc -c < big\"]\nexpected: {output: \"1400000\\\\n\"}\n" > f/c/g/a1/case.yaml
+	for c in a2 a3; do
+		printf "arguments: [\"wc -c < in\"]\ninput_files: [{path: in, content: \"%s\"}]\nexpected: {output: \"300000\\\\n\"}\n" \
+			"$(head -c 300000 /dev/zero | tr "\\0" x)" > f/c/g/$c.yaml
+	done
+	for j in 2 3; do
+		run_assay run f -o r$j -j $j --scratch-size 1500K; expect_exit 0
+		[ "$(jq -r ".case.passed" r$j/reports.jsonl | tr "\n" " ")" = "true true true " ] ||
+			{ jq -c "{id: .id, e: .case.error}" r$j/reports.jsonl; false; }
+	done
+	# one that does not fit even alone fails (once nothing else runs), and the run ends
+	printf "arguments: [\"true\"]\ninput_files: [{path: in, content: \"%s\"}]\nexpected: {status_code: 0}\n" \
+		"$(head -c 1600000 /dev/zero | tr "\\0" x)" > f/c/g/a4.yaml
+	run_assay run f -o r4 -j 2 --scratch-size 1500K; expect_exit 1
+	[ "$(jq -r ".case.passed" r4/reports.jsonl | tr "\n" " ")" = "true true true false " ]
+	jq -r "select(.id == \"a4\") | .case.error" r4/reports.jsonl | grep -q "cannot write its input file"'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

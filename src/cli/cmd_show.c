@@ -137,6 +137,10 @@ int cmd_show(int argc, char **argv)
 		return cli_usage_error(usage, opts,
 				       "give the case to show after the results folder: an id, "
 				       "checkpoint/group/id, or a glob");
+	if (sh.format_result && sh.attribute)
+		return cli_usage_error(usage, opts,
+				       "--format-result prints every attribute's verdict: give it "
+				       "or --attribute, not both");
 	if (sh.field && !sh.attribute)
 		return cli_usage_error(usage, opts,
 				       "--value needs --attribute: the attribute whose actual, "

@@ -163,7 +163,7 @@ test_case 'show prints a case whole, cut values included; a value alone as its b
 	expect_grep "not a results folder" err'
 
 # (the new-user trial: both printed the usage alone, no word of what was wrong)
-test_case 'show says what is wrong with its command line: CASE missing, --value without --attribute' '
+test_case 'show says what is wrong with its command line: CASE missing, --value without --attribute, --attribute with --format-result' '
 	fresh
 	mkdir -p b/c/g
 	printf "name: b\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > b/suite.yaml
@@ -173,6 +173,8 @@ test_case 'show says what is wrong with its command line: CASE missing, --value 
 	expect_grep "^assay: error: give the case to show after the results folder" err
 	run_assay show res one --value actual; expect_exit 2
 	expect_grep "^assay: error: --value needs --attribute" err
+	run_assay show res one -a output --format-result; expect_exit 2
+	expect_grep "^assay: error: --format-result prints every attribute.s verdict: give it or --attribute, not both" err
 	run_assay show; expect_exit 2
 	expect_grep "^usage: assay show" err
 	run_assay show res one -a output --value actual; expect_exit 0

@@ -142,6 +142,6 @@ test_case 'a link planted in a shared folder: the next case cannot write its inp
 	run_assay run pl -o res-pl --sandbox off; expect_exit 1
 	[ "$(cat keep/file)" = precious ]
 	jq -se "map({(.id): .case.passed}) | add == {a: true, b: false, z: true}" res-pl/reports.jsonl
-	jq -se "map(select(.id == \"b\"))[0].case.error | test(\"cannot write its input file: input.txt\")" res-pl/reports.jsonl'
+	jq -se "map(select(.id == \"b\"))[0].case.error | test(\"cannot prepare its input files: input.txt: \")" res-pl/reports.jsonl'
 
 test_done

@@ -185,7 +185,10 @@ test_case 'at -jN a case whose input files do not fit beside a running case wait
 		"$(head -c 1600000 /dev/zero | tr "\\0" x)" > f/c/g/a4.yaml
 	run_assay run f -o r4 -j 2 --scratch-size 1500K; expect_exit 1
 	[ "$(jq -r ".case.passed" r4/reports.jsonl | tr "\n" " ")" = "true true true false " ]
-	jq -r "select(.id == \"a4\") | .case.error" r4/reports.jsonl | grep -q "cannot write its input file"'
+	jq -r "select(.id == \"a4\") | .case.error" r4/reports.jsonl | grep -q "cannot prepare its input files"
+	# ... and says where the room went, which a user with an empty disk could not tell
+	jq -r "select(.id == \"a4\") | .case.error" r4/reports.jsonl |
+		grep -q "the run.s working folders are a tmpfs of 1536000 bytes and 1000000 files: --scratch-size, --scratch-inodes"'
 
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5

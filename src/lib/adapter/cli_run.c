@@ -140,11 +140,11 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 						     be back */
 			free_job(job);
 			return assay_err_set(err, ASSAY_EIO, NULL, 0, 0,
-					     "cannot write its input file: %s",
+					     "cannot prepare its input files: %s",
 					     assay_err_format(&we, msg, sizeof(msg)));
 		}
 		/* the case's data, not assay's failure: it ends at once with the reason */
-		job->unstarted = assay_xasprintf("cannot write its input file: %s",
+		job->unstarted = assay_xasprintf("cannot prepare its input files: %s",
 						 assay_err_format(&we, msg, sizeof(msg)));
 		*jobp = job;
 		return 0;

@@ -416,6 +416,21 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 	return 0;
 }
 
+/* `error` (a case's, in arena `a`), with where the room went said when the run's working
+ * folders are its tmpfs and the error is theirs being full: a user with an empty disk cannot
+ * tell otherwise which device is meant, nor that --scratch-size sets it. */
+static const char *with_room(const struct pool *p, assay_arena *a, const char *error)
+{
+	const assay_run_opts *o = p->run->opts;
+
+	if (!error || !p->run->scratch || !strstr(error, strerror(ENOSPC)))
+		return error;
+	return assay_value_stringf(a, "%s (the run's working folders are a tmpfs of %lld bytes and "
+				      "%lld files: --scratch-size, --scratch-inodes)",
+				   error, o->scratch_bytes,
+				   o->scratch_inodes > 0 ? o->scratch_inodes : 1000000LL).u.s;
+}
+
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
  * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
@@ -476,8 +491,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		return resolved(p, t);
 	}
 	if (gr->setup_error) {
-		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
-						  gr->setup_error).u.s;
+		t->cr.error = with_room(p, t->a, assay_value_stringf(t->a, "cannot prepare the "
+								  "working folder: %s",
+								  gr->setup_error).u.s);
 		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
 						    t->t0);
 		return resolved(p, t);
@@ -508,8 +524,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 			return 1;
 		}
 
-		t->cr.error = assay_value_stringf(t->a, "cannot prepare the working folder: %s",
-						  assay_err_format(&e, msg, sizeof(msg))).u.s;
+		t->cr.error = with_room(p, t->a,
+					assay_value_stringf(t->a, "cannot prepare the working folder: %s",
+							    assay_err_format(&e, msg, sizeof(msg))).u.s);
 		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
 						    t->t0);
 		free(dir);
@@ -855,6 +872,7 @@ static int finished(struct pool *p, size_t i)
 		task_free(t);
 		return rc;
 	}
+	t->r.error = with_room(p, assay_case_result_arena(&t->r), t->r.error);
 	/* The next case starts before this one is verified and stored, so that work overlaps
 	 * with the next program's run (its result is in memory: nothing of it is read from its
 	 * folder any more). Not with fail_fast: this verdict decides whether anything starts. */

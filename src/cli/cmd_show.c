@@ -156,6 +156,15 @@ int cmd_show(int argc, char **argv)
 		sh.counting = false;
 		if (!rc)
 			rc = assay_report_each_line(words[0], show_one, &sh, &err);
+		if (rc == ASSAY_EPARSE) { /* summary.json, say: another file than show reads */
+			char msg[1200];
+
+			err.path[0] = '\0'; /* named once, first */
+			return cli_error(CLI_EXIT_USAGE,
+					 "%s: not a reports.jsonl or reports.parquet (%s); give the "
+					 "results folder, or one of those files",
+					 words[0], assay_err_format(&err, msg, sizeof(msg)));
+		}
 		if (rc)
 			return cli_fail(rc, &err, ASSAY_EPARSE, ASSAY_ENOTFOUND, 0);
 		goto shown;

@@ -178,7 +178,10 @@ test_case 'show says what is wrong with its command line: CASE missing, --value 
 	run_assay show; expect_exit 2
 	expect_grep "^usage: assay show" err
 	run_assay show res one -a output --value actual; expect_exit 0
-	[ "$(cat out)" = hi ]'
+	[ "$(cat out)" = hi ]
+	# a file of the folder that is no report file (the new-user trial: only the parse error)
+	run_assay show res/summary.json one; expect_exit 2
+	expect_grep "^assay: error: res/summary.json: not a reports.jsonl or reports.parquet \(line 1, column 2: .*\); give the results folder" err'
 
 test_case 'a resumed run'"'"'s duration adds up its invocations (an interrupted one included)' '
 	fresh

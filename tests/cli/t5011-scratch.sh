@@ -190,6 +190,23 @@ test_case 'at -jN a case whose input files do not fit beside a running case wait
 	jq -r "select(.id == \"a4\") | .case.error" r4/reports.jsonl |
 		grep -q "the run.s working folders are a tmpfs of 1536000 bytes and 1000000 files: --scratch-size, --scratch-inodes"'
 
+# (the new-user trial: an isolated: false group whose shared folder did not fit beside a running
+# case failed at -j2 and passed at -j1; its first case now waits as any other case does)
+test_case 'at -jN a shared-folder group that does not fit beside a running case waits for its room' '
+	rm -rf f && mkdir -p f/c/g/a1/files f/c/s/b1/files
+	printf "name: f\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}, s: {isolated: false}}}}\n" > f/suite.yaml
+	head -c 1400000 /dev/zero > f/c/g/a1/files/big
+	printf "arguments: [\"sleep 0.5; wc -c < big\"]\nexpected: {output: \"1400000\\\\n\"}\n" > f/c/g/a1/case.yaml
+	head -c 300000 /dev/zero > f/c/s/b1/files/mid
+	# b2 reads what b1 left in the shared folder
+	printf "arguments: [\"wc -c < mid > seen\"]\nexpected: {status_code: 0}\n" > f/c/s/b1/case.yaml
+	printf "arguments: [\"cat seen\"]\nexpected: {output: \"300000\\\\n\"}\n" > f/c/s/b2.yaml
+	for j in 2 3; do
+		run_assay run f -o r$j -j $j --scratch-size 1500K; expect_exit 0
+		[ "$(jq -r ".case.passed" r$j/reports.jsonl | tr "\n" " ")" = "true true true " ] ||
+			{ jq -c "{id: .id, e: .case.error}" r$j/reports.jsonl; false; }
+	done'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

@@ -41,8 +41,9 @@
  *   fail the next); its duration leaves out the time it waited armed. A case that cannot be
  *   armed (its folder, input files or process: the running case may hold the room) is undone
  *   unreported, and no more is armed until a case ends: it starts in its turn, as usual; so is
- *   a case (no lane's) that cannot be started beside a running case, and none starts until a
- *   case ends: only a failure with no other case running is its verdict. Each armed case follows a
+ *   a case (of a lane only the first, its group undone with it) that cannot be started beside
+ *   a running case, and none starts until a case ends: only a failure with no other case
+ *   running is its verdict. Each armed case follows a
  *   running case no other armed case follows (at -j1 the one running; never a lane's case,
  *   whose slot is its lane's): that case's server lets it go as it ends (the relay, proc.h
  *   assay_proc_follow), and it takes that case's slot, unless another case ends first and the
@@ -244,6 +245,16 @@ static void group_teardown(struct pool *p, struct group_run *gr)
 	gr->grel = gr->gdir = NULL;
 	gr->ready = gr->begun = false;
 	p->groups_open--;
+}
+
+/* Undoes group `gr`, set up for a first case that could not start (start_case): its folder
+ * removed, --keep or not (none of its cases ran, and what was put in it must not stay for the
+ * set-up that follows), then torn down. */
+static void group_undo(struct pool *p, struct group_run *gr)
+{
+	if (gr->grel && !gr->running)
+		assay_fs_remove_beneath(p->run->root, gr->grel, NULL);
+	group_teardown(p, gr);
 }
 
 static void task_free(struct task *t)
@@ -452,8 +463,10 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	char *dir = NULL;
 	int rc;
 	/* the case running beside it may hold the room its folder needs: it can wait for that
-	 * case to end (not a lane's: its shared folder may hold half of what was put in) */
-	bool undo = arm || (!gr->lane && p->nrunning > 0);
+	 * case to end. Of a lane only the first case, whose whole group is then undone (its
+	 * shared folder with it): a later one's folder holds what the cases before it left. */
+	bool lane_first = gr->lane && k == 0 && !gr->running;
+	bool undo = arm || ((!gr->lane || lane_first) && p->nrunning > 0);
 
 	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
 	if (arm ? p->narmed >= p->jobs : p->nrunning >= p->jobs)
@@ -474,9 +487,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		group_teardown(p, gr);
 		return 1;
 	}
-	if (gr->setup_error && undo && !gr->running && !gr->lane) {
+	if (gr->setup_error && undo && !gr->running) {
 		free(t); /* its group's folder did not fit: made again with the case */
-		group_teardown(p, gr);
+		group_undo(p, gr);
 		return 1;
 	}
 	if (!arm)
@@ -521,6 +534,8 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 			free(dir);
 			remove_workdir(p, t);
 			task_free(t);
+			if (lane_first)
+				group_undo(p, gr);
 			return 1;
 		}
 
@@ -546,6 +561,8 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		else
 			give_workdir(p, t);
 		task_free(t);
+		if (undo && lane_first)
+			group_undo(p, gr);
 		if (undo)
 			assay_err_clear(run->err);
 		return undo ? 1 : rc;
@@ -624,7 +641,9 @@ static int go_free_slots(struct pool *p)
 	return 0;
 }
 
-/* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends. */
+/* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends.
+ * @return 0, an error, or 1: its first case did not fit beside the running cases, and the
+ * lane is undone to start again once a case ends (start_case). */
 static int lane_next(struct pool *p, struct group_run *gr)
 {
 	const assay_group *g = grp(p, gr);
@@ -635,8 +654,11 @@ static int lane_next(struct pool *p, struct group_run *gr)
 
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL)))
+		if (rc == 0 && (rc = start_case(p, gr, k, pos, false, NULL))) {
+			if (rc > 0)
+				gr->next--;
 			return rc;
+		}
 		if (gr->running)
 			return 0; /* it runs; a case that could not be loaded is resolved already */
 	}
@@ -772,8 +794,17 @@ static int fill(struct pool *p)
 			p->cur_case = g->ncases;
 			p->cur_pos += g->ncases;
 			gr->lane_started = true;
-			if ((rc = lane_decide(p, gr)) || (rc = lane_next(p, gr)))
-				return rc;
+			if ((rc = lane_decide(p, gr)) || (rc = lane_next(p, gr))) {
+				if (rc < 0)
+					return rc;
+				/* its first case did not fit beside the running cases: the lane
+				 * starts again once a case ends */
+				p->cur_case = 0;
+				p->cur_pos -= g->ncases;
+				gr->lane_started = false;
+				p->start_held = true;
+				break;
+			}
 			continue;
 		}
 		size_t k = p->cur_case++, pos = p->cur_pos++;

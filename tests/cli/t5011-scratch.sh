@@ -207,6 +207,23 @@ test_case 'at -jN a shared-folder group that does not fit beside a running case 
 			{ jq -c "{id: .id, e: .case.error}" r$j/reports.jsonl; false; }
 	done'
 
+# (attack review: a lane whose first case cannot be loaded has run nothing when its next case
+# does not fit beside a running case; that case failed at -j2 and passed at -j1)
+test_case 'at -jN a shared-folder group whose first case cannot be loaded waits for its room too' '
+	rm -rf f && mkdir -p f/c/g/a1/files f/c/s/b1/files
+	printf "name: f\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}, s: {isolated: false}}}}\n" > f/suite.yaml
+	head -c 1400000 /dev/zero > f/c/g/a1/files/big
+	printf "arguments: [\"sleep 0.5; wc -c < big\"]\nexpected: {output: \"1400000\\\\n\"}\n" > f/c/g/a1/case.yaml
+	printf "arguments: [oops\n" > f/c/s/b0.yaml
+	head -c 300000 /dev/zero > f/c/s/b1/files/mid
+	printf "arguments: [\"wc -c < mid > seen\"]\nexpected: {status_code: 0}\n" > f/c/s/b1/case.yaml
+	printf "arguments: [\"cat seen\"]\nexpected: {output: \"300000\\\\n\"}\n" > f/c/s/b2.yaml
+	for j in 2 3; do
+		run_assay run f -o r$j -j $j --scratch-size 1500K; expect_exit 1
+		[ "$(jq -r ".case.passed" r$j/reports.jsonl | tr "\n" " ")" = "true false true true " ] ||
+			{ jq -c "{id: .id, e: .case.error}" r$j/reports.jsonl; false; }
+	done'
+
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
 	mk_suite "sleep 5.432; true"

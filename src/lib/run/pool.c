@@ -41,9 +41,9 @@
  *   fail the next); its duration leaves out the time it waited armed. A case that cannot be
  *   armed (its folder, input files or process: the running case may hold the room) is undone
  *   unreported, and no more is armed until a case ends: it starts in its turn, as usual; so is
- *   a case (of a lane only the first, its group undone with it) that cannot be started beside
- *   a running case, and none starts until a case ends: only a failure with no other case
- *   running is its verdict. Each armed case follows a
+ *   a case (of a lane only the first to start, its group undone with it) that cannot be
+ *   started beside a running case, and none starts until a case ends: only a failure with no
+ *   other case running is its verdict. Each armed case follows a
  *   running case no other armed case follows (at -j1 the one running; never a lane's case,
  *   whose slot is its lane's): that case's server lets it go as it ends (the relay, proc.h
  *   assay_proc_follow), and it takes that case's slot, unless another case ends first and the
@@ -104,6 +104,7 @@ struct group_run {
 	bool lane;
 	bool whole;        /* a shared lane run whole again (resume): no case is replayed */
 	bool lane_started;
+	bool lane_ran;     /* lane: a case of it has started (its folder holds what it left) */
 	size_t next;       /* lane: the next case to resolve */
 	size_t unresolved; /* cases not finished, replayed or given up */
 	size_t running;
@@ -463,9 +464,10 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	char *dir = NULL;
 	int rc;
 	/* the case running beside it may hold the room its folder needs: it can wait for that
-	 * case to end. Of a lane only the first case, whose whole group is then undone (its
-	 * shared folder with it): a later one's folder holds what the cases before it left. */
-	bool lane_first = gr->lane && k == 0 && !gr->running;
+	 * case to end. Of a lane only its first case to start (those before it, which could not
+	 * be loaded, ran nothing), whose whole group is then undone (its shared folder with it):
+	 * a later one's folder holds what the cases before it left. */
+	bool lane_first = gr->lane && !gr->lane_ran && !gr->running;
 	bool undo = arm || ((!gr->lane || lane_first) && p->nrunning > 0);
 
 	/* a slot (or an armed place) is free, always: the arrays hold `jobs` each */
@@ -568,6 +570,8 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		return undo ? 1 : rc;
 	}
 	gr->running++;
+	if (gr->lane)
+		gr->lane_ran = true;
 	if (arm) {
 		t->armed_at = assay_now();
 		p->armed[p->narmed++] = t;
@@ -642,8 +646,8 @@ static int go_free_slots(struct pool *p)
 }
 
 /* The next cases of lane `gr`: replayed ones resolved, until one runs or the lane ends.
- * @return 0, an error, or 1: its first case did not fit beside the running cases, and the
- * lane is undone to start again once a case ends (start_case). */
+ * @return 0, an error, or 1: its first case to start did not fit beside the running cases,
+ * and the lane is undone to start again once a case ends (start_case). */
 static int lane_next(struct pool *p, struct group_run *gr)
 {
 	const assay_group *g = grp(p, gr);

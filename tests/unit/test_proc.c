@@ -147,8 +147,9 @@ Test(proc, killed_by_signal)
 
 /* ---- timeouts and the process group ---- */
 
-Test(proc, timeout_kills_grandchild_that_ignores_term, .timeout = 30)
+Test(proc, timeout_kills_grandchild_that_ignores_term)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -163,8 +164,9 @@ Test(proc, timeout_kills_grandchild_that_ignores_term, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, timeout_escalates_to_sigkill, .timeout = 30)
+Test(proc, timeout_escalates_to_sigkill)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -180,8 +182,9 @@ Test(proc, timeout_escalates_to_sigkill, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, timeout_with_zero_grace, .timeout = 30)
+Test(proc, timeout_with_zero_grace)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -195,8 +198,9 @@ Test(proc, timeout_with_zero_grace, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, timed_out_even_if_it_exits_by_itself_after_sigterm, .timeout = 30)
+Test(proc, timed_out_even_if_it_exits_by_itself_after_sigterm)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -213,8 +217,9 @@ Test(proc, timed_out_even_if_it_exits_by_itself_after_sigterm, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, group_killed_when_child_exits, .timeout = 30)
+Test(proc, group_killed_when_child_exits)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -227,8 +232,9 @@ Test(proc, group_killed_when_child_exits, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, escaped_grandchild_killed_when_the_case_ends, .timeout = 30)
+Test(proc, escaped_grandchild_killed_when_the_case_ends)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -260,8 +266,9 @@ static void expect_pattern(const assay_buf *b, size_t len)
 	cr_assert_eq(b->ptr[len], '\0');
 }
 
-Test(proc, huge_stdout_is_capped_and_does_not_block, .timeout = 60)
+Test(proc, huge_stdout_is_capped_and_does_not_block)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -304,8 +311,9 @@ static char *make_input(size_t len)
 	return data;
 }
 
-Test(proc, large_stdin_counted, .timeout = 60)
+Test(proc, large_stdin_counted)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	char *data = make_input(10 * MiB);
@@ -320,8 +328,9 @@ Test(proc, large_stdin_counted, .timeout = 60)
 	free(data);
 }
 
-Test(proc, large_stdin_and_stdout_at_once, .timeout = 60)
+Test(proc, large_stdin_and_stdout_at_once)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	char *data = make_input(10 * MiB);
@@ -338,8 +347,9 @@ Test(proc, large_stdin_and_stdout_at_once, .timeout = 60)
 	free(data);
 }
 
-Test(proc, stdin_is_empty_not_inherited, .timeout = 30)
+Test(proc, stdin_is_empty_not_inherited)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	int fds[2];
 
 	/* Give the test process a stdin with data in it: the child must not see it. */
@@ -360,8 +370,9 @@ Test(proc, stdin_is_empty_not_inherited, .timeout = 30)
 	}
 }
 
-Test(proc, child_closing_stdin_early_is_not_fatal, .timeout = 30)
+Test(proc, child_closing_stdin_early_is_not_fatal)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	char *data = make_input(10 * MiB);
@@ -760,8 +771,9 @@ static void drive(assay_proc *p, assay_proc_result *r)
 	cr_assert_eq(assay_proc_finish(p, r), 0);
 }
 
-Test(proc, nonblocking_drive, .timeout = 30)
+Test(proc, nonblocking_drive)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	assay_err err = ASSAY_ERR_INIT;
@@ -790,8 +802,9 @@ Test(proc, nonblocking_drive, .timeout = 30)
 /* The input is in the program's pipe when assay_proc_start() returns (as much as the pipe
  * holds): a program started without this process (an armed case's relay) does not wait for its
  * first pump. No pump here until the program has read it all and said so in a file. */
-Test(proc, the_input_is_written_before_the_first_pump, .timeout = 30)
+Test(proc, the_input_is_written_before_the_first_pump)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	char dir[] = "/tmp/assay-test-stdin-XXXXXX", *flag, *got;
 	assay_buf text = ASSAY_BUF_INIT;
 	assay_proc p = ASSAY_PROC_INIT;
@@ -826,8 +839,9 @@ Test(proc, the_input_is_written_before_the_first_pump, .timeout = 30)
 	free(flag);
 }
 
-Test(proc, nonblocking_pump_returns_while_child_sleeps, .timeout = 30)
+Test(proc, nonblocking_pump_returns_while_child_sleeps)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	bool done = true;
@@ -844,8 +858,9 @@ Test(proc, nonblocking_pump_returns_while_child_sleeps, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, nonblocking_timeout, .timeout = 30)
+Test(proc, nonblocking_timeout)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	int t;
@@ -894,8 +909,9 @@ static int tool_processes(const char *arg1, const char *arg2)
 	return n;
 }
 
-Test(proc, release_kills_a_running_process, .timeout = 30)
+Test(proc, release_kills_a_running_process)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	pid_t pid;
 	bool served;
@@ -923,8 +939,9 @@ Test(proc, release_kills_a_running_process, .timeout = 30)
 }
 
 /* A caller that could not pump for a while gives the time back: the timeout moves with it. */
-Test(proc, extend_moves_the_timeout, .timeout = 30)
+Test(proc, extend_moves_the_timeout)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 	assay_err err = ASSAY_ERR_INIT;
@@ -943,8 +960,9 @@ Test(proc, extend_moves_the_timeout, .timeout = 30)
 	assay_proc_release(&p);
 }
 
-Test(proc, extend_of_nothing_changes_nothing, .timeout = 30)
+Test(proc, extend_of_nothing_changes_nothing)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
 
@@ -960,8 +978,9 @@ Test(proc, extend_of_nothing_changes_nothing, .timeout = 30)
 
 /* An argument execve refuses (over 32 pages) is the program's failure to start, as a shell
  * says it (E2BIG), not an error of assay's: it ended the whole run before. */
-Test(proc, an_argument_too_long_to_exec_is_an_exec_failure, .timeout = 30)
+Test(proc, an_argument_too_long_to_exec_is_an_exec_failure)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	for (int sandbox = 0; sandbox < 2; sandbox++) {
 		assay_proc p = ASSAY_PROC_INIT;
 		assay_proc_result r;

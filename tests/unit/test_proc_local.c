@@ -531,8 +531,9 @@ Test(uid, a_folder_not_made_for_the_case_is_never_handed_over)
 	box_free(&b);
 }
 
-Test(uid, without_root_and_not_dumpable_the_namespaces_are_made, .timeout = 30)
+Test(uid, without_root_and_not_dumpable_the_namespaces_are_made)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
@@ -754,8 +755,9 @@ static int tty_attack_is(const struct box *b, const char *refuse, const char *sl
 	return ok;
 }
 
-Test(devices, no_terminal_is_reachable_and_none_is_controlling, .timeout = 30)
+Test(devices, no_terminal_is_reachable_and_none_is_controlling)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	const char *slave;
 	int master, st;
@@ -966,8 +968,9 @@ Test(program_file, a_linked_folder_in_the_working_folder_grants_nothing)
  * reaped by the kernel without a wait, and its CPU is lost to every wait4() (it is nobody's
  * child time). This pins that statement: if it changes, the documentation must.
  */
-Test(figures, cpu_of_a_child_the_kernel_reaps_is_not_counted, .timeout = 60)
+Test(figures, cpu_of_a_child_the_kernel_reaps_is_not_counted)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 
 	box_make(&b);
@@ -990,8 +993,9 @@ Test(figures, cpu_of_a_child_the_kernel_reaps_is_not_counted, .timeout = 60)
 
 /* The attacks above again as an unprivileged user, not dumpable as the CLI makes itself: each
  * is refused, and with every layer in force (attack() asserts that none was refused). */
-Test(local_nonroot, every_attack_fails_without_root_too, .timeout = 60)
+Test(local_nonroot, every_attack_fails_without_root_too)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	char *sock, *dgram, *hidden, *sym, *script, *text, *out = NULL, abstract[64], desc[64];
 	int fd1, fd2, fd3;

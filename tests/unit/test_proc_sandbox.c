@@ -430,8 +430,9 @@ static void escaped_grandchild_dies(const char *refuse)
 	box_free(&b);
 }
 
-Test(sandbox, escaped_grandchild_dies_with_the_case, .timeout = 30)
+Test(sandbox, escaped_grandchild_dies_with_the_case)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	escaped_grandchild_dies(NULL);
 	/* Without the namespaces the supervisor, a subreaper, finds and kills it. */
 	escaped_grandchild_dies("user-namespace");
@@ -461,8 +462,9 @@ static int count_marked(const char *marker)
 	return n;
 }
 
-Test(sandbox, fork_bomb_is_contained_and_ends_with_the_case, .timeout = 60)
+Test(sandbox, fork_bomb_is_contained_and_ends_with_the_case)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
@@ -502,8 +504,9 @@ static long forks_under_limit(const struct box *b, long limit, assay_proc_result
 	return made;
 }
 
-Test(sandbox, process_limit_holds, .timeout = 60)
+Test(sandbox, process_limit_holds)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc_result r;
 	long made;
@@ -516,8 +519,9 @@ Test(sandbox, process_limit_holds, .timeout = 60)
 	box_free(&b);
 }
 
-Test(sandbox_nonroot, process_limit_is_exact, .timeout = 60)
+Test(sandbox_nonroot, process_limit_is_exact)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc_result r;
 	long made;
@@ -557,8 +561,9 @@ static void run_true(bool sandbox, assay_proc_result *r)
 	box_free(&b);
 }
 
-Test(figures, max_rss_is_the_programs_not_assays, .timeout = 60)
+Test(figures, max_rss_is_the_programs_not_assays)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	size_t big = 300 * MiB;
 	char *mem = malloc(big);
 	assay_proc_result r;
@@ -573,8 +578,9 @@ Test(figures, max_rss_is_the_programs_not_assays, .timeout = 60)
 	free(mem);
 }
 
-Test(figures, max_rss_counts_what_the_program_touches, .timeout = 60)
+Test(figures, max_rss_counts_what_the_program_touches)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 
 	box_make(&b);
@@ -592,8 +598,9 @@ Test(figures, max_rss_counts_what_the_program_touches, .timeout = 60)
 	box_free(&b);
 }
 
-Test(figures, cpu_of_an_orphaned_grandchild_is_counted, .timeout = 60)
+Test(figures, cpu_of_an_orphaned_grandchild_is_counted)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 
 	box_make(&b);
@@ -614,8 +621,9 @@ Test(figures, cpu_of_an_orphaned_grandchild_is_counted, .timeout = 60)
 
 /* ---- limits ---- */
 
-Test(limits, cpu_limit_ends_a_spinning_program, .timeout = 60)
+Test(limits, cpu_limit_ends_a_spinning_program)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
@@ -660,8 +668,9 @@ Test(limits, file_size_limit)
 	box_free(&b);
 }
 
-Test(limits, memory_limit, .timeout = 60)
+Test(limits, memory_limit)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 
 	/* awk, not the test tool: a sanitizer build's tool maps shadow memory that no data limit
@@ -714,8 +723,9 @@ Test(limits, open_files_limit)
 
 /* ---- the report ---- */
 
-Test(sandbox, the_report_cannot_be_forged, .timeout = 30)
+Test(sandbox, the_report_cannot_be_forged)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	char stop[16];
 
@@ -788,8 +798,9 @@ static char *make_input(size_t len)
 	return data;
 }
 
-Test(caller, sigpipe_disposition_and_subreaper_state_unchanged, .timeout = 30)
+Test(caller, sigpipe_disposition_and_subreaper_state_unchanged)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	char *data = make_input(1 << 20);
 	struct sigaction before, after;
@@ -828,8 +839,9 @@ Test(caller, sigpipe_disposition_and_subreaper_state_unchanged, .timeout = 30)
 	box_free(&b);
 }
 
-Test(caller, its_own_child_survives_a_case, .timeout = 30)
+Test(caller, its_own_child_survives_a_case)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	pid_t mine = fork();
 
@@ -903,8 +915,9 @@ Test(sandbox, tmpdir_is_the_private_tmp)
 	box_free(&b);
 }
 
-Test(sandbox, timeout_kills_the_whole_namespace, .timeout = 30)
+Test(sandbox, timeout_kills_the_whole_namespace)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
@@ -943,8 +956,9 @@ Test(sandbox, exec_failures_are_reported)
 
 /* ---- refused layers ---- */
 
-Test(refused, without_namespaces_the_other_layers_hold, .timeout = 30)
+Test(refused, without_namespaces_the_other_layers_hold)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;
@@ -1066,8 +1080,9 @@ Test(refused, layer_names)
 
 /* ---- without root ---- */
 
-Test(sandbox_nonroot, every_layer_applies_without_root, .timeout = 30)
+Test(sandbox_nonroot, every_layer_applies_without_root)
 {
+	alarm(30); /* HANG GUARD (test_util.c) */
 	struct box b;
 	char *out = NULL, *parent;
 
@@ -1089,8 +1104,9 @@ Test(sandbox_nonroot, every_layer_applies_without_root, .timeout = 30)
 	box_free(&b);
 }
 
-Test(sandbox_nonroot, max_rss_is_honest_without_root, .timeout = 60)
+Test(sandbox_nonroot, max_rss_is_honest_without_root)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	size_t big = 300 * MiB;
 	char *mem;
 	assay_proc_result r;
@@ -1196,8 +1212,9 @@ static void hold(const struct box *b, bool sandbox, const char *how, const char 
 static const char *const hold_ways[] = { "shared", "memfd", "memfd-write" };
 
 /* RLIMIT_DATA let each of these hold 256 MiB under a 64 MiB limit. */
-Test(limits, memory_limit_bounds_shared_and_memfd_pages, .timeout = 120)
+Test(limits, memory_limit_bounds_shared_and_memfd_pages)
 {
+	alarm(120); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_cgroup_report cg;
 
@@ -1226,8 +1243,9 @@ Test(limits, memory_limit_bounds_shared_and_memfd_pages, .timeout = 120)
 }
 
 /* A memfd's pages are in no process's RSS: max_rss read 1.6 MB for 1.5 GB held. */
-Test(figures, max_rss_counts_shared_and_memfd_pages, .timeout = 60)
+Test(figures, max_rss_counts_shared_and_memfd_pages)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_cgroup_report cg;
 
@@ -1262,8 +1280,9 @@ static int count_cgroups(const char *dir, long pid)
 	return n;
 }
 
-Test(limits, cgroups_are_removed_and_a_dead_owners_are_swept, .timeout = 60)
+Test(limits, cgroups_are_removed_and_a_dead_owners_are_swept)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc_result r;
 	assay_cgroup_report cg;
@@ -1325,8 +1344,9 @@ Test(limits, cgroups_are_removed_and_a_dead_owners_are_swept, .timeout = 60)
 }
 
 /* Not enabled by the caller (or not available): RLIMIT_DATA as before, the guess as before. */
-Test(limits, without_cgroups_the_data_limit_holds, .timeout = 60)
+Test(limits, without_cgroups_the_data_limit_holds)
 {
+	alarm(60); /* HANG GUARD (test_util.c) */
 	struct box b;
 	assay_proc p = ASSAY_PROC_INIT;
 	assay_proc_result r;

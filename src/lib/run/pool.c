@@ -103,7 +103,6 @@ struct group_run {
 	bool begun;        /* group_begin succeeded: group_end is owed */
 	bool lane;
 	bool whole;        /* a shared lane run whole again (resume): no case is replayed */
-	bool lane_started;
 	bool lane_ran;     /* lane: a case of it has started (its folder holds what it left) */
 	size_t next;       /* lane: the next case to resolve */
 	size_t unresolved; /* cases not finished, replayed or given up */
@@ -146,10 +145,9 @@ struct pool {
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
 	size_t narmed;
-	bool arm_held;            /* a case could not be armed (its folder, input files or
-				     process): none is until a case ends, and it starts as usual */
-	bool start_held;          /* a case could not be started while another ran (start_case):
-				     none is until a case ends */
+	bool room_held;           /* a case could not be armed or started beside a running one
+				     (its folder, input files or process: that case may hold the
+				     room): none is until a case ends, then it starts as usual */
 	struct task **pending;    /* by run position (1-based): finished, waiting for release */
 	bool *released;
 	size_t next_release;
@@ -440,7 +438,7 @@ static const char *with_room(const struct pool *p, assay_arena *a, const char *e
 	return assay_value_stringf(a, "%s (the run's working folders are a tmpfs of %lld bytes and "
 				      "%lld files: --scratch-size, --scratch-inodes)",
 				   error, o->scratch_bytes,
-				   o->scratch_inodes > 0 ? o->scratch_inodes : 1000000LL).u.s;
+				   o->scratch_inodes > 0 ? o->scratch_inodes : ASSAY_RUN__SCRATCH_INODES).u.s;
 }
 
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
@@ -710,7 +708,7 @@ static bool over_budget(const struct pool *p)
  */
 static bool may_arm(struct pool *p, struct group_run **gr_out)
 {
-	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new || p->arm_held ||
+	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new || p->room_held ||
 	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
 		return false;
 	while (p->cur_group < p->ngroups) {
@@ -753,7 +751,7 @@ static int arm_more(struct pool *p)
 			/* not armed: it starts in its turn, as usual (start_case) */
 			p->cur_case--;
 			p->cur_pos--;
-			p->arm_held = true;
+			p->room_held = true;
 			return 0;
 		}
 		if (leader && p->narmed > narmed) { /* armed (not replayed): it follows */
@@ -775,7 +773,7 @@ static int fill(struct pool *p)
 	} else if ((rc = go_free_slots(p))) {
 		return rc;
 	}
-	while (p->nrunning < p->jobs && !p->no_new && !p->start_held && !over_budget(p)) {
+	while (p->nrunning < p->jobs && !p->no_new && !p->room_held && !over_budget(p)) {
 		if (stopping(p)) {
 			p->no_new = true;
 			break;
@@ -797,7 +795,6 @@ static int fill(struct pool *p)
 			/* the whole group is one unit */
 			p->cur_case = g->ncases;
 			p->cur_pos += g->ncases;
-			gr->lane_started = true;
 			if ((rc = lane_decide(p, gr)) || (rc = lane_next(p, gr))) {
 				if (rc < 0)
 					return rc;
@@ -805,8 +802,7 @@ static int fill(struct pool *p)
 				 * starts again once a case ends */
 				p->cur_case = 0;
 				p->cur_pos -= g->ncases;
-				gr->lane_started = false;
-				p->start_held = true;
+				p->room_held = true;
 				break;
 			}
 			continue;
@@ -822,7 +818,7 @@ static int fill(struct pool *p)
 			/* not started while another case runs: it starts again once a case ends */
 			p->cur_case--;
 			p->cur_pos--;
-			p->start_held = true;
+			p->room_held = true;
 			break;
 		}
 	}
@@ -900,7 +896,7 @@ static int finished(struct pool *p, size_t i)
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
 	give_workdir(p, t);
-	p->arm_held = p->start_held = false; /* its room is back: both may succeed again */
+	p->room_held = false; /* its room is back: arming and starting may succeed again */
 	free(t->rel);
 	t->rel = NULL;
 	if (rc) {

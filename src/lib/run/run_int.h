@@ -39,6 +39,9 @@ struct assay_run__run {
 
 /* ---- scratch.c: the run's root on a tmpfs ---- */
 
+/* The tmpfs's nr_inodes when opts->scratch_inodes is 0. */
+#define ASSAY_RUN__SCRATCH_INODES 1000000LL
+
 /* Mounts a tmpfs of opts->scratch_bytes and opts->scratch_inodes on `root` (just made, its
  * .owner claimed), unless opts->keep or no scratch is asked for. @return whether it did. */
 bool assay_run__scratch_mount(const char *root, const assay_run_opts *opts);

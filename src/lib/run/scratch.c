@@ -30,12 +30,10 @@
 #include "run/run_int.h"
 #include "util/banned.h"
 
-#define DEFAULT_INODES 1000000LL
-
 bool assay_run__scratch_mount(const char *root, const assay_run_opts *opts)
 {
 	char data[128];
-	long long inodes = opts->scratch_inodes > 0 ? opts->scratch_inodes : DEFAULT_INODES;
+	long long inodes = opts->scratch_inodes > 0 ? opts->scratch_inodes : ASSAY_RUN__SCRATCH_INODES;
 
 	if (opts->keep || opts->scratch_bytes <= 0)
 		return false;

@@ -638,3 +638,36 @@ Test(store, the_store_and_lock_are_closed_to_programs_run_meanwhile)
 	cr_expect_str_eq(out, "0\n", "a child sees %s", out);
 	assay_store_close(s);
 }
+
+static size_t file_size(const char *name)
+{
+	char *path = assay_path_join(dir, name);
+	struct stat st;
+
+	cr_assert_eq(stat(path, &st), 0, "%s", path);
+	free(path);
+	return (size_t)st.st_size;
+}
+
+/* The results folder's sink appends a case's line to reports.jsonl once the store has
+ * committed it, its batch's lines in one write: never a line of a case the store may lose. */
+Test(store, reports_jsonl_gets_a_line_once_its_case_is_committed)
+{
+	assay_store *s = open_w();
+	assay_sink k;
+	assay_err err = ASSAY_ERR_INIT;
+	assay_value line = js("{\"id\": \"a\", \"results\": {}, \"passed\": true}");
+	assay_case_report r = { .checkpoint = &CP, .group = &G, .id = "a", .json = &line,
+				.index = 1, .passed = true };
+
+	cr_assert_eq(assay_sink_store_new(&k, s, dir, 0, false, &err), 0, "%s", err.msg);
+	cr_assert_eq(k.on_begin(k.payload, NULL, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(k.on_case(k.payload, &r, &err), 0, "%s", err.msg);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 0, "the batch is still open");
+	cr_expect_eq(file_size("reports.jsonl"), 0, "a line of a case not yet committed");
+	cr_assert_eq(k.flush(k.payload, &err), 0, "%s", err.msg);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 1);
+	cr_expect_eq(file_size("reports.jsonl"), strlen("{\"id\": \"a\", \"results\": {}, \"passed\": true}\n"));
+	k.free(k.payload);
+	assay_store_close(s);
+}

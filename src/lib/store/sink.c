@@ -7,10 +7,15 @@
  * run again) go, and a line lost between the store and the append comes back.
  *
  * Key decisions:
- * - Each line is appended with write(2) calls on an O_APPEND descriptor right after the case is
- *   stored; a kill can leave a partial last line only in reports.jsonl, never in the store. A
- *   resumed run rewrites reports.jsonl from the store when it begins and when it ends (a case
- *   run again replaces its old result).
+ * - The lines of the store's open batch wait in memory and are appended, with write(2) calls on
+ *   an O_APPEND descriptor, when the batch is committed (within ASSAY_STORE_BATCH_SECONDS of a
+ *   case's end): one write per batch, not per case (a write was a tenth of the main process's
+ *   own work per trivial case, issue #19), and a line is in reports.jsonl only once its case
+ *   is in the store. More than PENDING_MAX bytes waiting are appended at once, so memory stays
+ *   bounded whatever the rate; a batch the store loses (a commit that fails, a full disk) has
+ *   its waiting lines dropped with it. A kill can leave a partial last line only in
+ *   reports.jsonl, never in the store. A resumed run rewrites reports.jsonl from the store when
+ *   it begins and when it ends (a case run again replaces its old result).
  * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run
  *   order), so a line is on disk as soon as its case is. When some line came out of run order,
  *   reports.jsonl is rewritten from the store in run order at the end, so a finished run's file
@@ -31,6 +36,9 @@
 #include "util/fs_int.h"
 #include "util/banned.h"
 
+/* lines waiting for their batch's commit (bytes) beyond which they are appended at once */
+#define PENDING_MAX (1024 * 1024)
+
 struct store_sink {
 	assay_store *s;
 	char *dir;
@@ -40,7 +48,7 @@ struct store_sink {
 	bool out_of_order; /* a line was appended before one of a case earlier in run order */
 	size_t last_index;
 	size_t value_cap;
-	assay_buf line;
+	assay_buf pending; /* the lines of the store's open batch, not yet appended */
 };
 
 static int write_all(int fd, const char *p, size_t len, const char *path, assay_err *err)
@@ -96,6 +104,27 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 	return 0;
 }
 
+/*
+ * After the store took a case or committed (rc its answer): the waiting lines are appended once
+ * their batch is committed (or when too many wait), and dropped when the store lost it.
+ */
+static int settle(struct store_sink *k, int rc, assay_err *err)
+{
+	if (k->s->batch && k->pending.len <= PENDING_MAX)
+		return rc; /* the batch is open (a case the store refused is not in it): its lines
+			    * wait for it */
+	if (!k->s->batch && rc) /* a commit failed, or SQLite abandoned the batch */
+		assay_buf_reset(&k->pending);
+	if (k->pending.len) {
+		int wrc = write_all(k->fd, k->pending.ptr, k->pending.len, k->reports, err);
+
+		assay_buf_reset(&k->pending);
+		if (!rc)
+			rc = wrc;
+	}
+	return rc;
+}
+
 static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 {
 	struct store_sink *k = payload;
@@ -107,11 +136,10 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 		k->out_of_order = true;
 	else
 		k->last_index = r->index;
-	assay_buf_reset(&k->line);
-	if ((rc = assay_store_put_case(k->s, r, k->value_cap, &k->line, err)))
-		return rc;
-	assay_buf_addch(&k->line, '\n');
-	return write_all(k->fd, k->line.ptr, k->line.len, k->reports, err);
+	rc = assay_store_put_case(k->s, r, k->value_cap, &k->pending, err);
+	if (!rc)
+		assay_buf_addch(&k->pending, '\n');
+	return settle(k, rc, err);
 }
 
 static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
@@ -123,7 +151,7 @@ static int on_end(void *payload, const assay_run_summary *sum, assay_err *err)
 
 	/* the last batch is committed before any file says the run is whole: a commit that
 	 * fails (a full disk) leaves no summary.json claiming cases the store lacks */
-	if ((rc = assay_store_flush(k->s, err))) {
+	if ((rc = settle(k, assay_store_flush(k->s, err), err))) {
 		free(path);
 		return rc;
 	}
@@ -151,18 +179,22 @@ static int flush(void *payload, assay_err *err)
 {
 	struct store_sink *k = payload;
 
-	return assay_store_flush(k->s, err);
+	return settle(k, assay_store_flush(k->s, err), err);
 }
 
 static void sink_free(void *payload)
 {
 	struct store_sink *k = payload;
 
+	/* a run that stopped on an error: its open batch is committed now (as closing the store
+	 * would), and its lines follow it */
+	if (k->pending.len && k->fd >= 0)
+		settle(k, assay_store_flush(k->s, NULL), NULL);
 	if (k->fd >= 0)
 		close(k->fd);
 	free(k->dir);
 	free(k->reports);
-	assay_buf_release(&k->line);
+	assay_buf_release(&k->pending);
 	free(k);
 }
 
@@ -182,7 +214,7 @@ int assay_sink_store_new(assay_sink *out, assay_store *s, const char *dir, size_
 	k->resume = resume;
 	k->value_cap = value_cap ? (value_cap == SIZE_MAX ? 0 : value_cap)
 				 : ASSAY_REPORT_VALUE_CAP_DEFAULT;
-	k->line = (assay_buf)ASSAY_BUF_INIT;
+	k->pending = (assay_buf)ASSAY_BUF_INIT;
 	/* each case is stored as it finishes, with its run position: any order will do */
 	*out = (assay_sink){ k, on_begin, on_case, on_end, sink_free, NULL, true, flush };
 	return 0;

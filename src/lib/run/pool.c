@@ -525,8 +525,11 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	}
 	assay_err e = ASSAY_ERR_INIT;
 	bool empty;
+	/* a request (the api adapter) is not a program run in its folder: the submission is its
+	 * server's, copied once for the group (.server), not once more for each case */
 	if (prepare_workdir(run->spares, base, g->isolated ? gr->gfd : -1, rel, dir,
-			    gr->ctx.submission, t->c, g->isolated, &empty, &e)) {
+			    p->ad->requests ? NULL : gr->ctx.submission, t->c, g->isolated,
+			    &empty, &e)) {
 		char msg[1200];
 
 		if (undo) {

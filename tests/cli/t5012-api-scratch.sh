@@ -83,6 +83,26 @@ EOF
 passed() { jq -r '.case.passed' "$1/reports.jsonl" | tr '\n' ' '; }
 errors() { jq -c '{id: .id, e: .case.error, m: .case.execution.message}' "$1/reports.jsonl"; }
 
+# (the last session's closing note: the submission's copy into .server failed group_begin,
+# which stopped the run, exit 4 "cannot write: No space left on device", no report written)
+test_case 'a server folder that does not fit even alone fails its group, not the run' '
+	make_suite f 1600000
+	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 1
+	[ "$(jq -r .id r/reports.jsonl | tr "\n" " ")" = "a1 w1 b1 b2 " ] || { cat err; false; }
+	[ "$(jq -r "select(.case.checkpoint == \"c1\") | .case.passed" r/reports.jsonl | tr "\n" " ")" = "true true " ] ||
+		{ errors r; false; }
+	for c in b1 b2; do
+		e=$(jq -r "select(.id == \"$c\") | .case.execution.message" r/reports.jsonl)
+		case "$e" in
+		"cannot prepare the server folder: "*"No space left on device (the run"?"s working folders are a tmpfs of 1536000 bytes and 1000000 files: --scratch-size, --scratch-inodes)") ;;
+		*) errors r; false ;;
+		esac
+	done
+	jq -e ".totals.total == 4 and .totals.passed == 2" r/summary.json
+	# the terminal listing says why too
+	expect_grep "cannot prepare the server folder" out
+	if pgrep -f "marker-$M" >/dev/null; then echo "a server outlived its run"; false; fi'
+
 # (found while testing the server folder's room: each case's own working folder got a copy of
 # the submission too, so the server's needed twice its room, and every case failed with "cannot
 # prepare the working folder" for a submission of more than half the room)
@@ -90,5 +110,35 @@ test_case 'a server folder that fits once is all an api group needs' '
 	make_suite f 900000
 	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 0
 	[ "$(passed r)" = "true true true true " ] || { cat err; errors r; false; }'
+
+# (the same note: a group set up beside a running case that holds the room; this passed before
+# too, the group_begin that failed being torn down and set up again, and guards the way the
+# retry goes now: the first case's start says the folder could not be made, and the pool undoes
+# the group)
+test_case 'at -jN a server folder that does not fit beside a running case waits for its room' '
+	make_suite f 600000
+	# (at -j3 the three groups are set up at once, before anything fills the room)
+	for j in 1 2; do
+		run_assay run f -o r$j -j $j --scratch-size 1500K; expect_exit 0
+		[ "$(passed r$j)" = "true true true true " ] || { cat err; errors r$j; false; }
+	done'
+
+# (the same note: with --keep the group torn down for the retry kept what it had copied, and
+# that partial copy held the room the running case needed: the filler failed at -j2, passed at
+# -j1)
+test_case 'with --keep and a full --work-dir, the retried server folder leaves no partial copy' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root to mount a tmpfs"
+	mkdir -m 755 small
+	mount -t tmpfs -o size=1500K,mode=755 tmpfs small ||
+		skip_optional "cannot mount a tmpfs here"
+	make_suite f 600000
+	code=0
+	"$ASSAY" run f -o r -j 2 --keep --work-dir "$PWD/small" >out 2>err || code=$?
+	kept=$(find small -path "*/g3/.server/*" -type f | sort | tr "\n" " ")
+	umount small
+	expect_exit 0
+	[ "$(passed r)" = "true true true true " ] || { cat err; errors r; false; }
+	# the one copy the cases ran on, whole
+	[ "$(echo "$kept" | wc -w)" = 2 ] || { echo "kept: $kept"; false; }'
 
 test_done

@@ -12,9 +12,12 @@
  *   seconds of the attempt that answered, or of the last one).
  * - The first case of a group waits, without blocking, until the server is ready (bounded by
  *   startup_timeout); a server that never became ready or has ended fails every case of its
- *   group still to run with that reason (execution.message), without a request. A request that fails while the
- *   server is running waits up to 250 ms for the server's end to show, so a server that died
- *   is reported as such rather than as "connection refused".
+ *   group still to run with that reason (execution.message), without a request. So does a
+ *   server folder that could not be prepared (the working folders full), unless another case
+ *   runs beside the group's first (ctx->start_again): that case may hold the room, so start
+ *   returns an error and the pool sets the group up again once a case ends. A request that
+ *   fails while the server is running waits up to 250 ms for the server's end to show, so a
+ *   server that died is reported as such rather than as "connection refused".
  * - Each case's report gets the server's output since the previous case (execution.log).
  * - execution describes the request, not a process: wall_time is execution_time, status
  *   timed_out when it timed out; the server's own figures are not per case.
@@ -115,10 +118,18 @@ static int step_server(struct api_job *job, assay_err *err)
 static int start(void **jobp, void *state, const assay_run_ctx *ctx, const assay_case *c,
 		 const char *workdir, assay_err *err)
 {
+	struct api_server *srv = state;
 	struct api_job *job = assay_xcalloc(1, sizeof(*job));
 	int rc;
 
 	(void)workdir; /* the server works in the group's folder */
+	if (srv->unprepared && ctx->start_again) {
+		/* a case running beside it may hold the room its folder needs: the pool undoes
+		 * the group (its partial copy with it) and sets it up again once a case ends */
+		free(job);
+		*jobp = NULL;
+		return assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "%s", srv->failure);
+	}
 	job->srv = state;
 	job->ctx = ctx;
 	job->c = c;

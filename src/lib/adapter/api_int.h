@@ -109,6 +109,9 @@ struct api_server {
 	bool ended;              /* the proc has ended: `result` holds how */
 	assay_proc_result result;
 	char *failure;           /* why the server cannot take cases (never ready, ended), or NULL */
+	bool unprepared;         /* `failure`: its folder or TMPDIR could not be made (no room);
+				    a case started beside a running one (ctx->start_again) then
+				    returns an error: the pool sets the group up again later */
 	CURLM *multi;
 	struct api_sockets socks;
 	/* readiness */

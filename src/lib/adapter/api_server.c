@@ -17,7 +17,10 @@
  *   off it may still bind and listen on its port (assay_sandbox.tcp_port), and connects nowhere.
  * - It runs in `<group folder>/.server`, a fresh copy of the submission (case ids never start
  *   with a dot, so no case's working folder can be it or be removed from under it); that folder
- *   and its private TMPDIR are all it may write.
+ *   and its private TMPDIR are all it may write. Either one that cannot be made (the working
+ *   folders full) fails the group's cases with the reason, not the run (prepare); beside a
+ *   running case the first case's start refuses instead, and the pool sets the group up again
+ *   once a case ends (api.c).
  * - Ready means any HTTP answer on health_path (a 404 too), within startup_timeout seconds,
  *   trying again after 20 ms, doubling up to 500 ms. group_begin only starts the server; the
  *   waiting is done without blocking by the first case (assay_api__server_step from its pump),
@@ -343,6 +346,28 @@ int assay_api__server_deadline_ms(const struct api_server *s)
 	return assay_api__min_ms(ms, ms_until(s->next_probe));
 }
 
+/* Makes the server's folder (a fresh copy of the submission) and its private TMPDIR. When the
+ * run's working folders cannot take them (full: a case's --keep'd folders, one running beside
+ * it, or a submission bigger than they are) that is the group's cases' verdict, as a cli case's
+ * working folder that cannot be prepared is, not the run's error: false, with `failure` saying
+ * what could not be done and why (the pool adds where the room went), and `unprepared`. */
+static bool prepare(struct api_server *s)
+{
+	const assay_run_ctx *ctx = s->ctx;
+	assay_err e = ASSAY_ERR_INIT;
+	char msg[1200];
+
+	if (assay_fs_mkdirs_beneath(ctx->group_dir, SERVER_DIR, &e) ||
+	    (ctx->submission && assay_fs_copy_tree(ctx->submission, s->dir, &e)))
+		s->failure = assay_xasprintf("cannot prepare the server folder: %s",
+					     assay_err_format(&e, msg, sizeof(msg)));
+	else if (assay_fs_mkdtemp(&s->tmp, ctx->tmp_root, "server-", &e))
+		s->failure = assay_xasprintf("cannot make the server's temporary folder: %s",
+					     assay_err_format(&e, msg, sizeof(msg)));
+	s->unprepared = s->failure != NULL;
+	return !s->unprepared;
+}
+
 /* Starts the server of `s` (its first case waits until it is ready). @return 0 or an error */
 static int begin(struct api_server *s, assay_err *err)
 {
@@ -370,11 +395,8 @@ static int begin(struct api_server *s, assay_err *err)
 	s->base_url = cfg->ipv6 ? assay_xasprintf("http://[%s]:%u", cfg->address, s->port)
 				: assay_xasprintf("http://%s:%u", cfg->address, s->port);
 	s->dir = assay_path_join(ctx->group_dir, SERVER_DIR);
-	if ((rc = assay_fs_mkdirs_beneath(ctx->group_dir, SERVER_DIR, err)) ||
-	    (ctx->submission && (rc = assay_fs_copy_tree(ctx->submission, s->dir, err))))
-		return rc;
-	if ((rc = assay_fs_mkdtemp(&s->tmp, ctx->tmp_root, "server-", err)))
-		return rc;
+	if (!prepare(s))
+		return 0;
 	server_argv(s);
 	server_env(s);
 	s->p.cwd = assay_xstrdup(s->dir);

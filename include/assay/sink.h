@@ -52,7 +52,10 @@ typedef struct assay_sink {
 	int (*on_end)(void *payload, const assay_run_summary *summary, assay_err *err);
 	void (*free)(void *payload);
 	/** A case is about to run (`index`: its 1-based position in run order, of `total`;
-	 *  with jobs > 1 several cases run at once and starts come in any order); may be NULL. */
+	 *  with jobs > 1 several cases run at once and starts come in any order): once per case,
+	 *  when its adapter has started it. A case that waits for room a running case holds is
+	 *  announced when it does start; a case replayed, or that could not be loaded or its
+	 *  working folder made, is not announced (on_case has it). May be NULL. */
 	void (*on_start)(void *payload, const struct assay_checkpoint *checkpoint,
 			 const struct assay_group *group, const char *id, size_t index,
 			 size_t total);

@@ -492,8 +492,6 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		group_undo(p, gr);
 		return 1;
 	}
-	if (!arm)
-		assay_run__notify_start(run, cp, g, id, pos);
 	assay_case_load(&t->c, run->suite, cp, g, k, run->opts->warn, run->opts->warn_payload);
 	t->a = assay_arena_new(budget);
 	t->cr.kase = t->c;
@@ -577,6 +575,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		t->armed_at = assay_now();
 		p->armed[p->narmed++] = t;
 	} else {
+		assay_run__notify_start(run, cp, g, id, pos); /* once: it can no longer be undone */
 		p->running[p->nrunning++] = t;
 	}
 	return 0;

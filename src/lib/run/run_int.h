@@ -74,7 +74,8 @@ int assay_run__emit_any(struct assay_run__run *run, assay_case_report *cr);
 int assay_run__emit_ordered(struct assay_run__run *run, assay_case_report *cr, size_t icp,
 			    size_t ig);
 
-/* Tells every sink that case `id` at run position `index` starts (runner.c). */
+/* Tells every sink that case `id` at run position `index` starts (runner.c): once per case, as
+ * the adapter has started it (or let it go, armed), never before a start the pool may undo. */
 void assay_run__notify_start(struct assay_run__run *run, const assay_checkpoint *cp,
 			     const assay_group *g, const char *id, size_t index);
 

@@ -22,4 +22,36 @@ test_case 'a case that waits for its room beside a running case is announced onc
 	tr "\r" "\n" < out | grep -o "\[[0-9]*/2\] c/g/a[12]" > starts || true
 	[ "$(tr "\n" " " < starts)" = "[1/2] c/g/a1 [2/2] c/g/a2 " ] || { cat -v out; false; }'
 
+# (found in a closing note: a case whose input file did not fit showed a "no value" line per
+# attribute and a reproduce line, one whose files/ did not fit only its error; a case that
+# could not be loaded shows only its error too)
+test_case 'a case that never ran shows its error alone, however its setting up failed' '
+	rm -rf g && mkdir -p g/c/g/b/files
+	printf "name: g\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > g/suite.yaml
+	printf "arguments: [\"true\"]\ninput_files: [{path: in, content: \"%s\"}]\nexpected: {status_code: 0, output: \"\"}\n" \
+		"$(head -c 1600000 /dev/zero | tr "\\0" x)" > g/c/g/a.yaml
+	head -c 1600000 /dev/zero > g/c/g/b/files/big
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0, output: \"\"}\n" > g/c/g/b/case.yaml
+	printf "arguments: [oops\n" > g/c/g/c.yaml
+	run_assay run g -o r -j 1 --scratch-size 1500K; expect_exit 1
+	# each: its FAIL line, then its error line, and nothing else
+	sed -n "/^Failures/,/^\$/p" out | sed "1d;\$d" > listing
+	[ "$(grep -c . listing)" = 6 ] || { cat out; false; }
+	[ "$(sed -n "2p;4p;6p" listing | cut -c1-11 | sort -u)" = "    error: " ] || { cat out; false; }
+	expect_grep "^    error: cannot prepare its input files: in: cannot write: No space left on device" listing
+	expect_grep "^    error: cannot prepare the working folder: big: cannot write: No space left on device" listing
+	if grep -q "no value\|reproduce" out; then cat out; false; fi
+	# the reports say it in the terminal'"'"'s words, with no line to run again either
+	"$ASSAY" report r --format markdown:r.md
+	[ "$(grep -c "assay run-case" r.md)" = 0 ] || { cat r.md; false; }
+	[ "$(grep -c "^status_code: no value" r.md)" = 0 ] || { cat r.md; false; }
+	# a program that could not be executed was started: its lines and reproduce line stay
+	rm -rf h && mkdir -p h/c/g
+	printf "name: h\nadapter: {type: cli, command: [./no-such-program]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > h/suite.yaml
+	printf "expected: {status_code: 0}\n" > h/c/g/a.yaml
+	run_assay run h -o r2; expect_exit 1
+	expect_grep "^    error: cannot run .\./no-such-program.: No such file or directory" out
+	expect_grep "^    status_code: expected 0, got 127" out
+	expect_grep "^    reproduce: .*\./no-such-program < /dev/null" out'
+
 test_done

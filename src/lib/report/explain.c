@@ -99,8 +99,8 @@ void assay_report__repro(assay_buf *out, const assay_value *run, const struct as
 	const assay_value *sub = assay_object_get(run, "submission");
 	assay_buf name = ASSAY_BUF_INIT;
 
-	if (!c->execution && c->error)
-		return; /* not run (could not be loaded): nothing to run again */
+	if (assay_term__never_ran(c->line, c->error))
+		return; /* not run (could not be loaded or set up): nothing to run again */
 	assay_buf_adds(out, "assay run-case ");
 	if (suite && suite->kind == ASSAY_V_STRING)
 		assay_term__shell_word(out, suite->u.s, suite->len);

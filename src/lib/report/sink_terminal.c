@@ -18,6 +18,9 @@
  *   server printed since the previous case (execution.log: a server that could not start
  *   says why only there).
  * - The reproduce line is rendered at the end, when the run's root is known (--keep).
+ * - A case that never ran (assay_term__never_ran: not loaded, its working folder, input files
+ *   or temporary folder not made) is shown by its error alone: no attribute has a value, and
+ *   there is nothing to reproduce.
  * - The progress line is rewritten at most every PROGRESS_S seconds: a write per case to a
  *   terminal (and the terminal's redraw) would cost a run of trivial cases a good part of its
  *   time, and nobody reads 500 lines a second. A start held back is written by a later tick
@@ -199,8 +202,10 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	if (log && log->kind == ASSAY_V_STRING)
 		assay_term__tail(&f->tail, "server output (execution.log)", log->u.s, log->len,
 				 STDERR_LINES, &t->st);
-	/* a case that was not run (it could not be loaded) has nothing to reproduce */
+	/* a case that was not run (it could not be loaded, its working folder or input files not
+	 * made) has nothing to reproduce */
 	f->has_repro = assay_report_get(r->json, "execution") &&
+		       !assay_term__never_ran(r->json, r->error) &&
 		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,
 					      &t->command, t->o.pass_env);
 	return 0;

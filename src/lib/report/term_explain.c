@@ -716,6 +716,27 @@ static bool repeats_error(const char *error, const char *attr, const assay_value
 	       !strcmp(error + n + 2, diff->u.s + sizeof(prefix) - 1);
 }
 
+bool assay_term__never_ran(const assay_value *json, const char *error)
+{
+	const assay_value *execution = assay_report_get(json, "execution");
+	const assay_value *status = assay_object_get(execution, "status");
+	const assay_value *results = assay_object_get(json, "results");
+
+	if (!error)
+		return false;
+	if (!execution)
+		return true;
+	if (!status || status->kind != ASSAY_V_STRING || strcmp(status->u.s, "exec_failed"))
+		return false;
+	for (uint32_t i = 0; results && results->kind == ASSAY_V_OBJECT && i < results->len; i++) {
+		const assay_value *actual = assay_object_get(&results->u.members[i].value, "actual");
+
+		if (actual && actual->kind != ASSAY_V_NULL)
+			return false;
+	}
+	return true;
+}
+
 void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown)
 {
@@ -738,8 +759,8 @@ void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in
 		assay_term__visible(out, e, strlen(e));
 		assay_buf_addch(out, '\n');
 	}
-	if (!execution)
-		return; /* not run: every attribute carries the error again */
+	if (!execution || assay_term__never_ran(json, error))
+		return; /* not run: every attribute carries the error again, or has no value */
 	const assay_value *msg = assay_object_get(execution, "message");
 	if (!error || !msg || msg->kind != ASSAY_V_STRING ||
 	    strncmp(error, msg->u.s, msg->len)) /* else the error said it already */

@@ -50,6 +50,16 @@ struct assay_term__reasons_in {
 void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown);
 
+/*
+ * Whether the case of report line `json`, with error `error` (or NULL), never ran: it has an
+ * error and no execution (it could not be loaded, its working folder not made), or an
+ * execution that ended before its program was started, with no value of any attribute (the cli
+ * adapter's input files or temporary folder could not be made). Such a case is shown by its
+ * error alone, with nothing to reproduce. A program that could not be executed (no such file)
+ * was started: its status_code (127) and stderr say so, and its reproduce line stays.
+ */
+bool assay_term__never_ran(const assay_value *json, const char *error);
+
 /* Appends the last `max_lines` lines of `text` (a case's stderr, an api server's
  * execution.log), each cut to a screen width, under a heading naming `what` ("stderr"). */
 void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,

@@ -36,6 +36,10 @@ typedef struct assay_term_opts {
 	const char *const *pass_env; /**< the --pass-env patterns cases ran with (NULL-terminated),
 				      or NULL: the reproduce lines take those variables from the
 				      shell, as `env -i` would drop them */
+	const char *program; /**< the file the cases ran for the command's first word, when a
+			          shell's PATH finds another (as root with the sandbox, a case runs
+			          as nobody, whose search of PATH skips what it cannot reach), or
+			          NULL: the reproduce lines name it (copied) */
 } assay_term_opts;
 
 /**

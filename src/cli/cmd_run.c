@@ -528,10 +528,12 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	hide_outputs(&a, &ra);
 	if (!a.quiet) {
+		char *program = run_common_program_ran(suite, &a);
 		assay_term_opts t = { stderr, isatty(STDERR_FILENO), stdout, use_color(a.color),
 				      a.max_failures, a.verbose, a.entry, a.exitfirst, NULL,
-				      (const char *const *)a.pass_env.v };
+				      (const char *const *)a.pass_env.v, program };
 		assay_sink_terminal_new(&sinks[nsinks++], &t);
+		free(program);
 	}
 	if (l.accept)
 		accept_sink(&sinks[nsinks++], &acc);

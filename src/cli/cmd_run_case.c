@@ -123,9 +123,11 @@ int cmd_run_case(int argc, char **argv)
 		const char *no = getenv("NO_COLOR");
 		bool colored = !strcmp(color, "always") ||
 			       (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(no && *no));
+		char *program = run_common_program_ran(suite, &a);
 		assay_term_opts t = { NULL, false, stdout, colored, SIZE_MAX, 1, a.entry, false, NULL,
-				      (const char *const *)a.pass_env.v };
+				      (const char *const *)a.pass_env.v, program };
 		assay_sink_terminal_new(&sink, &t);
+		free(program);
 	} else {
 		assay_sink_array_new(&sink, a.full);
 	}

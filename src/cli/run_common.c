@@ -495,17 +495,13 @@ static char *path_search(const char *name, bool as_nobody)
 	return found;
 }
 
-/*
- * As root with the sandbox, a case runs as nobody, whose search of PATH skips what it cannot
- * reach: a `python3` under /root (pyenv's shims, mode 0700 above) became /usr/bin/python3, a
- * program of another version with other modules, with no word said; or none at all. Says so,
- * once, for the program the cases run when it is named without a folder.
- */
-static void warn_program_out_of_reach(const assay_suite *suite, const struct run_args *a)
+/* The word naming the cases' program (--entry's first, else adapter.command's), malloc'd, or
+ * NULL when it has a folder (it is no search of PATH) or there is none. */
+static char *program_word(const assay_suite *suite, const struct run_args *a)
 {
 	assay_strvec argv = ASSAY_STRVEC_INIT;
 	const char *name = NULL;
-	char *root_finds, *nobody_finds;
+	char *word = NULL;
 
 	if (a->entry) {
 		if (!assay_shell_split(&argv, a->entry, NULL) && argv.nr)
@@ -513,8 +509,51 @@ static void warn_program_out_of_reach(const assay_suite *suite, const struct run
 	} else if (suite->command.nr) {
 		name = suite->command.v[0];
 	}
-	if (!name || !*name || strchr(name, '/') || !(root_finds = path_search(name, false))) {
-		assay_strvec_clear(&argv);
+	if (name && *name && !strchr(name, '/'))
+		word = assay_xstrdup(name);
+	assay_strvec_clear(&argv);
+	return word;
+}
+
+/* Do the cases run as nobody: assay runs as root, with the sandbox (--sandbox, else the
+ * suite's)? */
+static bool cases_as_nobody(const assay_suite *suite, const struct run_args *a)
+{
+	if (geteuid() != 0)
+		return false;
+	if (a->sandbox)
+		return strcmp(a->sandbox, "off") != 0;
+	return suite->sandbox != ASSAY_SANDBOX_OFF;
+}
+
+char *run_common_program_ran(const assay_suite *suite, const struct run_args *a)
+{
+	char *name = cases_as_nobody(suite, a) ? program_word(suite, a) : NULL;
+	char *root_finds = name ? path_search(name, false) : NULL;
+	char *nobody_finds = root_finds ? path_search(name, true) : NULL;
+
+	if (nobody_finds && !strcmp(nobody_finds, root_finds)) {
+		free(nobody_finds);
+		nobody_finds = NULL;
+	}
+	free(name);
+	free(root_finds);
+	return nobody_finds;
+}
+
+/*
+ * As root with the sandbox, a case runs as nobody, whose search of PATH skips what it cannot
+ * reach: a `python3` under /root (pyenv's shims, mode 0700 above) became /usr/bin/python3, a
+ * program of another version with other modules, with no word said; or none at all. Says so,
+ * once, for the program the cases run when it is named without a folder (the terminal's
+ * reproduce lines name the one that ran: run_common_program_ran).
+ */
+static void warn_program_out_of_reach(const assay_suite *suite, const struct run_args *a)
+{
+	char *name = program_word(suite, a), *root_finds, *nobody_finds;
+
+	if (!name || !(root_finds = path_search(name, false))) {
+		free(name);
 		return;
 	}
 	nobody_finds = path_search(name, true);
@@ -530,9 +569,9 @@ static void warn_program_out_of_reach(const assay_suite *suite, const struct run
 			"and nobody cannot reach %s, the `%s` on PATH: the cases run %s instead; put "
 			"it where nobody can reach it, or --sandbox off\n",
 			root_finds, name, nobody_finds);
+	free(name);
 	free(root_finds);
 	free(nobody_finds);
-	assay_strvec_clear(&argv);
 }
 
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,

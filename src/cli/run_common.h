@@ -133,6 +133,16 @@ void cli_cpus_restore(void);
 /* Whether environment variable `name` turns a feature off: off, 0, false or no (any case). */
 bool cli_env_off(const char *name);
 
+/*
+ * The file the cases' program runs as, when that is not the one a shell's PATH finds (malloc'd),
+ * else NULL: as root with the sandbox (--sandbox, else the suite's) a case runs as nobody, whose
+ * search of PATH skips what it cannot reach, so a program named without a folder (--entry's
+ * first word, else adapter.command's) may be another file of that name (the start-up warning
+ * names it). NULL too when nobody finds none (every case fails to start). For the terminal's
+ * reproduce lines (assay_term_opts.program).
+ */
+char *run_common_program_ran(const assay_suite *suite, const struct run_args *a);
+
 int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sink *sinks,
 		   size_t nsinks);
 

@@ -17,7 +17,9 @@
  *   expected attribute whose diff is shown already; for an api case, the tail of what its
  *   server printed since the previous case (execution.log: a server that could not start
  *   says why only there).
- * - The reproduce line is rendered at the end, when the run's root is known (--keep).
+ * - The reproduce line is rendered at the end, when the run's root is known (--keep). It names
+ *   the program that ran (o.program: as root with the sandbox, nobody's search of PATH may
+ *   find another file than the user's shell would).
  * - A case that never ran (assay_term__never_ran: not loaded, its working folder, input files
  *   or temporary folder not made) is shown by its error alone: no attribute has a value, and
  *   there is nothing to reproduce.
@@ -70,6 +72,7 @@ struct term {
 	size_t unfinished_passes; /* passed, though the program timed out or was killed */
 	char first_unfinished[256];
 	assay_strvec command; /* the argv prefix cases ran with */
+	char *program;        /* the file its first word ran as (o.program, copied), or NULL */
 	char cwd[4096];       /* the current folder ("" if unknown) */
 	double progress_at;   /* when the progress line was last written (0: never) */
 	struct {              /* the latest start not written yet (borrowed from the suite) */
@@ -93,6 +96,10 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 	assay_strvec_clear(&t->command);
 	if (!t->o.entry || assay_shell_split(&t->command, t->o.entry, NULL))
 		assay_strvec_pushv(&t->command, (const char *const *)suite->command.v);
+	if (t->program && t->command.nr) { /* what ran, not what a shell's PATH finds */
+		free(t->command.v[0]);
+		t->command.v[0] = assay_xstrdup(t->program);
+	}
 	if (t->o.summary)
 		fprintf(t->o.summary, "assay: %s %s (%zu case%s)\n",
 			t->o.doing ? t->o.doing : "running", suite->name, total,
@@ -422,6 +429,7 @@ static void sink_free(void *payload)
 	free(t->detailed);
 	assay_strvec_clear(&t->more);
 	assay_strvec_clear(&t->command);
+	free(t->program);
 	free(t);
 }
 
@@ -430,6 +438,8 @@ int assay_sink_terminal_new(assay_sink *out, const assay_term_opts *opts)
 	struct term *t = assay_xcalloc(1, sizeof(*t));
 
 	t->o = *opts;
+	t->o.program = NULL; /* the caller's: t->program is the copy */
+	t->program = opts->program ? assay_xstrdup(opts->program) : NULL;
 	t->st = opts->color ? ansi : plain;
 	if (!getcwd(t->cwd, sizeof(t->cwd)))
 		t->cwd[0] = '\0';

@@ -482,9 +482,10 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(t);
 		if (!undo || gr->running)
 			return rc;
-		/* its group's set-up did not fit either: set up again with the case */
+		/* its group's set-up did not fit either: set up again with the case, from nothing
+		 * (what was put in its folder goes, --keep or not: none of its cases ran) */
 		assay_err_clear(run->err);
-		group_teardown(p, gr);
+		group_undo(p, gr);
 		return 1;
 	}
 	if (gr->setup_error && undo && !gr->running) {

@@ -68,8 +68,10 @@ typedef struct assay_run_ctx {
 					   only makes the pool start the case again once a case
 					   ends (that case may have filled the working folders'
 					   file system), so the adapter may return one for what
-					   is otherwise the case's verdict (a temporary folder
-					   that cannot be made) */
+					   is otherwise the case's verdict (the cli adapter: a
+					   temporary folder or input file that cannot be made;
+					   the api adapter: a server folder that could not be
+					   prepared, when the pool undoes the group with it) */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

@@ -7,6 +7,11 @@
 # are the reference: the two must agree.
 . "$(dirname "$0")/lib.sh"
 
+# pgrep sees every process of the machine, and another run of this test (another build's
+# ctest) runs the same programs: each program's sleep ends in this script's pid, and a pattern
+# matches it to its end, so only this run's programs match (t1104 says more).
+M=$$
+
 # suite NAME ATTACK VICTIM EXPECTED-YAML: a suite NAME/ whose case a1-attack runs ATTACK and
 # whose cases a2..a5 each run VICTIM, expecting EXPECTED-YAML.
 suite() {
@@ -96,19 +101,19 @@ test_case 'a case cannot take the run down by starving its server of descriptors
 test_case 'a supervisor or server killed mid-case fails its case, not the run' '
 	rm -rf kill && mkdir -p kill/c/g
 	printf "name: kill\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > kill/suite.yaml
-	printf "arguments: [\"sleep 7.654\"]\nexpected: {status_code: 0}\n" > kill/c/g/a.yaml
+	printf "arguments: [\"sleep 7.654%s\"]\nexpected: {status_code: 0}\n" "$M" > kill/c/g/a.yaml
 	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > kill/c/g/b.yaml
 	for mode in on off; do
 		rm -rf res-kill
 		ASSAY_CASE_SERVER=$mode "$ASSAY" run kill -j 1 -o res-kill >out 2>err &
 		bg=$!
 		for i in $(seq 200); do
-			pgrep -f "sleep 7.654" >/dev/null && break
+			pgrep -f "sleep 7[.]654$M\$" >/dev/null && break
 			sleep 0.05
 		done
 		# the one running case a (the parent of the sleep): the next case may be armed on another
 		sup=
-		for pid in $(pgrep -f "sleep 7.654"); do
+		for pid in $(pgrep -f "sleep 7[.]654$M\$"); do
 			pp=$(ps -o ppid= -p $pid | tr -d " ")
 			[ "$(ps -o comm= -p "$pp")" = assay-init ] && sup=$pp
 		done

@@ -8,6 +8,11 @@
 # is made ahead: the start is deferred to the go).
 . "$(dirname "$0")/lib.sh"
 
+# pgrep sees every process of the machine, and another run of this test (another build's
+# ctest) runs the same programs: each program's sleep ends in this script's pid, and a pattern
+# matches it to its end, so only this run's programs match (t1104 says more).
+M=$$
+
 # suite NAME SANDBOX: a suite of sh -c cases, one group, made empty
 suite() {
 	rm -rf "$1"
@@ -91,14 +96,14 @@ test_case 'a case cannot kill, stop or find the case armed after it' '
 test_case 'an interrupted run never runs the case it had armed, and --resume runs it' '
 	suite intr off
 	mark=$TMP/armed-ran
-	case_ intr a "sleep 30"
+	case_ intr a "sleep 30.$M"
 	case_ intr b "touch $mark"
 	for m in on off; do
 		rm -rf res "$mark"
 		ASSAY_CASE_SERVER=$m "$ASSAY" run intr -j 1 -o res >out 2>err &
 		bg=$!
 		for i in $(seq 200); do
-			pgrep -f "sleep 30" >/dev/null && break
+			pgrep -f "sleep 30[.]$M\$" >/dev/null && break
 			sleep 0.05
 		done
 		sleep 0.3 # b is armed by now
@@ -114,7 +119,7 @@ test_case 'an interrupted run never runs the case it had armed, and --resume run
 			{ echo "servers $m: resume"; cat out err; false; }
 		[ -e "$mark" ]
 		[ "$(jq -s "map(select(.case.passed)) | length" res/reports.jsonl)" = 2 ]
-		case_ intr a "sleep 30"
+		case_ intr a "sleep 30.$M"
 	done
 '
 

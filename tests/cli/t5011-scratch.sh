@@ -4,6 +4,11 @@
 # plain folders on disk with --work-dir, --keep or ASSAY_SCRATCH=off.
 . "$(dirname "$0")/lib.sh"
 
+# pgrep sees every process of the machine, and another run of this test (another build's
+# ctest) runs the same programs: each program's sleep ends in this script's pid, and a pattern
+# matches it to its end, so only this run's programs match (t1104 says more).
+M=$$
+
 mk_suite() { # CASE-SHELL-COMMAND [MORE-CASE-SHELL-COMMANDS...]
 	rm -rf s
 	mkdir -p s/c/g
@@ -34,14 +39,14 @@ test_case 'the working folders are a tmpfs by default, plain folders otherwise' 
 
 test_case 'the host never sees the tmpfs, and the run leaves no folder' '
 	mkdir -m 755 t2 && export TMPDIR=$TMP/t2
-	mk_suite "sleep 4.321; true"
+	mk_suite "sleep 4.321$M; true"
 	"$ASSAY" run s -o r >/dev/null 2>&1 &
 	bg=$!
 	for i in $(seq 200); do
-		pgrep -f "sleep 4.321" >/dev/null && break
+		pgrep -f "sleep 4[.]321$M;" >/dev/null && break
 		sleep 0.05
 	done
-	pgrep -f "sleep 4.321" >/dev/null
+	pgrep -f "sleep 4[.]321$M;" >/dev/null
 	root=$(find "$TMPDIR" -maxdepth 1 -name "assay-??????")
 	[ -n "$root" ] && [ -f "$root/.owner" ]
 	! grep -q "assay-scratch" /proc/self/mountinfo || false
@@ -226,14 +231,14 @@ test_case 'at -jN a shared-folder group whose first case cannot be loaded waits 
 
 test_case 'a run killed mid-case leaves its folder, which the next run removes' '
 	mkdir -m 755 t5 && export TMPDIR=$TMP/t5
-	mk_suite "sleep 5.432; true"
+	mk_suite "sleep 5.432$M; true"
 	"$ASSAY" run s -o r >/dev/null 2>&1 &
 	bg=$!
 	for i in $(seq 200); do
-		pgrep -f "sleep 5.432" >/dev/null && break
+		pgrep -f "sleep 5[.]432$M;" >/dev/null && break
 		sleep 0.05
 	done
-	pgrep -f "sleep 5.432" >/dev/null
+	pgrep -f "sleep 5[.]432$M;" >/dev/null
 	root=$(find "$TMPDIR" -maxdepth 1 -name "assay-??????")
 	kill -9 $bg; wait $bg || true
 	[ -d "$root" ]

@@ -11,9 +11,10 @@
  *   an O_APPEND descriptor, when the batch is committed (within ASSAY_STORE_BATCH_SECONDS of a
  *   case's end): one write per batch, not per case (a write was a tenth of the main process's
  *   own work per trivial case, issue #19), and a line is in reports.jsonl only once its case
- *   is in the store. More than PENDING_MAX bytes waiting are appended at once, so memory stays
- *   bounded whatever the rate; a batch the store loses (a commit that fails, a full disk) has
- *   its waiting lines dropped with it. A kill can leave a partial last line only in
+ *   is in the store. More than PENDING_MAX bytes waiting have their batch committed at once and
+ *   are appended, so memory stays bounded whatever the rate (appended before the commit, a
+ *   full disk that then lost the batch left lines of cases the store never had); a batch the
+ *   store loses (a commit that fails, a full disk) has its waiting lines dropped with it. A kill can leave a partial last line only in
  *   reports.jsonl, never in the store. A resumed run rewrites reports.jsonl from the store when
  *   it begins and when it ends (a case run again replaces its old result).
  * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run
@@ -110,7 +111,10 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
  */
 static int settle(struct store_sink *k, int rc, assay_err *err)
 {
-	if (k->s->batch && k->pending.len <= PENDING_MAX)
+	/* too much waits: the batch is committed now, so that its lines never precede it */
+	if (!rc && k->s->batch && k->pending.len > PENDING_MAX)
+		rc = assay_store_flush(k->s, err);
+	if (k->s->batch)
 		return rc; /* the batch is open (a case the store refused is not in it): its lines
 			    * wait for it */
 	if (!k->s->batch && rc) /* a commit failed, or SQLite abandoned the batch */

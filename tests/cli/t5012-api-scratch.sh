@@ -111,6 +111,14 @@ test_case 'a server folder that fits once is all an api group needs' '
 	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 0
 	[ "$(passed r)" = "true true true true " ] || { cat err; errors r; false; }'
 
+# (found attacking the change above: a group with `isolated: false` got the submission in its
+# shared folder too, which its cases' requests never use, so it failed as before)
+test_case 'a server folder that fits once is all an api group with isolated: false needs' '
+	make_suite f 900000
+	sed -i "s/g1: {}, g2: {}/g1: {isolated: false}, g2: {}/; s/g3: {}/g3: {isolated: false}/" f/suite.yaml
+	run_assay run f -o r -j 1 --scratch-size 1500K; expect_exit 0
+	[ "$(passed r)" = "true true true true " ] || { cat err; errors r; false; }'
+
 # (the same note: a group set up beside a running case that holds the room; this passed before
 # too, the group_begin that failed being torn down and set up again, and guards the way the
 # retry goes now: the first case's start says the folder could not be made, and the pool undoes

@@ -211,8 +211,9 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	if (g->isolated && !run->spares)
 		gr->gfd = assay_fs__open_dir_beneath(run->root, gr->grel);
 	/* One folder for the whole group: the submission is copied in once. A copy that fails
-	 * (the run's working folders full) fails the group's cases, not the run. */
-	if (!g->isolated && submission) {
+	 * (the run's working folders full) fails the group's cases, not the run. Not for
+	 * requests (the api adapter): its server's folder has the group's copy (start_case). */
+	if (!g->isolated && submission && !p->ad->requests) {
 		assay_err e = ASSAY_ERR_INIT;
 		char msg[1200];
 

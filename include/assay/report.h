@@ -39,7 +39,9 @@ typedef struct assay_term_opts {
 	const char *program; /**< the file the cases ran for the command's first word, when a
 			          shell's PATH finds another (as root with the sandbox, a case runs
 			          as nobody, whose search of PATH skips what it cannot reach), or
-			          NULL: the reproduce lines name it (copied) */
+			          NULL: the reproduce lines name it (copied), but a case whose
+			          env (the suite's or its own) sets PATH searched that PATH:
+			          its line names the command's word, as the case had it */
 } assay_term_opts;
 
 /**

@@ -495,14 +495,35 @@ static char *path_search(const char *name, bool as_nobody)
 	return found;
 }
 
+/* Does every group's env (the adapter's, then its checkpoint's) set or unset PATH? Then no
+ * case searches assay's PATH (the supervisor searches the case's). */
+static bool every_group_sets_path(const assay_suite *suite)
+{
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		for (size_t j = 0; j < suite->checkpoints[i].ngroups; j++) {
+			const assay_strvec *env = &suite->checkpoints[i].groups[j].env;
+			bool sets = false;
+
+			for (size_t k = 0; k < env->nr && !sets; k++)
+				sets = !strncmp(env->v[k], "PATH", 4) &&
+				       (env->v[k][4] == '=' || !env->v[k][4]);
+			if (!sets)
+				return false;
+		}
+	return true;
+}
+
 /* The word naming the cases' program (--entry's first, else adapter.command's), malloc'd, or
- * NULL when it has a folder (it is no search of PATH) or there is none. */
+ * NULL when it has a folder (it is no search of PATH), there is none, or the suite's env sets
+ * PATH for every group (what the cases search is not assay's PATH). */
 static char *program_word(const assay_suite *suite, const struct run_args *a)
 {
 	assay_strvec argv = ASSAY_STRVEC_INIT;
 	const char *name = NULL;
 	char *word = NULL;
 
+	if (every_group_sets_path(suite))
+		return NULL;
 	if (a->entry) {
 		if (!assay_shell_split(&argv, a->entry, NULL) && argv.nr)
 			name = argv.v[0];

@@ -46,4 +46,25 @@ test_case 'as root, the reproduce line names the program nobody ran, and runs it
 	run_assay run s -o res5; expect_exit 1
 	expect_grep "^    reproduce: env -i .* myprog < /dev/null$" out'
 
+# (found attacking the change above: the suite's env setting PATH, the cases search that PATH,
+# not assay's; the line named the file nobody finds on assay's PATH, which the case never ran)
+test_case 'a PATH the suite or the case sets is the one the reproduce line searches' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root"
+	setup
+	mkdir -p suitebin casebin
+	printf "#!/bin/sh\necho suite\n" > suitebin/myprog
+	printf "#!/bin/sh\necho case\n" > casebin/myprog
+	chmod 755 suitebin/myprog casebin/myprog
+	printf "name: w\nadapter: {type: cli, command: [myprog], env: {PATH: \"$PWD/suitebin:/usr/bin:/bin\"}}\ncheckpoints: {c: {groups: {g: {}}}}\n" > s/suite.yaml
+	printf "expected: {output: \"no\\\\n\"}\n" > s/c/g/a.yaml
+	run_assay run s -o res; expect_exit 1
+	jq -e ".results.output.actual == \"suite\n\"" res/reports.jsonl >/dev/null
+	[ "$(run_line)" = suite ] || { cat out; false; }
+	# nor does the start-up warning name a file of assay'"'"'s PATH
+	if grep -q "the cases run" err; then cat err; false; fi
+	printf "env: {PATH: \"$PWD/casebin:/usr/bin:/bin\"}\nexpected: {output: \"no\\\\n\"}\n" > s/c/g/a.yaml
+	run_assay run s -o res2; expect_exit 1
+	jq -e ".results.output.actual == \"case\n\"" res2/reports.jsonl >/dev/null
+	[ "$(run_line)" = case ] || { cat out; false; }'
+
 test_done

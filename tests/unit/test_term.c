@@ -182,7 +182,7 @@ Test(term, the_reproduce_line_quotes_for_the_shell)
 
 	assay_strvec_push(&cmd, "python3");
 	assay_strvec_push(&g.env, "B=b");
-	cr_assert(assay_term__repro_make(&r, &line, &cp, &g, "x", &cmd, NULL));
+	cr_assert(assay_term__repro_make(&r, &line, &cp, &g, "x", &cmd, NULL, NULL));
 	assay_term__repro_line(&out, &r, NULL, &plain);
 	cr_expect_str_eq(out.ptr,
 			 "    reproduce: printf %s $'{\"k\": 1}\\n' | env -i PATH=\"$PATH\" "
@@ -192,7 +192,7 @@ Test(term, the_reproduce_line_quotes_for_the_shell)
 	assay_term__repro_release(&r);
 	/* not a cli case: nothing to reproduce */
 	assay_value api = json("{\"case\": {\"type\": \"api\"}}");
-	cr_expect(!assay_term__repro_make(&r, &api, &cp, &g, "x", &cmd, NULL));
+	cr_expect(!assay_term__repro_make(&r, &api, &cp, &g, "x", &cmd, NULL, NULL));
 	assay_term__repro_release(&r);
 	/* a variable --pass-env passes comes from the shell, as `env -i` would drop it; its value
 	 * is not printed; a case's env over it wins */
@@ -201,7 +201,7 @@ Test(term, the_reproduce_line_quotes_for_the_shell)
 
 	setenv("ASSAY_T_PA", "secret", 1);
 	setenv("ASSAY_T_PC", "theirs", 1);
-	cr_assert(assay_term__repro_make(&r, &mine, &cp, &g, "x", &cmd, pass));
+	cr_assert(assay_term__repro_make(&r, &mine, &cp, &g, "x", &cmd, NULL, pass));
 	assay_buf_reset(&out);
 	assay_term__repro_line(&out, &r, NULL, &plain);
 	cr_expect(strstr(out.ptr, " ASSAY_T_PA=\"$ASSAY_T_PA\" ") != NULL, "%s", out.ptr);

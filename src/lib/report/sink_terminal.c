@@ -19,7 +19,7 @@
  *   says why only there).
  * - The reproduce line is rendered at the end, when the run's root is known (--keep). It names
  *   the program that ran (o.program: as root with the sandbox, nobody's search of PATH may
- *   find another file than the user's shell would).
+ *   find another file than the user's shell would), unless the suite or the case set PATH.
  * - A case that never ran (assay_term__never_ran: not loaded, its working folder, input files
  *   or temporary folder not made) is shown by its error alone: no attribute has a value, and
  *   there is nothing to reproduce.
@@ -96,10 +96,6 @@ static int on_begin(void *payload, const assay_suite *suite, size_t total, assay
 	assay_strvec_clear(&t->command);
 	if (!t->o.entry || assay_shell_split(&t->command, t->o.entry, NULL))
 		assay_strvec_pushv(&t->command, (const char *const *)suite->command.v);
-	if (t->program && t->command.nr) { /* what ran, not what a shell's PATH finds */
-		free(t->command.v[0]);
-		t->command.v[0] = assay_xstrdup(t->program);
-	}
 	if (t->o.summary)
 		fprintf(t->o.summary, "assay: %s %s (%zu case%s)\n",
 			t->o.doing ? t->o.doing : "running", suite->name, total,
@@ -214,7 +210,7 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	f->has_repro = assay_report_get(r->json, "execution") &&
 		       !assay_term__never_ran(r->json, r->error) &&
 		       assay_term__repro_make(&f->repro, r->json, r->checkpoint, r->group, r->id,
-					      &t->command, t->o.pass_env);
+					      &t->command, t->program, t->o.pass_env);
 	return 0;
 }
 

@@ -83,14 +83,17 @@ struct term_repro {
 /*
  * Fills `r` from a case's report line `json` (its `case`: type, env, and the arguments and
  * stdin its adapter's repro_inputs names) and the group (env of the adapter and checkpoint);
- * `command` is the argv prefix; `pass_env` the --pass-env patterns (NULL-terminated, or NULL):
- * each variable of assay's environment they match is taken from the shell (`K="$K"`).
+ * `command` is the argv prefix; `program` (or NULL) the file its first word ran as, named
+ * instead of it unless the suite or the case set PATH (the case searched that PATH: the line
+ * does too); `pass_env` the --pass-env patterns (NULL-terminated, or NULL): each variable of
+ * assay's environment they match is taken from the shell (`K="$K"`).
  * Returns false when the case cannot be reproduced by a command (no case definition, an
  * adapter without repro_inputs, no command).
  */
 bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 			    const assay_checkpoint *cp, const assay_group *g, const char *id,
-			    const assay_strvec *command, const char *const *pass_env);
+			    const assay_strvec *command, const char *program,
+			    const char *const *pass_env);
 
 /*
  * Appends "    reproduce: ..." to `out`: a shell command line running the case as assay ran

@@ -164,7 +164,8 @@ static void env_apply(assay_strvec *env, const char *entry)
 
 bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 			    const assay_checkpoint *cp, const assay_group *g, const char *id,
-			    const assay_strvec *command, const char *const *pass_env)
+			    const assay_strvec *command, const char *program,
+			    const char *const *pass_env)
 {
 	const assay_value *def = assay_object_get(json, "case");
 	const assay_value *type = assay_object_get(def, "type");
@@ -205,6 +206,13 @@ bool assay_term__repro_make(struct term_repro *r, const assay_value *json,
 		}
 		env_apply(&r->env, b.ptr);
 	}
+	/* the file that ran, when the case searched the shell's PATH: a PATH the suite or the
+	 * case set is searched by the line as it was by the case */
+	for (size_t i = 0; program && i < r->env.nr; i++)
+		if (!strcmp(r->env.v[i], "PATH=\"$PATH\"")) {
+			free(r->argv.v[0]);
+			r->argv.v[0] = assay_xstrdup(program);
+		}
 	assay_buf_reset(&b);
 	const assay_value *cut = in && in->kind == ASSAY_V_OBJECT && in->len == 1
 					 ? assay_object_get(in, "$assay_cut") : NULL;

@@ -14,13 +14,14 @@
  *   is in the store. More than PENDING_MAX bytes waiting have their batch committed at once and
  *   are appended, so memory stays bounded whatever the rate (appended before the commit, a
  *   full disk that then lost the batch left lines of cases the store never had); a batch the
- *   store loses (a commit that fails, a full disk) has its waiting lines dropped with it. A kill can leave a partial last line only in
- *   reports.jsonl, never in the store. A resumed run rewrites reports.jsonl from the store when
- *   it begins and when it ends (a case run again replaces its old result).
+ *   store loses (a commit that fails, a full disk) has its waiting lines dropped with it. A
+ *   kill can leave a partial last line only in reports.jsonl, never in the store. A resumed run
+ *   rewrites reports.jsonl from the store when it begins and when it ends (a case run again
+ *   replaces its old result).
  * - The sink takes cases in the order they finish (`any_order`: with -j N that is not run
- *   order), so a line is on disk as soon as its case is. When some line came out of run order,
- *   reports.jsonl is rewritten from the store in run order at the end, so a finished run's file
- *   is the same whatever the number of jobs.
+ *   order), so a line is on disk as soon as its case is stored. When some line came out of
+ *   run order, reports.jsonl is rewritten from the store in run order at the end, so a
+ *   finished run's file is the same whatever the number of jobs.
  * - summary.json goes through a temp file and rename (suite-format.md "What a run writes").
  */
 #include <errno.h>

@@ -49,6 +49,9 @@ test_case 'a server that never answers fails its cases with the reason, in bound
 	jq -se "length == 4 and all(.case.execution.message | test(\"did not answer GET / on http://127.0.0.1:[0-9]+ within 1 second\"))" res/reports.jsonl
 	jq -se "map(select(.id == \"echo-post\"))[0].results | [.status_code, .output, .headers] | all(.diff == \"no value: nothing ran, or no answer was received\" and .actual == null)" res/reports.jsonl
 	jq -se ".[0].case.execution.log | test(\"never listening\")" res/reports.jsonl
+	# the listing gives the reason alone: no request was sent, no attribute has a value
+	expect_grep "did not answer GET / on http://127.0.0.1:[0-9]* within 1 second" out
+	if grep -n "no value" out; then false; fi
 	# a limit alone cannot pass when nothing was measured
 	printf "path: /\nexpected: {execution_time: {max: 5}}\n" > extra/checkpoint_1/core/zz-limit.yaml
 	run_assay run extra -o res2 --entry "$APP never-ready" --case zz-limit; expect_exit 1

@@ -737,6 +737,20 @@ bool assay_term__never_ran(const assay_value *json, const char *error)
 	return true;
 }
 
+/* Whether no attribute of `results` has a value: an api case whose request was never answered
+ * (its server could not be prepared or started, or did not answer). A cli case that ran has a
+ * status_code. */
+static bool no_value_at_all(const assay_value *results)
+{
+	for (uint32_t i = 0; results && results->kind == ASSAY_V_OBJECT && i < results->len; i++) {
+		const assay_value *actual = assay_object_get(&results->u.members[i].value, "actual");
+
+		if (actual && actual->kind != ASSAY_V_NULL)
+			return false;
+	}
+	return true;
+}
+
 void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown)
 {
@@ -765,6 +779,8 @@ void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in
 	if (!error || !msg || msg->kind != ASSAY_V_STRING ||
 	    strncmp(error, msg->u.s, msg->len)) /* else the error said it already */
 		add_ending(out, execution, st);
+	if (msg && msg->kind == ASSAY_V_STRING && no_value_at_all(results))
+		return; /* the reason is said; each attribute would only say it has no value */
 	/* a cut capture: its attributes are judged (allow_truncated) on the kept bytes only, or
 	 * not at all, as each says below */
 	for (int k = 0; k < 2; k++) {

@@ -31,7 +31,30 @@ struct show {
 	size_t matched; /* counted by a first pass */
 	bool counting;
 	size_t shown;
+	/* a plain CASE that matches nothing: the names that hold it (`keys` for c1/g/04-keys),
+	 * for the message, the first 3 kept */
+	size_t holding;
+	char near[3][512];
 };
+
+/* Counts `line` among those whose checkpoint/group/id holds the plain `pattern`. */
+static void note_holding(struct show *sh, const assay_value *line)
+{
+	const assay_value *cp = assay_report_get(line, "checkpoint");
+	const assay_value *g = assay_object_get(line, "group");
+	const assay_value *id = assay_object_get(line, "id");
+	char full[sizeof(sh->near[0])];
+
+	if (strpbrk(sh->pattern, "*?[\\") || !cp || !g || !id || cp->kind != ASSAY_V_STRING ||
+	    g->kind != ASSAY_V_STRING || id->kind != ASSAY_V_STRING)
+		return;
+	snprintf(full, sizeof(full), "%s/%s/%s", cp->u.s, g->u.s, id->u.s);
+	if (!strstr(full, sh->pattern))
+		return;
+	if (sh->holding < 3)
+		memcpy(sh->near[sh->holding], full, sizeof(full));
+	sh->holding++;
+}
 
 static bool matches(const char *pattern, const assay_value *line)
 {
@@ -77,8 +100,11 @@ static int show_one(void *payload, const assay_value *line, assay_err *err)
 	const assay_value *what;
 	int rc;
 
-	if (!matches(sh->pattern, line))
+	if (!matches(sh->pattern, line)) {
+		if (sh->counting)
+			note_holding(sh, line);
 		return 0;
+	}
 	if (sh->counting) {
 		sh->matched++;
 		return 0;
@@ -183,6 +209,21 @@ shown:
 	if (!sh.shown && sh.matched && sh.attribute)
 		return cli_error(CLI_EXIT_FAILED, "no case matching '%s' in %s has an attribute '%s'",
 				 words[1], words[0], sh.attribute);
+	if (!sh.shown && sh.holding == 1)
+		return cli_error(CLI_EXIT_FAILED,
+				 "no case matches '%s' in %s (a case that has not run has no result "
+				 "there); did you mean '%s'?",
+				 words[1], words[0], sh.near[0]);
+	if (!sh.shown && sh.holding > 1)
+		return cli_error(CLI_EXIT_FAILED,
+				 "no case matches '%s' in %s (a case that has not run has no result "
+				 "there); %zu cases hold it: %s, %s%s%s%s%s%s%s",
+				 words[1], words[0], sh.holding, sh.near[0], sh.near[1],
+				 sh.holding > 2 ? ", " : "", sh.holding > 2 ? sh.near[2] : "",
+				 sh.holding > 3 ? ", ..." : "",
+				 /* a glob over ids (a `*` stops at a `/` of checkpoint/group/id) */
+				 strchr(words[1], '/') ? "" : " ('*", strchr(words[1], '/') ? "" : words[1],
+				 strchr(words[1], '/') ? "" : "*' shows them all)");
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED,
 				 "no case matches '%s' in %s (a case that has not run has no result "

@@ -162,6 +162,28 @@ test_case 'show prints a case whole, cut values included; a value alone as its b
 	run_assay show not-a-results-folder big; expect_exit 2
 	expect_grep "not a results folder" err'
 
+# (a new user's trial: `assay show DIR keys-wrong` for the case c1/list/04-keys-wrong said only
+# that no case matches; a part of a name is no name, but the names that hold it are the ones
+# meant)
+test_case 'show names the cases that hold a CASE matching none, and the glob that shows them' '
+	mkdir -p b/c/g
+	printf "name: b\nadapter: {type: cli, command: [true]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > b/suite.yaml
+	for c in 01-put-a 02-get-a 03-get-ab 04-del; do printf "expected: {status_code: 0}\n" > b/c/g/$c.yaml; done
+	run_assay run b -o res; expect_exit 0
+	run_assay show res put-a; expect_exit 1
+	expect_grep "no case matches .put-a. in res \(a case that has not run has no result there\); did you mean .c/g/01-put-a.\?$" err
+	run_assay show res get-a; expect_exit 1
+	expect_grep "; 2 cases hold it: c/g/02-get-a, c/g/03-get-ab \(.\*get-a\*. shows them all\)$" err
+	run_assay show res "*get-a*"; expect_exit 0
+	[ "$(grep -c "^==> c/g/0[23]-get-ab\? <==$" out)" = 2 ]
+	run_assay show res /0; expect_exit 1
+	expect_grep "; 4 cases hold it: c/g/01-put-a, c/g/02-get-a, c/g/03-get-ab, [.][.][.]$" err
+	run_assay show res/reports.jsonl 04-de; expect_exit 1
+	expect_grep "did you mean .c/g/04-del.\?$" err
+	# a glob that matches nothing names nothing more
+	run_assay show res "put*"; expect_exit 1
+	expect_grep "there\)$" err'
+
 # (the new-user trial: both printed the usage alone, no word of what was wrong)
 test_case 'show says what is wrong with its command line: CASE missing, --value without --attribute, --attribute with --format-result' '
 	fresh

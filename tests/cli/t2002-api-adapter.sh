@@ -158,4 +158,20 @@ test_case '--accept writes a parsed JSON body into the case; headers it leaves t
 	grep -q "status_code: 201" extra/checkpoint_1/failing/wrong-status.yaml
 	expect_grep "headers: its verifier ignores extra keys" out
 	run_assay run extra -o res --group failing --case "wrong-[bs]*"; expect_exit 0'
+# (a new user's trial: the reports' reproduce line of an api case ran it alone, with --case, on
+# a fresh server, without the requests of its group that made the state it failed in; it passed)
+test_case 'the reports reproduce an api case by its group, which builds the state it failed in' '
+	extra
+	printf "path: /echo\nexpected: {status_code: 200}\n" > extra/checkpoint_1/extra/a-first.yaml
+	printf "path: /echo\nexpected: {headers: {x-served: \"1\"}}\n" > extra/checkpoint_1/extra/b-second.yaml
+	run_assay run extra -o res --group extra --format tap --format markdown; expect_exit 1
+	expect_grep "headers: root\[.x-served.\]: expected \"1\", got \"2\"" out
+	line="assay run-case $PWD/extra --group checkpoint_1/extra"
+	for f in report.tap summary.md; do
+		grep -qF -- "$line" "res/$f" || { grep -o "assay run-case[^\"]*" "res/$f"; false; }
+	done
+	# pasted, it fails as the run did
+	run_assay ${line#assay } --format text; expect_exit 1
+	expect_grep "FAIL checkpoint_1/extra/b-second" out
+	expect_grep "expected \"1\", got \"2\"" out'
 test_done

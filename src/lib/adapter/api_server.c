@@ -205,7 +205,9 @@ void assay_api__server_ended(struct api_server *s, const char *when)
 				 : "");
 		break;
 	}
-	s->failure = assay_xasprintf("the server %s %s", how, when);
+	/* one that never started never could answer: "before it answered" would say it might */
+	s->failure = r->status == ASSAY_PROC_EXEC_FAILED ? assay_xasprintf("the server %s", how)
+							  : assay_xasprintf("the server %s %s", how, when);
 }
 
 /* The last LOG_TAIL bytes of `b` under `title`, then `b` emptied. */

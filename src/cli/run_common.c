@@ -147,9 +147,11 @@ static void warn_partial_groups(const assay_suite *s)
 				continue;
 			fprintf(stderr,
 				"assay: warning: %s/%s: %zu of %zu cases selected; its cases depend "
-				"on each other's state (%s): the others did not run\n",
+				"on each other's state (%s): the others did not run (-g %s/%s "
+				"runs it whole)\n",
 				cp->name, g->name, g->ncases, g->ncases_found,
-				g->isolated ? "one server per group" : "isolated: false");
+				g->isolated ? "one server per group" : "isolated: false", cp->name,
+				g->name);
 		}
 	}
 }

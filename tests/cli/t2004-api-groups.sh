@@ -142,6 +142,8 @@ test_case 'a selection that takes part of an api group says the others did not r
 	run_assay run l -o rl -q; expect_exit 1
 	run_assay run l -o rl --last-failed; expect_exit 1
 	expect_grep "warning: c1/g1: 1 of 3 cases selected" err
+	# (a new user'"'"'s trial: the warning said what did not run, not how to run it all)
+	expect_grep "the others did not run \(-g c1/g1 runs it whole\)$" err
 	run_assay run l -o rl --last-failed -q; expect_exit 1
 	! grep -q "cases selected" err'
 

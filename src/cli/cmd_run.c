@@ -236,6 +236,70 @@ static bool any_group_shares_state(const assay_suite *suite)
 	return false;
 }
 
+/* The finished cases of each group (flat index over the suite's checkpoints and groups). */
+struct group_done {
+	const assay_suite *suite;
+	size_t *done;
+};
+
+static int count_group_done(void *payload, size_t position, const char *checkpoint,
+			    const char *group, const char *id, assay_err *err)
+{
+	struct group_done *gd = payload;
+	size_t flat = 0;
+
+	(void)position, (void)id, (void)err;
+	for (size_t i = 0; i < gd->suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &gd->suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++, flat++)
+			if (!strcmp(cp->name, checkpoint) && !strcmp(cp->groups[j].name, group)) {
+				gd->done[flat]++;
+				return 0;
+			}
+	}
+	return 0;
+}
+
+/* On --resume: says how many of the finished cases run again, their groups whose cases share
+ * state being only partly done (the pool runs such a group whole), and names those groups. */
+static void say_rerun(assay_store *store, const assay_suite *suite)
+{
+	size_t ngroups = 0, rerun = 0, named = 0;
+	assay_buf names = ASSAY_BUF_INIT;
+	assay_err err = ASSAY_ERR_INIT;
+	size_t flat = 0;
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++)
+		ngroups += suite->checkpoints[i].ngroups;
+	struct group_done gd = { suite, assay_xcalloc(ngroups + 1, sizeof(size_t)) };
+
+	if (!assay_store_each_position(store, count_group_done, &gd, &err)) {
+		for (size_t i = 0; i < suite->ncheckpoints; i++) {
+			const assay_checkpoint *cp = &suite->checkpoints[i];
+
+			for (size_t j = 0; j < cp->ngroups; j++, flat++) {
+				const assay_group *g = &cp->groups[j];
+
+				if (!assay_group_shares_state(suite, g) || !gd.done[flat] ||
+				    gd.done[flat] >= g->ncases)
+					continue;
+				rerun += gd.done[flat];
+				if (named++ < 3)
+					assay_buf_addf(&names, "%s%s/%s", named > 1 ? ", " : "",
+						       cp->name, g->name);
+			}
+		}
+	}
+	if (rerun)
+		fprintf(stderr, "assay: resuming: %zu of them run again, with %s: %s%s\n", rerun,
+			named == 1 ? "their group, which did not finish" :
+				     "their groups, which did not finish",
+			names.ptr, named > 3 ? ", ..." : "");
+	assay_buf_release(&names);
+	free(gd.done);
+}
+
 /* --resume must run the program the run began with: the same --entry and --submission. */
 static int same_program(const assay_value *info, const char *key, const char *now,
 			const char *dir)
@@ -330,6 +394,8 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 						      "or server runs again whole unless all of "
 						      "them are)"
 						    : "");
+		if (!a->quiet && any_group_shares_state(suite))
+			say_rerun(*out, suite);
 	}
 out:
 	assay_arena_free(m);

@@ -147,4 +147,17 @@ test_case 'a selection that takes part of an api group says the others did not r
 	run_assay run l -o rl --last-failed -q; expect_exit 1
 	! grep -q "cases selected" err'
 
+# (a new user's trial: a resumed api run said "12 cases already done", then ran 8 of them
+# again, their groups being partly done, and said nothing of it)
+test_case '--resume says how many finished cases run again with their unfinished groups' '
+	run_assay run s -o rr --case "c1/g1/[ab]-add" --case c1/g2/a-add -q; expect_exit 0
+	run_assay run s -o rr --resume; expect_exit 0
+	expect_grep "^assay: resuming: 3 cases already done" err
+	expect_grep "^assay: resuming: 3 of them run again, with their groups, which did not finish: c1/g1, c1/g2$" err
+	jq -e ".totals.passed == 6" rr/summary.json
+	# all of a group done: it is replayed, nothing to say
+	run_assay run s -o rw -g c1/g1 -q; expect_exit 0
+	run_assay run s -o rw --resume; expect_exit 0
+	! grep -q "run again" err'
+
 test_done

@@ -236,68 +236,61 @@ static bool any_group_shares_state(const assay_suite *suite)
 	return false;
 }
 
-/* The finished cases of each group (flat index over the suite's checkpoints and groups). */
-struct group_done {
-	const assay_suite *suite;
-	size_t *done;
-};
-
-static int count_group_done(void *payload, size_t position, const char *checkpoint,
-			    const char *group, const char *id, assay_err *err)
+/*
+ * On --resume: a group whose cases share state (a folder, an api server) runs again whole unless
+ * each of its cases has a result (the pool's lane_decide); the results of one that is only partly
+ * done are dropped first, so that a run interrupted again keeps no result made on a folder or
+ * server that is gone beside ones of the new (its summary's not_run and the store agree), and
+ * reports.jsonl, made from the store as the run starts, holds none of them twice. Says how many
+ * finished cases so run again, and in which groups (not with -q).
+ * @return 0, or an exit status (the store failed)
+ */
+static int rerun_partial_groups(assay_store *store, const assay_suite *suite, bool quiet)
 {
-	struct group_done *gd = payload;
-	size_t flat = 0;
-
-	(void)position, (void)id, (void)err;
-	for (size_t i = 0; i < gd->suite->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &gd->suite->checkpoints[i];
-
-		for (size_t j = 0; j < cp->ngroups; j++, flat++)
-			if (!strcmp(cp->name, checkpoint) && !strcmp(cp->groups[j].name, group)) {
-				gd->done[flat]++;
-				return 0;
-			}
-	}
-	return 0;
-}
-
-/* On --resume: says how many of the finished cases run again, their groups whose cases share
- * state being only partly done (the pool runs such a group whole), and names those groups. */
-static void say_rerun(assay_store *store, const assay_suite *suite)
-{
-	size_t ngroups = 0, rerun = 0, named = 0;
+	size_t rerun = 0, named = 0;
 	assay_buf names = ASSAY_BUF_INIT;
 	assay_err err = ASSAY_ERR_INIT;
-	size_t flat = 0;
+	int rc = 0;
 
-	for (size_t i = 0; i < suite->ncheckpoints; i++)
-		ngroups += suite->checkpoints[i].ngroups;
-	struct group_done gd = { suite, assay_xcalloc(ngroups + 1, sizeof(size_t)) };
+	for (size_t i = 0; i < suite->ncheckpoints && !rc; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
 
-	if (!assay_store_each_position(store, count_group_done, &gd, &err)) {
-		for (size_t i = 0; i < suite->ncheckpoints; i++) {
-			const assay_checkpoint *cp = &suite->checkpoints[i];
+		for (size_t j = 0; j < cp->ngroups && !rc; j++) {
+			const assay_group *g = &cp->groups[j];
+			size_t found = 0;
 
-			for (size_t j = 0; j < cp->ngroups; j++, flat++) {
-				const assay_group *g = &cp->groups[j];
+			if (!assay_group_shares_state(suite, g))
+				continue;
+			for (size_t k = 0; k < g->ncases && rc >= 0; k++) {
+				assay_arena *a = assay_arena_new(0);
+				assay_value v;
 
-				if (!assay_group_shares_state(suite, g) || !gd.done[flat] ||
-				    gd.done[flat] >= g->ncases)
-					continue;
-				rerun += gd.done[flat];
-				if (named++ < 3)
-					assay_buf_addf(&names, "%s%s/%s", named > 1 ? ", " : "",
-						       cp->name, g->name);
+				rc = assay_store_previous(store, cp->name, g->name, g->cases[k].id,
+							  g->cases[k].file, a, &v, &err);
+				found += rc == 1;
+				assay_arena_free(a);
 			}
+			if (rc < 0 || (rc = 0, !found || found == g->ncases))
+				continue;
+			if ((rc = assay_store_drop_group(store, cp->name, g->name, &err)))
+				break;
+			rerun += found;
+			if (named++ < 3)
+				assay_buf_addf(&names, "%s%s/%s", named > 1 ? ", " : "", cp->name,
+					       g->name);
 		}
 	}
-	if (rerun)
+	if (rc) {
+		assay_buf_release(&names);
+		return cli_report_err(CLI_EXIT_INTERNAL, &err);
+	}
+	if (rerun && !quiet)
 		fprintf(stderr, "assay: resuming: %zu of them run again, with %s: %s%s\n", rerun,
 			named == 1 ? "their group, which did not finish" :
 				     "their groups, which did not finish",
 			names.ptr, named > 3 ? ", ..." : "");
 	assay_buf_release(&names);
-	free(gd.done);
+	return 0;
 }
 
 /* --resume must run the program the run began with: the same --entry and --submission. */
@@ -394,8 +387,8 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 						      "or server runs again whole unless all of "
 						      "them are)"
 						    : "");
-		if (!a->quiet && any_group_shares_state(suite))
-			say_rerun(*out, suite);
+		if (any_group_shares_state(suite) && (rc = rerun_partial_groups(*out, suite, a->quiet)))
+			goto out;
 	}
 out:
 	assay_arena_free(m);

@@ -272,6 +272,23 @@ int assay_store_previous(void *payload, const char *checkpoint, const char *grou
 	return rc;
 }
 
+int assay_store_drop_group(assay_store *s, const char *checkpoint, const char *group,
+			   assay_err *err)
+{
+	sqlite3_stmt *st = assay_store__prepare(s, "DELETE FROM cases WHERE checkpoint = ? AND grp = ?",
+						err);
+	int rc = 0;
+
+	if (!st)
+		return ASSAY_ESTORE;
+	sqlite3_bind_text(st, 1, checkpoint, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, group, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = assay_store__fail(s, err, "drop a group's results");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int assay_store_count(assay_store *s, size_t *count_out, size_t *passed_out, assay_err *err)
 {
 	sqlite3_stmt *st = assay_store__prepare(s, "SELECT count(*), total(passed) FROM cases", err);

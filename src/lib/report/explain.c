@@ -82,10 +82,14 @@ void assay_report__first_line(assay_buf *out, const struct assay_report__case *c
 	/* "output: 3 differences" says more with its first difference */
 	if (nl && nl > b.ptr && nl[-1] != ':' && strstr(b.ptr, "difference")) {
 		const char *second = memchr(nl + 1, '\n', b.len - (size_t)(nl + 1 - b.ptr));
-		size_t n = second ? (size_t)(second - b.ptr) : b.len;
+		const char *end = second ? second : b.ptr + b.len, *first = nl + 1;
 
-		for (size_t i = 0; i < n; i++)
-			assay_buf_addch(out, b.ptr[i] == '\n' ? ' ' : b.ptr[i]);
+		while (first < end && *first == ' ')
+			first++;
+		/* "output: 3 differences, the first: root[0]: missing item "x"" */
+		assay_buf_add(out, b.ptr, (size_t)(nl - b.ptr));
+		assay_buf_adds(out, ", the first: ");
+		assay_buf_add(out, first, (size_t)(end - first));
 	} else {
 		assay_buf_add(out, b.ptr, nl ? (size_t)(nl - b.ptr) : b.len);
 	}

@@ -103,6 +103,17 @@ test_case 'empty output says so' '
 test_case 'a one-line text change is one line, with its line number' '
 	run_assay run s -o res --case c1/core/text; expect_exit 1
 	expect_grep "^    output: line 2: expected \"there\", got \"world\"$" out'
+# (a new user's trial: the reports' one line of a text differing on several lines was the diff's
+# heading, "stderr (- expected, + actual):", its colon pointing at nothing)
+test_case 'a text differing on several lines: the reports say "differs", the listing the diff' '
+	mkdir -p t/c/g
+	printf "name: t\nadapter: {type: cli, command: [seq, \"12\"]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > t/suite.yaml
+	printf "expected:\n  output: |\n" > t/c/g/m.yaml
+	for i in 1 two 3 4 five 6 7 8 nine 10 11 12; do echo "    $i" >> t/c/g/m.yaml; done
+	run_assay run t -o rt --format junit --format markdown; expect_exit 1
+	expect_grep "^    output \(- expected, \+ actual\):$" out
+	expect_grep "failure message=\"output differs\"" rt/junit.xml
+	expect_grep "<code>c/g/m</code> fail: output differs</summary>" rt/summary.md'
 test_case 'a crashing program: its traceback is in the listing, the last lines of it' '
 	run_assay run s -o res --case c1/core/crash; expect_exit 1
 	expect_grep "^    status_code: expected 0, got 1$" out

@@ -91,7 +91,16 @@ void assay_report__first_line(assay_buf *out, const struct assay_report__case *c
 		assay_buf_adds(out, ", the first: ");
 		assay_buf_add(out, first, (size_t)(end - first));
 	} else {
-		assay_buf_add(out, b.ptr, nl ? (size_t)(nl - b.ptr) : b.len);
+		static const char head[] = " (- expected, + actual):";
+		size_t n = nl ? (size_t)(nl - b.ptr) : b.len, h = sizeof(head) - 1;
+
+		/* the heading of a diff below it: alone, "stderr differs" */
+		if (n > h && !memcmp(b.ptr + n - h, head, h)) {
+			assay_buf_add(out, b.ptr, n - h);
+			assay_buf_adds(out, " differs");
+		} else {
+			assay_buf_add(out, b.ptr, n);
+		}
 	}
 	assay_buf_release(&b);
 }

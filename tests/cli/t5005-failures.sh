@@ -91,10 +91,11 @@ test_case 'a structured diff with several changes: one line per change' '
 	expect_grep "^    output: 3 differences$" out
 	expect_grep "^      root\[.tags.\]: missing key$" out
 	expect_grep "^      root\[.title.\]: expected \"y\", got \"x\"$" out
-	! grep -q "new_value\|old_value" out
-	# (a new user'"'"'s trial: the reports'"'"' one line read "output: 3 differences root[...]...")
-	run_assay report res --format junit; expect_exit 0
-	expect_grep "failure message=\"output: 3 differences, the first: root\[" out'
+	! grep -q "new_value\|old_value" out'
+# (a new user's trial: the reports' one line read "output: 3 differences root[...]: ...")
+test_case 'the reports give several changes in one line: their count, then the first' '
+	run_assay run s -o res --case c1/core/many --format junit; expect_exit 1
+	expect_grep "failure message=\"output: 3 differences, the first: root\[" res/junit.xml'
 test_case 'empty output says so' '
 	run_assay run s -o res --case c1/core/empty; expect_exit 1
 	expect_grep "^    output is empty, expected \"hi\\\\n\"$" out

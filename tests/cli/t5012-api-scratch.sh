@@ -103,6 +103,8 @@ test_case 'a server folder that does not fit even alone fails its group, not the
 	# has a value to show (a "no value" line per attribute said nothing more)
 	expect_grep "cannot prepare the server folder" out
 	if grep -n "no value" out; then false; fi
+	# the group'"'"'s later case failed alike: one line, as a regression copy
+	expect_grep "^  FAIL c2/g3/b2  the same failure as c2/g3/b1$" out
 	if pgrep -f "marker-$M" >/dev/null; then echo "a server outlived its run"; false; fi'
 
 # (found while testing the server folder's room: each case's own working folder got a copy of

@@ -22,7 +22,9 @@
  *   find another file than the user's shell would), unless the suite or the case set PATH.
  * - A case that never ran (assay_term__never_ran: not loaded, its working folder, input files
  *   or temporary folder not made) is shown by its error alone: no attribute has a value, and
- *   there is nothing to reproduce.
+ *   there is nothing to reproduce. So is an api case without an answer
+ *   (assay_term__unanswered), and a later one of its group failing for the same reason is one
+ *   line, as a regression copy is: the group's server failed them all alike.
  * - The progress line is rewritten at most every PROGRESS_S seconds: a write per case to a
  *   terminal (and the terminal's redraw) would cost a run of trivial cases a good part of its
  *   time, and nobody reads 500 lines a second. A start held back is written by a later tick
@@ -130,6 +132,18 @@ static const struct failure *same_origin(const struct term *t, const char *origi
 	return NULL;
 }
 
+/* The failure shown in detail of an earlier case of group `prefix` ("checkpoint/group/"), or
+ * NULL. */
+static const struct failure *same_group(const struct term *t, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i < t->ndetailed; i++)
+		if (!strncmp(t->list[t->detailed[i]].name, prefix, n))
+			return &t->list[t->detailed[i]];
+	return NULL;
+}
+
 /* Past the limit: only a name, and only the first MORE_NAMES of them. */
 static void name_only(struct term *t, const char *name)
 {
@@ -166,6 +180,13 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	origin = assay_xasprintf("%s/%s/%s", str_of(ocp, r->checkpoint->name),
 				 str_of(og, r->group->name), r->id);
 	same = same_origin(t, origin);
+	if (!same && assay_term__unanswered(r->json)) {
+		/* its group's server failed them all alike: the first says why */
+		char *prefix = assay_xasprintf("%s/%s/", r->checkpoint->name, r->group->name);
+
+		same = same_group(t, prefix);
+		free(prefix);
+	}
 	if (same || t->ndetailed < t->o.max_failures) {
 		struct assay_term__reasons_in in = { .json = r->json, .error = r->error,
 						     .cwd = t->cwd, .st = &t->st,

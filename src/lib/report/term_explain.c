@@ -751,6 +751,15 @@ static bool no_value_at_all(const assay_value *results)
 	return true;
 }
 
+bool assay_term__unanswered(const assay_value *json)
+{
+	const assay_value *msg = assay_object_get(assay_report_get(json, "execution"), "message");
+	const assay_value *kind = assay_object_get(assay_object_get(json, "case"), "type");
+
+	return msg && msg->kind == ASSAY_V_STRING && kind && kind->kind == ASSAY_V_STRING &&
+	       !strcmp(kind->u.s, "api") && no_value_at_all(assay_object_get(json, "results"));
+}
+
 void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown)
 {

@@ -60,6 +60,14 @@ void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in
  */
 bool assay_term__never_ran(const assay_value *json, const char *error);
 
+/*
+ * Whether report line `json` is an api case whose request got no answer at all: none of its
+ * attributes has a value, and its execution's message says why (its group's server folder not
+ * made, its server not started, gone or silent). The listing shows it by that reason alone, and
+ * a later case of its group failing for the same reason as "the same failure as" the first.
+ */
+bool assay_term__unanswered(const assay_value *json);
+
 /* Appends the last `max_lines` lines of `text` (a case's stderr, an api server's
  * execution.log), each cut to a screen width, under a heading naming `what` ("stderr"). */
 void assay_term__tail(assay_buf *out, const char *what, const char *text, size_t len,

@@ -115,7 +115,9 @@ test_case 'a server that cannot start shows why in the terminal listing' '
 	run_assay run b -o rb -j1 --color never; expect_exit 1
 	expect_grep "^  FAIL c1/g1/a-add" out
 	expect_grep "^    server output \(execution.log\)" out
-	expect_grep "^      \| RuntimeError: no database configured $M" out'
+	expect_grep "^      \| RuntimeError: no database configured $M" out
+	# it ran, and failed: the submission'"'"'s failure, not an error
+	jq -e ".totals.errors == 0" rb/summary.json'
 
 test_case 'a server command nobody may run says why, with the root hint when root' '
 	rm -rf x && cp -r s x
@@ -124,6 +126,9 @@ test_case 'a server command nobody may run says why, with the root hint when roo
 	run_assay run x -o rx -j1 --color never; expect_exit 1
 	expect_grep "could not be started .*Permission denied" out
 	if [ "$(id -u)" = 0 ]; then expect_grep "assay runs as root, so the server runs as nobody" out; fi
+	# no server ran: every case is an error, as a cli case whose program could not start
+	jq -e ".totals.errors == .totals.total and .totals.total > 0" rx/summary.json ||
+		{ jq .totals rx/summary.json; false; }
 	# (a new user'"'"'s trial: "could not be started (...) before it answered on /" said it
 	# might have answered)
 	if grep -n "before it answered" out; then false; fi'

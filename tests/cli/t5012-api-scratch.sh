@@ -99,6 +99,10 @@ test_case 'a server folder that does not fit even alone fails its group, not the
 		esac
 	done
 	jq -e ".totals.total == 4 and .totals.passed == 2" r/summary.json
+	# no server ran: its cases are errors (assay'"'"'s room, not the submission), as a cli case
+	# whose working folder does not fit
+	jq -e ".totals.errors == 2" r/summary.json || { jq .totals r/summary.json; false; }
+	expect_grep "\(2 could not be loaded or run\)" out
 	# the terminal listing says why too, and only why: no request was sent, so no attribute
 	# has a value to show (a "no value" line per attribute said nothing more)
 	expect_grep "cannot prepare the server folder" out

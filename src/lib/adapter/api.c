@@ -353,7 +353,10 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 			      job->requested ? (assay_actual){ .kind = ASSAY_ACTUAL_REAL,
 							       .real = elapsed }
 					     : none);
-	out->proc.status = timed_out ? ASSAY_PROC_TIMED_OUT : ASSAY_PROC_EXITED;
+	/* no server ever ran: the case is an error, not the submission's failure */
+	out->proc.status = timed_out		? ASSAY_PROC_TIMED_OUT
+			   : job->srv->never_ran ? ASSAY_PROC_EXEC_FAILED
+						 : ASSAY_PROC_EXITED;
 	out->proc.limit = timed_out ? ASSAY_LIMIT_WALL : ASSAY_LIMIT_NONE;
 	out->proc.wall_s = elapsed;
 	out->log = assay_api__server_log(job->srv, out);

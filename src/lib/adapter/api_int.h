@@ -112,6 +112,9 @@ struct api_server {
 	bool unprepared;         /* `failure`: its folder or TMPDIR could not be made (no room);
 				    a case started beside a running one (ctx->start_again) then
 				    returns an error: the pool sets the group up again later */
+	bool never_ran;          /* `failure`: no server ever ran (its folder not made, its
+				    command not started, its fixed port another program's): its
+				    cases are errors, as a cli case whose program could not start */
 	CURLM *multi;
 	struct api_sockets socks;
 	/* readiness */

@@ -208,6 +208,7 @@ void assay_api__server_ended(struct api_server *s, const char *when)
 	/* one that never started never could answer: "before it answered" would say it might */
 	s->failure = r->status == ASSAY_PROC_EXEC_FAILED ? assay_xasprintf("the server %s", how)
 							  : assay_xasprintf("the server %s %s", how, when);
+	s->never_ran = r->status == ASSAY_PROC_EXEC_FAILED;
 }
 
 /* The last LOG_TAIL bytes of `b` under `title`, then `b` emptied. */
@@ -366,7 +367,7 @@ static bool prepare(struct api_server *s)
 	else if (assay_fs_mkdtemp(&s->tmp, ctx->tmp_root, "server-", &e))
 		s->failure = assay_xasprintf("cannot make the server's temporary folder: %s",
 					     assay_err_format(&e, msg, sizeof(msg)));
-	s->unprepared = s->failure != NULL;
+	s->unprepared = s->never_ran = s->failure != NULL;
 	return !s->unprepared;
 }
 
@@ -388,6 +389,7 @@ static int begin(struct api_server *s, assay_err *err)
 		/* a fixed port another program holds: its answers would pass for the server's */
 		if (cfg->port) {
 			s->failure = assay_xstrdup(e.msg);
+			s->never_ran = true;
 			return 0;
 		}
 		if (err)

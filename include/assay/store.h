@@ -82,7 +82,8 @@ ASSAY_EXTERN int assay_store_previous(void *payload, const char *checkpoint, con
  * Drops the results of every case of group `group` of checkpoint `checkpoint` (their attributes
  * go with them; blobs stay). For `--resume`: a group whose cases share state (a folder, an api
  * server) and did not finish runs again whole, and its earlier results, made on a folder or
- * server that is gone, must not outlive an interrupt of the run that replaces them.
+ * server that is gone, must not outlive an interrupt of the run that replaces them (docs/cli.md,
+ * "Resuming an interrupted run").
  * @return 0 or ASSAY_ESTORE
  */
 ASSAY_EXTERN int assay_store_drop_group(assay_store *s, const char *checkpoint, const char *group,

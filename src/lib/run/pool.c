@@ -442,6 +442,18 @@ static const char *with_room(const struct pool *p, assay_arena *a, const char *e
 				   o->scratch_inodes > 0 ? o->scratch_inodes : ASSAY_RUN__SCRATCH_INODES).u.s;
 }
 
+/* Undoes task `t`, whose folder or process could not be made beside a running case: its folder
+ * removed, --keep or not (nothing of it ran), and, when it was its lane's first case to start,
+ * its group with it (start_case). @return 1, start_case's "start it again once a case ends" */
+static int undone(struct pool *p, struct group_run *gr, struct task *t, bool lane_first)
+{
+	remove_workdir(p, t);
+	task_free(t);
+	if (lane_first)
+		group_undo(p, gr);
+	return 1;
+}
+
 /* Starts case k of `gr` at run position `pos`: loaded, its folder made, the adapter started (or
  * resolved at once when it cannot be loaded or its folder made). `arm`: armed instead (adapter
  * arm), into p->armed, following `after` (adapter arm); its start is announced at its go. An
@@ -535,11 +547,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		if (undo) {
 			assay_err_clear(&e);
 			free(dir);
-			remove_workdir(p, t);
-			task_free(t);
-			if (lane_first)
-				group_undo(p, gr);
-			return 1;
+			return undone(p, gr, t, lane_first);
 		}
 
 		t->cr.error = with_room(p, t->a,
@@ -558,17 +566,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
 	gr->ctx.workdir_empty = gr->ctx.start_again = false;
 	free(dir);
+	if (rc && undo) {
+		assay_err_clear(run->err);
+		return undone(p, gr, t, lane_first);
+	}
 	if (rc) {
-		if (undo)
-			remove_workdir(p, t);
-		else
-			give_workdir(p, t);
+		give_workdir(p, t);
 		task_free(t);
-		if (undo && lane_first)
-			group_undo(p, gr);
-		if (undo)
-			assay_err_clear(run->err);
-		return undo ? 1 : rc;
+		return rc;
 	}
 	gr->running++;
 	if (gr->lane)

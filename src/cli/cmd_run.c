@@ -387,7 +387,8 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 						      "or server runs again whole unless all of "
 						      "them are)"
 						    : "");
-		if (any_group_shares_state(suite) && (rc = rerun_partial_groups(*out, suite, a->quiet)))
+		if (any_group_shares_state(suite) &&
+		    (rc = rerun_partial_groups(*out, suite, a->quiet)))
 			goto out;
 	}
 out:

@@ -214,16 +214,17 @@ shown:
 				 "no case matches '%s' in %s (a case that has not run has no result "
 				 "there); did you mean '%s'?",
 				 words[1], words[0], sh.near[0]);
+	/* a glob over ids shows them all (a `*` stops at a `/` of checkpoint/group/id) */
+	bool glob = !strchr(words[1], '/');
+
 	if (!sh.shown && sh.holding > 1)
 		return cli_error(CLI_EXIT_FAILED,
 				 "no case matches '%s' in %s (a case that has not run has no result "
 				 "there); %zu cases hold it: %s, %s%s%s%s%s%s%s",
 				 words[1], words[0], sh.holding, sh.near[0], sh.near[1],
 				 sh.holding > 2 ? ", " : "", sh.holding > 2 ? sh.near[2] : "",
-				 sh.holding > 3 ? ", ..." : "",
-				 /* a glob over ids (a `*` stops at a `/` of checkpoint/group/id) */
-				 strchr(words[1], '/') ? "" : " ('*", strchr(words[1], '/') ? "" : words[1],
-				 strchr(words[1], '/') ? "" : "*' shows them all)");
+				 sh.holding > 3 ? ", ..." : "", glob ? " ('*" : "",
+				 glob ? words[1] : "", glob ? "*' shows them all)" : "");
 	if (!sh.shown)
 		return cli_error(CLI_EXIT_FAILED,
 				 "no case matches '%s' in %s (a case that has not run has no result "

@@ -206,9 +206,9 @@ void assay_api__server_ended(struct api_server *s, const char *when)
 		break;
 	}
 	/* one that never started never could answer: "before it answered" would say it might */
-	s->failure = r->status == ASSAY_PROC_EXEC_FAILED ? assay_xasprintf("the server %s", how)
-							  : assay_xasprintf("the server %s %s", how, when);
 	s->never_ran = r->status == ASSAY_PROC_EXEC_FAILED;
+	s->failure = s->never_ran ? assay_xasprintf("the server %s", how)
+				  : assay_xasprintf("the server %s %s", how, when);
 }
 
 /* The last LOG_TAIL bytes of `b` under `title`, then `b` emptied. */

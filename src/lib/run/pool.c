@@ -433,13 +433,13 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 static const char *with_room(const struct pool *p, assay_arena *a, const char *error)
 {
 	const assay_run_opts *o = p->run->opts;
+	long long inodes = o->scratch_inodes > 0 ? o->scratch_inodes : ASSAY_RUN__SCRATCH_INODES;
 
 	if (!error || !p->run->scratch || !strstr(error, strerror(ENOSPC)))
 		return error;
 	return assay_value_stringf(a, "%s (the run's working folders are a tmpfs of %lld bytes and "
 				      "%lld files: --scratch-size, --scratch-inodes)",
-				   error, o->scratch_bytes,
-				   o->scratch_inodes > 0 ? o->scratch_inodes : ASSAY_RUN__SCRATCH_INODES).u.s;
+				   error, o->scratch_bytes, inodes).u.s;
 }
 
 /* Undoes task `t`, whose folder or process could not be made beside a running case: its folder
@@ -550,9 +550,9 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 			return undone(p, gr, t, lane_first);
 		}
 
-		t->cr.error = with_room(p, t->a,
-					assay_value_stringf(t->a, "cannot prepare the working folder: %s",
-							    assay_err_format(&e, msg, sizeof(msg))).u.s);
+		assay_err_format(&e, msg, sizeof(msg));
+		t->cr.error = with_room(p, t->a, assay_value_stringf(t->a, "cannot prepare the "
+								  "working folder: %s", msg).u.s);
 		t->report = assay_case_report_error(t->a, run->suite, g, id, t->c, t->cr.error,
 						    t->t0);
 		free(dir);

@@ -33,7 +33,8 @@
 bool assay_run__scratch_mount(const char *root, const assay_run_opts *opts)
 {
 	char data[128];
-	long long inodes = opts->scratch_inodes > 0 ? opts->scratch_inodes : ASSAY_RUN__SCRATCH_INODES;
+	long long inodes =
+		opts->scratch_inodes > 0 ? opts->scratch_inodes : ASSAY_RUN__SCRATCH_INODES;
 
 	if (opts->keep || opts->scratch_bytes <= 0)
 		return false;

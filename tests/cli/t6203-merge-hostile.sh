@@ -124,8 +124,8 @@ test_case 'a store whose tables are endless views: refused at once by merge, rep
 	[ $code != 0 ] && [ $code != 124 ]; expect_grep "its blob_chunks is not a plain table" err
 	# a column gone
 	cp -r s1 c1
-	sqlite3 c1/assay.db "ALTER TABLE attributes DROP COLUMN diff"
-	merge_refused "its table attributes has no column diff" c1 s2'
+	sqlite3 c1/assay.db "ALTER TABLE cases DROP COLUMN max_rss"
+	merge_refused "its table cases has no column max_rss" c1 s2'
 
 test_case 'absurd counts in a shard: refused, never allocated' '
 	cp -r s1 big1

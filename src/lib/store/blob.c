@@ -219,6 +219,8 @@ static int blob_close(void *handle, const char *sha256, bool json, assay_err *er
 		rc = -have;
 		goto out;
 	}
+	if (!have && (rc = assay_store__case_savepoint(s, err)))
+		goto out;
 	if ((rc = b->fd >= 0 ? close_file(b, sha256, have, err) : close_chunk(b, sha256, have, err)))
 		goto out;
 	if (have)

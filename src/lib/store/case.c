@@ -5,7 +5,7 @@
  * Key decisions:
  * - A case's row is its report line as written (values past the cap cut into blobs in the same
  *   transaction), plus columns copied out of it (verdict, timings, execution) so the store can
- *   be queried with SQL alone; its attributes are rows of their own. The columns are read from
+ *   be queried with SQL alone (its attributes with json_each over `line`). The columns are read from
  *   the line parsed back, or, when nothing was cut and the report is a value its text gives
  *   back exactly (json_lib.h, assay_json__reads_back), from the report itself: the same
  *   values without a parse per case.
@@ -13,7 +13,11 @@
  *   order whatever order cases finished in (a pool, a resumed run); `seq` is the order of
  *   commits.
  * - A result is kept with the SHA-256 of its case file: resuming replays it only while the
- *   file is unchanged, and a case run again replaces its old result in the same transaction.
+ *   file is unchanged, and a case run again replaces its old result in the same statement
+ *   (INSERT OR REPLACE: the old row goes only if the new one is kept).
+ * - One statement per case, no savepoint, unless the case wrote a blob (blob.c opens the
+ *   savepoint then): a statement is kept whole or not at all by itself, and a savepoint per
+ *   case was a tenth of the store's time per trivial case (bench/store.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +28,6 @@
 #include "assay/report.h"
 #include "json/json_lib.h"
 #include "util/banned.h"
-
-static void bind_json(sqlite3_stmt *st, int col, const assay_value *v, assay_buf *b)
-{
-	if (!v || v->kind == ASSAY_V_NULL) {
-		sqlite3_bind_null(st, col);
-		return;
-	}
-	assay_buf_reset(b);
-	assay_json_write(b, v, 0);
-	sqlite3_bind_text(st, col, b->ptr, (int)b->len, SQLITE_TRANSIENT);
-}
 
 static void bind_number(sqlite3_stmt *st, int col, const assay_value *v)
 {
@@ -62,68 +55,12 @@ static void bind_str(sqlite3_stmt *st, int col, const assay_value *v)
 		sqlite3_bind_null(st, col);
 }
 
-/* The attribute rows of a case, from its line as stored (cut values stay cut). */
-static int put_attributes(assay_store *s, sqlite3_int64 seq, const assay_value *line,
-			  assay_err *err)
-{
-	const assay_value *results = assay_object_get(line, "results");
-	sqlite3_stmt *st;
-	assay_buf b = ASSAY_BUF_INIT;
-	int rc = 0;
-
-	if (!results || results->kind != ASSAY_V_OBJECT || !results->len)
-		return 0;
-	st = assay_store__cached(s, ASSAY_STORE__ATTRIBUTE,
-				 "INSERT INTO attributes (case_seq, name, is_correct, weight,"
-				 " score, actual, expected, diff) VALUES (?,?,?,?,?,?,?,?)", err);
-	if (!st)
-		return ASSAY_ESTORE;
-	for (uint32_t i = 0; i < results->len && !rc; i++) {
-		const assay_member *m = &results->u.members[i];
-		const assay_value *v = &m->value;
-
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, seq);
-		sqlite3_bind_text(st, 2, m->key.u.s, (int)m->key.len, SQLITE_TRANSIENT);
-		bind_int(st, 3, assay_object_get(v, "is_correct"));
-		bind_number(st, 4, assay_object_get(v, "weight"));
-		bind_number(st, 5, assay_object_get(assay_report_get(line, "partial"), m->key.u.s));
-		bind_json(st, 6, assay_object_get(v, "actual"), &b);
-		bind_json(st, 7, assay_object_get(v, "expected"), &b);
-		bind_json(st, 8, assay_object_get(v, "diff"), &b);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = assay_store__fail(s, err, "store an attribute");
-	}
-	sqlite3_reset(st);
-	assay_buf_release(&b);
-	return rc;
-}
-
-/* Drops the result case checkpoint/group/id had (its attributes go with it). */
-static int drop_old(assay_store *s, const assay_case_report *r, assay_err *err)
-{
-	sqlite3_stmt *st = assay_store__cached(s, ASSAY_STORE__DROP,
-					       "DELETE FROM cases WHERE checkpoint = ?"
-					       " AND grp = ? AND id = ?", err);
-	int rc = 0;
-
-	if (!st)
-		return ASSAY_ESTORE;
-	sqlite3_bind_text(st, 1, r->checkpoint->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, r->group->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, r->id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = assay_store__fail(s, err, "replace a case");
-	sqlite3_reset(st);
-	return rc;
-}
-
 static int put_row(assay_store *s, const assay_case_report *r, const assay_value *line,
-		   const assay_buf *text, sqlite3_int64 *seq, assay_err *err)
+		   const assay_buf *text, assay_err *err)
 {
 	const assay_value *ex = assay_report_get(line, "execution");
 	sqlite3_stmt *st = assay_store__cached(
-		s, ASSAY_STORE__ROW, "INSERT INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
+		s, ASSAY_STORE__ROW, "INSERT OR REPLACE INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
 		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
 		   " case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	char hash[65];
@@ -158,20 +95,22 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 	else
 		sqlite3_bind_null(st, 17);
 	/* a case with a result already (of an older version of its file, or run again): that
-	 * result is dropped, only then (one lookup less for every other case) */
-	if ((step = sqlite3_step(st)) == SQLITE_CONSTRAINT &&
-	    sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
-		sqlite3_reset(st); /* the bindings stay */
-		if ((rc = drop_old(s, r, err)))
-			return rc;
-		step = sqlite3_step(st);
-	}
+	 * result is replaced by this one, in this one statement */
+	step = sqlite3_step(st);
 	if (step != SQLITE_DONE)
 		rc = assay_store__fail(s, err, "store a case");
-	else
-		*seq = sqlite3_last_insert_rowid(s->db);
 	sqlite3_reset(st);
 	return rc;
+}
+
+int assay_store__case_savepoint(assay_store *s, assay_err *err)
+{
+	if (!s->putting || s->savepoint)
+		return 0;
+	if (assay_store__exec_cached(s, ASSAY_STORE__SAVEPOINT, "SAVEPOINT assay_case", err))
+		return ASSAY_ESTORE;
+	s->savepoint = true;
+	return 0;
 }
 
 int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t value_cap,
@@ -184,7 +123,6 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	assay_value parsed;
 	const assay_value *line = &parsed;
 	bool cut_any = true;
-	sqlite3_int64 seq = 0;
 	int rc;
 
 	assay_store_blobs(s, &blobs);
@@ -194,14 +132,14 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 		s->batch = true;
 		s->batch_t0 = assay_now();
 	}
-	if ((rc = assay_store__exec_cached(s, ASSAY_STORE__SAVEPOINT, "SAVEPOINT assay_case",
-					   err)))
-		goto abandoned;
+	/* one statement keeps the case (put_row): a savepoint only once a blob is written
+	 * (blob.c), so that the case's blobs and its row are kept or dropped together */
+	s->putting = true;
 	if ((rc = assay_json__write_cut_any(&text, r->json, 0, &cut, &cut_any, err)))
 		goto rollback;
-	/* The row's columns and the attribute rows hold the values as the line does: read back
-	 * from it, unless nothing was cut and the report is a value its text gives back
-	 * (json_lib.h) — then the report itself is what a parse would make, at no parse. */
+	/* The row's columns hold the values as the line does: read back from it, unless nothing
+	 * was cut and the report is a value its text gives back (json_lib.h) — then the report
+	 * itself is what a parse would make, at no parse. */
 	if (cut_any || !assay_json__reads_back(r->json)) {
 		a = assay_arena_new(0);
 		if ((rc = assay_json_parse(&parsed, a, text.ptr, text.len, NULL, err)))
@@ -209,23 +147,26 @@ int assay_store_put_case(assay_store *s, const assay_case_report *r, size_t valu
 	} else {
 		line = r->json;
 	}
-	if ((rc = put_row(s, r, line, &text, &seq, err)) ||
-	    (rc = put_attributes(s, seq, line, err)) ||
-	    (rc = assay_store__exec_cached(s, ASSAY_STORE__RELEASE, "RELEASE assay_case", err)))
+	if ((rc = put_row(s, r, line, &text, err)) ||
+	    (s->savepoint && (rc = assay_store__exec_cached(s, ASSAY_STORE__RELEASE,
+							    "RELEASE assay_case", err))))
 		goto rollback;
+	s->savepoint = false;
 	if (line_out)
 		assay_buf_add(line_out, text.ptr, text.len);
 	if (assay_now() - s->batch_t0 >= ASSAY_STORE_BATCH_SECONDS)
 		rc = assay_store_flush(s, err);
 	goto out;
 rollback:
-	if (!assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK_TO, "ROLLBACK TO assay_case", NULL))
+	if (s->savepoint &&
+	    !assay_store__exec_cached(s, ASSAY_STORE__ROLLBACK_TO, "ROLLBACK TO assay_case", NULL))
 		assay_store__exec_cached(s, ASSAY_STORE__RELEASE, "RELEASE assay_case", NULL);
-abandoned:
+	s->savepoint = false;
 	/* SQLite may have rolled back the whole transaction (a full disk): the batch is gone */
 	if (sqlite3_get_autocommit(s->db))
 		s->batch = false;
 out:
+	s->putting = false;
 	assay_arena_free(a);
 	assay_buf_release(&text);
 	return rc;

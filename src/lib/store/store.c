@@ -7,16 +7,19 @@
  *   being killed (SIGKILL) at any moment. Finished cases are committed in batches, at least
  *   every ASSAY_STORE_BATCH_SECONDS (store.h): a commit costs more than storing a small case
  *   (its pages written to the log again for every case), and a batch of 0.25 s is little to
- *   run again after a kill. Each case is a savepoint in its batch (its blobs, its row, its
- *   attributes), so a case is in the store whole or not at all.
+ *   run again after a kill. A case is one row, kept by one statement (a case run again
+ *   replaces its old row in it), and a case that cut values into blobs is a savepoint in its
+ *   batch (its blobs, its row), so a case is in the store whole or not at all.
  * - The folder's lock is an flock() on DIR/assay.lock (close-on-exec, holding the writer's
  *   pid), taken before anything is written: a second writer is refused and told whose it is.
  * - Blobs (blob.c) are a row of blob_chunks up to 1 MiB, a file in DIR/blobs beyond.
  * - Readers create nothing in the results folder: the writer leaves the store in rollback
  *   mode when it closes, and a store still in WAL mode without its log is opened immutable.
  * - The schema carries its version; a store of a newer version is refused untouched.
- * - A case's attributes are stored beside its line, their values as the line holds them (cut),
- *   so the store can be queried without parsing lines.
+ * - A case is its report line plus columns copied out of it (verdict, timings) for SQL; its
+ *   attributes are only in the line (SQLite's json_each reads them: docs/reports.md). Rows of
+ *   their own (schema 2) cost more than a third of the store's time per trivial case
+ *   (bench/store.c), and nothing of assay read them.
  *
  * Refuses to: keep two results for one case (UNIQUE checkpoint/group/id), or write without
  * the lock.
@@ -40,7 +43,9 @@
 #include "util/banned.h"
 #include "util/sha256.h"
 
-#define SCHEMA_VERSION 2 /* 2: big blobs are files in DIR/blobs (blob.c) */
+/* 2: big blobs are files in DIR/blobs (blob.c); 3: no `attributes` table (a case is its row,
+ * the attributes are in its line: docs/reports.md, "The store") */
+#define SCHEMA_VERSION 3
 /* A statement of a reader that runs this many SQLite VM steps is stopped: a legitimate read
  * of the largest store takes a small fraction of it (each row costs tens of steps). */
 #define MAX_VM_STEPS 2000000000
@@ -54,7 +59,6 @@ static const struct {
 	{ "run", "id meta started finished interrupted summary resumes" },
 	{ "cases", "seq position checkpoint grp id case_hash type passed score error duration"
 		   " timestamp status exit_code wall_time cpu_time max_rss line" },
-	{ "attributes", "case_seq name is_correct weight score actual expected diff" },
 	{ "blobs", "sha256 kind bytes" },
 	{ "blob_chunks", "blob seq data" },
 };
@@ -71,9 +75,6 @@ static const char schema[] =
 	" exit_code INTEGER, wall_time REAL, cpu_time REAL, max_rss INTEGER, line TEXT NOT NULL,"
 	" UNIQUE (checkpoint, grp, id));"
 	"CREATE INDEX IF NOT EXISTS cases_position ON cases (position, seq);"
-	"CREATE TABLE IF NOT EXISTS attributes (case_seq INTEGER NOT NULL REFERENCES cases(seq)"
-	" ON DELETE CASCADE, name TEXT NOT NULL, is_correct INTEGER, weight REAL, score REAL,"
-	" actual TEXT, expected TEXT, diff TEXT, PRIMARY KEY (case_seq, name));"
 	"CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, kind TEXT NOT NULL,"
 	" bytes INTEGER NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS blob_chunks (blob TEXT NOT NULL, seq INTEGER NOT NULL,"
@@ -290,9 +291,15 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	if (write && assay_store__exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 					  " PRAGMA foreign_keys=ON;", err))
 		return ASSAY_ESTORE;
+	/* 1 -> 2 adds blob files only; 2 -> 3 drops the attribute rows, which nothing reads (a
+	 * case's attributes are in its line) and which later cases would no longer have */
 	if (version && version < SCHEMA_VERSION && write &&
-	    assay_store__exec(s, "UPDATE meta SET value = '2' WHERE key = 'schema'", err))
-		return ASSAY_ESTORE; /* 1 -> 2 adds blob files only: nothing to convert */
+	    assay_store__exec(s, "BEGIN IMMEDIATE; DROP TABLE IF EXISTS attributes;"
+				 " UPDATE meta SET value = '3' WHERE key = 'schema'; COMMIT", err)) {
+		if (!sqlite3_get_autocommit(s->db))
+			assay_store__exec(s, "ROLLBACK", NULL);
+		return ASSAY_ESTORE;
+	}
 	if (!version) {
 		char sql[128];
 
@@ -435,7 +442,7 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 					    " 0)), summary = NULL WHERE id = 1", err);
 	}
 	assay_json_write(&m, meta, 0);
-	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE; DELETE FROM attributes; DELETE FROM cases;"
+	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE; DELETE FROM cases;"
 				       " DELETE FROM blob_chunks; DELETE FROM blobs;"
 				       " DELETE FROM run;", err)))
 		goto out;

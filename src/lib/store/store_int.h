@@ -10,8 +10,8 @@
 
 /* Statements every finished case runs: prepared once per store (assay_store__cached). */
 enum assay_store__stmt {
-	ASSAY_STORE__BEGIN, ASSAY_STORE__COMMIT, ASSAY_STORE__ROLLBACK, ASSAY_STORE__DROP,
-	ASSAY_STORE__ROW, ASSAY_STORE__ATTRIBUTE, ASSAY_STORE__PREVIOUS, ASSAY_STORE__SAVEPOINT,
+	ASSAY_STORE__BEGIN, ASSAY_STORE__COMMIT, ASSAY_STORE__ROLLBACK, ASSAY_STORE__ROW,
+	 ASSAY_STORE__PREVIOUS, ASSAY_STORE__SAVEPOINT,
 	ASSAY_STORE__RELEASE, ASSAY_STORE__ROLLBACK_TO, ASSAY_STORE__NSTMT
 };
 
@@ -26,7 +26,14 @@ struct assay_store {
 	bool runaway;               /* a statement was stopped by the progress handler */
 	bool batch;                 /* a transaction of finished cases is open (assay_store_flush) */
 	double batch_t0;            /* when it began (assay_now) */
+	bool putting;               /* assay_store_put_case is keeping a case */
+	bool savepoint;             /* ... and has opened its savepoint (a blob was written) */
 };
+
+/* While a case is being kept (assay_store_put_case): opens its savepoint, once, so that the
+ * blob about to be written goes or stays with its row. Elsewhere: nothing. @return 0 or
+ * ASSAY_ESTORE */
+int assay_store__case_savepoint(assay_store *s, assay_err *err);
 
 /* Sets `err` to ASSAY_ESTORE with SQLite's message after `what`; returns ASSAY_ESTORE. */
 int assay_store__fail(assay_store *s, assay_err *err, const char *what);

@@ -29,7 +29,7 @@ test_case 'a store of a newer assay: refused, the store and an old report untouc
 	echo old > out.tap
 	run_assay report res --format tap -o out.tap; expect_exit 2
 	[ "$(wc -l < err)" = 1 ]
-	expect_grep "written by a newer assay \\(store schema 99; this assay knows 2\\): nothing was changed" err
+	expect_grep "written by a newer assay \\(store schema 99; this assay knows 3\\): nothing was changed" err
 	[ "$(cat out.tap)" = old ]
 	sha256sum -c before >/dev/null
 	run_assay compare res res; expect_exit 2

@@ -59,7 +59,9 @@ ASSAY_EXTERN void assay_store_close(assay_store *s);
 /**
  * Starts (or, with `resume`, continues) the run kept in the store. A new run removes the cases
  * of the previous one. `meta` is a mapping describing the run (assay_version, host, suite,
- * suite_hash, command, submission, options ...), stored as JSON.
+ * suite_hash, command, submission, options ...), stored as JSON. A store an older assay wrote
+ * is made this assay's schema here, not when it is opened (docs/reports.md, "The store"), so a
+ * run refused before it begins leaves it as it was.
  * @return 0 or ASSAY_ESTORE
  */
 ASSAY_EXTERN int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume,
@@ -102,8 +104,9 @@ ASSAY_EXTERN int assay_store_count(assay_store *s, size_t *count_out, size_t *pa
  * its position r->index in the run and the SHA-256 of its case file. A result the case had
  * already (of an older version of its file) is replaced.
  * `line_out`, when not NULL, receives the line's text as stored (for a reports.jsonl).
- * The case joins the open batch (a transaction; the case is a savepoint in it, kept whole or
- * not at all) and the batch is committed when it is ASSAY_STORE_BATCH_SECONDS old: one commit
+ * The case joins the open batch (a transaction; the case is one row, kept by one statement,
+ * and a savepoint when it cut values into blobs: kept whole or not at all) and the batch is
+ * committed when it is ASSAY_STORE_BATCH_SECONDS old: one commit
  * per case cost more than the rest of storing it. Other connections see the case once it is
  * committed (assay_store_flush); this one at once.
  * @return 0, ASSAY_ESTORE, or the blob store's error; on error nothing of the case is kept

@@ -307,6 +307,33 @@ Test(store, a_store_of_schema_2_loses_its_attribute_rows_when_written_and_nothin
 	cr_expect_eq(query("SELECT count(*) FROM cases"), 2);
 }
 
+Test(store, a_store_of_schema_2_opened_for_writing_is_unchanged_until_a_run_begins)
+{
+	assay_store *s = open_w();
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "a", 1, "{\"id\": \"a\", \"results\": {}, \"passed\": true}", 0, NULL);
+	assay_store_close(s);
+	exec_sql("PRAGMA journal_mode=DELETE; UPDATE meta SET value = '2' WHERE key = 'schema';"
+		 " CREATE TABLE attributes (case_seq INTEGER NOT NULL REFERENCES cases(seq) ON DELETE"
+		 " CASCADE, name TEXT NOT NULL, PRIMARY KEY (case_seq, name));"
+		 " INSERT INTO attributes VALUES (1, 'output')");
+	/* opened, then refused before it begins (`run --resume` of another suite): the assay that
+	 * wrote it can still read it */
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT value FROM meta WHERE key = 'schema'"), 2);
+	cr_expect_eq(query("SELECT count(*) FROM attributes"), 1);
+	/* a new run into it: schema 3, its old cases gone */
+	s = open_w();
+	put(s, "b", 1, "{\"id\": \"b\", \"results\": {}, \"passed\": true}", 0, NULL);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM sqlite_master WHERE name = 'attributes'"), 0);
+	cr_expect_eq(query("SELECT value FROM meta WHERE key = 'schema'"), 3);
+	cr_expect_eq(query("SELECT count(*) FROM cases WHERE id = 'b'"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 1);
+}
+
 Test(store, a_long_value_is_cut_into_a_blob_kept_once_and_made_whole_again)
 {
 	assay_store *s = open_w();

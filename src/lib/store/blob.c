@@ -8,7 +8,7 @@
  *   file beside the database. In the database it would be written twice (to the write-ahead
  *   log, then again by the checkpoint), which was a quarter of the time of a run that diffs
  *   two 22 MB documents. A blob is a file exactly when its record has bytes but it has no
- *   chunk (schema 2; a store of schema 1 has no files).
+ *   chunk (schema 2 on; a store of schema 1 has no files).
  * - The file is written under a temporary name in DIR/blobs, renamed to its SHA-256 when it
  *   ends (replacing a leftover of that name from a killed run), or removed when that blob is
  *   kept already. A file whose record is rolled back (a case that could not be stored) stays

@@ -291,15 +291,10 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 	if (write && assay_store__exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 					  " PRAGMA foreign_keys=ON;", err))
 		return ASSAY_ESTORE;
-	/* 1 -> 2 adds blob files only; 2 -> 3 drops the attribute rows, which nothing reads (a
-	 * case's attributes are in its line) and which later cases would no longer have */
-	if (version && version < SCHEMA_VERSION && write &&
-	    assay_store__exec(s, "BEGIN IMMEDIATE; DROP TABLE IF EXISTS attributes;"
-				 " UPDATE meta SET value = '3' WHERE key = 'schema'; COMMIT", err)) {
-		if (!sqlite3_get_autocommit(s->db))
-			assay_store__exec(s, "ROLLBACK", NULL);
-		return ASSAY_ESTORE;
-	}
+	/* an older store is made this schema when a run begins in it (upgrade), not here: a run
+	 * refused after opening (--resume of another suite) leaves it as the assay that wrote it
+	 * can read it */
+	s->upgrade = version && version < SCHEMA_VERSION && write;
 	if (!version) {
 		char sql[128];
 
@@ -422,6 +417,28 @@ void assay_store_close(assay_store *s)
 	free(s);
 }
 
+/*
+ * A store of an older schema, written again, made this one: 1 -> 2 adds blob files only; 2 -> 3
+ * drops the attribute rows, which nothing reads (a case's attributes are in its line) and which
+ * later cases would no longer have.
+ */
+static int upgrade(assay_store *s, assay_err *err)
+{
+	char sql[160];
+
+	if (!s->upgrade)
+		return 0;
+	snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE; DROP TABLE IF EXISTS attributes; UPDATE meta"
+		 " SET value = '%d' WHERE key = 'schema'; COMMIT", SCHEMA_VERSION);
+	if (assay_store__exec(s, sql, err)) {
+		if (!sqlite3_get_autocommit(s->db))
+			assay_store__exec(s, "ROLLBACK", NULL);
+		return ASSAY_ESTORE;
+	}
+	s->upgrade = false;
+	return 0;
+}
+
 int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, assay_err *err)
 {
 	assay_buf m = ASSAY_BUF_INIT;
@@ -429,7 +446,7 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if ((rc = assay_store_flush(s, err)))
+	if ((rc = assay_store_flush(s, err)) || (rc = upgrade(s, err)))
 		return rc;
 	assay_store__now(now);
 	if (resume) {

@@ -28,6 +28,8 @@ struct assay_store {
 	double batch_t0;            /* when it began (assay_now) */
 	bool putting;               /* assay_store_put_case is keeping a case */
 	bool savepoint;             /* ... and has opened its savepoint (a blob was written) */
+	bool upgrade;               /* opened for writing at an older schema: made the current one
+				     * when a run begins (assay_store_begin_run) */
 };
 
 /* While a case is being kept (assay_store_put_case): opens its savepoint, once, so that the

@@ -11,11 +11,14 @@ rows = db.execute("SELECT checkpoint, grp, id, line, passed FROM cases ORDER BY 
 names = [(r[0], r[1], r[2]) for r in rows]
 if len(set(names)) != len(names): probs.append("duplicate case rows")
 if len(rows) != total: probs.append(f"store has {len(rows)} cases, expected {total}")
-# attributes per case
-orphan = db.execute("SELECT count(*) FROM attributes WHERE case_seq NOT IN (SELECT seq FROM cases)").fetchone()[0]
-if orphan: probs.append(f"{orphan} orphan attributes")
-noattr = db.execute("SELECT count(*) FROM cases WHERE seq NOT IN (SELECT case_seq FROM attributes)").fetchone()[0]
+# attributes per case (in its line since schema 3: docs/reports.md "The store")
+noattr = db.execute("SELECT count(*) FROM cases c WHERE NOT EXISTS"
+                    " (SELECT 1 FROM json_each(c.line, '$.results'))").fetchone()[0]
 if noattr: probs.append(f"{noattr} cases without attributes")
+# every value cut out of a stored line has its blob
+nocut = db.execute("SELECT count(*) FROM cases c, json_tree(c.line) t WHERE t.key = 'sha256'"
+                   " AND t.path LIKE '%assay_cut%' AND t.value NOT IN (SELECT sha256 FROM blobs)").fetchone()[0]
+if nocut: probs.append(f"{nocut} cut values without their blob")
 lines = open(f"{d}/reports.jsonl", "rb").read().split(b"\n")
 if lines and lines[-1] == b"": lines.pop()
 if len(lines) != len(rows): probs.append(f"reports.jsonl has {len(lines)} lines, store {len(rows)}")

@@ -212,6 +212,35 @@ Test(store, a_case_run_again_replaces_its_result)
 	cr_expect_eq(query("SELECT passed FROM cases"), 1);
 }
 
+static char *line_with(size_t n);
+
+Test(store, a_case_run_again_whose_new_row_fails_keeps_its_old_result_and_no_new_blob)
+{
+	assay_store *s = open_w();
+	char *text = line_with(5000);
+	assay_value line = js(text);
+	assay_case_report r = { .checkpoint = &CP, .group = &G, .id = "a", .json = &line,
+				.index = 1, .passed = true };
+	assay_err err = ASSAY_ERR_INIT;
+
+	put(s, "a", 1, "{\"id\": \"a\", \"results\": {}, \"passed\": false}", 0, NULL);
+	assay_store_close(s);
+	/* the new row is refused after REPLACE has deleted the old one */
+	exec_sql("CREATE TRIGGER refuse AFTER INSERT ON cases WHEN NEW.passed = 1"
+		 " BEGIN SELECT RAISE(ABORT, 'refused'); END");
+	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);
+	cr_assert_eq(assay_store_begin_run(s, &(assay_value){ .kind = ASSAY_V_NULL }, true, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(assay_store_put_case(s, &r, 1024, NULL, &err), ASSAY_ESTORE);
+	put(s, "b", 2, "{\"id\": \"b\", \"results\": {}, \"passed\": false}", 0, NULL);
+	assay_store_close(s);
+	cr_expect_eq(query("SELECT count(*) FROM cases WHERE id = 'a' AND passed = 0"), 1);
+	cr_expect_eq(query("SELECT count(*) FROM cases"), 2);
+	cr_expect_eq(query("SELECT count(*) FROM blobs"), 0);
+	cr_expect_eq(query("SELECT count(*) FROM blob_chunks"), 0);
+	free(text);
+}
+
 Test(store, cases_are_committed_in_batches_and_a_kill_loses_only_the_open_one)
 {
 	pid_t pid = fork();
@@ -253,8 +282,6 @@ Test(store, a_case_that_cannot_be_stored_leaves_the_rest_of_its_batch_whole)
 	cr_expect_eq(query("SELECT count(*) FROM cases"), 2);
 	cr_expect_eq(query("SELECT count(*) FROM cases WHERE id IN ('a', 'c')"), 2);
 }
-
-static char *line_with(size_t n);
 
 Test(store, a_case_that_cannot_be_stored_takes_its_blobs_with_it)
 {

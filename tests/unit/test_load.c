@@ -471,6 +471,9 @@ Test(load, duplicate_case_ids_are_errors)
 	cr_assert_eq(g->ncases, 2);
 	cr_assert_null(g->cases[0].problem);
 	cr_assert(g->cases[1].problem && strstr(g->cases[1].problem, "duplicate case id 'x'"));
+	/* an id of its own: its result does not replace the first's */
+	cr_assert_str_eq(g->cases[0].id, "x");
+	cr_assert_str_eq(g->cases[1].id, "x~2");
 	cr_assert_null(load_at(s, 0, g, 0, NULL, NULL)->error);
 	const assay_case *c = load_at(s, 0, g, 1, NULL, NULL);
 	cr_assert(c->error && strstr(c->error, "duplicate case id 'x'"), "%s", c->error);

@@ -499,8 +499,25 @@ static char *case_file_in(const char *dir)
 	return NULL;
 }
 
+/* `id`~`k` (then ~`k+1`, ...): the first that no case of `list` has. Frees `id`. */
+static char *unique_id(const assay_case_ref *list, size_t n, char *id, size_t k)
+{
+	for (;; k++) {
+		char *cand = assay_xasprintf("%s~%zu", id, k);
+		size_t i = 0;
+
+		while (i < n && strcmp(list[i].id, cand))
+			i++;
+		if (i == n) {
+			free(id);
+			return cand;
+		}
+		free(cand);
+	}
+}
+
 /* Lists the cases in `dir`, sorted by id; the case globs filter them (`*all`: how many there
- * are before they do). */
+ * are before they do). A case whose id another has is an error under an id of its own. */
 static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char *group,
 				  const char *dir, size_t *n, size_t *all)
 {
@@ -566,11 +583,18 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 	closedir(d);
 	if (nr)
 		qsort(list, nr, sizeof(*list), cmp_ref);
-	for (size_t i = 1; i < nr; i++)
-		if (!strcmp(list[i - 1].id, list[i].id))
-			list[i].problem = assay_xasprintf("%s: duplicate case id '%s' (also %s)",
-							  list[i].file, list[i].id,
-							  list[i - 1].file);
+	for (size_t i = 1, k = 1; i < nr; i++) {
+		if (strcmp(list[i - k].id, list[i].id)) {
+			k = 1;
+			continue;
+		}
+		list[i].problem = assay_xasprintf("%s: duplicate case id '%s' (also %s)",
+						  list[i].file, list[i].id, list[i - k].file);
+		/* an error of its own, under an id of its own: results are kept by id, and a
+		 * second result under the first's would replace it (the store, reports.jsonl)
+		 * while the summary counted both */
+		list[i].id = unique_id(list, nr, list[i].id, ++k);
+	}
 	*n = nr;
 	return list;
 }

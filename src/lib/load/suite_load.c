@@ -470,9 +470,13 @@ static int load_plugins(struct loader *ld, const assay_member *pm)
 
 /* ---- cases --------------------------------------------------------------------------- */
 
+/* By id; cases of one id (duplicates: one runs) by file, whatever order readdir gave. */
 static int cmp_ref(const void *a, const void *b)
 {
-	return strcmp(((const assay_case_ref *)a)->id, ((const assay_case_ref *)b)->id);
+	const assay_case_ref *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : strcmp(x->file, y->file);
 }
 
 static bool has_suffix(const char *s, const char *suffix, size_t *stem)

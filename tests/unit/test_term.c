@@ -149,6 +149,18 @@ Test(term, text_diffs_in_one_line_where_they_fit)
 			 "    output: expected \"7\", got \"6\"\n");
 }
 
+/* a verifier's own words (contains) are no diff: no diff's heading above them */
+Test(term, a_verifiers_sentence_follows_the_attribute)
+{
+	expect_explained("output",
+			 "{\"actual\": \"hello world\\n\", \"expected\": \"bye\", \"diff\": "
+			 "\"expected text not found in actual\\nexpected: \\\"bye\\\"\\nactual: "
+			 "\\\"hello world\\\\n\\\"\"}",
+			 "    output: expected text not found in actual\n"
+			 "      expected: \"bye\"\n"
+			 "      actual: \"hello world\\n\"\n");
+}
+
 Test(term, control_characters_never_reach_the_terminal)
 {
 	char *got = explain("output", "{\"diff\": \"a\\u001b[2J\\u009bb\"}", 24);

@@ -410,6 +410,7 @@ struct udiff_stats {
 	size_t minus_len, plus_len;
 	bool minus_nl, plus_nl;   /* each of those lines ended with a newline */
 	long line;                /* the expected line number of the first removed line */
+	bool hunk;                /* a "@@ -" line: a unified diff, not a verifier's sentence */
 };
 
 /* Counts the lines a unified diff removes and adds (assay_udiff's format). */
@@ -426,6 +427,7 @@ static void udiff_scan(struct udiff_stats *s, const char *d, size_t len)
 
 		if (n > 3 && !strncmp(p, "@@ -", 4)) {
 			line = strtol(p + 4, NULL, 10);
+			s->hunk = true;
 		} else if (*p == '\\') { /* "\ No newline at end of file" */
 			if (last == '-' && s->minus == 1)
 				s->minus_nl = false;
@@ -524,6 +526,19 @@ static void text_diff(assay_buf *out, const char *attr, const assay_value *resul
 	struct udiff_stats s;
 
 	udiff_scan(&s, diff->u.s, diff->len);
+	if (!s.hunk && !s.minus && !s.plus) {
+		/* no diff but the verifier's own words (contains: "expected text not found in
+		 * actual", then both): they follow the attribute's name, not a diff's heading */
+		const char *nl = memchr(diff->u.s, '\n', diff->len);
+		size_t n = nl ? (size_t)(nl - diff->u.s) : diff->len;
+
+		assay_buf_addf(out, "    %s%s%s: ", st->bold, attr, st->reset);
+		add_cut(out, diff->u.s, n, LINE_WIDTH);
+		assay_buf_addch(out, '\n');
+		if (nl)
+			udiff_lines(out, nl + 1, diff->len - n - 1, max, st);
+		return;
+	}
 	if (actual && actual->kind == ASSAY_V_STRING && !actual->len) {
 		assay_buf_addf(out, "    %s%s%s is empty", st->bold, attr, st->reset);
 		if (one_line(expected) || short_text(expected)) {

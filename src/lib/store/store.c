@@ -274,6 +274,26 @@ static int check_schema(assay_store *s, bool write, assay_err *err)
 		return ASSAY_EINVALID;
 	}
 	sqlite3_finalize(st);
+	/* before anything is written: no trigger would run with assay's writes (one that makes a
+	 * failed case pass, in a results folder from elsewhere continued with --resume); assay
+	 * makes none, and reading runs none */
+	if (write) {
+		st = assay_store__prepare(s, "SELECT name FROM sqlite_master WHERE type = 'trigger'",
+					  NULL);
+		step = st ? sqlite3_step(st) : SQLITE_ERROR;
+		if (step != SQLITE_DONE) {
+			const char *name = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0)
+							      : NULL;
+
+			assay_err_set(err, ASSAY_EINVALID, s->path, 0, 0,
+				      "it has a trigger (%s), which would run as assay writes: not an "
+				      "assay results store (was it changed by hand?)",
+				      name ? name : "?");
+			sqlite3_finalize(st);
+			return ASSAY_EINVALID;
+		}
+		sqlite3_finalize(st);
+	}
 	st = assay_store__prepare(s, "SELECT value FROM meta WHERE key='schema'", NULL);
 
 	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))

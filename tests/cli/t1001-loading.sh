@@ -36,6 +36,25 @@ test_case 'a case whose id another has is an error of its own, counted once ever
 	jq -se "map(select(.id | startswith(\"c1~\"))) | length == 2 and all(.case.error | test(\"duplicate case id .c1.\"))" res/reports.jsonl
 	# the first file in byte order runs, whatever order the folder lists them in
 	jq -se "map(select(.id == \"c1~2\"))[0].case.error | test(\"c1.yaml: duplicate\")" res/reports.jsonl'
+test_case 'the id of a duplicate does not depend on the selection (--case, --resume, --last-failed)' '
+	mkdir -p dd/c/g
+	printf "name: d\nadapter: {type: cli, command: [echo]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > dd/suite.yaml
+	printf "arguments: [a]\nexpected: {output: \"a\\\\n\"}\n" > dd/c/g/c1.yaml
+	printf "arguments: [b]\nexpected: {output: \"b\\\\n\"}\n" > dd/c/g/c1.yml
+	cp dd/c/g/c1.yml "dd/c/g/c1~2.yaml"
+	# c1~2 is the file c1~2.yaml in every run: c1.yml is c1~3 even when c1~2.yaml is not selected
+	run_assay run dd -o part --case c1; expect_exit 0
+	[ "$(jq -r .id part/reports.jsonl)" = c1 ]
+	# a resumed run keeps no result of one file for another
+	run_assay run dd -o part --resume; expect_exit 1
+	jq -e ".totals.total == 3 and .totals.passed == 2 and .totals.errors == 1" part/summary.json
+	jq -se "map(select(.id == \"c1~2\"))[0].case.passed == true" part/reports.jsonl
+	# --last-failed selects the duplicate by the id it was reported under
+	run_assay run dd -o part --last-failed; expect_exit 1
+	[ "$(jq -r .id part/reports.jsonl)" = "c1~3" ]
+	jq -e ".totals.total == 1 and .totals.errors == 1" part/summary.json
+	run_assay run dd -o one --case "c1~3"; expect_exit 1
+	jq -e "select(.id == \"c1~3\") | .case.error | test(\"c1.yml: duplicate case id\")" one/reports.jsonl'
 test_case 'an error case has results and a zero score' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group broken --case bad-yaml; expect_exit 1
 	jq -e ".results.error.is_correct == false and .case.score == 0" res/reports.jsonl'

@@ -481,6 +481,39 @@ Test(load, duplicate_case_ids_are_errors)
 	remove_suite(dir);
 }
 
+Test(load, duplicate_ids_do_not_depend_on_the_selection)
+{
+	char *dir = tmp_suite();
+	char text[256];
+	snprintf(text, sizeof(text), "%scheckpoints: {c: {groups: {g: {}}}}\n", suite_head);
+	put(dir, "suite.yaml", text);
+	put(dir, "c/g/x.yaml", "expected: {status_code: 0}\n");
+	put(dir, "c/g/x.yml", "expected: {status_code: 0}\n");
+	put(dir, "c/g/x~2.yaml", "expected: {status_code: 0}\n");
+	/* x.yml is x~3 in a whole run, so it is in one that selects x alone: a resumed run must
+	 * not take one file's result for another's */
+	const char *const x[] = { "x", NULL };
+	assay_suite_filter f = { NULL, NULL, x };
+	assay_suite *s = load_ok(dir, &f);
+	const assay_group *g = &s->checkpoints[0].groups[0];
+	cr_assert_eq(g->ncases, 1);
+	cr_assert_str_eq(g->cases[0].id, "x");
+	cr_assert_null(g->cases[0].problem);
+	cr_assert_eq(g->ncases_found, 3);
+	assay_suite_free(s);
+	/* the duplicate is selected by the id it is reported under (--last-failed) */
+	const char *const dup[] = { "c/g/x~3", NULL };
+	assay_suite_filter f2 = { NULL, NULL, NULL, dup, false };
+	s = load_ok(dir, &f2);
+	g = &s->checkpoints[0].groups[0];
+	cr_assert_eq(g->ncases, 1);
+	cr_assert_str_eq(g->cases[0].id, "x~3");
+	cr_assert(g->cases[0].problem && strstr(g->cases[0].problem, "x.yml: duplicate case id"),
+		  "%s", g->cases[0].problem);
+	assay_suite_free(s);
+	remove_suite(dir);
+}
+
 Test(load, case_values_are_checked_with_positions)
 {
 	/* Positions come from the arena: a string, list or mapping is located where it is

@@ -571,13 +571,6 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		if (!file)
 			continue;
 		char *id = assay_xstrndup(e->d_name, stem);
-		++*all;
-		if (!assay_load__select_case(&ld->sel, cp, group, id)) {
-			free(id);
-			free(file);
-			free(files_dir);
-			continue;
-		}
 		if (nr == alloc) {
 			alloc = alloc ? alloc * 2 : 64;
 			list = assay_xrealloc(list, alloc * sizeof(*list));
@@ -599,7 +592,22 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		 * while the summary counted both */
 		list[i].id = unique_id(list, nr, list[i].id, ++k);
 	}
-	*n = nr;
+	/* the selection takes the ids the run gives (`--case c1~2`, --last-failed's names):
+	 * which file is c1~2 must not depend on which others are selected (a resumed run
+	 * would keep one file's result for another) */
+	*all = nr;
+	size_t kept = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (assay_load__select_case(&ld->sel, cp, group, list[i].id)) {
+			list[kept++] = list[i];
+			continue;
+		}
+		free(list[i].id);
+		free(list[i].file);
+		free(list[i].files_dir);
+		free(list[i].problem);
+	}
+	*n = kept;
 	return list;
 }
 

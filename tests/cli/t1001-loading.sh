@@ -48,6 +48,8 @@ test_case 'the id of a duplicate does not depend on the selection (--case, --res
 	# a resumed run keeps no result of one file for another
 	run_assay run dd -o part --resume; expect_exit 1
 	jq -e ".totals.total == 3 and .totals.passed == 2 and .totals.errors == 1" part/summary.json
+	run_assay run dd -o all; expect_exit 1
+	[ "$(jq -r .id all/reports.jsonl | tr "\n" " ")" = "c1 c1~2 c1~3 " ] # id order
 	jq -se "map(select(.id == \"c1~2\"))[0].case.passed == true" part/reports.jsonl
 	# --last-failed selects the duplicate by the id it was reported under
 	run_assay run dd -o part --last-failed; expect_exit 1

@@ -580,6 +580,7 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 	closedir(d);
 	if (nr)
 		qsort(list, nr, sizeof(*list), cmp_ref);
+	bool renamed = false;
 	for (size_t i = 1, k = 1; i < nr; i++) {
 		if (strcmp(list[i - k].id, list[i].id)) {
 			k = 1;
@@ -591,7 +592,11 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 		 * second result under the first's would replace it (the store, reports.jsonl)
 		 * while the summary counted both */
 		list[i].id = unique_id(list, nr, list[i].id, ++k);
+		renamed = true;
 	}
+	/* in id order again: c1~3 (a duplicate) after c1~2.yaml, not before it */
+	if (renamed)
+		qsort(list, nr, sizeof(*list), cmp_ref);
 	/* the selection takes the ids the run gives (`--case c1~2`, --last-failed's names):
 	 * which file is c1~2 must not depend on which others are selected (a resumed run
 	 * would keep one file's result for another) */

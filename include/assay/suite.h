@@ -213,6 +213,17 @@ ASSAY_EXTERN void assay_suite_free(assay_suite *suite);
 ASSAY_EXTERN bool assay_group_shares_state(const assay_suite *suite, const assay_group *g);
 
 /**
+ * May a resumed run replay, for case `ref`, the result an earlier run kept under its id (made
+ * from a case file of the same content), whose error is `error` (NULL: none)? Not when either is
+ * a duplicate (a case whose id another case of its group has: suite-format.md, "duplicate case
+ * id"): its result comes from which files its group holds, not from its file alone (c1.yml
+ * renamed c1~2.yaml to end a duplicate must run, not replay the duplicate's error; docs/cli.md,
+ * "Resuming an interrupted run").
+ * @return true or false; no error. `ref` is a group's case of a loaded suite.
+ */
+ASSAY_EXTERN bool assay_case_result_replayable(const assay_case_ref *ref, const char *error);
+
+/**
  * The content hash of a suite: SHA-256 over suite.yaml, whose settings every case inherits.
  * Resuming a run checks it, so a run is never completed against a changed suite.yaml; each
  * case's own file is checked by its own hash (store.h). Spec: docs/cli.md ("Resuming an

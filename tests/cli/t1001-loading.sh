@@ -57,6 +57,26 @@ test_case 'the id of a duplicate does not depend on the selection (--case, --res
 	jq -e ".totals.total == 1 and .totals.errors == 1" part/summary.json
 	run_assay run dd -o one --case "c1~3"; expect_exit 1
 	jq -e "select(.id == \"c1~3\") | .case.error | test(\"c1.yml: duplicate case id\")" one/reports.jsonl'
+test_case 'a resumed run replays no duplicate: neither its error for a case now none, nor a result for a duplicate' '
+	for isolated in true false; do
+	rm -rf de res; mkdir -p de/c/g
+	printf "name: d\nadapter: {type: cli, command: [echo]}\ncheckpoints: {c: {groups: {g: {isolated: $isolated}}}}\n" > de/suite.yaml
+	printf "arguments: [a]\nexpected: {output: \"a\\\\n\"}\n" > de/c/g/c1.yaml
+	printf "arguments: [b]\nexpected: {output: \"b\\\\n\"}\n" > de/c/g/c1.yml
+	run_assay run de -o res; expect_exit 1
+	# a group of shared state whose only other case finished is not run again for a duplicate
+	run_assay run de -o res --resume; expect_exit 1
+	if grep -q "run again" err; then cat err; false; fi
+	# the duplicate given the id it was reported under: it runs, and passes
+	mv de/c/g/c1.yml "de/c/g/c1~2.yaml"
+	run_assay run de -o res --resume; expect_exit 0
+	jq -e ".totals.total == 2 and .totals.passed == 2 and .totals.errors == 0" res/summary.json
+	# and back: c1~2 (passed) is a duplicate again, of the same content
+	mv "de/c/g/c1~2.yaml" de/c/g/c1.yml
+	run_assay run de -o res --resume; expect_exit 1
+	jq -e ".totals.total == 2 and .totals.passed == 1 and .totals.errors == 1" res/summary.json
+	jq -se "map(select(.id == \"c1~2\"))[0].case.error | test(\"c1.yml: duplicate case id\")" res/reports.jsonl
+	done'
 test_case 'an error case has results and a zero score' '
 	run_assay run "$FIXTURES/suites/failing" -o res --group broken --case bad-yaml; expect_exit 1
 	jq -e ".results.error.is_correct == false and .case.score == 0" res/reports.jsonl'

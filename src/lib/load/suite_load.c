@@ -503,6 +503,14 @@ static char *case_file_in(const char *dir)
 	return NULL;
 }
 
+/* The error of a duplicate: "FILE: duplicate case id 'ID' (also FILE)". */
+#define DUPLICATE_ID ": duplicate case id '"
+
+bool assay_case_result_replayable(const assay_case_ref *ref, const char *error)
+{
+	return !ref->problem && !(error && strstr(error, DUPLICATE_ID));
+}
+
 /* `id`~`k` (then ~`k+1`, ...): the first that no case of `list` has. Frees `id`. */
 static char *unique_id(const assay_case_ref *list, size_t n, char *id, size_t k)
 {
@@ -586,7 +594,7 @@ static assay_case_ref *find_cases(struct loader *ld, const char *cp, const char 
 			k = 1;
 			continue;
 		}
-		list[i].problem = assay_xasprintf("%s: duplicate case id '%s' (also %s)",
+		list[i].problem = assay_xasprintf("%s" DUPLICATE_ID "%s' (also %s)",
 						  list[i].file, list[i].id, list[i - k].file);
 		/* an error of its own, under an id of its own: results are kept by id, and a
 		 * second result under the first's would replace it (the store, reports.jsonl)

@@ -364,7 +364,7 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	assay_arena *a;
 	int found;
 
-	if (!run->opts->previous || gr->whole)
+	if (!run->opts->previous || gr->whole || !assay_case_result_replayable(&g->cases[k], NULL))
 		return 0;
 	a = assay_arena_new(0);
 	t = assay_xcalloc(1, sizeof(*t));
@@ -377,6 +377,13 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	}
 	const assay_value *err = assay_report_get(&t->report, "error");
 	const assay_value *passed = assay_report_get(&t->report, "passed");
+
+	if (!assay_case_result_replayable(&g->cases[k],
+					  err && err->kind == ASSAY_V_STRING ? err->u.s : NULL)) {
+		assay_arena_free(a);
+		free(t);
+		return 0;
+	}
 
 	t->pos = pos;
 	t->k = k;

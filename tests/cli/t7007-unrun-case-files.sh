@@ -51,3 +51,17 @@ test_case 'a suite without the mistake counts 0, and passes' '
 	[ ! -s err ] || ! grep -q "never run" err'
 
 test_done
+
+# (the attack review of duplicate ids: a case folder with case.yaml and case.yml ran one and
+# said nothing of the other)
+test_case 'a case folder with more than one case file: the ones not read are never run, and said' '
+	mkdir -p d/c/g/x d/c/g/y
+	printf "name: two\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > d/suite.yaml
+	printf "arguments: [\"echo x\"]\nexpected: {output: \"x\\\\n\"}\n" > d/c/g/x/case.yaml
+	cp d/c/g/x/case.yaml d/c/g/x/case.yml
+	printf "{\"arguments\": [\"echo y\"]}\n" > d/c/g/x/case.json
+	cp d/c/g/x/case.yaml d/c/g/y/case.yaml
+	run_assay run d -o r -q; expect_exit 1
+	expect_grep "x/: a case folder with more than one case file: case.yaml is read, case.yml and case.json are never run" err
+	grep -c "case folder with more than one" err | grep -qx 1
+	jq -e ".unrun_case_files == 2 and .totals.total == 2 and .totals.passed == 2" r/summary.json'

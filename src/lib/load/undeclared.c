@@ -15,8 +15,9 @@
  * - Paths are compared after realpath(), so "./x", "x/" and links name one folder.
  * - In a group folder, what the loader never takes as a case is said and counted too: a hidden
  *   case file, an extension not in lower case (U.YAML), a folder whose case file is misnamed
- *   (Case.yaml), a folder of case files that is no case folder (sub/x.yaml); a folder suite.yaml
- *   names (a static asset) is not looked into.
+ *   (Case.yaml), a folder of case files that is no case folder (sub/x.yaml), a case folder's
+ *   case files past the one the loader reads (x/case.yml beside x/case.yaml); a folder
+ *   suite.yaml names (a static asset) is not looked into.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -230,6 +231,36 @@ static char *miscased_case_file(const char *dir)
 }
 
 /*
+ * A case folder's case files past the one the loader reads (suite_load.c case_file_in: case.yaml,
+ * else case.yml, else case.json): a warning naming them, or NULL; `*n` how many.
+ */
+static char *second_case_files(const char *dir, const char *shown, const char *name, size_t *n)
+{
+	static const char *const names[] = { "case.yaml", "case.yml", "case.json" };
+	const char *read = NULL;
+	assay_buf others = ASSAY_BUF_INIT;
+	char *msg;
+
+	*n = 0;
+	for (size_t i = 0; i < 3; i++) {
+		if (!has_file(dir, names[i]))
+			continue;
+		if (!read) {
+			read = names[i];
+			continue;
+		}
+		assay_buf_addf(&others, "%s%s", *n ? " and " : "", names[i]);
+		++*n;
+	}
+	if (!*n)
+		return NULL;
+	msg = assay_xasprintf("%s%s/: a case folder with more than one case file: %s is read, %s %s "
+			      "never run", shown, name, read, others.ptr, *n == 1 ? "is" : "are");
+	assay_buf_release(&others);
+	return msg;
+}
+
+/*
  * Case files in group folder `dir` (of group `group`) that the loader never takes as cases
  * (suite_load.c, find_cases): a hidden case file, an extension not in lower case, a folder
  * with a misnamed case file, and a folder of case files that is no case folder. Each warns
@@ -283,6 +314,8 @@ static size_t scan_group(struct scan *sc, const char *dir, const char *group, co
 						      "never run", shown, e->d_name, n, n == 1 ? "" : "s",
 						      group, n == 1 ? "it is" : "they are");
 			}
+		} else if (S_ISDIR(st.st_mode) && e->d_name[0] != '.' && !related(sc, real)) {
+			msg = second_case_files(p, shown, e->d_name, &n);
 		}
 		free(p);
 		if (msg)

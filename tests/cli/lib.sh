@@ -68,6 +68,10 @@ require_cmd() {
 # would count.)
 test_case() {
 	local title=$1 body=$2 status reason
+	if [ -n "${tests_done:-}" ]; then # after test_done, nothing would count it
+		echo "FAILED - $title: a test case after test_done"
+		exit 1
+	fi
 	rm -f "$TMP/.skip"
 	(set -e; ASSAY_IN_TEST_CASE=1; eval "$body") >"$TMP/.out" 2>&1
 	status=$?
@@ -128,6 +132,7 @@ expect_grep() {
 # Prints "N passed, N failed[, N skipped]"; exits non-zero on any failure. A script that skipped
 # a test case and failed none says "skipped:" so that ctest reports it as skipped, not passed.
 test_done() {
+	tests_done=1
 	if [ "$n_skipped" -gt 0 ]; then
 		echo "$n_passed passed, $n_failed failed, $n_skipped skipped"
 		[ "$n_failed" -eq 0 ] && echo "skipped: $n_skipped test case(s)${skip_reasons#;}"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CLI tests' own harness (lib.sh) cannot lie: a test case that skips is counted and shown
 # as skipped, never as passed; ctest sees the script as skipped; under CI=true a skip of a
-# dependency that scripts/install-deps.sh installs is a failure; skip_optional skips even there.
+# dependency that scripts/install-deps.sh installs is a failure; skip_optional skips even there;
+# a test case after test_done fails the script.
 . "$(dirname "$0")/lib.sh"
 
 # child BODY: a test script of one passing case and BODY, run with lib.sh.
@@ -53,5 +54,12 @@ test_case 'a failing command in a body fails the case; exit 77 without skip is a
 	cat out
 	[ "$code" != 0 ]
 	grep -q "^FAILED - exits 77$" out'
+
+test_case 'a test case written after test_done fails the script (nothing would count it)' '
+	printf ". \"%s/tests/cli/lib.sh\"\ntest_case passes true\ntest_done\ntest_case late false\n" "$ASSAY_SRC" > late.sh
+	code=0; env -u CI bash late.sh > out 2>&1 || code=$?
+	cat out
+	[ "$code" != 0 ]
+	grep -q "^FAILED - late: a test case after test_done$" out'
 
 test_done

@@ -50,8 +50,6 @@ test_case 'a suite without the mistake counts 0, and passes' '
 	jq -e ".unrun_case_files == 0" r4/summary.json
 	[ ! -s err ] || ! grep -q "never run" err'
 
-test_done
-
 # (the attack review of duplicate ids: a case folder with case.yaml and case.yml ran one and
 # said nothing of the other)
 test_case 'a case folder with more than one case file: the ones not read are never run, and said' '
@@ -65,3 +63,5 @@ test_case 'a case folder with more than one case file: the ones not read are nev
 	expect_grep "x/: a case folder with more than one case file: case.yaml is read, case.yml and case.json are never run" err
 	grep -c "case folder with more than one" err | grep -qx 1
 	jq -e ".unrun_case_files == 2 and .totals.total == 2 and .totals.passed == 2" r/summary.json'
+
+test_done

@@ -323,10 +323,10 @@ Test(store, a_case_that_cannot_be_stored_takes_its_blobs_with_it)
 	free(text);
 }
 
-Test(store, a_store_of_schema_2_loses_its_attribute_rows_when_written_and_nothing_else)
+/* A store as an assay of schema 2 left it: case "a" and its attribute row. */
+static void make_schema_2(void)
 {
 	assay_store *s = open_w();
-	assay_err err = ASSAY_ERR_INIT;
 
 	put(s, "a", 1, "{\"id\": \"a\", \"results\": {}, \"passed\": true}", 0, NULL);
 	assay_store_close(s);
@@ -334,6 +334,14 @@ Test(store, a_store_of_schema_2_loses_its_attribute_rows_when_written_and_nothin
 		 " CREATE TABLE attributes (case_seq INTEGER NOT NULL REFERENCES cases(seq) ON DELETE"
 		 " CASCADE, name TEXT NOT NULL, PRIMARY KEY (case_seq, name));"
 		 " INSERT INTO attributes VALUES (1, 'output')");
+}
+
+Test(store, a_store_of_schema_2_loses_its_attribute_rows_when_written_and_nothing_else)
+{
+	assay_store *s;
+	assay_err err = ASSAY_ERR_INIT;
+
+	make_schema_2();
 	/* read: as it is */
 	cr_assert_eq(assay_store_open(&s, dir, 0, &err), 0, "%s", err.msg);
 	assay_store_close(s);
@@ -351,15 +359,10 @@ Test(store, a_store_of_schema_2_loses_its_attribute_rows_when_written_and_nothin
 
 Test(store, a_store_of_schema_2_opened_for_writing_is_unchanged_until_a_run_begins)
 {
-	assay_store *s = open_w();
+	assay_store *s;
 	assay_err err = ASSAY_ERR_INIT;
 
-	put(s, "a", 1, "{\"id\": \"a\", \"results\": {}, \"passed\": true}", 0, NULL);
-	assay_store_close(s);
-	exec_sql("PRAGMA journal_mode=DELETE; UPDATE meta SET value = '2' WHERE key = 'schema';"
-		 " CREATE TABLE attributes (case_seq INTEGER NOT NULL REFERENCES cases(seq) ON DELETE"
-		 " CASCADE, name TEXT NOT NULL, PRIMARY KEY (case_seq, name));"
-		 " INSERT INTO attributes VALUES (1, 'output')");
+	make_schema_2();
 	/* opened, then refused before it begins (`run --resume` of another suite): the assay that
 	 * wrote it can still read it */
 	cr_assert_eq(assay_store_open(&s, dir, ASSAY_STORE_WRITE, &err), 0, "%s", err.msg);

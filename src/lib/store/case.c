@@ -5,8 +5,8 @@
  * Key decisions:
  * - A case's row is its report line as written (values past the cap cut into blobs in the same
  *   transaction), plus columns copied out of it (verdict, timings, execution) so the store can
- *   be queried with SQL alone (its attributes with json_each over `line`). The columns are read from
- *   the line parsed back, or, when nothing was cut and the report is a value its text gives
+ *   be queried with SQL alone (its attributes with json_each over `line`). The columns are read
+ *   from the line parsed back, or, when nothing was cut and the report is a value its text gives
  *   back exactly (json_lib.h, assay_json__reads_back), from the report itself: the same
  *   values without a parse per case.
  * - `position` is the case's place in the run, so reading in position order gives the run's
@@ -60,9 +60,10 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 {
 	const assay_value *ex = assay_report_get(line, "execution");
 	sqlite3_stmt *st = assay_store__cached(
-		s, ASSAY_STORE__ROW, "INSERT OR REPLACE INTO cases (position, checkpoint, grp, id, type, passed, score, error,"
-		   " duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
-		   " case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+		s, ASSAY_STORE__ROW,
+		"INSERT OR REPLACE INTO cases (position, checkpoint, grp, id, type, passed, score,"
+		" error, duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
+		" case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	char hash[65];
 	int rc = 0, step;
 

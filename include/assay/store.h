@@ -81,8 +81,8 @@ ASSAY_EXTERN int assay_store_previous(void *payload, const char *checkpoint, con
 				      assay_value *out, assay_err *err);
 
 /**
- * Drops the results of every case of group `group` of checkpoint `checkpoint` (their attributes
- * go with them; blobs stay). For `--resume`: a group whose cases share state (a folder, an api
+ * Drops the results of every case of group `group` of checkpoint `checkpoint` (their rows;
+ * blobs stay). For `--resume`: a group whose cases share state (a folder, an api
  * server) and did not finish runs again whole, and its earlier results, made on a folder or
  * server that is gone, must not outlive an interrupt of the run that replaces them (docs/cli.md,
  * "Resuming an interrupted run").

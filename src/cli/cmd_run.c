@@ -262,14 +262,14 @@ static int rerun_partial_groups(assay_store *store, const assay_suite *suite, bo
 			if (!assay_group_shares_state(suite, g))
 				continue;
 			for (size_t k = 0; k < g->ncases && rc >= 0; k++) {
-				assay_arena *a = assay_arena_new(0);
+				assay_arena *a;
 				assay_value v;
 
 				if (g->cases[k].problem) { /* a duplicate: it never runs, left no state */
 					need--;
-					assay_arena_free(a);
 					continue;
 				}
+				a = assay_arena_new(0);
 				rc = assay_store_previous(store, cp->name, g->name, g->cases[k].id,
 							  g->cases[k].file, a, &v, &err);
 				const assay_value *e = rc == 1 ? assay_report_get(&v, "error") : NULL;

@@ -549,12 +549,22 @@ static bool cases_as_nobody(const assay_suite *suite, const struct run_args *a)
 	return suite->sandbox != ASSAY_SANDBOX_OFF;
 }
 
+/* When cases run as nobody and their program is named without a folder: that word, what a
+ * shell's PATH finds for it and, when that finds one, what nobody's search finds (each malloc'd
+ * or NULL). Else all three NULL. */
+static void program_searches(const assay_suite *suite, const struct run_args *a, char **name,
+			     char **root_finds, char **nobody_finds)
+{
+	*name = cases_as_nobody(suite, a) ? program_word(suite, a) : NULL;
+	*root_finds = *name ? path_search(*name, false) : NULL;
+	*nobody_finds = *root_finds ? path_search(*name, true) : NULL;
+}
+
 char *run_common_program_ran(const assay_suite *suite, const struct run_args *a)
 {
-	char *name = cases_as_nobody(suite, a) ? program_word(suite, a) : NULL;
-	char *root_finds = name ? path_search(name, false) : NULL;
-	char *nobody_finds = root_finds ? path_search(name, true) : NULL;
+	char *name, *root_finds, *nobody_finds;
 
+	program_searches(suite, a, &name, &root_finds, &nobody_finds);
 	if (nobody_finds && !strcmp(nobody_finds, root_finds)) {
 		free(nobody_finds);
 		nobody_finds = NULL;
@@ -573,20 +583,16 @@ char *run_common_program_ran(const assay_suite *suite, const struct run_args *a)
  */
 static void warn_program_out_of_reach(const assay_suite *suite, const struct run_args *a)
 {
-	char *name = program_word(suite, a), *root_finds, *nobody_finds;
+	char *name, *root_finds, *nobody_finds;
 
-	if (!name || !(root_finds = path_search(name, false))) {
-		free(name);
-		return;
-	}
-	nobody_finds = path_search(name, true);
-	if (!nobody_finds)
+	program_searches(suite, a, &name, &root_finds, &nobody_finds);
+	if (root_finds && !nobody_finds)
 		fprintf(stderr,
 			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
 			"and nobody cannot reach %s, the `%s` on PATH, nor any other: every case "
 			"would fail to start; put it where nobody can reach it, or --sandbox off\n",
 			root_finds, name);
-	else if (strcmp(nobody_finds, root_finds))
+	else if (root_finds && strcmp(nobody_finds, root_finds))
 		fprintf(stderr,
 			"assay: warning: cases run as nobody (assay runs as root, with the sandbox), "
 			"and nobody cannot reach %s, the `%s` on PATH: the cases run %s instead; put "
@@ -641,9 +647,8 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_strvec_pushv(&hide, (const char *const *)a->hide.v);
 	opts.hide_paths = (const char *const *)hide.v;
 	rc = sandbox_options(&opts, suite, a);
-	if (!rc && !a->quiet && geteuid() == 0 &&
-	    (opts.sandbox >= 0 ? opts.sandbox : (int)suite->sandbox) != ASSAY_SANDBOX_OFF)
-		warn_program_out_of_reach(suite, a);
+	if (!rc && !a->quiet)
+		warn_program_out_of_reach(suite, a); /* as root with the sandbox only */
 	if (rc) {
 		free(submission);
 		assay_strvec_clear(&hide);

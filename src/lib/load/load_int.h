@@ -88,6 +88,13 @@ bool assay_load__in_list(const char *const *list, const char *s);
 
 /* ---- undeclared folders (undeclared.c) ---- */
 
+/* A case folder's case file names, in the order the loader takes the first one there is. */
+extern const char *const assay_load__case_files[3];
+
+/* How many of assay_load__case_files folder `dir` holds; `*first` (when not NULL) gets the
+ * first of them, or NULL. */
+size_t assay_load__case_files_in(const char *dir, const char **first);
+
 /*
  * Warns (`warn`) about each folder of case files suite.yaml does not declare: a folder of a
  * loaded checkpoint's folder that is no group of it, and, when `whole` (no checkpoint was

@@ -489,12 +489,28 @@ static bool has_suffix(const char *s, const char *suffix, size_t *stem)
 	return true;
 }
 
+const char *const assay_load__case_files[3] = { "case.yaml", "case.yml", "case.json" };
+
+size_t assay_load__case_files_in(const char *dir, const char **first)
+{
+	size_t n = 0;
+
+	if (first)
+		*first = NULL;
+	for (size_t i = 0; i < 3; i++) {
+		char *p = assay_path_join(dir, assay_load__case_files[i]);
+
+		if (assay_fs_exists(p) && !n++ && first)
+			*first = assay_load__case_files[i];
+		free(p);
+	}
+	return n;
+}
+
 static char *case_file_in(const char *dir)
 {
-	static const char *const names[] = { "case.yaml", "case.yml", "case.json" };
-
 	for (size_t i = 0; i < 3; i++) {
-		char *p = assay_path_join(dir, names[i]);
+		char *p = assay_path_join(dir, assay_load__case_files[i]);
 
 		if (assay_fs_exists(p))
 			return p;

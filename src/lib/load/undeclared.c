@@ -104,8 +104,7 @@ static size_t count_cases(const char *dir)
 		p = assay_path_join(dir, e->d_name);
 		if (!stat(p, &st)) {
 			if (S_ISDIR(st.st_mode))
-				n += has_file(p, "case.yaml") || has_file(p, "case.yml") ||
-				     has_file(p, "case.json");
+				n += assay_load__case_files_in(p, NULL) > 0;
 			else if (S_ISREG(st.st_mode) && case_name(e->d_name))
 				n++;
 		}
@@ -231,33 +230,59 @@ static char *miscased_case_file(const char *dir)
 }
 
 /*
- * A case folder's case files past the one the loader reads (suite_load.c case_file_in: case.yaml,
- * else case.yml, else case.json): a warning naming them, or NULL; `*n` how many.
+ * The warning for case folder `dir`, which holds case file `read` (the one the loader reads) and
+ * `n` more (assay_load__case_files in order), naming those.
  */
-static char *second_case_files(const char *dir, const char *shown, const char *name, size_t *n)
+static char *second_case_files(const char *dir, const char *shown, const char *name,
+			       const char *read, size_t n)
 {
-	static const char *const names[] = { "case.yaml", "case.yml", "case.json" };
-	const char *read = NULL;
 	assay_buf others = ASSAY_BUF_INIT;
+	size_t named = 0;
 	char *msg;
 
-	*n = 0;
-	for (size_t i = 0; i < 3; i++) {
-		if (!has_file(dir, names[i]))
-			continue;
-		if (!read) {
-			read = names[i];
-			continue;
-		}
-		assay_buf_addf(&others, "%s%s", *n ? " and " : "", names[i]);
-		++*n;
-	}
-	if (!*n)
-		return NULL;
+	for (size_t i = 0; i < 3; i++)
+		if (assay_load__case_files[i] != read && has_file(dir, assay_load__case_files[i]))
+			assay_buf_addf(&others, "%s%s", named++ ? " and " : "",
+				       assay_load__case_files[i]);
 	msg = assay_xasprintf("%s%s/: a case folder with more than one case file: %s is read, %s %s "
-			      "never run", shown, name, read, others.ptr, *n == 1 ? "is" : "are");
+			      "never run", shown, name, read, others.ptr, n == 1 ? "is" : "are");
 	assay_buf_release(&others);
 	return msg;
+}
+
+/*
+ * What folder `dir` (entry `name` of group `group`'s folder, suite.yaml names it not) holds that
+ * the loader never runs: a case folder's case files past the one it reads, a misnamed case
+ * file, or case files in a folder that is no case folder. A warning, or NULL; `*n` how many.
+ */
+static char *unrun_in_folder(const char *dir, const char *shown, const char *name,
+			     const char *group, size_t *n)
+{
+	const char *read;
+	size_t files = assay_load__case_files_in(dir, &read);
+	char *wrong;
+
+	*n = 0;
+	if (files > 1) {
+		*n = files - 1;
+		return second_case_files(dir, shown, name, read, *n);
+	}
+	if (files || results_folder(dir))
+		return NULL;
+	if ((wrong = miscased_case_file(dir))) {
+		char *msg = assay_xasprintf("%s%s/: its case file is named %s, not case.yaml, "
+					    "case.yml or case.json: it is never run", shown, name,
+					    wrong);
+
+		*n = 1;
+		free(wrong);
+		return msg;
+	}
+	if (!(*n = count_cases(dir)))
+		return NULL;
+	return assay_xasprintf("%s%s/: %zu case file%s in a folder inside group '%s' that is no "
+			       "case folder (no case.yaml): %s never run", shown, name, *n,
+			       *n == 1 ? "" : "s", group, *n == 1 ? "it is" : "they are");
 }
 
 /*
@@ -273,7 +298,7 @@ static size_t scan_group(struct scan *sc, const char *dir, const char *group, co
 	size_t total = 0;
 
 	while (d && (e = readdir(d))) {
-		char real[PATH_MAX], *p, *msg = NULL, *wrong;
+		char real[PATH_MAX], *p, *msg = NULL;
 		struct stat st;
 		bool exact = false;
 		size_t n = 0;
@@ -299,23 +324,8 @@ static size_t scan_group(struct scan *sc, const char *dir, const char *group, co
 				msg = assay_xasprintf("%s%s: not a case: a case file's extension is "
 						      ".yaml, .yml or .json, in lower case: it is "
 						      "never run", shown, e->d_name);
-		} else if (S_ISDIR(st.st_mode) && e->d_name[0] != '.' && !related(sc, real) &&
-			   !results_folder(p) && !has_file(p, "case.yaml") &&
-			   !has_file(p, "case.yml") && !has_file(p, "case.json")) {
-			if ((wrong = miscased_case_file(p))) {
-				n = 1;
-				msg = assay_xasprintf("%s%s/: its case file is named %s, not case.yaml, "
-						      "case.yml or case.json: it is never run", shown,
-						      e->d_name, wrong);
-				free(wrong);
-			} else if ((n = count_cases(p))) {
-				msg = assay_xasprintf("%s%s/: %zu case file%s in a folder inside group "
-						      "'%s' that is no case folder (no case.yaml): %s "
-						      "never run", shown, e->d_name, n, n == 1 ? "" : "s",
-						      group, n == 1 ? "it is" : "they are");
-			}
 		} else if (S_ISDIR(st.st_mode) && e->d_name[0] != '.' && !related(sc, real)) {
-			msg = second_case_files(p, shown, e->d_name, &n);
+			msg = unrun_in_folder(p, shown, e->d_name, group, &n);
 		}
 		free(p);
 		if (msg)

@@ -65,7 +65,7 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		" error, duration, timestamp, status, exit_code, wall_time, cpu_time, max_rss, line,"
 		" case_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	char hash[65];
-	int rc = 0, step;
+	int rc = 0;
 
 	if (!st)
 		return ASSAY_ESTORE;
@@ -97,8 +97,7 @@ static int put_row(assay_store *s, const assay_case_report *r, const assay_value
 		sqlite3_bind_null(st, 17);
 	/* a case with a result already (of an older version of its file, or run again): that
 	 * result is replaced by this one, in this one statement */
-	step = sqlite3_step(st);
-	if (step != SQLITE_DONE)
+	if (sqlite3_step(st) != SQLITE_DONE)
 		rc = assay_store__fail(s, err, "store a case");
 	sqlite3_reset(st);
 	return rc;

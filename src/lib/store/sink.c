@@ -118,7 +118,7 @@ static int settle(struct store_sink *k, int rc, assay_err *err)
 	if (k->s->batch)
 		return rc; /* the batch is open (a case the store refused is not in it): its lines
 			    * wait for it */
-	if (!k->s->batch && rc) /* a commit failed, or SQLite abandoned the batch */
+	if (rc) /* a commit failed, or SQLite abandoned the batch */
 		assay_buf_reset(&k->pending);
 	if (k->pending.len) {
 		int wrc = write_all(k->fd, k->pending.ptr, k->pending.len, k->reports, err);

@@ -91,7 +91,7 @@ void assay_report__first_line(assay_buf *out, const struct assay_report__case *c
 		assay_buf_adds(out, ", the first: ");
 		assay_buf_add(out, first, (size_t)(end - first));
 	} else {
-		static const char head[] = " (- expected, + actual):";
+		static const char head[] = ASSAY_TERM__DIFF_HEAD;
 		size_t n = nl ? (size_t)(nl - b.ptr) : b.len, h = sizeof(head) - 1;
 
 		/* the heading of a diff below it: alone, "stderr differs" */

@@ -148,7 +148,7 @@ static void string_diff(struct change_sink *cs, const assay_value *diff)
 {
 	const char *end = diff->u.s + diff->len, *s = skip_header(diff->u.s, end);
 
-	assay_buf_adds(cs->lines, "the texts differ (- expected, + actual):");
+	assay_buf_adds(cs->lines, "the texts differ" ASSAY_TERM__DIFF_HEAD);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -570,7 +570,7 @@ static void text_diff(assay_buf *out, const char *attr, const assay_value *resul
 		assay_buf_addch(out, '\n');
 		return;
 	} else {
-		assay_buf_addf(out, "    %s%s%s (- expected, + actual):\n", st->bold, attr,
+		assay_buf_addf(out, "    %s%s%s" ASSAY_TERM__DIFF_HEAD "\n", st->bold, attr,
 			       st->reset);
 	}
 	udiff_lines(out, diff->u.s, diff->len, max, st);

@@ -50,6 +50,10 @@ struct assay_term__reasons_in {
 void assay_term__reasons(assay_buf *out, const struct assay_term__reasons_in *in,
 			 bool *stderr_shown);
 
+/* The heading of a diff shown below an attribute's name ("output (- expected, + actual):"):
+ * assay_report__first_line finds it to say "output differs" alone. */
+#define ASSAY_TERM__DIFF_HEAD " (- expected, + actual):"
+
 /*
  * Whether the case of report line `json`, with error `error` (or NULL), never ran: it has an
  * error and no execution (it could not be loaded, its working folder not made), or an

@@ -34,7 +34,7 @@ test_case 'a case whose id another has is an error of its own, counted once ever
 	[ "$(sqlite3 res/assay.db "SELECT count(*) FROM cases")" = 4 ]
 	[ "$(jq -r .id res/reports.jsonl | sort | tr "\n" " ")" = "c1 c1~2 c1~3 c2 " ]
 	jq -se "map(select(.id | startswith(\"c1~\"))) | length == 2 and all(.case.error | test(\"duplicate case id .c1.\"))" res/reports.jsonl
-	# the first file in byte order runs, whatever order the folder lists them in
+	# the first file in byte order (c1.json) runs: c1.yaml is the first duplicate
 	jq -se "map(select(.id == \"c1~2\"))[0].case.error | test(\"c1.yaml: duplicate\")" res/reports.jsonl'
 test_case 'the id of a duplicate does not depend on the selection (--case, --resume, --last-failed)' '
 	mkdir -p dd/c/g

@@ -72,6 +72,12 @@ typedef struct assay_run_ctx {
 					   temporary folder or input file that cannot be made;
 					   the api adapter: a server folder that could not be
 					   prepared, when the pool undoes the group with it) */
+	bool tmp_by_server;           /**< a case's temporary folder is named under tmp_root,
+					   not made: the case's server makes and removes it
+					   (proc.h assay_sandbox.tmp_make); tmp_root is writable
+					   by the sandbox's ids (with root: root's, 0733). The
+					   pool starts such a case beside a running one only when
+					   an inode is free for that folder (pool.c inode_free) */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */

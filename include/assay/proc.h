@@ -115,6 +115,13 @@ typedef struct assay_proc_result {
 	unsigned sandbox_applied; /**< ASSAY_SANDBOX_* layers in force when the program started */
 	unsigned sandbox_refused; /**< layers asked for that the kernel refused (sandbox on and
 				       not required: the program ran without them) */
+	int tmp_errno;       /**< with assay_sandbox.tmp_make: the temporary folder could not be
+				  made (errno); the program never ran (EXEC_FAILED, exec_errno the
+				  same). 0 otherwise */
+	bool tmp_removed;    /**< with assay_sandbox.tmp_make: the folder was empty after the case
+				  and its case server removed it; false: it may still be there
+				  (full, or the case did not run on a server), the caller's to
+				  remove */
 } assay_proc_result;
 
 /**
@@ -140,8 +147,22 @@ typedef struct assay_sandbox {
 				      family), bind only that port and connect nowhere, not even
 				      to it (Landlock ABI >= 4; on older kernels landlock-net is
 				      refused and TCP is open) */
-	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made: writable,
-				  and TMPDIR in the program's environment unless `env` sets it */
+	const char *tmp_dir; /**< NULL, or a private temporary folder the caller made (or, with
+				  tmp_make, named): writable, and TMPDIR in the program's
+				  environment unless `env` sets it */
+	bool tmp_make;       /**< `tmp_dir` does not exist yet: assay_proc_start() has the case
+				  server make it for the case (empty, mode 0700, the program's ids),
+				  and the server removes it after the case when it is still empty
+				  (assay_proc_result.tmp_removed); without a server it makes it
+				  itself (and gives it, as assay_sandbox_give(), with root). Its
+				  parent must be writable by the program's ids (with root: `uid`,
+				  `gid`), best not theirs and not listable by them (root's, 0733:
+				  a parent it owns, a case can chmod, failing the cases after it),
+				  and reachable only through folders only the caller writes;
+				  the name must be one no case can guess (another case could make
+				  it first: the case then fails, tmp_errno EEXIST). A folder that
+				  cannot be made ends the case before its program
+				  (assay_proc_result.tmp_errno). Ignored when `tmp_dir` is NULL */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
 					     the program may also write, create and remove in */
 	const char *const *read_paths;  /**< NULL, or a NULL-terminated list of folders or files
@@ -339,6 +360,7 @@ typedef struct assay_proc {
 	bool timed_out, out_trunc, err_trunc, hard_killed;
 	int wait_status;
 	int exec_errno;
+	int tmp_errno;           /* tmp_make without a server: the folder could not be made */
 	size_t rep_len;
 	unsigned char rep[192];  /* the supervisor's report */
 	char *cg;                /* the case's memory cgroup while it runs, or NULL */

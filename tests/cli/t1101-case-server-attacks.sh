@@ -90,6 +90,18 @@ test_case 'POSIX message queues a case makes do not reach the cases after it' '
 	both mq
 '
 
+# On the run's tmpfs each case's server makes its temporary folder in the run's .tmp (issue 19):
+# as root, nobody may make a folder there but not list it, and not chmod it (its owner is root),
+# which would fail every later case; nor can a case's leftovers reach the next.
+test_case 'a case cannot keep the cases after it from a fresh temporary folder' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root: without it the user owns .tmp, as the cases run as the user (docs/security.md)"
+	suite tmp "touch \"\$TMPDIR/left\"; chmod 0 \"\$TMPDIR\"; chmod 0 \"\${TMPDIR%/*}\" 2>/dev/null && echo chmod-parent; true" \
+		"[ -z \"\$(ls -A \"\$TMPDIR\")\" ] && echo x > \"\$TMPDIR/f\" && cat \"\$TMPDIR/f\"" \
+		"expected: {output: \"x\n\"}"
+	both tmp
+	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl)" = "" ]
+'
+
 test_case 'a case cannot take the run down by starving its server of descriptors' '
 	require_cmd prlimit
 	suite fds "prlimit --pid 1 --nofile=4:4" "echo ok" "expected: {output: \"ok\n\"}"

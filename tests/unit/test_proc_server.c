@@ -1106,3 +1106,94 @@ Test(server, a_case_that_fills_its_file_system_lets_no_follower_go)
 	assay_proc_servers_free(set);
 	box_free(&b);
 }
+
+/* Runs `script` with /bin/sh on `set` (NULL: the library's choice), its temporary folder `tmp`
+ * made for it (proc.h tmp_make); returns its stdout (malloc'd) and fills `r`. */
+static char *sh_tmp(assay_proc_servers *set, const struct box *b, bool sandbox, const char *tmp,
+		    const char *script, assay_proc_result *r)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	char *out;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, script);
+	assay_strvec_push(&p.argv, "sh");
+	assay_strvec_push(&p.argv, tmp); /* $1: TMPDIR is the sandbox's (proc.h) */
+	boxed(&p, b, sandbox);
+	p.sandbox.tmp_dir = tmp;
+	p.sandbox.tmp_make = true;
+	p.servers = set;
+	p.timeout_s = 20;
+	run_ok(&p, r);
+	out = strdup(p.out.ptr ? p.out.ptr : "");
+	assay_proc_release(&p);
+	return out;
+}
+
+/* proc.h tmp_make: the server makes the case's temporary folder (0700, the program's) before
+ * the case and removes it after when it is empty; a full one is left to the caller; a name
+ * that exists already ends the case before its program. */
+Test(server, a_cases_temporary_folder_is_made_and_removed_by_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		char *tmp = assay_path_join(b.root, "case-t"), *out, *marker;
+		assay_proc_result r;
+		struct stat st;
+
+		out = sh_tmp(set, &b, sandbox, tmp,
+			     "test -w \"$1\" && stat -c %a \"$1\" && ls -A \"$1\"", &r);
+		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
+		cr_expect_str_eq(out, "700\n");
+		cr_expect(r.tmp_removed, "sandbox %d: not removed", sandbox);
+		cr_expect_neq(stat(tmp, &st), 0, "sandbox %d: still there", sandbox);
+		free(out);
+
+		out = sh_tmp(set, &b, sandbox, tmp, "echo kept > \"$1/f\"", &r);
+		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
+		cr_expect_not(r.tmp_removed, "sandbox %d: a full folder was removed", sandbox);
+		marker = assay_path_join(tmp, "f");
+		cr_expect_eq(stat(marker, &st), 0, "sandbox %d: what the case left is gone", sandbox);
+		free(marker);
+		free(out);
+
+		/* it exists now: the case fails before its program */
+		marker = assay_path_join(b.work, "ran");
+		out = sh_tmp(set, &b, sandbox, tmp, "touch ran", &r);
+		cr_expect_eq(r.status, ASSAY_PROC_EXEC_FAILED);
+		cr_expect_eq(r.tmp_errno, EEXIST, "sandbox %d: %d", sandbox, r.tmp_errno);
+		cr_expect_not(r.tmp_removed);
+		cr_expect_neq(stat(marker, &st), 0, "sandbox %d: the program ran", sandbox);
+		free(marker);
+		free(out);
+		assay_fs_remove_tree(tmp, NULL);
+		free(tmp);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* Without a server the library makes it, the same, and leaves it to the caller. */
+Test(server, without_a_server_the_library_makes_the_temporary_folder)
+{
+	struct box b;
+	char *tmp, *out;
+	assay_proc_result r;
+	struct stat st;
+
+	box_make(&b);
+	tmp = assay_path_join(b.root, "case-t");
+	out = sh_tmp(NULL, &b, true, tmp, "test -w \"$1\" && stat -c %a \"$1\"", &r);
+	cr_assert_eq(exit_code(&r), 0, "%s", out);
+	cr_expect_str_eq(out, "700\n");
+	/* on a server (the ASSAY_PROC_SERVERS hook of unit/test_proc*@server) it went */
+	cr_expect_eq(stat(tmp, &st) == 0, !r.tmp_removed);
+	free(out);
+	assay_fs_remove_tree(tmp, NULL);
+	free(tmp);
+	box_free(&b);
+}

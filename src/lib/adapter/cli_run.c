@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +39,7 @@ struct cli_job {
 	const assay_case *c;
 	char *workdir;
 	char *tmp; /* the case's private temporary folder */
+	bool tmp_removed; /* its case server removed it, empty, after the case (proc.h) */
 	char *unstarted; /* why the program was not started (its input files could not be
 			    written: a link an earlier case of a shared folder planted), or NULL */
 	char *died;      /* its supervisor or case server died during the case: why, or NULL */
@@ -54,7 +56,7 @@ static void case_env(struct cli_job *job)
 static void free_job(struct cli_job *job)
 {
 	assay_proc_release(&job->p); /* kills a case abandoned part way, and all it started */
-	if (job->tmp) {
+	if (job->tmp && !job->tmp_removed) {
 		const char *slash = strrchr(job->tmp, '/');
 
 		assay_fs_spares_give(job->ctx->spares, job->ctx->tmp_root, slash + 1, NULL);
@@ -111,6 +113,16 @@ static void reach(struct cli_group *g, int which, const assay_sandbox *sb, const
 	}
 }
 
+/* `root`/case-<16 random hex digits>, or NULL when the kernel gives no random bytes. */
+static char *tmp_name(const char *root)
+{
+	unsigned long long r;
+
+	if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return NULL;
+	return assay_xasprintf("%s/case-%016llx", root, r);
+}
+
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
 static const char *const cli_attributes[] = { "status_code", "output", "stderr", NULL };
 static const char *const cli_suite_keys[] = { "tracked_files", NULL };
@@ -150,8 +162,13 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 		return 0;
 	}
 	assay_err te = ASSAY_ERR_INIT;
+	/* on a tmpfs (no spares), the case's server makes its temporary folder and removes it
+	 * (proc.h tmp_make): a name no case can guess, in the run's .tmp, which only the
+	 * program's ids and assay write (runner.c) */
+	bool tmp_make = ctx->tmp_by_server && (job->tmp = tmp_name(ctx->tmp_root));
 
-	if ((rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, &te))) {
+	if (!tmp_make &&
+	    (rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, &te))) {
 		char msg[1200];
 
 		assay_err_format(&te, msg, sizeof(msg));
@@ -185,14 +202,15 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 	if (ctx->sandbox)
 		job->p.sandbox = *ctx->sandbox;
 	job->p.sandbox.tmp_dir = job->tmp;
-	/* both made empty for the case (the temporary folder always, by mkdtemp or as an emptied
-	 * spare): the hand-over to the sandbox's user need not read them */
+	job->p.sandbox.tmp_make = tmp_make;
+	/* both made empty for the case (the temporary folder always, by mkdtemp, as an emptied
+	 * spare, or by its server): the hand-over to the sandbox's user need not read them */
 	job->p.sandbox.tmp_empty = true;
 	job->p.sandbox.cwd_empty = ctx->workdir_empty && !cc->ninput_files;
 	/* made just now beneath the run's root, which only assay writes: given at once, one call
 	 * each, not opened and checked at the start (proc.h assay_sandbox_give) */
 	if (ctx->sandbox) {
-		job->p.sandbox.tmp_given = assay_sandbox_give(ctx->sandbox, job->tmp);
+		job->p.sandbox.tmp_given = tmp_make || assay_sandbox_give(ctx->sandbox, job->tmp);
 		job->p.sandbox.cwd_given = job->p.sandbox.cwd_empty &&
 					   assay_sandbox_give(ctx->sandbox, workdir);
 	}
@@ -458,7 +476,15 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	} else if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
+	} else if (pr->tmp_errno) { /* its server could not make it: as when assay cannot */
+		out->error = assay_value_stringf(assay_case_result_arena(out),
+						 "cannot make its temporary folder: %s",
+						 strerror(pr->tmp_errno)).u.s;
+		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED };
+		free_job(job);
+		return 0;
 	}
+	job->tmp_removed = pr->tmp_removed;
 	switch (pr->status) {
 	case ASSAY_PROC_EXITED:
 		status = pr->exit_code;

@@ -38,6 +38,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -407,6 +408,28 @@ static void cg_drop(assay_proc *p)
 	assay_proc__cg_done(&p->cg, &peak, &ooms);
 }
 
+/*
+ * The case's temporary folder (proc.h tmp_make), for a case no server runs: made here, empty
+ * and 0700, and given to the program's ids (as root). @return 0, or -1 with p->tmp_errno set.
+ */
+static int make_tmp(assay_proc *p, const struct assay_proc__spawn *sp)
+{
+	const char *tmp = p->sandbox.tmp_dir;
+
+	if (mkdir(tmp, 0700)) {
+		p->tmp_errno = errno;
+		return -1;
+	}
+	/* without following a link: one a case put in the folder's place gets the owner */
+	if (sp->drop_root && fchownat(AT_FDCWD, tmp, (uid_t)sp->uid, (gid_t)sp->gid,
+				      AT_SYMLINK_NOFOLLOW)) {
+		p->tmp_errno = errno;
+		rmdir(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 static int start(assay_proc *p, const char *mode, assay_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
@@ -427,6 +450,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	p->timed_out = p->out_trunc = p->err_trunc = p->hard_killed = p->served = p->died = false;
 	p->never_started = false;
 	p->exec_errno = 0;
+	p->tmp_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
 	p->cg_peak = 0;
@@ -500,6 +524,14 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 		/* no server to prepare it: nothing starts until go, which starts it whole */
 		cg_drop(p);
 		p->deferred = true;
+		goto out;
+	} else if (p->sandbox.tmp_make && p->sandbox.tmp_dir && make_tmp(p, &sp)) {
+		/* as a server would report it: the case's failure, before its program */
+		cg_drop(p);
+		p->exec_errno = p->tmp_errno;
+		p->never_started = true;
+		p->t_start = now_s();
+		p->state = ST_DONE;
 		goto out;
 	} else {
 		p->t_start = now_s();
@@ -1157,6 +1189,12 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 	if (p->state != ST_DONE)
 		return ASSAY_EINVALID;
 	memset(out, 0, sizeof(*out));
+	out->tmp_errno = p->tmp_errno;
+	if (r && p->served) { /* a server's -t (init/protocol.h) */
+		out->tmp_removed = r->tmp_removed != 0;
+		if (r->tmp_errno)
+			out->tmp_errno = r->tmp_errno;
+	}
 	if (p->never_started) {
 		out->status = ASSAY_PROC_EXEC_FAILED;
 		out->exec_errno = p->exec_errno;

@@ -601,6 +601,10 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 		assay_strvec_push(argv, "-c");
 		assay_strvec_push(argv, p->cwd);
 	}
+	if (p->sandbox.tmp_dir && p->sandbox.tmp_make) {
+		assay_strvec_push(argv, "-t");
+		assay_strvec_push(argv, p->sandbox.tmp_dir);
+	}
 	if (l->cpu_s > 0) {
 		long long s = (long long)l->cpu_s;
 

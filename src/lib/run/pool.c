@@ -194,6 +194,7 @@ static int group_setup(struct pool *p, struct group_run *gr)
 				   run->opts->kill_grace_s >= 0 ? run->opts->kill_grace_s : 1.0,
 				   gr->gdir, &run->sandbox.sb, run->tmp_root, run->opts->pass_env,
 				   run->servers, run->spares, true };
+	gr->ctx.tmp_by_server = run->tmp_by_server;
 	if (submission && !assay_fs_is_dir(submission))
 		return assay_err_set(run->err, ASSAY_EINVALID, submission, 0, 0,
 				     "the submission folder does not exist");
@@ -402,6 +403,14 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	return rc ? rc : 1;
 }
 
+/* Has the file system of the run's working folders an inode free (or no count of them)? */
+static bool inode_free(const char *root)
+{
+	struct statvfs v;
+
+	return !statvfs(root, &v) && (v.f_files == 0 || v.f_ffree > 0);
+}
+
 /*
  * Makes (or, shared, checks) working folder `rel` beneath `root` (the run's, or an isolated
  * case's group folder), reaching it through no link, then puts the submission (fresh folders
@@ -564,6 +573,14 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 						    t->t0);
 		free(dir);
 		return resolved(p, t);
+	}
+	/* its temporary folder is made by its case server (adapter_iface.h tmp_by_server), and a
+	 * server's failure comes with the report, when the case can no longer be undone: so
+	 * beside a running case it waits, as for its own folder, until an inode is free for it
+	 * (an empty folder takes no block of a tmpfs) */
+	if (undo && gr->ctx.tmp_by_server && !p->ad->requests && !inode_free(run->root)) {
+		free(dir);
+		return undone(p, gr, t, lane_first);
 	}
 	gr->ctx.workdir_empty = empty; /* for this call only */
 	gr->ctx.start_again = !arm && undo;

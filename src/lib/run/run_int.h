@@ -33,6 +33,8 @@ struct assay_run__run {
 	int owner_fd;                     /* the lock on root/.owner (workroot.c), or -1 */
 	assay_proc_servers *servers;      /* the cases' servers (proc.h), or NULL */
 	assay_fs_spares *spares;          /* root/.spare: folders to reuse (fs.h) */
+	bool tmp_by_server;               /* per-case temporary folders are made by the case
+					     servers (assay_run_ctx.tmp_by_server) */
 	bool scratch;                     /* root is a tmpfs of ours (scratch.c) */
 	assay_err *err;
 };

@@ -146,6 +146,10 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 		case 'c':
 			c->cwd = val;
 			break;
+		case 't':
+			c->tmp = val; /* a case server's (serve.c); a supervisor of its own is given
+					 it made (protocol.h) */
+			break;
 		case 'n':
 			c->in_ns = s_streq(val, "1");
 			break;

@@ -27,6 +27,12 @@
  *                    and every capability); without: the program takes them before exec (the
  *                    supervisor runs as root)
  *   -c DIR           working folder of the program
+ *   -t DIR           (a case server's request) the case's temporary folder, which does not
+ *                    exist yet: the server makes it (0700, the program's ids) before the
+ *                    case's layers and, once everything of the case is reaped, removes it
+ *                    when it is empty (report: tmp_removed); a folder it cannot make ends the
+ *                    case before its program (report: tmp_errno). A supervisor of its own
+ *                    (no server) is given it made by the library, and leaves it alone
  *   -r PATH          Landlock: read and execute beneath PATH (a folder or one file)
  *   -w PATH          Landlock: also write, create and remove beneath PATH (folder or file)
  *   -l R=N           resource limit: c (CPU s), d (data bytes), f (file bytes), n (open files),
@@ -97,7 +103,7 @@
 
 #include <stdint.h>
 
-#define ASSAY_INIT_VERSION "assay-init-2"
+#define ASSAY_INIT_VERSION "assay-init-3"
 #define ASSAY_INIT_MAGIC 0x61737931u /* "asy1" */
 
 #define ASSAY_INIT_FD_REPORT 3
@@ -175,6 +181,10 @@ struct assay_init_report {
 	int32_t relayed;         /* a case server: a byte was written on the case's relay pipe */
 	int64_t t_relay_ns;      /* CLOCK_MONOTONIC: when it was written (relayed only): the
 				    start of the case that follows, for its timeout */
+	int32_t tmp_errno;       /* a case server, -t: the folder could not be made (errno; the
+				    program never ran: exec_errno is the same) */
+	int32_t tmp_removed;     /* a case server, -t: the folder was empty after the case and
+				    is gone */
 };
 
 #endif

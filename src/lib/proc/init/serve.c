@@ -327,6 +327,25 @@ static void pids_reset(void)
 		SYS(__NR_pwrite64, last_pid_fd, last_pid, last_pid_len, 0);
 }
 
+/*
+ * The case's temporary folder (-t, protocol.h): made empty (0700) for it before its layers,
+ * whose Landlock rule opens it, as the ids its program runs as: the server's own (in the
+ * namespaces, the ids it took), else, as root, those the program takes. @return 0, or -1 with
+ * the report saying why (the program never runs).
+ */
+static int make_tmp(const struct cfg *c, struct assay_init_report *rep)
+{
+	int r = s_mkdir(c->tmp, 0700);
+
+	if (r >= 0 && c->take_ids && !c->in_ns && (r = s_lchown(c->tmp, c->uid, c->gid)) < 0)
+		s_rmdir(c->tmp);
+	if (r >= 0)
+		return 0;
+	rep->tmp_errno = -r;
+	rep->exec_errno = -r;
+	return -1;
+}
+
 /* The case is wholly reaped: lets the next case of the lane go, when it may (protocol.h). */
 static void relay(struct sup *s)
 {
@@ -382,6 +401,7 @@ void serve(struct sup *s)
 		int fds[ASSAY_INIT_REQ_FDS_MAX], argc = 0;
 		char **argv = NULL, **envp = NULL;
 		uint32_t flags = 0;
+		bool tmp_made;
 		long n;
 
 		if (s_ppoll(p, 2, NULL) < 0)
@@ -409,7 +429,8 @@ void serve(struct sup *s)
 			if (s->filter_held && !filter_fits(own, &case_cfg))
 				s->rep.failure = ASSAY_INIT_FAIL_USAGE;
 		}
-		if (!s->rep.failure) {
+		tmp_made = !s->rep.failure && case_cfg.tmp && !make_tmp(&case_cfg, &s->rep);
+		if (!s->rep.failure && !s->rep.tmp_errno) {
 			prepare_layers(s);
 			/* the server's IPC namespace, where Landlock keeps its sysctls out of reach */
 			s->ipc_shared = ipc_share &&
@@ -418,6 +439,10 @@ void serve(struct sup *s)
 			case_run(s);
 			relay(s); /* before anything else: the next case waits for it */
 		}
+		/* nothing of the case runs any more: an empty folder goes, a full one is the
+		 * library's to remove (it may hold what the case left for the library to read) */
+		if (tmp_made)
+			s->rep.tmp_removed = s_rmdir(case_cfg.tmp) == 0;
 		inherited_read(&now);
 		/* a case that left IPC objects (or ran without Landlock) in the server's IPC
 		 * namespace: a fresh server, with a fresh namespace, takes the next (ipc.c) */

@@ -418,6 +418,18 @@ static inline int s_keep_caps(uint32_t mask)
 }
 static inline int s_unshare(unsigned long flags) { return (int)SYS(__NR_unshare, flags); }
 static inline int s_chdir(const char *path) { return (int)SYS(__NR_chdir, path); }
+static inline int s_mkdir(const char *path, unsigned mode)
+{
+	return (int)SYS(__NR_mkdirat, S_AT_FDCWD, path, mode);
+}
+static inline int s_rmdir(const char *path)
+{
+	return (int)SYS(__NR_unlinkat, S_AT_FDCWD, path, 0x200 /* AT_REMOVEDIR */);
+}
+static inline int s_lchown(const char *path, uint32_t uid, uint32_t gid)
+{
+	return (int)SYS(__NR_fchownat, S_AT_FDCWD, path, uid, gid, 0x100 /* AT_SYMLINK_NOFOLLOW */);
+}
 static inline int s_prlimit(int res, const struct s_rlimit *rl)
 {
 	return (int)SYS(__NR_prlimit64, 0, res, rl, 0);

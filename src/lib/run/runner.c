@@ -213,11 +213,13 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 
 		run.spares = assay_fs_spares_new(dir);
 		free(dir);
-	} else if (run.servers) {
-		/* on a tmpfs a case's server makes its temporary folder, in .tmp, as the case's
-		 * ids. With root and the sandbox (nobody's) .tmp stays root's, 0733: nobody may make
-		 * a folder in it but not list it (each case's name is random), nor chmod it, which
-		 * as its owner a case could, to fail every later case (docs/security.md) */
+	} else if (run.servers && run.scratch) {
+		/* on the run's own tmpfs (which nothing outside the run reaches: not on a
+		 * --work-dir that is a tmpfs) a case's server makes its temporary folder, in .tmp,
+		 * as the case's ids. With root and the sandbox (nobody's) .tmp stays root's, 0733:
+		 * nobody may make a folder in it but not list it (each case's name is random), nor
+		 * chmod it, which as its owner a case could, to fail every later case
+		 * (docs/security.md) */
 		run.tmp_by_server = !run.sandbox.sb.enabled || geteuid() != 0 ||
 				    !chmod(run.tmp_root, 0733);
 	}

@@ -78,6 +78,16 @@ typedef struct assay_run_ctx {
 					   by the sandbox's ids (with root: root's, 0733). The
 					   pool starts such a case beside a running one only when
 					   an inode is free for that folder (pool.c inode_free) */
+	bool workdir_unmade;          /**< true only during the one `start` or `arm` call it is
+					   passed to (an adapter with `makes_workdir` only), when
+					   that case's working folder was not made: a fresh folder
+					   of an isolated case in the run's tmpfs, with nothing to
+					   go in it from the pool (no submission, no files/). The
+					   adapter makes it (as workdir_empty's) or has the case's
+					   server make it (proc.h assay_sandbox.cwd_make); its
+					   parent is writable by the sandbox's ids (with root:
+					   root's, 0733) and only Landlock keeps a case out of it.
+					   The pool removes it after the case, if it is there */
 } assay_run_ctx;
 
 /** Passed to `load_case`: where the case comes from, for located messages. */
@@ -227,6 +237,8 @@ typedef struct assay_adapter {
 	 *  report's `execution` leaves out exit code, signal, CPU, memory and sandbox (the
 	 *  server's are the group's) rather than show zeros. Spec: docs/reports.md. */
 	bool requests;
+	/** It takes a working folder not made yet (assay_run_ctx.workdir_unmade). */
+	bool makes_workdir;
 	/**
 	 * For the command line reproducing a failed case by hand (the terminal report, render.h):
 	 * from `def`, the case as its report line shows it (reports.jsonl's `case`; a replayed

@@ -118,6 +118,12 @@ typedef struct assay_proc_result {
 	int tmp_errno;       /**< with assay_sandbox.tmp_make: the temporary folder could not be
 				  made (errno); the program never ran (EXEC_FAILED, exec_errno the
 				  same). 0 otherwise */
+	int cwd_errno;       /**< with assay_sandbox.cwd_make: the working folder could not be
+				  made (errno); the program never ran (EXEC_FAILED, exec_errno the
+				  same). 0 otherwise */
+	bool cwd_removed;    /**< with assay_sandbox.cwd_make: the working folder was empty after
+				  the case and its case server removed it; false: the caller's to
+				  remove */
 	bool tmp_removed;    /**< with assay_sandbox.tmp_make: the folder was empty after the case
 				  and its case server removed it; false: it may still be there
 				  (full, or the case did not run on a server), the caller's to
@@ -193,6 +199,14 @@ typedef struct assay_sandbox {
 				  leaves it as it is. Without cwd_empty it is handed over as
 				  any other */
 	bool tmp_given;      /**< the same for `tmp_dir` (with tmp_empty) */
+	bool cwd_make;       /**< the process's `cwd` does not exist yet: as tmp_make for
+				  `tmp_dir`, its case server makes it for the case (empty, mode 0755
+				  less the umask, the program's ids) and removes it after the case
+				  when it is still empty (assay_proc_result.cwd_removed); without a
+				  server assay_proc_start() makes it. Its parent: as tmp_make's. A
+				  folder that cannot be made ends the case before its program
+				  (assay_proc_result.cwd_errno). Made before the temporary folder
+				  (which is not made when it fails); ignored when `cwd` is NULL */
 } assay_sandbox;
 
 /**
@@ -361,6 +375,7 @@ typedef struct assay_proc {
 	int wait_status;
 	int exec_errno;
 	int tmp_errno;           /* tmp_make without a server: the folder could not be made */
+	int cwd_errno;           /* cwd_make without a server: the folder could not be made */
 	size_t rep_len;
 	unsigned char rep[192];  /* the supervisor's report */
 	char *cg;                /* the case's memory cgroup while it runs, or NULL */

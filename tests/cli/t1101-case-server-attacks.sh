@@ -102,6 +102,22 @@ test_case 'a case cannot keep the cases after it from a fresh temporary folder' 
 	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl)" = "" ]
 '
 
+# On the run's tmpfs an empty case's working folder is made by its server too, in its group's
+# folder, named by the case's id (issue 19): only where Landlock keeps every case out of that
+# folder (with root it is root's, 0733: nobody may make folders in it, not list or chmod it),
+# so no case can make a later case's folder first or fail it; without Landlock assay makes them.
+test_case 'a case cannot make the working folders of the cases after it first' '
+	suite wd "mkdir ../a3-victim ../a4-victim 2>/dev/null && echo planted; chmod 0 .. 2>/dev/null && echo chmod-group; ls .. >/dev/null 2>&1 && echo listed; true" \
+		"[ -z \"\$(ls -A)\" ] && test -w . && echo fresh" "expected: {output: \"fresh\n\"}"
+	both wd
+	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl)" = "" ] || {
+		jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl; false; }
+	# without Landlock assay makes each folder, as it does with a supervisor per case
+	ASSAY_SANDBOX_REFUSE=landlock-fs ASSAY_CASE_SERVER=on "$ASSAY" run wd -o res-nl -j 1 >out 2>err || true
+	[ "$(jq -r .case.passed res-nl/reports.jsonl | tr "\n" " ")" = "true true true true true " ] || {
+		cat out err; jq -c "{id, out: .results.output.actual, error: .case.error}" res-nl/reports.jsonl; false; }
+'
+
 test_case 'a case cannot take the run down by starving its server of descriptors' '
 	require_cmd prlimit
 	suite fds "prlimit --pid 1 --nofile=4:4" "echo ok" "expected: {output: \"ok\n\"}"

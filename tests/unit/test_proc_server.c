@@ -1197,3 +1197,123 @@ Test(server, without_a_server_the_library_makes_the_temporary_folder)
 	free(tmp);
 	box_free(&b);
 }
+
+/* Runs `script` with /bin/sh on `set` (NULL: the library's choice) in working folder `cwd`,
+ * which its server makes (proc.h cwd_make); returns its stdout (malloc'd) and fills `r`. */
+static char *sh_cwd(assay_proc_servers *set, const struct box *b, bool sandbox, const char *cwd,
+		    const char *script, assay_proc_result *r)
+{
+	assay_proc p = ASSAY_PROC_INIT;
+	char *out;
+
+	assay_strvec_push(&p.argv, "/bin/sh");
+	assay_strvec_push(&p.argv, "-c");
+	assay_strvec_push(&p.argv, script);
+	boxed(&p, b, sandbox);
+	free(p.cwd);
+	p.cwd = strdup(cwd);
+	p.sandbox.cwd_make = true;
+	p.servers = set;
+	p.timeout_s = 20;
+	run_ok(&p, r);
+	out = strdup(p.out.ptr ? p.out.ptr : "");
+	assay_proc_release(&p);
+	return out;
+}
+
+/* proc.h cwd_make: the server makes the case's working folder (0755, the program's) before the
+ * case and removes it after when it is empty; a full one is left to the caller; a name that
+ * exists already ends the case before its program (cwd_errno), and so does one whose
+ * temporary folder cannot be made after it (which is then not left behind). */
+Test(server, a_cases_working_folder_is_made_and_removed_by_its_server)
+{
+	struct box b;
+	assay_proc_servers *set = assay_proc_servers_new();
+
+	box_make(&b);
+	for (int sandbox = 0; sandbox < 2; sandbox++) {
+		char *cwd = assay_path_join(b.root, "case-w"), *out, *marker;
+		assay_proc_result r;
+		struct stat st;
+
+		out = sh_cwd(set, &b, sandbox, cwd,
+			     "test -w . && test \"$(stat -c %u .)\" = \"$(id -u)\" && "
+			     "stat -c %a . && ls -A", &r);
+		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
+		cr_expect_str_eq(out, "755\n", "sandbox %d", sandbox);
+		cr_expect(r.cwd_removed, "sandbox %d: not removed", sandbox);
+		cr_expect_neq(stat(cwd, &st), 0, "sandbox %d: still there", sandbox);
+		free(out);
+
+		out = sh_cwd(set, &b, sandbox, cwd, "echo kept > f", &r);
+		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
+		cr_expect_not(r.cwd_removed, "sandbox %d: a full folder was removed", sandbox);
+		marker = assay_path_join(cwd, "f");
+		cr_expect_eq(stat(marker, &st), 0, "sandbox %d: what the case left is gone", sandbox);
+		free(marker);
+		free(out);
+
+		/* it exists now: the case fails before its program */
+		char *script;
+
+		marker = assay_path_join(b.work, "ran");
+		cr_assert_geq(asprintf(&script, "touch '%s'", marker), 0);
+		out = sh_cwd(set, &b, sandbox, cwd, script, &r);
+		cr_expect_eq(r.status, ASSAY_PROC_EXEC_FAILED);
+		cr_expect_eq(r.cwd_errno, EEXIST, "sandbox %d: %d", sandbox, r.cwd_errno);
+		cr_expect_not(r.cwd_removed);
+		cr_expect_neq(stat(marker, &st), 0, "sandbox %d: the program ran", sandbox);
+		free(script);
+		free(marker);
+		free(out);
+		assay_fs_remove_tree(cwd, NULL);
+
+		/* its temporary folder exists: the working folder made for it goes again */
+		assay_proc p = ASSAY_PROC_INIT;
+		char *tmp = assay_path_join(b.root, "case-t");
+
+		cr_assert_eq(mkdir(tmp, 0700), 0);
+		assay_strvec_push(&p.argv, "/bin/true");
+		boxed(&p, &b, sandbox);
+		free(p.cwd);
+		p.cwd = strdup(cwd);
+		p.sandbox.cwd_make = true;
+		p.sandbox.tmp_dir = tmp;
+		p.sandbox.tmp_make = true;
+		p.servers = set;
+		p.timeout_s = 20;
+		run_ok(&p, &r);
+		cr_expect_eq(r.status, ASSAY_PROC_EXEC_FAILED);
+		cr_expect_eq(r.tmp_errno, EEXIST, "sandbox %d: %d", sandbox, r.tmp_errno);
+		cr_expect_eq(r.cwd_errno, 0);
+		cr_expect_neq(stat(cwd, &st), 0, "sandbox %d: the working folder stayed", sandbox);
+		assay_proc_release(&p);
+		assay_fs_remove_tree(tmp, NULL);
+		free(tmp);
+		free(cwd);
+	}
+	assay_proc_servers_free(set);
+	box_free(&b);
+}
+
+/* Without a server the library makes it, the same, and leaves it to the caller. */
+Test(server, without_a_server_the_library_makes_the_working_folder)
+{
+	struct box b;
+	char *cwd, *out;
+	assay_proc_result r;
+	struct stat st;
+
+	box_make(&b);
+	cwd = assay_path_join(b.root, "case-w");
+	out = sh_cwd(NULL, &b, true, cwd,
+		     "test -w . && test \"$(stat -c %u .)\" = \"$(id -u)\" && stat -c %a .", &r);
+	cr_assert_eq(exit_code(&r), 0, "%s", out);
+	cr_expect_str_eq(out, "755\n");
+	/* on a server (the ASSAY_PROC_SERVERS hook of unit/test_proc*@server) it went */
+	cr_expect_eq(stat(cwd, &st) == 0, !r.cwd_removed);
+	free(out);
+	assay_fs_remove_tree(cwd, NULL);
+	free(cwd);
+	box_free(&b);
+}

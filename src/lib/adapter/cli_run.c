@@ -141,6 +141,24 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 	job->p = (assay_proc)ASSAY_PROC_INIT;
 	job->ctx = ctx;
 	job->c = c;
+	/* a working folder the pool left to be made (adapter_iface.h workdir_unmade): its case
+	 * server makes it, unless input files go in it first; then it is made here, as the pool
+	 * would have (beneath its group's folder, which no case can write) */
+	bool cwd_make = ctx->workdir_unmade && !cc->ninput_files;
+	if (ctx->workdir_unmade && !cwd_make && mkdir(workdir, 0755)) {
+		char msg[600];
+
+		snprintf(msg, sizeof(msg), "cannot prepare the working folder: %s: %s", workdir,
+			 strerror(errno));
+		if (gated || ctx->start_again) { /* the pool starts it later, when the room may
+						     be back */
+			free_job(job);
+			return assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "%s", msg);
+		}
+		job->unstarted = assay_xstrdup(msg);
+		*jobp = job;
+		return 0;
+	}
 	for (size_t i = 0; i < cc->ninput_files; i++) {
 		const assay_input_file *f = &cc->input_files[i];
 		assay_err we = ASSAY_ERR_INIT;
@@ -203,16 +221,17 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 		job->p.sandbox = *ctx->sandbox;
 	job->p.sandbox.tmp_dir = job->tmp;
 	job->p.sandbox.tmp_make = tmp_make;
+	job->p.sandbox.cwd_make = cwd_make;
 	/* both made empty for the case (the temporary folder always, by mkdtemp, as an emptied
 	 * spare, or by its server): the hand-over to the sandbox's user need not read them */
 	job->p.sandbox.tmp_empty = true;
-	job->p.sandbox.cwd_empty = ctx->workdir_empty && !cc->ninput_files;
+	job->p.sandbox.cwd_empty = (ctx->workdir_empty || ctx->workdir_unmade) && !cc->ninput_files;
 	/* made just now beneath the run's root, which only assay writes: given at once, one call
 	 * each, not opened and checked at the start (proc.h assay_sandbox_give) */
 	if (ctx->sandbox) {
 		job->p.sandbox.tmp_given = tmp_make || assay_sandbox_give(ctx->sandbox, job->tmp);
-		job->p.sandbox.cwd_given = job->p.sandbox.cwd_empty &&
-					   assay_sandbox_give(ctx->sandbox, workdir);
+		job->p.sandbox.cwd_given = cwd_make || (job->p.sandbox.cwd_empty &&
+							assay_sandbox_give(ctx->sandbox, workdir));
 	}
 	job->p.limits = c->limits;
 	job->p.servers = ctx->servers;
@@ -476,6 +495,13 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	} else if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
+	} else if (pr->cwd_errno) { /* its server could not make it: as when the pool cannot */
+		out->error = assay_value_stringf(assay_case_result_arena(out),
+						 "cannot prepare the working folder: %s",
+						 strerror(pr->cwd_errno)).u.s;
+		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED };
+		free_job(job);
+		return 0;
 	} else if (pr->tmp_errno) { /* its server could not make it: as when assay cannot */
 		out->error = assay_value_stringf(assay_case_result_arena(out),
 						 "cannot make its temporary folder: %s",
@@ -574,6 +600,7 @@ const assay_adapter assay_adapter_cli = {
 	.case_keys = cli_case_keys,
 	.attributes = cli_attributes,
 	.files = true,
+	.makes_workdir = true,
 	.load_suite = assay_cli__load_suite,
 	.load_case = assay_cli__load_case,
 	.start = start,

@@ -298,9 +298,10 @@ int assay_proc__hand_over(const assay_proc *p, unsigned uid, unsigned gid, assay
 {
 	char buf[4096];
 	const char *cwd_path = NULL;
-	/* the caller gave it as it made it, and nothing is in it (proc.h cwd_given) */
-	bool cwd = p->cwd && !(p->sandbox.cwd_given && p->sandbox.cwd_empty);
-	/* a folder to make (tmp_make) is made as the program's (proc.c make_tmp, init/serve.c) */
+	/* the caller gave it as it made it, and nothing is in it (proc.h cwd_given); a folder to
+	 * make (cwd_make, tmp_make) is made as the program's (proc.c make_dirs, init/serve.c) */
+	bool cwd = p->cwd && !p->sandbox.cwd_make &&
+		   !(p->sandbox.cwd_given && p->sandbox.cwd_empty);
 	bool tmp = p->sandbox.tmp_dir && !p->sandbox.tmp_make &&
 		   !(p->sandbox.tmp_given && p->sandbox.tmp_empty);
 	int rc = 0;

@@ -409,22 +409,37 @@ static void cg_drop(assay_proc *p)
 }
 
 /*
- * The case's temporary folder (proc.h tmp_make), for a case no server runs: made here, empty
- * and 0700, and given to the program's ids (as root). @return 0, or -1 with p->tmp_errno set.
+ * A folder of the case's (proc.h cwd_make, tmp_make), for a case no server runs: made here,
+ * empty, and given to the program's ids (as root). @return 0, or -1 with `*why` set.
  */
-static int make_tmp(assay_proc *p, const struct assay_proc__spawn *sp)
+static int make_dir(const char *path, mode_t mode, const struct assay_proc__spawn *sp, int *why)
 {
-	const char *tmp = p->sandbox.tmp_dir;
-
-	if (mkdir(tmp, 0700)) {
-		p->tmp_errno = errno;
+	if (mkdir(path, mode)) {
+		*why = errno;
 		return -1;
 	}
 	/* without following a link: one a case put in the folder's place gets the owner */
-	if (sp->drop_root && fchownat(AT_FDCWD, tmp, (uid_t)sp->uid, (gid_t)sp->gid,
+	if (sp->drop_root && fchownat(AT_FDCWD, path, (uid_t)sp->uid, (gid_t)sp->gid,
 				      AT_SYMLINK_NOFOLLOW)) {
-		p->tmp_errno = errno;
-		rmdir(tmp);
+		*why = errno;
+		rmdir(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The case's folders to make, as a server would (init/serve.c make_dirs): @return 0, or -1
+ * with p->cwd_errno or p->tmp_errno set (none is left made). */
+static int make_dirs(assay_proc *p, const struct assay_proc__spawn *sp)
+{
+	bool cwd = p->sandbox.cwd_make && p->cwd;
+
+	if (cwd && make_dir(p->cwd, 0755, sp, &p->cwd_errno))
+		return -1;
+	if (p->sandbox.tmp_make && p->sandbox.tmp_dir &&
+	    make_dir(p->sandbox.tmp_dir, 0700, sp, &p->tmp_errno)) {
+		if (cwd)
+			rmdir(p->cwd);
 		return -1;
 	}
 	return 0;
@@ -451,6 +466,7 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 	p->never_started = false;
 	p->exec_errno = 0;
 	p->tmp_errno = 0;
+	p->cwd_errno = 0;
 	p->wait_status = 0;
 	p->rep_len = 0;
 	p->cg_peak = 0;
@@ -525,10 +541,10 @@ static int start(assay_proc *p, const char *mode, assay_err *err)
 		cg_drop(p);
 		p->deferred = true;
 		goto out;
-	} else if (p->sandbox.tmp_make && p->sandbox.tmp_dir && make_tmp(p, &sp)) {
+	} else if (make_dirs(p, &sp)) {
 		/* as a server would report it: the case's failure, before its program */
 		cg_drop(p);
-		p->exec_errno = p->tmp_errno;
+		p->exec_errno = p->cwd_errno ? p->cwd_errno : p->tmp_errno;
 		p->never_started = true;
 		p->t_start = now_s();
 		p->state = ST_DONE;
@@ -1190,10 +1206,14 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 		return ASSAY_EINVALID;
 	memset(out, 0, sizeof(*out));
 	out->tmp_errno = p->tmp_errno;
-	if (r && p->served) { /* a server's -t (init/protocol.h) */
+	out->cwd_errno = p->cwd_errno;
+	if (r && p->served) { /* a server's -C and -t (init/protocol.h) */
 		out->tmp_removed = r->tmp_removed != 0;
+		out->cwd_removed = r->cwd_removed != 0;
 		if (r->tmp_errno)
 			out->tmp_errno = r->tmp_errno;
+		if (r->cwd_errno)
+			out->cwd_errno = r->cwd_errno;
 	}
 	if (p->never_started) {
 		out->status = ASSAY_PROC_EXEC_FAILED;

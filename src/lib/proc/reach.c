@@ -11,10 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "proc/proc_int.h"
 #include "proc/reach.h"
 #include "util/banned.h"
+
+bool assay_proc__landlock_holds(const assay_sandbox *sb)
+{
+	/* landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION): its ABI, >= 1 */
+	return sb && sb->enabled && !(assay_proc__refuse_hook() & ASSAY_SANDBOX_LANDLOCK_FS) &&
+	       syscall(SYS_landlock_create_ruleset, NULL, 0, 1u << 0) >= 1;
+}
 
 bool assay_proc__path_within(const char *dir, const char *path)
 {

@@ -21,4 +21,12 @@ bool assay_proc__path_within(const char *dir, const char *path);
  */
 void assay_proc__sandbox_reach(const assay_sandbox *sb, const char *top, const char *path);
 
+/*
+ * Will Landlock keep each case of a sandbox `sb` to its own folders (the kernel offers its file
+ * system layer, and the ASSAY_SANDBOX_REFUSE test hook does not refuse it)? false with the
+ * sandbox off. Then, with root, a folder nobody may make folders in (0733) can hold the cases'
+ * own, which no case can make first.
+ */
+bool assay_proc__landlock_holds(const assay_sandbox *sb);
+
 #endif

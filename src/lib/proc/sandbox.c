@@ -597,8 +597,8 @@ void assay_proc__init_argv(const assay_proc *p, char *const *envp, const char *m
 	assay_strvec_pushf(argv, "%x", flags);
 	assay_strvec_push(argv, "-R");
 	assay_strvec_pushf(argv, "%x", p->sandbox.enabled ? refuse : 0);
-	if (p->cwd) {
-		assay_strvec_push(argv, "-c");
+	if (p->cwd) { /* -C: a case server makes it (init/protocol.h) */
+		assay_strvec_push(argv, p->sandbox.cwd_make ? "-C" : "-c");
 		assay_strvec_push(argv, p->cwd);
 	}
 	if (p->sandbox.tmp_dir && p->sandbox.tmp_make) {

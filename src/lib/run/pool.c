@@ -100,6 +100,9 @@ struct group_run {
 			      removed by name; else -1 */
 	void *state;
 	bool ready;        /* its folder made, group_begin called */
+	bool unmade_ok;    /* its empty cases' folders are made by their case servers
+			      (assay_run_ctx.workdir_unmade): isolated, gfd open, and with root
+			      its folder root's and 0733 */
 	bool begun;        /* group_begin succeeded: group_end is owed */
 	bool lane;
 	bool whole;        /* a shared lane run whole again (resume): no case is replayed */
@@ -211,6 +214,10 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	 * what a case could swap on the way is passed already (a failure: the usual way) */
 	if (g->isolated && !run->spares)
 		gr->gfd = assay_fs__open_dir_beneath(run->root, gr->grel);
+	/* with root its cases run as nobody, who must make their folders in it: it may then do
+	 * that and no more (not list it, not chmod it; Landlock keeps a case out of it) */
+	gr->unmade_ok = gr->gfd >= 0 && run->cwd_by_server && p->ad->makes_workdir &&
+			(!run->sandbox.sb.enabled || geteuid() != 0 || !fchmod(gr->gfd, 0733));
 	/* One folder for the whole group: the submission is copied in once. A copy that fails
 	 * (the run's working folders full) fails the group's cases, not the run. Not for
 	 * requests (the api adapter): its server's folder has the group's copy (start_case). */
@@ -279,7 +286,9 @@ static void remove_workdir(struct pool *p, struct task *t)
 	if (!t->rel)
 		return;
 	leaf = strrchr(t->rel, '/');
-	if (t->gr->gfd >= 0 && leaf && !unlinkat(t->gr->gfd, leaf + 1, AT_REMOVEDIR))
+	/* (gone: its case's server removed it, empty, or never made it) */
+	if (t->gr->gfd >= 0 && leaf &&
+	    (!unlinkat(t->gr->gfd, leaf + 1, AT_REMOVEDIR) || errno == ENOENT))
 		return;
 	assay_fs_spares_give(p->run->spares, p->run->root, t->rel, NULL);
 }
@@ -403,12 +412,12 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	return rc ? rc : 1;
 }
 
-/* Has the file system of the run's working folders an inode free (or no count of them)? */
-static bool inode_free(const char *root)
+/* Has the file system of the run's working folders `n` inodes free (or no count of them)? */
+static bool inodes_free(const char *root, unsigned n)
 {
 	struct statvfs v;
 
-	return !statvfs(root, &v) && (v.f_files == 0 || v.f_ffree > 0);
+	return !statvfs(root, &v) && (v.f_files == 0 || v.f_ffree >= n);
 }
 
 /*
@@ -422,12 +431,17 @@ static bool inode_free(const char *root)
  */
 static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd, const char *rel,
 			   const char *dir, const char *submission, const assay_case *c, bool fresh,
-			   bool *empty, assay_err *err)
+			   bool unmade_ok, bool *empty, bool *unmade, assay_err *err)
 {
 	bool made = false;
 	int rc;
 
 	*empty = false;
+	/* nothing to put in it: left to be made by the case's server (`unmade_ok`) */
+	*unmade = unmade_ok && fresh && !spares && rootfd >= 0 && !strchr(rel, '/') &&
+		  !submission && !c->files_dir;
+	if (*unmade)
+		return 0;
 	/* made here, by name beneath its open parent: a new folder, empty (one that was there
 	 * already is taken the usual way, which checks it) */
 	if (fresh && !spares && rootfd >= 0 && !strchr(rel, '/'))
@@ -552,12 +566,12 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		rel = gr->grel;
 	}
 	assay_err e = ASSAY_ERR_INIT;
-	bool empty;
+	bool empty, unmade;
 	/* a request (the api adapter) is not a program run in its folder: the submission is its
 	 * server's, copied once for the group (.server), not once more for each case */
 	if (prepare_workdir(run->spares, base, g->isolated ? gr->gfd : -1, rel, dir,
 			    p->ad->requests ? NULL : gr->ctx.submission, t->c, g->isolated,
-			    &empty, &e)) {
+			    gr->unmade_ok, &empty, &unmade, &e)) {
 		char msg[1200];
 
 		if (undo) {
@@ -574,21 +588,24 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 		free(dir);
 		return resolved(p, t);
 	}
-	/* its temporary folder is made by its case server (adapter_iface.h tmp_by_server), and a
-	 * server's failure comes with the report, when the case can no longer be undone: so
-	 * beside a running case it waits, as for its own folder, until an inode is free for it
-	 * (an empty folder takes no block of a tmpfs) */
-	if (undo && gr->ctx.tmp_by_server && !p->ad->requests && !inode_free(run->root)) {
+	/* its temporary folder is made by its case server (adapter_iface.h tmp_by_server), and
+	 * its working folder too when `unmade`, and a server's failure comes with the report,
+	 * when the case can no longer be undone: so beside a running case it waits, as for a
+	 * folder it could not make, until an inode is free for each (an empty folder takes no
+	 * block of a tmpfs) */
+	if (undo && gr->ctx.tmp_by_server && !p->ad->requests &&
+	    !inodes_free(run->root, unmade ? 2 : 1)) {
 		free(dir);
 		return undone(p, gr, t, lane_first);
 	}
 	gr->ctx.workdir_empty = empty; /* for this call only */
+	gr->ctx.workdir_unmade = unmade;
 	gr->ctx.start_again = !arm && undo;
 	if (arm)
 		rc = p->ad->arm(&t->job, gr->state, &gr->ctx, t->c, dir, after, run->err);
 	else
 		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
-	gr->ctx.workdir_empty = gr->ctx.start_again = false;
+	gr->ctx.workdir_empty = gr->ctx.workdir_unmade = gr->ctx.start_again = false;
 	free(dir);
 	if (rc && undo) {
 		assay_err_clear(run->err);

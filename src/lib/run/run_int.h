@@ -35,6 +35,8 @@ struct assay_run__run {
 	assay_fs_spares *spares;          /* root/.spare: folders to reuse (fs.h) */
 	bool tmp_by_server;               /* per-case temporary folders are made by the case
 					     servers (assay_run_ctx.tmp_by_server) */
+	bool cwd_by_server;               /* and an empty case's working folder too
+					     (assay_run_ctx.workdir_unmade; pool.c) */
 	bool scratch;                     /* root is a tmpfs of ours (scratch.c) */
 	assay_err *err;
 };

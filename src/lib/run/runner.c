@@ -222,6 +222,11 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		 * (docs/security.md) */
 		run.tmp_by_server = !run.sandbox.sb.enabled || geteuid() != 0 ||
 				    !chmod(run.tmp_root, 0733);
+		/* an empty case's working folder too, beneath its group's folder (pool.c), when
+		 * Landlock keeps every case out of it: its name is the case's id, which a case
+		 * that could make folders there would make first */
+		run.cwd_by_server = run.tmp_by_server && (!run.sandbox.sb.enabled ||
+							  assay_proc__landlock_holds(&run.sandbox.sb));
 	}
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];

@@ -25,6 +25,8 @@ struct cfg {
 	unsigned flags;      /* ASSAY_INIT_F_* */
 	unsigned refuse;     /* layers to pretend refused (test hook) */
 	const char *cwd;     /* NULL: stay where started */
+	bool cwd_make;       /* -C: a case server makes `cwd` for the case and removes it after,
+				when empty (protocol.h) */
 	const char *tmp;     /* -t: a case server makes this folder for the case and removes it
 				after, when empty (protocol.h); NULL: none */
 	bool in_ns;          /* started as PID 1 of new user and PID namespaces */

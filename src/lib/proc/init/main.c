@@ -146,6 +146,11 @@ static int parse_args(struct cfg *c, int argc, char **argv, char **envp)
 		case 'c':
 			c->cwd = val;
 			break;
+		case 'C':
+			c->cwd = val; /* a case server makes it (serve.c); a supervisor of its own
+					 is given it made (protocol.h) */
+			c->cwd_make = true;
+			break;
 		case 't':
 			c->tmp = val; /* a case server's (serve.c); a supervisor of its own is given
 					 it made (protocol.h) */

@@ -27,6 +27,11 @@
  *                    and every capability); without: the program takes them before exec (the
  *                    supervisor runs as root)
  *   -c DIR           working folder of the program
+ *   -C DIR           (a case server's request) -c DIR, a folder that does not exist yet: the
+ *                    server makes it (0755, the program's ids) before the case's layers and,
+ *                    once everything of the case is reaped, removes it when it is empty
+ *                    (report: cwd_removed); one it cannot make ends the case before its
+ *                    program (report: cwd_errno). A supervisor of its own is given it made
  *   -t DIR           (a case server's request) the case's temporary folder, which does not
  *                    exist yet: the server makes it (0700, the program's ids) before the
  *                    case's layers and, once everything of the case is reaped, removes it
@@ -185,6 +190,9 @@ struct assay_init_report {
 				    program never ran: exec_errno is the same) */
 	int32_t tmp_removed;     /* a case server, -t: the folder was empty after the case and
 				    is gone */
+	int32_t cwd_errno;       /* a case server, -C: the working folder could not be made
+				    (errno; the program never ran: exec_errno is the same) */
+	int32_t cwd_removed;     /* a case server, -C: it was empty after the case and is gone */
 };
 
 #endif

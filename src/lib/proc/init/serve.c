@@ -328,22 +328,36 @@ static void pids_reset(void)
 }
 
 /*
- * The case's temporary folder (-t, protocol.h): made empty (0700) for it before its layers,
- * whose Landlock rule opens it, as the ids its program runs as: the server's own (in the
- * namespaces, the ids it took), else, as root, those the program takes. @return 0, or -1 with
- * the report saying why (the program never runs).
+ * A folder of the case's (-C its working folder, -t its temporary one; protocol.h): made empty
+ * for it before its layers, whose Landlock rules open it, as the ids its program runs as: the
+ * server's own (in the namespaces, the ids it took), else, as root, those the program takes.
+ * @return 0, or -1 with `*why` and the report's exec_errno saying why (the program never runs).
  */
-static int make_tmp(const struct cfg *c, struct assay_init_report *rep)
+static int make_dir(const struct cfg *c, const char *path, unsigned mode, int32_t *why,
+		    struct assay_init_report *rep)
 {
-	int r = s_mkdir(c->tmp, 0700);
+	int r = s_mkdir(path, mode);
 
-	if (r >= 0 && c->take_ids && !c->in_ns && (r = s_lchown(c->tmp, c->uid, c->gid)) < 0)
-		s_rmdir(c->tmp);
+	if (r >= 0 && c->take_ids && !c->in_ns && (r = s_lchown(path, c->uid, c->gid)) < 0)
+		s_rmdir(path);
 	if (r >= 0)
 		return 0;
-	rep->tmp_errno = -r;
+	*why = -r;
 	rep->exec_errno = -r;
 	return -1;
+}
+
+/* The case's folders to make (protocol.h -C, -t): @return 0, or -1 (none is left made). */
+static int make_dirs(const struct cfg *c, struct assay_init_report *rep)
+{
+	if (c->cwd_make && make_dir(c, c->cwd, 0755, &rep->cwd_errno, rep))
+		return -1;
+	if (c->tmp && make_dir(c, c->tmp, 0700, &rep->tmp_errno, rep)) {
+		if (c->cwd_make)
+			s_rmdir(c->cwd);
+		return -1;
+	}
+	return 0;
 }
 
 /* The case is wholly reaped: lets the next case of the lane go, when it may (protocol.h). */
@@ -401,7 +415,7 @@ void serve(struct sup *s)
 		int fds[ASSAY_INIT_REQ_FDS_MAX], argc = 0;
 		char **argv = NULL, **envp = NULL;
 		uint32_t flags = 0;
-		bool tmp_made;
+		bool made;
 		long n;
 
 		if (s_ppoll(p, 2, NULL) < 0)
@@ -429,8 +443,8 @@ void serve(struct sup *s)
 			if (s->filter_held && !filter_fits(own, &case_cfg))
 				s->rep.failure = ASSAY_INIT_FAIL_USAGE;
 		}
-		tmp_made = !s->rep.failure && case_cfg.tmp && !make_tmp(&case_cfg, &s->rep);
-		if (!s->rep.failure && !s->rep.tmp_errno) {
+		made = !s->rep.failure && !make_dirs(&case_cfg, &s->rep);
+		if (made) {
 			prepare_layers(s);
 			/* the server's IPC namespace, where Landlock keeps its sysctls out of reach */
 			s->ipc_shared = ipc_share &&
@@ -441,8 +455,10 @@ void serve(struct sup *s)
 		}
 		/* nothing of the case runs any more: an empty folder goes, a full one is the
 		 * library's to remove (it may hold what the case left for the library to read) */
-		if (tmp_made)
+		if (made && case_cfg.tmp)
 			s->rep.tmp_removed = s_rmdir(case_cfg.tmp) == 0;
+		if (made && case_cfg.cwd_make)
+			s->rep.cwd_removed = s_rmdir(case_cfg.cwd) == 0;
 		inherited_read(&now);
 		/* a case that left IPC objects (or ran without Landlock) in the server's IPC
 		 * namespace: a fresh server, with a fresh namespace, takes the next (ipc.c) */

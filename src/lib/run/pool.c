@@ -64,7 +64,10 @@
  *   there, with no path resolved again; the adapter is told when the folder it gets was made
  *   just now and left empty (adapter_iface.h workdir_empty), so the sandbox's hand-over need
  *   not read it. Anything else (a folder there already, one not empty at the end) goes the
- *   usual way.
+ *   usual way. Where Landlock keeps every case out of that group folder (runner.c
+ *   cwd_by_server), a case with nothing to put in its folder has it made and removed by its
+ *   case server instead (adapter_iface.h workdir_unmade): the pool only checks, beside a
+ *   running case, that the tmpfs has an inode free for it and one for its temporary folder.
  */
 #include <errno.h>
 #include <fcntl.h>

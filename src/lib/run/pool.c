@@ -163,6 +163,9 @@ struct pool {
 	size_t groups_open;       /* groups set up now (ready) */
 	struct pollfd *fds;
 	unsigned long turns;      /* turns of the loop so far */
+	struct statvfs room;      /* the working folders' file system, as statvfs said in turn */
+	unsigned long room_turn;  /* ... this one (room_asked) */
+	bool room_asked;
 	double unflushed;         /* when the first case the sinks have not flushed was emitted
 				     (assay_now), or 0 */
 };
@@ -286,7 +289,7 @@ static void remove_workdir(struct pool *p, struct task *t)
 {
 	const char *leaf;
 
-	if (!t->rel)
+	if (!t->rel || t->r.proc.cwd_removed) /* its case's server removed it, empty */
 		return;
 	leaf = strrchr(t->rel, '/');
 	/* (gone: its case's server removed it, empty, or never made it) */
@@ -415,12 +418,23 @@ static int replay(struct pool *p, struct group_run *gr, size_t k, size_t pos)
 	return rc ? rc : 1;
 }
 
-/* Has the file system of the run's working folders `n` inodes free (or no count of them)? */
-static bool inodes_free(const char *root, unsigned n)
+/* The file system of the run's working folders, asked once in a turn of the loop: a case ends
+ * and the next is armed within microseconds, both asking. NULL: statvfs failed. */
+static const struct statvfs *room(struct pool *p)
 {
-	struct statvfs v;
+	if (!p->room_asked || p->room_turn != p->turns) {
+		p->room_asked = !statvfs(p->run->root, &p->room);
+		p->room_turn = p->turns;
+	}
+	return p->room_asked ? &p->room : NULL;
+}
 
-	return !statvfs(root, &v) && (v.f_files == 0 || v.f_ffree >= n);
+/* Has the file system of the run's working folders `n` inodes free (or no count of them)? */
+static bool inodes_free(struct pool *p, unsigned n)
+{
+	const struct statvfs *v = room(p);
+
+	return v && (v->f_files == 0 || v->f_ffree >= n);
 }
 
 /*
@@ -597,7 +611,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	 * folder it could not make, until an inode is free for each (an empty folder takes no
 	 * block of a tmpfs) */
 	if (undo && gr->ctx.tmp_by_server && !p->ad->requests &&
-	    !inodes_free(run->root, unmade ? 2 : 1)) {
+	    !inodes_free(p, unmade ? 2 : 1)) {
 		free(dir);
 		return undone(p, gr, t, lane_first);
 	}
@@ -902,15 +916,13 @@ static void give_back(struct pool *p, double t0)
 /* Has the file system of the run's working folders at least half of its room (what is used and
  * what is available) and of its inodes free? Then
  * an ended case's folder need not go before the next case starts: no case can have filled it. */
-static bool roomy(const char *root)
+static bool roomy(struct pool *p)
 {
-	struct statvfs v;
+	const struct statvfs *v = room(p);
 
-	if (statvfs(root, &v))
-		return false;
 	/* of the room it may use (used + available: root's reserve aside), half available */
-	return v.f_bavail >= v.f_blocks - v.f_bfree &&
-	       (v.f_files == 0 || v.f_ffree >= v.f_files - v.f_ffree);
+	return v && v->f_bavail >= v->f_blocks - v->f_bfree &&
+	       (v->f_files == 0 || v->f_ffree >= v->f_files - v->f_ffree);
 }
 
 /* The adapter has ended task i: its result verified, and its lane goes on. */
@@ -935,7 +947,7 @@ static int finished(struct pool *p, size_t i)
 	/* The armed case goes at once, before this one's results are read, unless this one may
 	 * have filled the working folders' file system: then its folder goes first (below). Not
 	 * into a lane's slot: the lane's next case has it (lane_next below). */
-	bool ahead = !gr->lane && !p->no_new && !stopping(p) && roomy(run->root);
+	bool ahead = !gr->lane && !p->no_new && !stopping(p) && roomy(p);
 
 	/* ... and the case after it is armed at once too, while this one's results are read:
 	 * its server (often this case's, free again) sets it up meanwhile, so that it is ready
@@ -950,6 +962,7 @@ static int finished(struct pool *p, size_t i)
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
 	give_workdir(p, t);
 	p->room_held = false; /* its room is back: arming and starting may succeed again */
+	p->room_asked = false; /* (and what statvfs said before is stale) */
 	free(t->rel);
 	t->rel = NULL;
 	if (rc) {

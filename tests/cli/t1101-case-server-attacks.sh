@@ -102,6 +102,17 @@ test_case 'a case cannot keep the cases after it from a fresh temporary folder' 
 	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl)" = "" ]
 '
 
+# (the attack review: with .tmp writable by nobody and no Landlock, a case filled the tmpfs
+# with files in .tmp, which stay to the end of the run, and failed every later case; without
+# Landlock assay makes the temporary folders itself, in a .tmp nobody cannot write)
+test_case 'without Landlock a case cannot fill .tmp for the cases after it' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root (cases as nobody)"
+	suite fill "i=0; while [ \$i -lt 400 ] && touch \"\${TMPDIR%/*}/x\$i\" 2>/dev/null; do i=\$((i+1)); done; [ \$i = 0 ] || echo filled; true" \
+		"echo x > \"\$TMPDIR/f\" && cat \"\$TMPDIR/f\"" "expected: {output: \"x\n\"}"
+	ASSAY_SANDBOX_REFUSE=landlock-fs both fill --scratch-inodes 300
+	[ "$(jq -r "select(.id == \"a1-attack\") | .results.output.actual" res-on/reports.jsonl)" = "" ]
+'
+
 # On the run's tmpfs an empty case's working folder is made by its server too, in its group's
 # folder, named by the case's id (issue 19): only where Landlock keeps every case out of that
 # folder (with root it is root's, 0733: nobody may make folders in it, not list or chmod it),

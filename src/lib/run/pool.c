@@ -220,10 +220,11 @@ static int group_setup(struct pool *p, struct group_run *gr)
 	 * what a case could swap on the way is passed already (a failure: the usual way) */
 	if (g->isolated && !run->spares)
 		gr->gfd = assay_fs__open_dir_beneath(run->root, gr->grel);
-	/* with root its cases run as nobody, who must make their folders in it: it may then do
-	 * that and no more (not list it, not chmod it; Landlock keeps a case out of it) */
+	/* with the sandbox (and so root: runner.c) its cases run as nobody, who must make their
+	 * folders in it: it may then do that and no more (not list it, not chmod it; Landlock
+	 * keeps a case out of it) */
 	gr->unmade_ok = gr->gfd >= 0 && run->cwd_by_server && p->ad->makes_workdir &&
-			(!run->sandbox.sb.enabled || geteuid() != 0 || !fchmod(gr->gfd, 0733));
+			(!run->sandbox.sb.enabled || !fchmod(gr->gfd, 0733));
 	/* One folder for the whole group: the submission is copied in once. A copy that fails
 	 * (the run's working folders full) fails the group's cases, not the run. Not for
 	 * requests (the api adapter): its server's folder has the group's copy (start_case). */

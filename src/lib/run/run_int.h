@@ -36,7 +36,8 @@ struct assay_run__run {
 	bool tmp_by_server;               /* per-case temporary folders are made by the case
 					     servers (assay_run_ctx.tmp_by_server) */
 	bool cwd_by_server;               /* and an empty case's working folder too
-					     (assay_run_ctx.workdir_unmade; pool.c) */
+					     (assay_run_ctx.workdir_unmade; pool.c): the same
+					     (runner.c says when) */
 	bool scratch;                     /* root is a tmpfs of ours (scratch.c) */
 	assay_err *err;
 };

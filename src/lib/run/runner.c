@@ -214,19 +214,20 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		run.spares = assay_fs_spares_new(dir);
 		free(dir);
 	} else if (run.servers && run.scratch) {
-		/* on the run's own tmpfs (which nothing outside the run reaches: not on a
+		/* On the run's own tmpfs (which nothing outside the run reaches: not on a
 		 * --work-dir that is a tmpfs) a case's server makes its temporary folder, in .tmp,
-		 * as the case's ids. With root and the sandbox (nobody's) .tmp stays root's, 0733:
-		 * nobody may make a folder in it but not list it (each case's name is random), nor
-		 * chmod it, which as its owner a case could, to fail every later case
-		 * (docs/security.md) */
-		run.tmp_by_server = !run.sandbox.sb.enabled || geteuid() != 0 ||
-				    !chmod(run.tmp_root, 0733);
-		/* an empty case's working folder too, beneath its group's folder (pool.c), when
-		 * Landlock keeps every case out of it: its name is the case's id, which a case
-		 * that could make folders there would make first */
-		run.cwd_by_server = run.tmp_by_server && (!run.sandbox.sb.enabled ||
-							  assay_proc__landlock_holds(&run.sandbox.sb));
+		 * and an empty case's working folder, in its group's folder (pool.c), as the case's
+		 * ids: where no case can chmod those folders or make anything in them. So with the
+		 * sandbox, only with root (cases are nobody; the folders stay root's, 0733: nobody
+		 * may make a folder there but not list or chmod them) and Landlock (which keeps every
+		 * case out of them: a case could fill .tmp for the rest of the run, or make a later
+		 * case's working folder first, named by its id). Without root the cases are assay's
+		 * user, who owns those folders (and assay, in its user namespace, makes its folders
+		 * whatever a case did to their modes, which a server cannot). docs/security.md */
+		run.tmp_by_server = !run.sandbox.sb.enabled ||
+				    (geteuid() == 0 && assay_proc__landlock_holds(&run.sandbox.sb) &&
+				     !chmod(run.tmp_root, 0733));
+		run.cwd_by_server = run.tmp_by_server;
 	}
 	for (size_t i = 0; i < opts->nsinks; i++) {
 		assay_sink *s = &opts->sinks[i];

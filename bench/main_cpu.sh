@@ -6,9 +6,10 @@
 # what a run pays once (start-up, the store's creation, the summary) drops out. CPU time, not
 # wall time: a machine others are benchmarking on moves it little.
 #
-# With BASE=<folder of another build's assay> each round measures both builds, alternately, and
-# the ratio of their medians is printed: the comparison is made in one run, on one machine
-# state. Every run's totals are checked (all cases passed), so no figure times a failure.
+# With BASE=<folders of other builds' assay, space-separated> each round measures every build,
+# alternately, and the ratio of this build's median to each other's is printed: the comparison
+# is made in one run, on one machine state. Every run's totals are checked (all cases passed),
+# so no figure times a failure.
 #
 # Each round also measures, the same way, bench/spawn_loop.c through case servers (the same
 # spawns, through the proc API and the same servers, with nothing else: no case files, folders,
@@ -96,10 +97,10 @@ for v in $VARIANTS; do
 	awk -v a="$(median < "$TMP/ms-$(key "$BUILD")-$v")" -v l="$(median < "$TMP/loop-$v")" \
 		'BEGIN { printf "sandbox %-3s  %s of its own (less the loop): %.4f ms/case, goal <= 0.05\n",
 			 "'"$v"'", "'"$BUILD"'", a - l }'
-	if [ -n "$BASE" ]; then
+	for b in $BASE; do
 		awk -v a="$(median < "$TMP/ms-$(key "$BUILD")-$v")" \
-		    -v b="$(median < "$TMP/ms-$(key "$BASE")-$v")" \
-		    'BEGIN { printf "sandbox %-3s  %s over %s: %.3f\n", "'"$v"'", "'"$BUILD"'", "'"$BASE"'", a / b }'
-	fi
+		    -v b="$(median < "$TMP/ms-$(key "$b")-$v")" \
+		    'BEGIN { printf "sandbox %-3s  %s over %s: %.3f\n", "'"$v"'", "'"$BUILD"'", "'"$b"'", a / b }'
+	done
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"

@@ -124,6 +124,26 @@ test_case "a case started beside one that fills the tmpfs waits for its room, at
 		done
 	done'
 
+# (the new-user trial of issue 19: a case's folders made by its case server, and one that did not
+# fit beside cases filling the tmpfs failed "cannot make its temporary folder" about twice a run
+# at -j4: such a case now starts again once a case ends, as one assay could not prepare does)
+test_case "cases beside ones that fill the tmpfs never fail for their own folders, at -j2 and -j4" '
+	rm -rf f && mkdir -p f/sol f/c/fill f/c/quick
+	cat > f/sol/p.sh <<"EOF"
+if [ "$1" = fill ]; then mkdir "$TMPDIR/f" && i=0 && while : > "$TMPDIR/f/$i" 2>/dev/null; do i=$((i+1)); done; echo filled; else exit 2; fi
+EOF
+	printf "name: f\nadapter: {type: cli, command: [sh, p.sh], submission: sol}\ncheckpoints: {c: {groups: {fill: {}, quick: {}}}}\n" > f/suite.yaml
+	for i in 01 02 03 04 05 06 07 08 09 10; do printf "arguments: [fill]\nexpected: {status_code: 0}\n" > f/c/fill/f$i.yaml; done
+	for i in $(seq -w 1 20); do printf "arguments: [x]\nexpected: {status_code: 2}\n" > f/c/quick/q$i.yaml; done
+	n=0
+	for j in 4 2 4; do
+		n=$((n + 1))
+		run_assay run f -o r$n -j $j --scratch-inodes 300
+		[ "$(wc -l < r$n/reports.jsonl)" = 30 ]
+		! jq -r ".case.error // empty" r$n/reports.jsonl | grep -E "cannot make its temporary folder|cannot prepare the working folder" || false
+		[ "$(jq -r "select(.id | startswith(\"q\")) | .case.passed" r$n/reports.jsonl | sort -u)" = true ]
+	done'
+
 # (the same review: there the next group's folder did not fit, and the run stopped with exit 4
 # and no report, not even of the cases that had ended)
 test_case "a group set up beside a case that fills the tmpfs waits for its room" '

@@ -68,6 +68,9 @@
  *   cwd_by_server), a case with nothing to put in its folder has it made and removed by its
  *   case server instead (adapter_iface.h workdir_unmade): the pool only checks, beside a
  *   running case, that the tmpfs has an inode free for it and one for its temporary folder.
+ *   A case started beside another (not a lane's) whose server still found no room for its
+ *   folders (its program never ran) is started again once a case ends, unreported, before
+ *   any case after it (`again`), as one the pool could not start is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -121,6 +124,8 @@ struct group_run {
 struct task {
 	size_t pos, k;
 	struct group_run *gr;
+	bool again_ok;         /* started beside another case, not a lane's: a folder its server
+				  could not make for lack of room starts it again (room_failed) */
 	assay_case *c;
 	assay_arena *a;        /* the report's (verification budget) */
 	assay_case_result r;
@@ -151,6 +156,11 @@ struct pool {
 	struct task **armed;      /* the next cases, armed while every slot is busy (adapter arm):
 				     each goes, in run order, when a slot frees */
 	size_t narmed;
+	struct again {            /* cases to start again, before any other, in run order: their */
+		struct group_run *gr; /* servers could not make their folders for lack of room */
+		size_t k, pos;        /* beside a running case (room_failed) */
+	} *again;
+	size_t nagain;            /* (at most one a slot and one an armed place) */
 	bool room_held;           /* a case could not be armed or started beside a running one
 				     (its folder, input files or process: that case may hold the
 				     room): none is until a case ends, then it starts as usual */
@@ -536,6 +546,7 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	t->pos = pos;
 	t->k = k;
 	t->gr = gr;
+	t->again_ok = undo && !gr->lane;
 	t->t0 = assay_now();
 	t->r = (assay_case_result)ASSAY_CASE_RESULT_INIT;
 	t->cr = (assay_case_report){ .checkpoint = cp, .group = g, .id = id };
@@ -777,7 +788,8 @@ static bool over_budget(const struct pool *p)
 static bool may_arm(struct pool *p, struct group_run **gr_out)
 {
 	if (!p->ad->arm || !p->ad->go || p->run->opts->fail_fast || p->no_new || p->room_held ||
-	    p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) || stopping(p))
+	    p->nagain || p->nrunning < p->jobs || p->narmed >= p->jobs || over_budget(p) ||
+	    stopping(p))
 		return false;
 	while (p->cur_group < p->ngroups) {
 		struct group_run *gr = &p->groups[p->cur_group];
@@ -841,7 +853,23 @@ static int fill(struct pool *p)
 	} else if ((rc = go_free_slots(p))) {
 		return rc;
 	}
-	while (p->nrunning < p->jobs && !p->no_new && !p->room_held && !over_budget(p)) {
+	/* the cases to start again first (they come first in run order) */
+	while (p->nagain && p->nrunning < p->jobs && !p->no_new && !p->room_held &&
+	       !stopping(p)) {
+		struct again a = p->again[0];
+
+		memmove(p->again, p->again + 1, --p->nagain * sizeof(*p->again));
+		if ((rc = start_case(p, a.gr, a.k, a.pos, false, NULL))) {
+			if (rc < 0)
+				return rc;
+			memmove(p->again + 1, p->again, p->nagain++ * sizeof(*p->again));
+			p->again[0] = a;
+			p->room_held = true;
+			break;
+		}
+	}
+	while (!p->nagain && p->nrunning < p->jobs && !p->no_new && !p->room_held &&
+	       !over_budget(p)) {
 		if (stopping(p)) {
 			p->no_new = true;
 			break;
@@ -926,6 +954,31 @@ static bool roomy(struct pool *p)
 	       (v->f_files == 0 || v->f_ffree >= v->f_files - v->f_ffree);
 }
 
+/* Did the case's server fail to make its folders for lack of room (proc.h cwd_make, tmp_make)?
+ * Then its program never ran. */
+static bool room_failed(const assay_case_result *r)
+{
+	int e = r->proc.cwd_errno ? r->proc.cwd_errno : r->proc.tmp_errno;
+
+	return r->proc.status == ASSAY_PROC_EXEC_FAILED && (e == ENOSPC || e == EDQUOT);
+}
+
+/* Puts ended task `t` (its folder given back) among the cases to start again, in run order,
+ * and frees it; no case is started until a case ends while one runs. */
+static void again(struct pool *p, struct task *t)
+{
+	size_t i = p->nagain;
+
+	while (i > 0 && p->again[i - 1].pos > t->pos)
+		i--;
+	memmove(p->again + i + 1, p->again + i, (p->nagain - i) * sizeof(*p->again));
+	p->again[i] = (struct again){ t->gr, t->k, t->pos };
+	p->nagain++;
+	if (p->nrunning)
+		p->room_held = true;
+	task_free(t);
+}
+
 /* The adapter has ended task i: its result verified, and its lane goes on. */
 static int finished(struct pool *p, size_t i)
 {
@@ -969,6 +1022,13 @@ static int finished(struct pool *p, size_t i)
 	if (rc) {
 		task_free(t);
 		return rc;
+	}
+	if (t->again_ok && room_failed(&t->r)) {
+		/* started beside a case that filled the run's working folders, which its server
+		 * found as it made its folders: it starts again, unreported, once a case ends (at
+		 * once when none runs any more: then a failure is its verdict) */
+		again(p, t);
+		return fill(p);
 	}
 	t->r.error = with_room(p, assay_case_result_arena(&t->r), t->r.error);
 	/* The next case starts before this one is verified and stored, so that work overlaps
@@ -1138,6 +1198,7 @@ int assay_run__pool(struct assay_run__run *run)
 	}
 	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
 	p.armed = assay_xcalloc(p.jobs, sizeof(*p.armed));
+	p.again = assay_xcalloc(2 * p.jobs, sizeof(*p.again));
 	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
 	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));
@@ -1175,6 +1236,7 @@ int assay_run__pool(struct assay_run__run *run)
 	free(p.released);
 	free(p.running);
 	free(p.armed);
+	free(p.again);
 	free(p.fds);
 	free(p.groups);
 	return rc;

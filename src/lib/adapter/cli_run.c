@@ -497,8 +497,8 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		return rc;
 	} else if (pr->cwd_errno) { /* its server could not make it: as when the pool cannot */
 		out->error = assay_value_stringf(assay_case_result_arena(out),
-						 "cannot prepare the working folder: %s",
-						 strerror(pr->cwd_errno)).u.s;
+						 "cannot prepare the working folder: %s: %s",
+						 job->workdir, strerror(pr->cwd_errno)).u.s;
 		/* (the errno kept: the pool starts again a case beside which another filled
 		 * the run's working folders, pool.c room_failed) */
 		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED,
@@ -507,8 +507,8 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		return 0;
 	} else if (pr->tmp_errno) { /* its server could not make it: as when assay cannot */
 		out->error = assay_value_stringf(assay_case_result_arena(out),
-						 "cannot make its temporary folder: %s",
-						 strerror(pr->tmp_errno)).u.s;
+						 "cannot make its temporary folder: %s: %s",
+						 job->tmp, strerror(pr->tmp_errno)).u.s;
 		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED,
 						 .tmp_errno = pr->tmp_errno };
 		free_job(job);

@@ -1107,10 +1107,11 @@ Test(server, a_case_that_fills_its_file_system_lets_no_follower_go)
 	box_free(&b);
 }
 
-/* Runs `script` with /bin/sh on `set` (NULL: the library's choice), its temporary folder `tmp`
- * made for it (proc.h tmp_make); returns its stdout (malloc'd) and fills `r`. */
-static char *sh_tmp(assay_proc_servers *set, const struct box *b, bool sandbox, const char *tmp,
-		    const char *script, assay_proc_result *r)
+/* Runs `script` with /bin/sh on `set` (NULL: the library's choice), with folder `dir` (its $1)
+ * made for it by its server (proc.h): its working folder (`cwd`, cwd_make) or its temporary
+ * folder (tmp_make); returns its stdout (malloc'd) and fills `r`. */
+static char *sh_made(assay_proc_servers *set, const struct box *b, bool sandbox, bool cwd,
+		     const char *dir, const char *script, assay_proc_result *r)
 {
 	assay_proc p = ASSAY_PROC_INIT;
 	char *out;
@@ -1119,10 +1120,16 @@ static char *sh_tmp(assay_proc_servers *set, const struct box *b, bool sandbox, 
 	assay_strvec_push(&p.argv, "-c");
 	assay_strvec_push(&p.argv, script);
 	assay_strvec_push(&p.argv, "sh");
-	assay_strvec_push(&p.argv, tmp); /* $1: TMPDIR is the sandbox's (proc.h) */
+	assay_strvec_push(&p.argv, dir);
 	boxed(&p, b, sandbox);
-	p.sandbox.tmp_dir = tmp;
-	p.sandbox.tmp_make = true;
+	if (cwd) {
+		free(p.cwd);
+		p.cwd = strdup(dir);
+		p.sandbox.cwd_make = true;
+	} else {
+		p.sandbox.tmp_dir = dir; /* TMPDIR is the sandbox's (proc.h) */
+		p.sandbox.tmp_make = true;
+	}
 	p.servers = set;
 	p.timeout_s = 20;
 	run_ok(&p, r);
@@ -1131,146 +1138,79 @@ static char *sh_tmp(assay_proc_servers *set, const struct box *b, bool sandbox, 
 	return out;
 }
 
-/* proc.h tmp_make: the server makes the case's temporary folder (0700, the program's) before
- * the case and removes it after when it is empty; a full one is left to the caller; a name
- * that exists already ends the case before its program. */
-Test(server, a_cases_temporary_folder_is_made_and_removed_by_its_server)
+/* proc.h tmp_make and cwd_make: the server makes the folder (0700 or 0755, the program's)
+ * before the case and removes it after when it is empty; a full one is left to the caller; a
+ * name that exists already ends the case before its program. */
+static void made_and_removed(bool cwd)
 {
 	struct box b;
 	assay_proc_servers *set = assay_proc_servers_new();
 
 	box_make(&b);
 	for (int sandbox = 0; sandbox < 2; sandbox++) {
-		char *tmp = assay_path_join(b.root, "case-t"), *out, *marker;
+		char *dir = assay_path_join(b.root, "case-f"), *out, *marker, *script;
 		assay_proc_result r;
 		struct stat st;
 
-		out = sh_tmp(set, &b, sandbox, tmp,
-			     "test -w \"$1\" && stat -c %a \"$1\" && ls -A \"$1\"", &r);
+		out = sh_made(set, &b, sandbox, cwd, dir,
+			      "test -w \"$1\" && test \"$(stat -c %u \"$1\")\" = \"$(id -u)\" && "
+			      "stat -c %a \"$1\" && ls -A \"$1\"", &r);
 		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
-		cr_expect_str_eq(out, "700\n");
-		cr_expect(r.tmp_removed, "sandbox %d: not removed", sandbox);
-		cr_expect_neq(stat(tmp, &st), 0, "sandbox %d: still there", sandbox);
+		cr_expect_str_eq(out, cwd ? "755\n" : "700\n", "sandbox %d", sandbox);
+		cr_expect(cwd ? r.cwd_removed : r.tmp_removed, "sandbox %d: not removed", sandbox);
+		cr_expect_neq(stat(dir, &st), 0, "sandbox %d: still there", sandbox);
 		free(out);
 
-		out = sh_tmp(set, &b, sandbox, tmp, "echo kept > \"$1/f\"", &r);
+		out = sh_made(set, &b, sandbox, cwd, dir, "echo kept > \"$1/f\"", &r);
 		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
-		cr_expect_not(r.tmp_removed, "sandbox %d: a full folder was removed", sandbox);
-		marker = assay_path_join(tmp, "f");
+		cr_expect_not(cwd ? r.cwd_removed : r.tmp_removed, "sandbox %d: a full one went",
+			      sandbox);
+		marker = assay_path_join(dir, "f");
 		cr_expect_eq(stat(marker, &st), 0, "sandbox %d: what the case left is gone", sandbox);
 		free(marker);
 		free(out);
 
 		/* it exists now: the case fails before its program */
 		marker = assay_path_join(b.work, "ran");
-		out = sh_tmp(set, &b, sandbox, tmp, "touch ran", &r);
+		cr_assert_geq(asprintf(&script, "touch '%s'", marker), 0);
+		out = sh_made(set, &b, sandbox, cwd, dir, script, &r);
 		cr_expect_eq(r.status, ASSAY_PROC_EXEC_FAILED);
-		cr_expect_eq(r.tmp_errno, EEXIST, "sandbox %d: %d", sandbox, r.tmp_errno);
-		cr_expect_not(r.tmp_removed);
+		cr_expect_eq(cwd ? r.cwd_errno : r.tmp_errno, EEXIST, "sandbox %d", sandbox);
+		cr_expect_not(r.cwd_removed || r.tmp_removed);
 		cr_expect_neq(stat(marker, &st), 0, "sandbox %d: the program ran", sandbox);
+		free(script);
 		free(marker);
 		free(out);
-		assay_fs_remove_tree(tmp, NULL);
-		free(tmp);
+		assay_fs_remove_tree(dir, NULL);
+		free(dir);
 	}
 	assay_proc_servers_free(set);
 	box_free(&b);
 }
 
-/* Without a server the library makes it, the same, and leaves it to the caller. */
-Test(server, without_a_server_the_library_makes_the_temporary_folder)
+Test(server, a_cases_temporary_folder_is_made_and_removed_by_its_server)
 {
-	struct box b;
-	char *tmp, *out;
-	assay_proc_result r;
-	struct stat st;
-
-	box_make(&b);
-	tmp = assay_path_join(b.root, "case-t");
-	out = sh_tmp(NULL, &b, true, tmp, "test -w \"$1\" && stat -c %a \"$1\"", &r);
-	cr_assert_eq(exit_code(&r), 0, "%s", out);
-	cr_expect_str_eq(out, "700\n");
-	/* on a server (the ASSAY_PROC_SERVERS hook of unit/test_proc*@server) it went */
-	cr_expect_eq(stat(tmp, &st) == 0, !r.tmp_removed);
-	free(out);
-	assay_fs_remove_tree(tmp, NULL);
-	free(tmp);
-	box_free(&b);
+	made_and_removed(false);
 }
 
-/* Runs `script` with /bin/sh on `set` (NULL: the library's choice) in working folder `cwd`,
- * which its server makes (proc.h cwd_make); returns its stdout (malloc'd) and fills `r`. */
-static char *sh_cwd(assay_proc_servers *set, const struct box *b, bool sandbox, const char *cwd,
-		    const char *script, assay_proc_result *r)
-{
-	assay_proc p = ASSAY_PROC_INIT;
-	char *out;
-
-	assay_strvec_push(&p.argv, "/bin/sh");
-	assay_strvec_push(&p.argv, "-c");
-	assay_strvec_push(&p.argv, script);
-	boxed(&p, b, sandbox);
-	free(p.cwd);
-	p.cwd = strdup(cwd);
-	p.sandbox.cwd_make = true;
-	p.servers = set;
-	p.timeout_s = 20;
-	run_ok(&p, r);
-	out = strdup(p.out.ptr ? p.out.ptr : "");
-	assay_proc_release(&p);
-	return out;
-}
-
-/* proc.h cwd_make: the server makes the case's working folder (0755, the program's) before the
- * case and removes it after when it is empty; a full one is left to the caller; a name that
- * exists already ends the case before its program (cwd_errno), and so does one whose
- * temporary folder cannot be made after it (which is then not left behind). */
 Test(server, a_cases_working_folder_is_made_and_removed_by_its_server)
+{
+	made_and_removed(true);
+}
+
+/* Its working folder is made first: when its temporary folder cannot be made after it, the
+ * working folder goes again. */
+Test(server, a_working_folder_made_goes_when_the_temporary_folder_cannot_be_made)
 {
 	struct box b;
 	assay_proc_servers *set = assay_proc_servers_new();
 
 	box_make(&b);
 	for (int sandbox = 0; sandbox < 2; sandbox++) {
-		char *cwd = assay_path_join(b.root, "case-w"), *out, *marker;
+		assay_proc p = ASSAY_PROC_INIT;
+		char *cwd = assay_path_join(b.root, "case-w"), *tmp = assay_path_join(b.root, "case-t");
 		assay_proc_result r;
 		struct stat st;
-
-		out = sh_cwd(set, &b, sandbox, cwd,
-			     "test -w . && test \"$(stat -c %u .)\" = \"$(id -u)\" && "
-			     "stat -c %a . && ls -A", &r);
-		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
-		cr_expect_str_eq(out, "755\n", "sandbox %d", sandbox);
-		cr_expect(r.cwd_removed, "sandbox %d: not removed", sandbox);
-		cr_expect_neq(stat(cwd, &st), 0, "sandbox %d: still there", sandbox);
-		free(out);
-
-		out = sh_cwd(set, &b, sandbox, cwd, "echo kept > f", &r);
-		cr_assert_eq(exit_code(&r), 0, "sandbox %d: %s", sandbox, out);
-		cr_expect_not(r.cwd_removed, "sandbox %d: a full folder was removed", sandbox);
-		marker = assay_path_join(cwd, "f");
-		cr_expect_eq(stat(marker, &st), 0, "sandbox %d: what the case left is gone", sandbox);
-		free(marker);
-		free(out);
-
-		/* it exists now: the case fails before its program */
-		char *script;
-
-		marker = assay_path_join(b.work, "ran");
-		cr_assert_geq(asprintf(&script, "touch '%s'", marker), 0);
-		out = sh_cwd(set, &b, sandbox, cwd, script, &r);
-		cr_expect_eq(r.status, ASSAY_PROC_EXEC_FAILED);
-		cr_expect_eq(r.cwd_errno, EEXIST, "sandbox %d: %d", sandbox, r.cwd_errno);
-		cr_expect_not(r.cwd_removed);
-		cr_expect_neq(stat(marker, &st), 0, "sandbox %d: the program ran", sandbox);
-		free(script);
-		free(marker);
-		free(out);
-		assay_fs_remove_tree(cwd, NULL);
-
-		/* its temporary folder exists: the working folder made for it goes again */
-		assay_proc p = ASSAY_PROC_INIT;
-		char *tmp = assay_path_join(b.root, "case-t");
 
 		cr_assert_eq(mkdir(tmp, 0700), 0);
 		assay_strvec_push(&p.argv, "/bin/true");
@@ -1296,24 +1236,27 @@ Test(server, a_cases_working_folder_is_made_and_removed_by_its_server)
 	box_free(&b);
 }
 
-/* Without a server the library makes it, the same, and leaves it to the caller. */
-Test(server, without_a_server_the_library_makes_the_working_folder)
+/* Without a server the library makes them, the same, and leaves them to the caller (on a
+ * server, the ASSAY_PROC_SERVERS hook of unit/test_proc*@server, they went). */
+Test(server, without_a_server_the_library_makes_the_folders)
 {
 	struct box b;
-	char *cwd, *out;
-	assay_proc_result r;
-	struct stat st;
 
 	box_make(&b);
-	cwd = assay_path_join(b.root, "case-w");
-	out = sh_cwd(NULL, &b, true, cwd,
-		     "test -w . && test \"$(stat -c %u .)\" = \"$(id -u)\" && stat -c %a .", &r);
-	cr_assert_eq(exit_code(&r), 0, "%s", out);
-	cr_expect_str_eq(out, "755\n");
-	/* on a server (the ASSAY_PROC_SERVERS hook of unit/test_proc*@server) it went */
-	cr_expect_eq(stat(cwd, &st) == 0, !r.cwd_removed);
-	free(out);
-	assay_fs_remove_tree(cwd, NULL);
-	free(cwd);
+	for (int cwd = 0; cwd < 2; cwd++) {
+		char *dir = assay_path_join(b.root, "case-f"), *out;
+		assay_proc_result r;
+		struct stat st;
+
+		out = sh_made(NULL, &b, true, cwd, dir,
+			      "test -w \"$1\" && test \"$(stat -c %u \"$1\")\" = \"$(id -u)\" && "
+			      "stat -c %a \"$1\"", &r);
+		cr_assert_eq(exit_code(&r), 0, "%s", out);
+		cr_expect_str_eq(out, cwd ? "755\n" : "700\n");
+		cr_expect_eq(stat(dir, &st) == 0, !(cwd ? r.cwd_removed : r.tmp_removed));
+		free(out);
+		assay_fs_remove_tree(dir, NULL);
+		free(dir);
+	}
 	box_free(&b);
 }

@@ -495,22 +495,20 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 	} else if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);
 		return rc;
-	} else if (pr->cwd_errno) { /* its server could not make it: as when the pool cannot */
-		out->error = assay_value_stringf(assay_case_result_arena(out),
-						 "cannot prepare the working folder: %s: %s",
-						 job->workdir, strerror(pr->cwd_errno)).u.s;
-		/* (the errno kept: the pool starts again a case beside which another filled
-		 * the run's working folders, pool.c room_failed) */
-		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED,
-						 .cwd_errno = pr->cwd_errno };
-		free_job(job);
-		return 0;
-	} else if (pr->tmp_errno) { /* its server could not make it: as when assay cannot */
-		out->error = assay_value_stringf(assay_case_result_arena(out),
-						 "cannot make its temporary folder: %s: %s",
-						 job->tmp, strerror(pr->tmp_errno)).u.s;
-		out->proc = (assay_proc_result){ .status = ASSAY_PROC_EXEC_FAILED,
-						 .tmp_errno = pr->tmp_errno };
+	} else if (pr->cwd_errno || pr->tmp_errno) {
+		/* its server could not make one of its folders: as when assay cannot. The errnos
+		 * are kept: the pool starts again a case beside which another filled the run's
+		 * working folders (pool.c room_failed) */
+		assay_proc_result unmade = { .status = ASSAY_PROC_EXEC_FAILED,
+					   .cwd_errno = pr->cwd_errno, .tmp_errno = pr->tmp_errno };
+
+		out->error = assay_value_stringf(assay_case_result_arena(out), "%s: %s: %s",
+						 unmade.cwd_errno ? "cannot prepare the working folder"
+								: "cannot make its temporary folder",
+						 unmade.cwd_errno ? job->workdir : job->tmp,
+						 strerror(unmade.cwd_errno ? unmade.cwd_errno
+									 : unmade.tmp_errno)).u.s;
+		out->proc = unmade;
 		free_job(job);
 		return 0;
 	}

@@ -113,14 +113,32 @@ static void reach(struct cli_group *g, int which, const assay_sandbox *sb, const
 	}
 }
 
-/* `root`/case-<16 random hex digits>, or NULL when the kernel gives no random bytes. */
+/* `root`/case-<6 random letters or digits>, or NULL when the kernel gives no random bytes. */
 static char *tmp_name(const char *root)
 {
-	unsigned long long r;
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[6];
+	char name[sizeof(r) + 1];
 
-	if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		return NULL;
-	return assay_xasprintf("%s/case-%016llx", root, r);
+	/* the shape of mkdtemp's (assay's own, without a server): a case sees the same */
+	for (size_t i = 0; i < sizeof(r); i++)
+		name[i] = set[r[i] % (sizeof(set) - 1)];
+	name[sizeof(r)] = '\0';
+	return assay_xasprintf("%s/case-%s", root, name);
+}
+
+/* Why working folder `workdir` could not be made (errno `e`), worded as when the pool makes it
+ * (pool.c, fs.c assay_fs_mkdirs_beneath); malloc'd. */
+static char *workdir_error(const char *workdir, int e)
+{
+	const char *leaf = strrchr(workdir, '/');
+
+	return assay_xasprintf("cannot prepare the working folder: %s: cannot make the folder "
+			       "beneath %.*s (%s)%s", leaf ? leaf + 1 : workdir,
+			       leaf ? (int)(leaf - workdir) : 0, workdir, strerror(e),
+			       e == EEXIST ? ": was a link planted?" : "");
 }
 
 static const char *const cli_case_keys[] = { "arguments", "stdin", "input_files", NULL };
@@ -146,16 +164,16 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 	 * would have (beneath its group's folder, which no case can write) */
 	bool cwd_make = ctx->workdir_unmade && !cc->ninput_files;
 	if (ctx->workdir_unmade && !cwd_make && mkdir(workdir, 0755)) {
-		char msg[600];
+		char *msg = workdir_error(workdir, errno);
 
-		snprintf(msg, sizeof(msg), "cannot prepare the working folder: %s: %s", workdir,
-			 strerror(errno));
 		if (gated || ctx->start_again) { /* the pool starts it later, when the room may
 						     be back */
 			free_job(job);
-			return assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "%s", msg);
+			rc = assay_err_set(err, ASSAY_EIO, NULL, 0, 0, "%s", msg);
+			free(msg);
+			return rc;
 		}
-		job->unstarted = assay_xstrdup(msg);
+		job->unstarted = msg;
 		*jobp = job;
 		return 0;
 	}
@@ -502,12 +520,18 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		assay_proc_result unmade = { .status = ASSAY_PROC_EXEC_FAILED,
 					   .cwd_errno = pr->cwd_errno, .tmp_errno = pr->tmp_errno };
 
-		out->error = assay_value_stringf(assay_case_result_arena(out), "%s: %s: %s",
-						 unmade.cwd_errno ? "cannot prepare the working folder"
-								: "cannot make its temporary folder",
-						 unmade.cwd_errno ? job->workdir : job->tmp,
-						 strerror(unmade.cwd_errno ? unmade.cwd_errno
-									 : unmade.tmp_errno)).u.s;
+		/* worded as when assay makes it (pool.c, fs.c) */
+		if (unmade.cwd_errno) {
+			char *msg = workdir_error(job->workdir, unmade.cwd_errno);
+
+			out->error = assay_value_strz(assay_case_result_arena(out), msg).u.s;
+			free(msg);
+		} else {
+			out->error = assay_value_stringf(assay_case_result_arena(out),
+							 "cannot make its temporary folder: %s: cannot "
+							 "create temporary folder: %s", job->tmp,
+							 strerror(unmade.tmp_errno)).u.s;
+		}
 		out->proc = unmade;
 		free_job(job);
 		return 0;

@@ -55,7 +55,10 @@ typedef struct assay_sink {
 	 *  with jobs > 1 several cases run at once and starts come in any order): once per case,
 	 *  when its adapter has started it. A case that waits for room a running case holds is
 	 *  announced when it does start; a case replayed, or that could not be loaded or its
-	 *  working folder made, is not announced (on_case has it). May be NULL. */
+	 *  working folder made, is not announced (on_case has it); one whose server found no
+	 *  room for its folders is announced again when it starts again (pool.c again). `id` is
+	 *  the suite's (assay_group cases[].id): it lasts the run, and a sink may keep it.
+	 *  May be NULL. */
 	void (*on_start)(void *payload, const struct assay_checkpoint *checkpoint,
 			 const struct assay_group *group, const char *id, size_t index,
 			 size_t total);

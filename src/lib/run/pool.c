@@ -688,8 +688,10 @@ static int go_armed(struct pool *p, size_t j)
 		drop_armed(p, t);
 		return rc;
 	}
-	assay_run__notify_start(p->run, &p->run->suite->checkpoints[t->gr->icp], g, t->c->id,
-				t->pos);
+	/* the suite's id, not the loaded case's: a sink may keep it past this task (the terminal's
+	 * progress line holds it), which a case started again frees at once (again()) */
+	assay_run__notify_start(p->run, &p->run->suite->checkpoints[t->gr->icp], g,
+				g->cases[t->k].id, t->pos);
 	t->t0 += go_at - t->armed_at;
 	t->armed_at = 0;
 	p->running[p->nrunning++] = t;

@@ -144,6 +144,28 @@ EOF
 		[ "$(jq -r "select(.id | startswith(\"q\")) | .case.passed" r$n/reports.jsonl | sort -u)" = true ]
 	done'
 
+# (the attack review of issue 19: the first case of an isolated: false group started beside a case
+# filling the tmpfs got "cannot make its temporary folder" as its verdict when its server found
+# no room, as its lane had begun and is not started again. Assay makes that case's temporary
+# folder, as before: one that does not fit undoes the lane until a case ends)
+test_case "the first case of an isolated: false group beside ones that fill the tmpfs never fails for its folder" '
+	rm -rf f && mkdir -p f/sol
+	cat > f/sol/p.sh <<"EOF"
+if [ "$1" = fill ]; then k=0; while [ $k -lt 20 ]; do mkdir "$TMPDIR/f"; i=0; while echo > "$TMPDIR/f/$i" 2>/dev/null; do i=$((i+1)); done; sleep 0.01; rm -rf "$TMPDIR/f"; k=$((k+1)); done; echo filled; else exit 2; fi
+EOF
+	gs=
+	for i in $(seq -w 1 30); do
+		mkdir -p f/c/g$i
+		gs="$gs g$i: {isolated: false},"
+		if [ $((10#$i % 4)) = 1 ]; then printf "arguments: [fill]\nexpected: {status_code: 0}\n"; else printf "arguments: [x]\nexpected: {status_code: 2}\n"; fi > f/c/g$i/c.yaml
+	done
+	printf "name: f\nadapter: {type: cli, command: [sh, p.sh], submission: sol}\ncheckpoints: {c: {groups: {%s}}}\n" "$gs" > f/suite.yaml
+	for n in 1 2 3 4; do
+		run_assay run f -o l$n -j 4 --scratch-inodes 300
+		[ "$(wc -l < l$n/reports.jsonl)" = 30 ]
+		! jq -r ".case.error // empty" l$n/reports.jsonl | grep -E "cannot make its temporary folder|cannot prepare the working folder" || false
+	done'
+
 # (the same review: there the next group's folder did not fit, and the run stopped with exit 4
 # and no report, not even of the cases that had ended)
 test_case "a group set up beside a case that fills the tmpfs waits for its room" '

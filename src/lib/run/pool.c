@@ -630,11 +630,18 @@ static int start_case(struct pool *p, struct group_run *gr, size_t k, size_t pos
 	gr->ctx.workdir_empty = empty; /* for this call only */
 	gr->ctx.workdir_unmade = unmade;
 	gr->ctx.start_again = !arm && undo;
+	/* a lane's first case beside a running one: its temporary folder is made by the adapter,
+	 * as without a server, so that one that does not fit undoes the lane (start_again): a
+	 * server's failure comes when the lane has begun, and no lane's case starts again (again) */
+	bool by_server = gr->ctx.tmp_by_server;
+	if (gr->lane && undo)
+		gr->ctx.tmp_by_server = false;
 	if (arm)
 		rc = p->ad->arm(&t->job, gr->state, &gr->ctx, t->c, dir, after, run->err);
 	else
 		rc = p->ad->start(&t->job, gr->state, &gr->ctx, t->c, dir, run->err);
 	gr->ctx.workdir_empty = gr->ctx.workdir_unmade = gr->ctx.start_again = false;
+	gr->ctx.tmp_by_server = by_server;
 	free(dir);
 	if (rc && undo) {
 		assay_err_clear(run->err);

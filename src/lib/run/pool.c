@@ -160,7 +160,7 @@ struct pool {
 		struct group_run *gr; /* servers could not make their folders for lack of room */
 		size_t k, pos;        /* beside a running case (room_failed) */
 	} *again;
-	size_t nagain;            /* (at most one a slot and one an armed place) */
+	size_t nagain;            /* (each a case of the suite: at most ncases) */
 	bool room_held;           /* a case could not be armed or started beside a running one
 				     (its folder, input files or process: that case may hold the
 				     room): none is until a case ends, then it starts as usual */
@@ -1207,7 +1207,7 @@ int assay_run__pool(struct assay_run__run *run)
 	}
 	p.running = assay_xcalloc(p.jobs, sizeof(*p.running));
 	p.armed = assay_xcalloc(p.jobs, sizeof(*p.armed));
-	p.again = assay_xcalloc(2 * p.jobs, sizeof(*p.again));
+	p.again = assay_xcalloc(s->ncases + 1, sizeof(*p.again));
 	p.fds = assay_xcalloc(p.jobs * FDS_PER_JOB, sizeof(*p.fds));
 	p.pending = assay_xcalloc(s->ncases + 2, sizeof(*p.pending));
 	p.released = assay_xcalloc(s->ncases + 2, sizeof(*p.released));

@@ -222,8 +222,9 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		 * may make a folder there but not list or chmod them) and Landlock (which keeps every
 		 * case out of them: a case could fill .tmp for the rest of the run, or make a later
 		 * case's working folder first, named by its id). Without root the cases are assay's
-		 * user, who owns those folders (and assay, in its user namespace, makes its folders
-		 * whatever a case did to their modes, which a server cannot). docs/security.md */
+		 * user, who owns those folders and could chmod them: assay, in its user namespace,
+		 * still makes folders there, which a server could not (the cases could not reach
+		 * them either way: docs/security.md, "File metadata"). docs/security.md */
 		run.tmp_by_server = !run.sandbox.sb.enabled ||
 				    (geteuid() == 0 && assay_proc__landlock_holds(&run.sandbox.sb) &&
 				     !chmod(run.tmp_root, 0733));

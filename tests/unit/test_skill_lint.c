@@ -142,13 +142,23 @@ static char *make_skill(const char *folder, const char *text)
 	return dir;
 }
 
+/* Removes what make_skill() made (the temporary folder above `dir`) and frees `dir`. */
+static void drop_skill(char *dir)
+{
+	char *slash = strrchr(dir, '/');
+
+	*slash = '\0';
+	assay_fs_remove_tree(dir, NULL);
+	free(dir);
+}
+
 Test(lint, names_are_compared_after_nfkc)
 {
 	/* U+FF46 U+FF4F U+FF4F (fullwidth "foo") normalises to "foo". */
 	char *dir = make_skill("foo", "---\nname: \xef\xbd\x86\xef\xbd\x8f\xef\xbd\x8f\n"
 				      "description: Use when testing NFKC.\n---\n\nBody.\n");
 	expect(dir, AS, "");
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, lengths_count_code_points_not_bytes)
@@ -163,14 +173,14 @@ Test(lint, lengths_count_code_points_not_bytes)
 	cr_expect(!strstr(got, "DS1"), "1024 code points (2048 bytes) is within the limit: %s",
 		  got);
 	free(got);
-	free(dir);
+	drop_skill(dir);
 	strcat(desc, "\xc3\xa9");
 	snprintf(text, sizeof(text), "---\nname: cp\ndescription: %s\n---\n\nBody.\n", desc);
 	dir = make_skill("cp", text);
 	got = failed(dir, AS);
 	cr_expect(strstr(got, "e:DS1") != NULL, "1025 code points: %s", got);
 	free(got);
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, the_reference_validator_closes_the_frontmatter_at_the_next_dashes)
@@ -184,7 +194,7 @@ Test(lint, the_reference_validator_closes_the_frontmatter_at_the_next_dashes)
 	got = failed(dir, CC);
 	cr_expect_str_eq(got, "", "a line of its own closes it elsewhere: %s", got);
 	free(got);
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, body_and_description_limits)
@@ -192,16 +202,16 @@ Test(lint, body_and_description_limits)
 	char *dir = make_skill("empty-body", "---\nname: empty-body\ndescription: Use when "
 					     "the body is missing.\n---\n\n  \n");
 	expect(dir, AS, "e:BD1");
-	free(dir);
+	drop_skill(dir);
 	dir = make_skill("voice", "---\nname: voice\ndescription: I help you when you write.\n"
 				  "---\n\nBody.\n");
 	expect(dir, AS, "w:DS4");
-	free(dir);
+	drop_skill(dir);
 	dir = make_skill("multi", "---\nname: multi\ndescription: |\n  Use when\n  testing.\n"
 				  "---\n\nBody.\n");
 	expect(dir, WS, "e:DS2");
 	expect(dir, AS, "");
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, a_path_the_skill_asks_to_create_is_a_warning)
@@ -218,7 +228,7 @@ Test(lint, a_path_the_skill_asks_to_create_is_a_warning)
 	expect(dir, AS, "w:PD1");
 	free(guide);
 	free(ref);
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, section_order_reads_only_the_heading_line)
@@ -228,7 +238,7 @@ Test(lint, section_order_reads_only_the_heading_line)
 				  "sections of a skill.\n---\n\n## Important\n\nText.\n\n"
 				  "## Critical\n\nMore.\n");
 	expect(dir, WS, "w:PD6");
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, type_alignment_needs_a_declared_type)
@@ -268,7 +278,7 @@ Test(lint, type_alignment_needs_a_declared_type)
 	cr_assert_not(assay_object_get(assay_object_get(&cc, "type_alignment"), "passed")->u.b);
 	assay_skill_lint_release(&l);
 	assay_arena_free(a);
-	free(dir);
+	drop_skill(dir);
 }
 
 Test(lint, a_missing_folder_is_an_error)

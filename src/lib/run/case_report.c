@@ -58,6 +58,18 @@ static bool is_limit(const char *name)
 	return false;
 }
 
+/* Key `key` (a literal) of a fresh object: appended, not copied and not looked for first. */
+static void put(assay_arena *a, assay_value *o, const char *key, assay_value v)
+{
+	assay_object_append(a, o, assay_value_string_ref(key, strlen(key)), v);
+}
+
+/* A static string (a literal, a name from a static table) as a value, not copied. */
+static assay_value lit(const char *s)
+{
+	return assay_value_string_ref(s, strlen(s));
+}
+
 static assay_value timestamp_now(assay_arena *a)
 {
 	struct timeval tv;
@@ -78,12 +90,12 @@ static assay_value skeleton(assay_arena *a, const assay_group *g, const char *id
 	assay_value def = assay_value_object();
 
 	/* A case id is a file name (any bytes but '/'); the writer shows it as UTF-8. */
-	assay_object_set(a, &o, "id", assay_value_strz(a, id));
-	assay_object_set(a, &o, "group", assay_value_strz(a, g->name));
-	assay_object_set(a, &o, "type", assay_value_strz(a, assay_group_type_name(g->type)));
-	assay_object_set(a, &o, "timestamp", timestamp_now(a));
-	assay_object_set(a, &o, "duration", assay_value_real(0));
-	assay_object_set(a, &o, "results", assay_value_object());
+	put(a, &o, "id", assay_value_strz(a, id));
+	put(a, &o, "group", assay_value_strz(a, g->name));
+	put(a, &o, "type", lit(assay_group_type_name(g->type)));
+	put(a, &o, "timestamp", timestamp_now(a));
+	put(a, &o, "duration", assay_value_real(0));
+	put(a, &o, "results", assay_value_object());
 	if (c && c->definition.kind == ASSAY_V_OBJECT) {
 		for (uint32_t i = 0; i < c->definition.len; i++) {
 			const assay_member *m = &c->definition.u.members[i];
@@ -94,13 +106,12 @@ static assay_value skeleton(assay_arena *a, const assay_group *g, const char *id
 		}
 	}
 	assay_object_set(a, &def, "type", assay_value_strz(a, adapter));
-	assay_object_set(a, &o, "case", def);
-	assay_object_set(a, &o, "original_checkpoint",
-			 g->original_checkpoint ? assay_value_strz(a, g->original_checkpoint)
-						: assay_value_null());
-	assay_object_set(a, &o, "original_group",
-			 g->original_group ? assay_value_strz(a, g->original_group)
-					   : assay_value_null());
+	put(a, &o, "case", def);
+	put(a, &o, "original_checkpoint", g->original_checkpoint
+						 ? assay_value_strz(a, g->original_checkpoint)
+						 : assay_value_null());
+	put(a, &o, "original_group",
+	    g->original_group ? assay_value_strz(a, g->original_group) : assay_value_null());
 	return o;
 }
 
@@ -122,13 +133,13 @@ static void add_result(assay_arena *a, assay_value *results, const char *name, a
 {
 	assay_value r = assay_value_object();
 
-	assay_object_set(a, &r, "attribute", assay_value_strz(a, name));
-	assay_object_set(a, &r, "actual", actual);
-	assay_object_set(a, &r, "expected", expected ? *expected : assay_value_null());
-	assay_object_set(a, &r, "diff", diff);
-	assay_object_set(a, &r, "is_correct",
-			 is_correct < 0 ? assay_value_null() : assay_value_bool(is_correct));
-	assay_object_set(a, &r, "weight", assay_value_real(weight));
+	put(a, &r, "attribute", assay_value_strz(a, name));
+	put(a, &r, "actual", actual);
+	put(a, &r, "expected", expected ? *expected : assay_value_null());
+	put(a, &r, "diff", diff);
+	put(a, &r, "is_correct",
+	    is_correct < 0 ? assay_value_null() : assay_value_bool(is_correct));
+	put(a, &r, "weight", assay_value_real(weight));
 	assay_object_set(a, results, name, r);
 }
 

@@ -30,6 +30,18 @@
 static const char *const limit_names[] = { "none", "cpu_time", "memory", "file_size",
 					   "open_files", "processes", "timeout" };
 
+/* Key `key` (a literal) of a fresh object: appended, not copied and not looked for first. */
+static void put(assay_arena *a, assay_value *o, const char *key, assay_value v)
+{
+	assay_object_append(a, o, assay_value_string_ref(key, strlen(key)), v);
+}
+
+/* A static string (a literal, a name from a static table) as a value, not copied. */
+static assay_value lit(const char *s)
+{
+	return assay_value_string_ref(s, strlen(s));
+}
+
 /* The names of the sandbox layers in `bits`. */
 static assay_value layers_value(assay_arena *a, unsigned bits)
 {
@@ -38,7 +50,7 @@ static assay_value layers_value(assay_arena *a, unsigned bits)
 	for (unsigned i = 0; i < ASSAY_SANDBOX_NLAYERS; i++)
 		if (bits & (1u << i))
 			assay_array_push(a, &v,
-					 assay_value_strz(a, assay_sandbox_layer_name(1u << i)));
+					 lit(assay_sandbox_layer_name(1u << i)));
 	return v;
 }
 
@@ -53,38 +65,34 @@ static assay_value execution_value(assay_arena *a, const assay_case_result *r, b
 	const assay_proc_result *p = &r->proc;
 	assay_value o = assay_value_object();
 
-	assay_object_set(a, &o, "status", assay_value_strz(a, status[p->status]));
+	put(a, &o, "status", lit(status[p->status]));
 	if (request) {
-		assay_object_set(a, &o, "wall_time", assay_value_real(p->wall_s));
-		assay_object_set(a, &o, "limit", p->limit == ASSAY_LIMIT_NONE
-							 ? assay_value_null()
-							 : assay_value_strz(a, limit_names[p->limit]));
+		put(a, &o, "wall_time", assay_value_real(p->wall_s));
+		put(a, &o, "limit",
+		    p->limit == ASSAY_LIMIT_NONE ? assay_value_null() : lit(limit_names[p->limit]));
 		if (r->error)
-			assay_object_set(a, &o, "message", assay_value_strz(a, r->error));
+			put(a, &o, "message", assay_value_strz(a, r->error));
 		if (r->log)
-			assay_object_set(a, &o, "log", assay_value_strz(a, r->log));
+			put(a, &o, "log", assay_value_strz(a, r->log));
 		return o;
 	}
-	assay_object_set(a, &o, "exit_code", p->status == ASSAY_PROC_EXITED
-						     ? assay_value_int(p->exit_code)
-						     : assay_value_null());
-	assay_object_set(a, &o, "signal",
-			 p->term_signal ? assay_value_int(p->term_signal) : assay_value_null());
-	assay_object_set(a, &o, "wall_time", assay_value_real(p->wall_s));
-	assay_object_set(a, &o, "cpu_time", assay_value_real(p->cpu_user_s + p->cpu_sys_s));
-	assay_object_set(a, &o, "max_rss", assay_value_int(p->max_rss));
-	assay_object_set(a, &o, "stdout_truncated", assay_value_bool(p->out_truncated));
-	assay_object_set(a, &o, "stderr_truncated", assay_value_bool(p->err_truncated));
-	assay_object_set(a, &o, "limit", p->limit == ASSAY_LIMIT_NONE
-						 ? assay_value_null()
-						 : assay_value_strz(a, limit_names[p->limit]));
-	assay_object_set(a, &o, "sandbox", layers_value(a, p->sandbox_applied));
+	put(a, &o, "exit_code",
+	    p->status == ASSAY_PROC_EXITED ? assay_value_int(p->exit_code) : assay_value_null());
+	put(a, &o, "signal", p->term_signal ? assay_value_int(p->term_signal) : assay_value_null());
+	put(a, &o, "wall_time", assay_value_real(p->wall_s));
+	put(a, &o, "cpu_time", assay_value_real(p->cpu_user_s + p->cpu_sys_s));
+	put(a, &o, "max_rss", assay_value_int(p->max_rss));
+	put(a, &o, "stdout_truncated", assay_value_bool(p->out_truncated));
+	put(a, &o, "stderr_truncated", assay_value_bool(p->err_truncated));
+	put(a, &o, "limit",
+	    p->limit == ASSAY_LIMIT_NONE ? assay_value_null() : lit(limit_names[p->limit]));
+	put(a, &o, "sandbox", layers_value(a, p->sandbox_applied));
 	if (p->sandbox_refused)
-		assay_object_set(a, &o, "sandbox_refused", layers_value(a, p->sandbox_refused));
+		put(a, &o, "sandbox_refused", layers_value(a, p->sandbox_refused));
 	if (r->error)
-		assay_object_set(a, &o, "message", assay_value_strz(a, r->error));
+		put(a, &o, "message", assay_value_strz(a, r->error));
 	if (r->log)
-		assay_object_set(a, &o, "log", assay_value_strz(a, r->log));
+		put(a, &o, "log", assay_value_strz(a, r->log));
 	return o;
 }
 
@@ -219,15 +227,16 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		 * and an empty case's working folder, in its group's folder (pool.c), as the case's
 		 * ids: where no case can chmod those folders or make anything in them. So with the
 		 * sandbox, only with root (cases are nobody; the folders stay root's, 0733: nobody
-		 * may make a folder there but not list or chmod them) and Landlock (which keeps every
-		 * case out of them: a case could fill .tmp for the rest of the run, or make a later
-		 * case's working folder first, named by its id). Without root the cases are assay's
-		 * user, who owns those folders and could chmod them: assay, in its user namespace,
-		 * still makes folders there, which a server could not (the cases could not reach
-		 * them either way: docs/security.md, "File metadata"). docs/security.md */
+		 * may make a folder there but not list or chmod them) and Landlock (which keeps
+		 * every case out of them: a case could fill .tmp for the rest of the run, or make a
+		 * later case's working folder first, named by its id). Without root the cases are
+		 * assay's user, who owns those folders and could chmod them: assay, in its user
+		 * namespace, still makes folders there, which a server could not (the cases could
+		 * not reach them either way: docs/security.md, "File metadata"). */
+		bool landlock = assay_proc__landlock_holds(&run.sandbox.sb);
+
 		run.tmp_by_server = !run.sandbox.sb.enabled ||
-				    (geteuid() == 0 && assay_proc__landlock_holds(&run.sandbox.sb) &&
-				     !chmod(run.tmp_root, 0733));
+				    (geteuid() == 0 && landlock && !chmod(run.tmp_root, 0733));
 		run.cwd_by_server = run.tmp_by_server;
 	}
 	for (size_t i = 0; i < opts->nsinks; i++) {

@@ -74,13 +74,18 @@ static void free_job(struct cli_job *job)
  * and it never takes o+x away. */
 struct cli_group {
 	char *reached[2];
+	unsigned char random[192]; /* random bytes for temporary folders' names (tmp_name) */
+	size_t random_used;        /* of them (all, at first) */
 };
 
 static int group_begin(void **state, const assay_run_ctx *ctx, assay_err *err)
 {
 	(void)ctx;
 	(void)err;
-	*state = assay_xcalloc(1, sizeof(struct cli_group));
+	struct cli_group *g = assay_xcalloc(1, sizeof(*g));
+
+	g->random_used = sizeof(g->random);
+	*state = g;
 	return 0;
 }
 
@@ -114,18 +119,21 @@ static void reach(struct cli_group *g, int which, const assay_sandbox *sb, const
 }
 
 /* `root`/case-<6 random letters or digits>, or NULL when the kernel gives no random bytes. */
-static char *tmp_name(const char *root)
+static char *tmp_name(struct cli_group *g, const char *root)
 {
 	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char r[6];
-	char name[sizeof(r) + 1];
+	char name[7];
 
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return NULL;
+	/* the kernel's random bytes, taken a few dozen names at a time */
+	if (g->random_used + sizeof(name) - 1 > sizeof(g->random)) {
+		if (getrandom(g->random, sizeof(g->random), 0) != (ssize_t)sizeof(g->random))
+			return NULL;
+		g->random_used = 0;
+	}
 	/* the shape of mkdtemp's (assay's own, without a server): a case sees the same */
-	for (size_t i = 0; i < sizeof(r); i++)
-		name[i] = set[r[i] % (sizeof(set) - 1)];
-	name[sizeof(r)] = '\0';
+	for (size_t i = 0; i + 1 < sizeof(name); i++)
+		name[i] = set[g->random[g->random_used++] % (sizeof(set) - 1)];
+	name[sizeof(name) - 1] = '\0';
 	return assay_xasprintf("%s/case-%s", root, name);
 }
 
@@ -201,7 +209,7 @@ static int start_job(void **jobp, struct cli_group *g, const assay_run_ctx *ctx,
 	/* on a tmpfs (no spares), the case's server makes its temporary folder and removes it
 	 * (proc.h tmp_make): a name no case can guess, in the run's .tmp, which only the
 	 * program's ids and assay write (runner.c) */
-	bool tmp_make = ctx->tmp_by_server && (job->tmp = tmp_name(ctx->tmp_root));
+	bool tmp_make = ctx->tmp_by_server && g && (job->tmp = tmp_name(g, ctx->tmp_root));
 
 	if (!tmp_make &&
 	    (rc = assay_fs_spares_temp(ctx->spares, ctx->tmp_root, "case-", &job->tmp, &te))) {

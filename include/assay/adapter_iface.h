@@ -77,7 +77,10 @@ typedef struct assay_run_ctx {
 					   (proc.h assay_sandbox.tmp_make); tmp_root is writable
 					   by the sandbox's ids (with root: root's, 0733). The
 					   pool starts such a case beside a running one only when
-					   an inode is free for that folder (pool.c inode_free) */
+					   an inode is free for that folder, and again once a case
+					   ends when its server found no room (pool.c inodes_free,
+					   again); a lane's first case started beside another has
+					   it false (its failure must undo the lane) */
 	bool workdir_unmade;          /**< true only during the one `start` or `arm` call it is
 					   passed to (an adapter with `makes_workdir` only), when
 					   that case's working folder was not made: a fresh folder

@@ -164,11 +164,13 @@ typedef struct assay_sandbox {
 				  parent must be writable by the program's ids (with root: `uid`,
 				  `gid`), best not theirs and not listable by them (root's, 0733:
 				  a parent it owns, a case can chmod, failing the cases after it),
-				  and reachable only through folders only the caller writes;
-				  the name must be one no case can guess (another case could make
-				  it first: the case then fails, tmp_errno EEXIST). A folder that
-				  cannot be made ends the case before its program
-				  (assay_proc_result.tmp_errno). Ignored when `tmp_dir` is NULL */
+				  one the sandbox's Landlock keeps the programs out of (else a case
+				  could fill it, or make another's name first: that case then
+				  fails, tmp_errno EEXIST), and reachable only through folders only
+				  the caller writes; the name must be one no case can guess. A
+				  folder that cannot be made ends the case before its program
+				  (assay_proc_result.tmp_errno). Ignored when `tmp_dir` is NULL.
+				  docs/security.md, "Folders made by the case's server" */
 	const char *const *write_paths; /**< NULL, or a NULL-terminated list of folders or files
 					     the program may also write, create and remove in */
 	const char *const *read_paths;  /**< NULL, or a NULL-terminated list of folders or files

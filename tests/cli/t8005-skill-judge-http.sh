@@ -14,7 +14,8 @@ start_server() { # FAIL_FIRST
 	for _ in $(seq 50); do [ -s port ] && break; sleep 0.1; done
 	port=$(cat port)
 }
-stop_server() {
+stop_server() { # (at exit, server_pid may be unset: a test case's subshell started it)
+	[ -n "${server_pid:-}" ] || return 0
 	kill "$server_pid" 2>/dev/null || true
 	wait "$server_pid" 2>/dev/null || true
 }

@@ -74,24 +74,6 @@ test_case 'a case cannot lower the priority, CPUs or I/O class of the cases afte
 	  "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-off/reports.jsonl)" ]
 '
 
-# Case servers run under SCHED_BATCH and put each program back under SCHED_OTHER (docs/cli.md,
-# "The CPUs of the harness"); under another policy assay was started with, the programs keep
-# that one, as without servers (the review of that change: they got SCHED_OTHER)
-test_case 'a program runs under the scheduling policy assay runs under, with servers or without' '
-	require_cmd chrt
-	suite pol "true" "chrt -p \$\$ | head -n 1 | sed \"s/.*: //\"; sh -c \"chrt -p \\\$\\\$\" | head -n 1 | sed \"s/.*: //\"" "expected: {status_code: 0}"
-	for pre in "" "chrt -b 0" "chrt -f 1"; do
-		for m in off on; do
-			rm -rf "res-$m"
-			ASSAY_CASE_SERVER=$m $pre "$ASSAY" run pol -o "res-$m" -j 1 >out 2>err || { cat err; false; }
-		done
-		[ "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-on/reports.jsonl)" = \
-		  "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-off/reports.jsonl)" ] || {
-			echo "under [$pre]:"; jq -r ".results.output.actual" res-on/reports.jsonl res-off/reports.jsonl; false; }
-	done
-	[ "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-on/reports.jsonl)" = "$(printf "SCHED_FIFO\nSCHED_FIFO")" ]
-'
-
 test_case 'System V IPC a case makes does not reach the cases after it' '
 	require_cmd ipcmk ipcs
 	suite ipc "ipcmk -M 4096 -p 0666 && ipcmk -Q && ipcmk -S 1" \

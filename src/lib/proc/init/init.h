@@ -73,8 +73,6 @@ struct sup {
 	int rep_fd;          /* where the case's report goes (ASSAY_INIT_FD_REPORT, or a case
 				server's per-case pipe) */
 	bool serving;        /* a case server (protocol.h): one case of many */
-	bool batched;        /* serving: the server moved itself from SCHED_OTHER to SCHED_BATCH,
-				and puts each program back (serve.c) */
 	int case_fd[3];      /* serving: the case's standard input, output and error */
 	int ctl_fd;          /* serving: the case's control pipe (protocol.h), or -1 */
 	int go_fd;           /* serving: a gated case's go pipe (protocol.h), or -1: the

@@ -443,7 +443,7 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 	if (c->ncpus_bytes)
 		SYS(__NR_sched_setaffinity, 0, c->ncpus_bytes, c->cpus);
 	/* the program's scheduling policy, not a case server's (serve.c: SCHED_BATCH) */
-	if (s->serving && s->batched)
+	if (s->serving)
 		s_sched_policy(S_SCHED_OTHER);
 	m.kind = MSG_EXEC_FAILED;
 	m.err = exec_program(c);

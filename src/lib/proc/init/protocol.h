@@ -65,8 +65,6 @@
  *   Its -f, -R and -p are those of its cases: with ASSAY_INIT_F_SANDBOX it installs the seccomp
  *   filter they ask for in itself, once (init/serve.c), and a request whose -f (sandbox and
  *   network flags), -R (seccomp) or -p (set or not) ask for another gets a usage failure.
- *   It runs under SCHED_BATCH (no preemption of the library when a request wakes it); each
- *   program is put back under SCHED_OTHER just before its exec.
  *   Ready: once set up (namespaces entered, ids taken, non-dumpable) it sends one struct
  *   assay_init_report on fd 3: failure 0 and the layers of its own (namespaces) applied or
  *   refused; or a failure, and exits.

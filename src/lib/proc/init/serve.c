@@ -405,11 +405,6 @@ void serve(struct sup *s)
 	hold_filter(s);
 	s->serving = true;
 	pids_mark(s);
-	/* SCHED_BATCH: woken by the library's request, the server does not preempt it on its
-	 * CPU (which it shares: docs/cli.md, "The CPUs of the harness"), but runs when the library
-	 * waits; each program is put back under SCHED_OTHER before its exec (supervise.c). In
-	 * what its cases inherit from now on, which a case that changes it retires. */
-	s_sched_policy(S_SCHED_BATCH);
 	inherited_read(&first);
 	base = *s;
 	report_write(ASSAY_INIT_FD_REPORT, &s->rep); /* ready */

@@ -442,9 +442,6 @@ __attribute__((noreturn)) static void run_child(struct sup *s, int pipe_w)
 	 * off the CPUs its cases run on (docs/cli.md); a mask the kernel refuses leaves it here */
 	if (c->ncpus_bytes)
 		SYS(__NR_sched_setaffinity, 0, c->ncpus_bytes, c->cpus);
-	/* the program's scheduling policy, not a case server's (serve.c: SCHED_BATCH) */
-	if (s->serving)
-		s_sched_policy(S_SCHED_OTHER);
 	m.kind = MSG_EXEC_FAILED;
 	m.err = exec_program(c);
 	send_msg(pipe_w, &m);

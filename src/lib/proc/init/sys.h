@@ -119,9 +119,6 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
 
 #define S_RUSAGE_CHILDREN (-1)
 
-#define S_SCHED_OTHER 0
-#define S_SCHED_BATCH 3
-
 #define S_CLOCK_MONOTONIC 1
 #define S_POLLIN 0x001
 #define S_POLLERR 0x008
@@ -380,13 +377,6 @@ static inline int s_prctl(int op, unsigned long a, unsigned long b)
 	return (int)SYS(__NR_prctl, op, a, b, 0, 0);
 }
 static inline int s_setsid(void) { return (int)SYS(__NR_setsid, 0); }
-/* sched_setscheduler(0, policy, {0}): SCHED_OTHER or SCHED_BATCH, which need no privilege */
-static inline int s_sched_policy(int policy)
-{
-	int priority = 0;
-
-	return (int)SYS(__NR_sched_setscheduler, 0, policy, &priority);
-}
 static inline int s_setgroups(void) { return (int)SYS(__NR_setgroups, 0, 0); }
 static inline int s_setresuid(uint32_t id) { return (int)SYS(__NR_setresuid, id, id, id); }
 static inline int s_setresgid(uint32_t id) { return (int)SYS(__NR_setresgid, id, id, id); }

@@ -74,6 +74,24 @@ test_case 'a case cannot lower the priority, CPUs or I/O class of the cases afte
 	  "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-off/reports.jsonl)" ]
 '
 
+# A program runs under the scheduling policy assay was started with, with servers as without
+# (a review of case servers under SCHED_BATCH, since reverted: with them, programs got
+# SCHED_OTHER under chrt -b and chrt -f)
+test_case 'a program runs under the scheduling policy assay runs under, with servers or without' '
+	require_cmd chrt
+	suite pol "true" "chrt -p \$\$ | head -n 1 | sed \"s/.*: //\"; sh -c \"chrt -p \\\$\\\$\" | head -n 1 | sed \"s/.*: //\"" "expected: {status_code: 0}"
+	for pre in "" "chrt -b 0" "chrt -f 1"; do
+		for m in off on; do
+			rm -rf "res-$m"
+			ASSAY_CASE_SERVER=$m $pre "$ASSAY" run pol -o "res-$m" -j 1 >out 2>err || { cat err; false; }
+		done
+		[ "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-on/reports.jsonl)" = \
+		  "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-off/reports.jsonl)" ] || {
+			echo "under [$pre]:"; jq -r ".results.output.actual" res-on/reports.jsonl res-off/reports.jsonl; false; }
+	done
+	[ "$(jq -r "select(.id == \"a3-victim\") | .results.output.actual" res-on/reports.jsonl)" = "$(printf "SCHED_FIFO\nSCHED_FIFO")" ]
+'
+
 test_case 'System V IPC a case makes does not reach the cases after it' '
 	require_cmd ipcmk ipcs
 	suite ipc "ipcmk -M 4096 -p 0666 && ipcmk -Q && ipcmk -S 1" \

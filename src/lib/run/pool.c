@@ -461,18 +461,17 @@ static int prepare_workdir(assay_fs_spares *spares, const char *root, int rootfd
 			   const char *dir, const char *submission, const assay_case *c, bool fresh,
 			   bool unmade_ok, bool *empty, bool *unmade, assay_err *err)
 {
-	bool made = false;
+	/* a new folder, made by name beneath its open parent */
+	bool by_name = fresh && !spares && rootfd >= 0 && !strchr(rel, '/'), made = false;
 	int rc;
 
 	*empty = false;
 	/* nothing to put in it: left to be made by the case's server (`unmade_ok`) */
-	*unmade = unmade_ok && fresh && !spares && rootfd >= 0 && !strchr(rel, '/') &&
-		  !submission && !c->files_dir;
+	*unmade = unmade_ok && by_name && !submission && !c->files_dir;
 	if (*unmade)
 		return 0;
-	/* made here, by name beneath its open parent: a new folder, empty (one that was there
-	 * already is taken the usual way, which checks it) */
-	if (fresh && !spares && rootfd >= 0 && !strchr(rel, '/'))
+	/* made here: empty (one that was there already is taken the usual way, which checks it) */
+	if (by_name)
 		made = mkdirat(rootfd, rel, 0755) == 0;
 	if (!made && (rc = assay_fs_spares_take(fresh ? spares : NULL, root, rel, err)))
 		return rc;

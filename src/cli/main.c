@@ -3,14 +3,17 @@
  * runs it; checks that standard output was written and closed without error. It ignores SIGPIPE,
  * so a reader that goes away (`assay ... | head`) is an EPIPE on write rather than a killed harness
  * (the library never changes process-wide state itself), and makes itself non-dumpable, so no
- * program under test running as the same user can ptrace it or read its memory.
+ * program under test running as the same user can ptrace it or read its memory. It keeps
+ * glibc's heap from shrinking and growing again case after case (heap_keep()).
  */
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 
@@ -24,6 +27,30 @@ static bool reader_gone(void)
 	struct pollfd p = { STDOUT_FILENO, POLLOUT, 0 };
 
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/*
+ * glibc gives the top of its heap back to the kernel once 128 KiB of it is free (more after a
+ * big block is freed), and asks for it again a case later: a run's per-case allocations moved
+ * the break up and down dozens to thousands of times in 4,000 cases, each page touched again a
+ * page fault. A run's heap is small and its peak is what counts (bench/pool.sh rss), so the
+ * program keeps what it had: the top given back only past 64 MiB free, grown 8 MiB at a time,
+ * blocks up to 32 MiB (glibc's most) from the heap rather than mmap, whose threshold setting
+ * the first two would otherwise freeze at 128 KiB. bench/main_cpu.sh: about a fifth of the
+ * main process's CPU per case on a machine whose page faults are dear (docs/decisions.md).
+ * Not when the user tunes glibc's malloc (GLIBC_TUNABLES): theirs stands.
+ */
+static void heap_keep(void)
+{
+#ifdef M_TRIM_THRESHOLD
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	if (t && strstr(t, "glibc.malloc."))
+		return;
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 8 << 20);
+#endif
 }
 
 static const cli_cmd commands[] = {
@@ -86,6 +113,7 @@ int main(int argc, char **argv)
 		/* Process-wide state is the program's to change, not the library's. */
 		signal(SIGPIPE, SIG_IGN);
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		heap_keep();
 		rc = commands[i].fn(argc - 1, argv + 1);
 		errno = 0;
 		if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {

@@ -66,6 +66,10 @@ ASSAY_EXTERN int assay_sink_terminal_new(assay_sink *out, const assay_term_opts 
 ASSAY_EXTERN int assay_sink_array_new(assay_sink *out, bool full);
 /** The collected array (borrowed: lives until the sink is freed). */
 ASSAY_EXTERN const assay_value *assay_sink_array_result(const assay_sink *sink);
+/** After the run: the folder the working folders were kept in (assay_run_opts.keep; the run
+ * summary's `work_dir`, docs/cli.md), or NULL when none was kept. Borrowed: lives until the
+ * sink is freed. No errors. */
+ASSAY_EXTERN const char *assay_sink_array_work_dir(const assay_sink *sink);
 
 /**
  * calculate_score and did_pass (verification.md, VerifierReport) accumulated one verified

@@ -139,6 +139,9 @@ int cmd_run_case(int argc, char **argv)
 		fwrite(out.ptr, 1, out.len, stdout);
 		assay_buf_release(&out);
 	}
+	/* the array has no place for it (the contract's shape): the terminal report names it */
+	if (!text && assay_sink_array_work_dir(&sink))
+		fprintf(stderr, "assay: working folders kept in %s\n", assay_sink_array_work_dir(&sink));
 	sink.free(sink.payload);
 	assay_suite_free(suite);
 out:

@@ -98,4 +98,13 @@ test_case 'entry_file "{entry_file}.sh" takes --entry-file NAME; docker.workdir 
 	expect_exit 0
 	jq -e ".[0].results.stderr.actual | test(\"^engine: run --rm -i -v [^ ]+:/w2 -w /w2 -e GREETING img:1 sh -c \")" out'
 
+test_case '--keep names the kept folder on stderr with JSON output, where the array has no place for it' '
+	run_assay run-case -s sol -p greet -c 1 -e env.yaml --keep --format json; expect_exit 0
+	jq -e "length == 1 and .[0].passed" out
+	kept=$(sed -n "s/^assay: working folders kept in //p" err)
+	test -n "$kept" && test -f "$kept/checkpoint_1/core/ada/prepared.txt"
+	rm -rf "$kept"
+	run_assay run-case -s sol -p greet -c 1 -e env.yaml --format json; expect_exit 0
+	! grep -q "kept in" err || false'
+
 test_done

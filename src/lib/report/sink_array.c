@@ -13,6 +13,7 @@ struct array {
 	assay_arena *arena;
 	assay_value items;
 	bool full;
+	char *work_dir; /* the summary's: where --keep kept the working folders, or NULL */
 };
 
 static int on_case(void *payload, const assay_case_report *r, assay_err *err)
@@ -67,10 +68,24 @@ static int on_case(void *payload, const assay_case_report *r, assay_err *err)
 	return 0;
 }
 
+static int on_end(void *payload, const assay_run_summary *summary, assay_err *err)
+{
+	struct array *s = payload;
+	const assay_value *w = assay_object_get(summary->json, "work_dir");
+
+	(void)err;
+	if (w && w->kind == ASSAY_V_STRING) {
+		free(s->work_dir);
+		s->work_dir = assay_xstrdup(w->u.s);
+	}
+	return 0;
+}
+
 static void sink_free(void *payload)
 {
 	struct array *s = payload;
 
+	free(s->work_dir);
 	assay_arena_free(s->arena);
 	free(s);
 }
@@ -82,11 +97,16 @@ int assay_sink_array_new(assay_sink *out, bool full)
 	s->arena = assay_arena_new(0);
 	s->items = assay_value_array();
 	s->full = full;
-	*out = (assay_sink){ s, NULL, on_case, NULL, sink_free, NULL };
+	*out = (assay_sink){ s, NULL, on_case, on_end, sink_free, NULL };
 	return 0;
 }
 
 const assay_value *assay_sink_array_result(const assay_sink *sink)
 {
 	return &((const struct array *)sink->payload)->items;
+}
+
+const char *assay_sink_array_work_dir(const assay_sink *sink)
+{
+	return ((const struct array *)sink->payload)->work_dir;
 }

@@ -4,7 +4,12 @@
 # load average is printed before and after each part.
 #
 #   jq     examples/jq-1.6 (350 cases, against Debian's jq) at -j1 and at -j2, RUNS times each;
-#          goal: -j2 at least 1.9x faster than -j1 on 2 cores (issue 19; 1.8 before).
+#          goal: -j2 at least 1.9x faster than -j1 on 2 cores (issue 19; 1.8 before). In the
+#          same rounds, what the machine itself gives: the bare floor loop (bench/floor.c)
+#          making 350 runs of `jq -c true` on `null` (a jq case's shape, without assay), as one
+#          loop and as two loops of 175 at once. A machine whose two CPUs do not each run a
+#          spawn-heavy loop as fast as one alone (a VM whose host is busy, SMT siblings) shows
+#          it there: -j2 over -j1 cannot be read without it.
 #   spawn  N trivial cases (/bin/echo hi) through `assay run -j1` against bench/spawn_loop.c, a
 #          minimal C loop making the same spawns (the case supervisor, the same sandbox setting, the
 #          environment the cli adapter gives a case) and nothing else, RUNS times each; goal: assay
@@ -62,9 +67,16 @@ bench_jq() {
 	echo "== jq suite (examples/jq-1.6), -j1 against -j2, $RUNS runs each, interleaved"
 	load
 	"$ASSAY" run examples/jq-1.6 -q -j2 -o "$TMP/jq-warm" --work-dir "$WORK" || true
-	local r j
-	: > "$TMP/j1"; : > "$TMP/j2"; : > "$TMP/c1"; : > "$TMP/c2"
+	local r j i
+	cc -O2 -o "$TMP/floor" bench/floor.c
+	printf 'null\n' > "$TMP/null.json"
+	: > "$TMP/f175"
+	for ((i = 0; i < 175; i++)); do printf '3\njq\0-c\0true\0%s\0' "$TMP/null.json" >> "$TMP/f175"; done
+	cat "$TMP/f175" "$TMP/f175" > "$TMP/f350"
+	: > "$TMP/j1"; : > "$TMP/j2"; : > "$TMP/c1"; : > "$TMP/c2"; : > "$TMP/m1"; : > "$TMP/m2"
 	for ((r = 0; r < RUNS; r++)); do
+		timed "$TMP/floor" < "$TMP/f350" >> "$TMP/m1"
+		timed sh -c '"$1" < "$2" & "$1" < "$2"; wait' sh "$TMP/floor" "$TMP/f175" >> "$TMP/m2"
 		for j in 1 2; do
 			# wall seconds, and the CPUs the run got on average (its processes' CPU time
 			# over its wall time): on a machine others load, -j2 cannot get 2
@@ -83,6 +95,10 @@ bench_jq() {
 		echo "warning: -j1 and -j2 summaries differ"
 	printf -- '-j1: median %.3f s\n-j2: median %.3f s\nspeed-up -j2 over -j1: %.2fx (goal >= 1.9 on 2 cores)\n' \
 		"$m1" "$m2" "$(awk -v a="$m1" -v b="$m2" 'BEGIN { print a / b }')"
+	local f1 f2
+	f1=$(median < "$TMP/m1"); f2=$(median < "$TMP/m2")
+	printf 'the machine: 350 bare jq runs in one loop %.3f s, in two at once %.3f s: %.2fx\n' \
+		"$f1" "$f2" "$(awk -v a="$f1" -v b="$f2" 'BEGIN { print a / b }')"
 	load
 }
 

@@ -42,6 +42,8 @@ typedef struct assay_term_opts {
 			          NULL: the reproduce lines name it (copied), but a case whose
 			          env (the suite's or its own) sets PATH searched that PATH:
 			          its line names the command's word, as the case had it */
+	bool unkept;         /**< the run keeps no results (run-case): an interrupted run's
+			          listing does not point to --resume */
 } assay_term_opts;
 
 /**

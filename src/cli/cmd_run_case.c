@@ -125,7 +125,7 @@ int cmd_run_case(int argc, char **argv)
 			       (!strcmp(color, "auto") && isatty(STDOUT_FILENO) && !(no && *no));
 		char *program = run_common_program_ran(suite, &a);
 		assay_term_opts t = { NULL, false, stdout, colored, SIZE_MAX, 1, a.entry, false, NULL,
-				      (const char *const *)a.pass_env.v, program };
+				      (const char *const *)a.pass_env.v, program, true };
 		assay_sink_terminal_new(&sink, &t);
 		free(program);
 	} else {

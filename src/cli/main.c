@@ -33,23 +33,24 @@ static bool reader_gone(void)
  * glibc gives the top of its heap back to the kernel once 128 KiB of it is free (more after a
  * big block is freed), and asks for it again a case later: a run's per-case allocations moved
  * the break up and down dozens to thousands of times in 4,000 cases, each page touched again a
- * page fault. A run's heap is small and its peak is what counts (bench/pool.sh rss), so the
- * program keeps what it had: the top given back only past 64 MiB free, grown 8 MiB at a time,
- * blocks up to 32 MiB (glibc's most) from the heap rather than mmap, whose threshold setting
- * the first two would otherwise freeze at 128 KiB. bench/main_cpu.sh: about a fifth of the
- * main process's CPU per case on a machine whose page faults are dear (docs/decisions.md).
- * Not when the user tunes glibc's malloc (GLIBC_TUNABLES): theirs stands.
+ * page fault. So the program keeps what it had: the top given back only past 16 MiB free,
+ * grown 4 MiB at a time; blocks of 4 MiB and more (a big capture, a big document) are mapped
+ * apart, as before, and go back to the kernel when freed, so a case that printed tens of MB
+ * leaves no more behind than before. Setting the first two would freeze glibc's sliding mmap
+ * threshold at 128 KiB: it is set too, first, and where glibc refuses it (a 32-bit one, whose
+ * most is 512 KiB) nothing is changed. bench/main_cpu.sh: about a tenth of the main process's
+ * CPU per case on a machine whose page faults are dear (docs/decisions.md). Not when the user
+ * tunes glibc's malloc (GLIBC_TUNABLES): theirs stands.
  */
 static void heap_keep(void)
 {
 #ifdef M_TRIM_THRESHOLD
 	const char *t = getenv("GLIBC_TUNABLES");
 
-	if (t && strstr(t, "glibc.malloc."))
+	if ((t && strstr(t, "glibc.malloc.")) || !mallopt(M_MMAP_THRESHOLD, 4 << 20))
 		return;
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	mallopt(M_TOP_PAD, 8 << 20);
+	mallopt(M_TRIM_THRESHOLD, 16 << 20);
+	mallopt(M_TOP_PAD, 4 << 20);
 #endif
 }
 

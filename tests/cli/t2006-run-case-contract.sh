@@ -107,4 +107,18 @@ test_case '--keep names the kept folder on stderr with JSON output, where the ar
 	run_assay run-case -s sol -p greet -c 1 -e env.yaml --format json; expect_exit 0
 	! grep -q "kept in" err || false'
 
+test_case 'an interrupted run-case does not point to --resume, which it has not' '
+	mkdir -p slow/c/g
+	printf "name: slow\nadapter: {type: cli, command: [sh, -c], timeout: 60}\ncheckpoints: {c: {groups: {g: {}}}}\n" > slow/suite.yaml
+	printf "arguments: [\"sleep 30\"]\nexpected: {output: x}\n" > slow/c/g/a.yaml
+	code=0
+	"$ASSAY" run-case slow --format text > out 2> err &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid || code=$?
+	expect_exit 5
+	expect_grep "not run: c/g/a" out
+	! grep -q -- "--resume" out || false'
+
 test_done

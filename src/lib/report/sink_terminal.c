@@ -382,7 +382,8 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 			fprintf(f, "  not run: %s\n", b.ptr);
 			assay_buf_release(&b);
 		}
-		fputs("(--resume runs the rest into the same results folder)\n", f);
+		if (!t->o.unkept)
+			fputs("(--resume runs the rest into the same results folder)\n", f);
 	}
 	if (t->unfinished_passes)
 		fprintf(f, "note: %zu passing case%s (%s%s) passed although the program timed out or "

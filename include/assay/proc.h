@@ -400,6 +400,8 @@ typedef struct assay_proc {
 				    went to, and the one whose relay pipe it has, until either is
 				    released */
 	bool go_relayed;         /* gated: its leader's report says its server wrote the go */
+	double t_armed;          /* gated on a server: when its request was sent (nothing of it
+				    ran before: a go written earlier starts it from here) */
 	double go_relayed_s;     /* then when (CLOCK_MONOTONIC seconds): its start, for its
 				    timeout */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */

@@ -220,4 +220,26 @@ test_case 'at -j2 a case that ends lets the case armed after it go, even while a
 		[ "$started" -lt "$resumed" ] || { echo "sandbox $sb: c started at $started, assay resumed at $resumed"; false; }
 	done'
 
+test_case 'a case armed after the case it follows has ended gets its whole timeout' '
+	# a ends while assay is stopped; b, relayed by a server, ends too; c, armed on b once
+	# assay resumes, found its go waiting: its timeout counts from its arming, not from the
+	# relay long before (it was reported timed out after milliseconds)
+	for sb in on off; do
+		suite late $sb
+		case_ late a "sleep 0.3"
+		case_ late b "true"
+		case_ late c "echo c" "expected: {output: \"c\\n\"}
+timeout: 0.5"
+		case_ late d "echo d" "expected: {output: \"d\\n\"}
+timeout: 0.5"
+		rm -rf res
+		"$ASSAY" run late -j 1 -o res >out 2>err &
+		pid=$!
+		sleep 0.1
+		kill -STOP $pid
+		sleep 1.5
+		kill -CONT $pid
+		wait $pid || { echo "sandbox $sb"; cat out; jq -c "{id, e: .case.execution}" res/reports.jsonl; false; }
+	done'
+
 test_done

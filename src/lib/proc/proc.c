@@ -315,7 +315,7 @@ static bool start_on_server(assay_proc *p, const struct assay_proc__spawn *sp, c
 			assay_proc__server_done(p->servers, srv, false, NULL);
 			break;
 		}
-		p->t_start = now_s();
+		p->t_start = p->t_armed = now_s();
 		e = assay_proc__server_send(srv, argv, sp->envp, fds, nfds, flags);
 		if (!e) {
 			p->srv = srv;
@@ -611,6 +611,15 @@ int assay_proc_start(assay_proc *p, assay_err *err)
 	return start(p, "run", err);
 }
 
+/* When relayed proc `p`'s program started: at the relay, or, when the relay came before `p`
+ * was armed (its leader ended before assay armed it, as while assay verified a big case), at
+ * its arming, when its process found the go waiting. Not earlier: its timeout would have run
+ * out before it started (a quick case reported timed out after 2 ms). */
+static double relayed_start(const assay_proc *p)
+{
+	return p->go_relayed_s > p->t_armed ? p->go_relayed_s : p->t_armed;
+}
+
 int assay_proc_go(assay_proc *p, assay_err *err)
 {
 	struct timespec ts;
@@ -629,7 +638,7 @@ int assay_proc_go(assay_proc *p, assay_err *err)
 	p->t_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	/* a relayed start was earlier: its timeout counts from there, not from this call */
 	if (p->go_relayed && p->go_relayed_s > 0 && p->go_relayed_s < p->t_start)
-		p->t_start = p->go_relayed_s;
+		p->t_start = relayed_start(p);
 	p->t_deadline = p->timeout_s > 0 ? p->t_start + p->timeout_s : 0;
 	p->state = ST_RUNNING;
 	/* a closed pipe (its server or the case died meanwhile) is no matter: the report says. Not
@@ -661,7 +670,7 @@ static void note_relayed(assay_proc *p)
 		/* already let go by assay too (at -jN another case may end first, and assay lets
 		 * the armed case go into its slot before this report is read): it started at the
 		 * relay, and its timeout counts from there, not from that go */
-		early = f->t_start - f->go_relayed_s;
+		early = f->t_start - relayed_start(f);
 		if (f->state == ST_RUNNING && f->go_relayed_s > 0 && early > 0) {
 			f->t_start -= early;
 			if (f->t_deadline > 0)

@@ -100,6 +100,10 @@ typedef struct assay_proc_result {
 				  exited by itself after SIGTERM: SIGTERM) */
 	int exec_errno;      /**< EXEC_FAILED: errno of the failed chdir or exec */
 	double wall_s;       /**< seconds from the program's start to its exit (CLOCK_MONOTONIC) */
+	double end_s;        /**< when its exit was seen (CLOCK_MONOTONIC seconds, as
+				  assay_now()): by its supervisor, which may be long before the
+				  caller's finish (a caller busy elsewhere); 0: not known (no report:
+				  the supervisor was killed, or the program never started) */
 	double cpu_user_s;   /**< user CPU seconds of every waited-for process of the case */
 	double cpu_sys_s;    /**< system CPU seconds of every waited-for process of the case */
 	long long max_rss;   /**< the largest peak resident set size among the case's processes,
@@ -400,10 +404,10 @@ typedef struct assay_proc {
 				    went to, and the one whose relay pipe it has, until either is
 				    released */
 	bool go_relayed;         /* gated: its leader's report says its server wrote the go */
-	double t_armed;          /* gated on a server: when its request was sent (nothing of it
-				    ran before: a go written earlier starts it from here) */
 	double go_relayed_s;     /* then when (CLOCK_MONOTONIC seconds): its start, for its
 				    timeout */
+	double t_armed;          /* gated on a server: when its request was sent (nothing of it
+				    ran before: a go written earlier starts it from here) */
 	long long cg_peak;       /* its peak, bytes (read once the supervisor is reaped) */
 	int cg_oom;              /* the kernel's OOM kills in it */
 	bool has_slot;           /* it holds `slot` (proc.c, slot_take), until released */

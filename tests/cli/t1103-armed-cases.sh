@@ -218,6 +218,11 @@ test_case 'at -j2 a case that ends lets the case armed after it go, even while a
 		started=$(jq -r "select(.id == \"c\") | .results.output.actual" res/reports.jsonl)
 		# c follows a (armed once a and b run): a ends at ~0.5 s, while assay is stopped
 		[ "$started" -lt "$resumed" ] || { echo "sandbox $sb: c started at $started, assay resumed at $resumed"; false; }
+		# a and c ended while assay was stopped, 1.5 s: that wait is in neither duration
+		for id in a c; do
+			d=$(jq -r "select(.id == \"$id\") | .duration" res/reports.jsonl)
+			awk -v d="$d" "BEGIN { exit !(d < 1.0) }" || { echo "sandbox $sb: $id took $d s"; false; }
+		done
 	done'
 
 test_case 'a case armed after the case it follows has ended gets its whole timeout' '

@@ -58,7 +58,9 @@
  * - An adapter may cap the groups set up at once (groups_at_once: the api adapter with a fixed
  *   port, where two servers cannot listen at once): no case of a group not yet set up starts
  *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
- * - `duration` runs from the start of loading the case to the end of its verification.
+ * - `duration` runs from the start of loading the case to the end of its verification, less
+ *   the time its ended program waited for the loop (busy with another case, or stopped): from
+ *   its exit, as its supervisor saw it, until the loop read its end.
  * - An isolated group without spares (the run's scratch tmpfs) keeps its folder open, reached
  *   once without following a link: each case's folder is one mkdirat and one unlinkat by name
  *   there, with no path resolved again; the adapter is told when the folder it gets was made
@@ -1053,10 +1055,15 @@ static int finished(struct pool *p, size_t i)
 			return rc;
 		}
 	}
-	/* a case its predecessor's server let go (relay) started before its go: its duration
-	 * still holds all of its program's time */
-	if (t->t0 > assay_now() - t->r.proc.wall_s)
-		t->t0 = assay_now() - t->r.proc.wall_s;
+	/* Its duration holds all of its program's time (a case its predecessor's server let go,
+	 * the relay, started before its go), but not the time its ended program waited for the
+	 * loop, busy with another case (verifying a big one, or stopped): from its exit, as its
+	 * supervisor saw it, to t0 here. */
+	double ended = t->r.proc.end_s > 0 && t->r.proc.end_s < t0 ? t->r.proc.end_s : t0;
+
+	if (t->t0 > ended - t->r.proc.wall_s)
+		t->t0 = ended - t->r.proc.wall_s;
+	t->t0 += t0 - ended;
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);
 	/* The run is stopping: what stops it may have reached this case's program too (Slurm's

@@ -140,8 +140,10 @@ int cmd_run_case(int argc, char **argv)
 		assay_buf_release(&out);
 	}
 	/* the array has no place for it (the contract's shape): the terminal report names it */
-	if (!text && assay_sink_array_work_dir(&sink))
-		fprintf(stderr, "assay: working folders kept in %s\n", assay_sink_array_work_dir(&sink));
+	const char *kept = text ? NULL : assay_sink_array_work_dir(&sink);
+
+	if (kept)
+		fprintf(stderr, "assay: working folders kept in %s\n", kept);
 	sink.free(sink.payload);
 	assay_suite_free(suite);
 out:

@@ -1,8 +1,9 @@
 /*
  * Loading and running shared by `assay run` and `assay run-case`: warnings go to stderr,
- * suite errors exit 3 with the file position and the offending line, SIGINT/SIGTERM stop the
- * run: the running cases are killed, every finished case is reported. -j N runs N cases at
- * once (default: the CPUs the process may run on, its affinity mask).
+ * suite errors exit 3 with the file position and the offending line, SIGINT, SIGTERM and
+ * SIGHUP (unless ignored) stop the run: the running cases are killed, every finished case is
+ * reported. -j N runs N cases at once (default: the CPUs the process may run on, its affinity
+ * mask).
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <errno.h>
@@ -610,7 +611,7 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_err err = ASSAY_ERR_INIT;
 	assay_tally total = { 0 };
 	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
-	struct sigaction sa = { 0 }, old_int, old_term;
+	struct sigaction sa = { 0 }, old_int, old_term, old_hup;
 	assay_strvec hide = ASSAY_STRVEC_INIT;
 	int rc;
 
@@ -671,12 +672,17 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* a hang-up (the terminal closed) stops it the same way, unless it is ignored (nohup) */
+	sigaction(SIGHUP, NULL, &old_hup);
+	if (old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	cli_cpus_keep_off(opts.jobs);
 	rc = assay_run_suite(suite, &opts, &total, &err);
 	cli_cpus_restore();
 	assay_plugins_shutdown();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	free(submission);
 	assay_strvec_clear(&hide);
 

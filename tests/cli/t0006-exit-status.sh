@@ -69,4 +69,26 @@ test_case '5: interrupted (SIGINT): not every case ran' '
 	wait $pid || code=$?
 	expect_exit 5'
 
+test_case '5: a hang-up (SIGHUP) interrupts as SIGINT does, unless it is ignored (nohup)' '
+	suite s "command: [sh, -c, \"sleep 30\"]"
+	code=0
+	"$ASSAY" run s -o res > out 2> err &
+	pid=$!
+	for i in $(seq 50); do [ -f res/assay.db ] && break; sleep 0.1; done
+	sleep 0.5
+	kill -HUP $pid
+	wait $pid || code=$?
+	expect_exit 5
+	[ "$(jq .interrupted res/summary.json)" = true ]
+	# ignored: the run goes on, and its one case passes
+	suite t "command: [sh, -c, \"sleep 1.2; echo hello\"]" "timeout: 5"
+	code=0
+	(trap "" HUP; exec "$ASSAY" run t -o res2 > out 2> err) &
+	pid=$!
+	for i in $(seq 50); do [ -f res2/assay.db ] && break; sleep 0.1; done
+	kill -HUP $pid
+	wait $pid || code=$?
+	expect_exit 0
+	[ "$(jq .interrupted res2/summary.json)" = false ]'
+
 test_done

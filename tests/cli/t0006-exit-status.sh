@@ -58,36 +58,31 @@ test_case '4: assay cannot write its results' '
 	: > afile
 	run_assay run s -o afile/res; expect_exit 4'
 
+# signalled SIGNAL SUITE RESULTS [ignored]: runs SUITE into RESULTS and sends SIGNAL once the
+# run has begun (with "ignored", assay starts with SIGNAL ignored, as under nohup); exit in $code
+signalled() {
+	code=0
+	(if [ "${4:-}" = ignored ]; then trap "" "$1"; fi; exec "$ASSAY" run "$2" -o "$3" > out 2> err) &
+	pid=$!
+	for i in $(seq 50); do [ -f "$3/assay.db" ] && break; sleep 0.1; done
+	sleep 0.3
+	kill -"$1" $pid
+	wait $pid || code=$?
+}
+
 test_case '5: interrupted (SIGINT): not every case ran' '
 	suite s "command: [sh, -c, \"sleep 30\"]"
-	code=0
-	"$ASSAY" run s -o res > out 2> err &
-	pid=$!
-	for i in $(seq 50); do [ -f res/assay.db ] && break; sleep 0.1; done
-	sleep 0.5
-	kill -INT $pid
-	wait $pid || code=$?
+	signalled INT s res
 	expect_exit 5'
 
 test_case '5: a hang-up (SIGHUP) interrupts as SIGINT does, unless it is ignored (nohup)' '
 	suite s "command: [sh, -c, \"sleep 30\"]"
-	code=0
-	"$ASSAY" run s -o res > out 2> err &
-	pid=$!
-	for i in $(seq 50); do [ -f res/assay.db ] && break; sleep 0.1; done
-	sleep 0.5
-	kill -HUP $pid
-	wait $pid || code=$?
+	signalled HUP s res
 	expect_exit 5
 	[ "$(jq .interrupted res/summary.json)" = true ]
 	# ignored: the run goes on, and its one case passes
-	suite t "command: [sh, -c, \"sleep 1.2; echo hello\"]" "timeout: 5"
-	code=0
-	(trap "" HUP; exec "$ASSAY" run t -o res2 > out 2> err) &
-	pid=$!
-	for i in $(seq 50); do [ -f res2/assay.db ] && break; sleep 0.1; done
-	kill -HUP $pid
-	wait $pid || code=$?
+	suite t "command: [sh, -c, \"sleep 1.5; echo hello\"]" "timeout: 5"
+	signalled HUP t res2 ignored
 	expect_exit 0
 	[ "$(jq .interrupted res2/summary.json)" = false ]'
 

@@ -326,6 +326,79 @@ int cmd_forge_report(const char *stop)
 	return 42;
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The pid the kernel gave last in this PID namespace, or -1. */
+static long last_pid(void)
+{
+	char buf[32] = { 0 };
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* The parent of process `pid` (the PPid line of its status), or -1. */
+static long parent_of(long pid)
+{
+	char path[64], line[128];
+	long ppid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "PPid: %ld", &ppid) == 1)
+			break;
+	fclose(f);
+	return ppid;
+}
+
+/*
+ * For `seconds`, watches the newest processes (the pids around the last one given) for a case
+ * supervisor, a child of `parent`, whose report pipe (fd 3) it can open for writing: the
+ * window between a supervisor's exec and its PR_SET_DUMPABLE, in which a process of the same
+ * user could write it a forged report. Writes nothing into what it opens (the test goes on).
+ * Prints "opened N" and exits 0 if N > 0, else 1.
+ */
+int cmd_grab_report_pipes(const char *seconds, const char *parent)
+{
+	double limit = parse_seconds(seconds), t0 = mono_now();
+	long self = (long)getpid(), want = (long)parse_count(parent);
+	int opened = 0;
+
+	while (mono_now() - t0 < limit) {
+		long last = last_pid();
+
+		for (long pid = last - 3; last > 0 && pid <= last + 3; pid++) {
+			char path[64], link[64] = { 0 };
+			int fd;
+
+			if (pid <= 1 || pid == self)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%ld/fd/3", pid);
+			if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+				continue;
+			if (readlink(path, link, sizeof(link) - 1) < 0)
+				link[0] = '\0';
+			if (!strncmp(link, "pipe:", 5) && parent_of(pid) == want)
+				opened++;
+			close(fd);
+		}
+	}
+	printf("opened %d\n", opened);
+	return opened ? 0 : 1;
+}
+
 /* Attaches to its parent (the supervisor) with ptrace, and lets go at once. */
 int cmd_ptrace_parent(void)
 {

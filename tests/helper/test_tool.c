@@ -66,6 +66,9 @@ static int usage(void)
 	      "  forge-report STOPPID write a fake supervisor report into every writable fd of\n"
 	      "                       this process and its ancestors below STOPPID; exit 42\n"
 	      "  ptrace-parent        attach to the parent process with ptrace (and detach)\n"
+	      "  grab-report-pipes SECONDS PARENT\n"
+	      "                       for SECONDS, open (not write) fd 3, a pipe, of every new\n"
+	      "                       child of PARENT it can: \"opened N\", exit 0 if N > 0\n"
 	      "  whoami               print uid, euid and effective capabilities\n"
 	      "  forge-results ID     append a passing report of case ID to every reports.jsonl\n"
 	      "                       or assay.db open in any process; print forged/blocked\n"
@@ -444,6 +447,8 @@ int main(int argc, char **argv)
 		return cmd_fork_bomb(argv[2]);
 	if (strcmp(cmd, "forge-report") == 0 && nargs == 1)
 		return cmd_forge_report(argv[2]);
+	if (strcmp(cmd, "grab-report-pipes") == 0 && nargs == 2)
+		return cmd_grab_report_pipes(argv[2], argv[3]);
 	if (strcmp(cmd, "ptrace-parent") == 0 && nargs == 0)
 		return cmd_ptrace_parent();
 	if (strcmp(cmd, "whoami") == 0 && nargs == 0)

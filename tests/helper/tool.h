@@ -23,6 +23,7 @@ int cmd_fork_until_fail(const char *max);
 int cmd_fork_bomb(const char *marker);
 int cmd_forge_report(const char *stop);
 int cmd_ptrace_parent(void);
+int cmd_grab_report_pipes(const char *seconds, const char *parent);
 int cmd_whoami(void);
 int cmd_shm_leave(const char *key);
 int cmd_mq_leave(const char *name);

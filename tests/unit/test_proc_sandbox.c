@@ -1104,6 +1104,47 @@ Test(sandbox_nonroot, every_layer_applies_without_root)
 	box_free(&b);
 }
 
+/*
+ * A supervisor started the plain way (no namespaces: the sandbox off, or the kernel refusing
+ * them) is never dumpable, not even between its exec and its own PR_SET_DUMPABLE: a case of
+ * the same user, running beside it, cannot open its report pipe through /proc/PID/fd and write
+ * it a forged report (the attack review's forger won that race at once, its forged exit 0 and
+ * times taken as the case's). The attack watches the newest pids, the test's children, while
+ * cases start. The caller is not dumpable, as the CLI makes itself (a dumpable caller's own
+ * descriptors are open to the same user, the report pipe's write end among them while it
+ * starts a supervisor).
+ */
+Test(sandbox_nonroot, no_case_opens_a_new_supervisors_report_pipe)
+{
+	alarm(120); /* HANG GUARD (test_util.c) */
+	struct box b;
+	assay_proc g = ASSAY_PROC_INIT;
+	assay_proc_result r;
+	assay_err err = ASSAY_ERR_INIT;
+	bool done = false;
+	int started = 0;
+	char self[24];
+
+	/* not dumpable, as the CLI: else the posix_spawn child, a copy of the test process, is
+	 * open to the same user until its exec */
+	become_nobody_like_the_cli();
+	box_make(&b);
+	snprintf(self, sizeof(self), "%ld", (long)getpid());
+	tool(&g, "grab-report-pipes", "3", self, NULL);
+	boxed(&g, &b, false);
+	cr_assert_eq(assay_proc_start(&g, &err), 0, "%s", err.msg);
+	while (!done) {
+		run_true(false, &r);
+		started++;
+		cr_assert_eq(assay_proc_pump(&g, 0, &done, &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(assay_proc_finish(&g, &r), 0);
+	cr_assert_eq(exit_code(&r), 1, "%d cases started: %s", started, g.out.ptr);
+	cr_assert_gt(started, 20);
+	assay_proc_release(&g);
+	box_free(&b);
+}
+
 Test(sandbox_nonroot, max_rss_is_honest_without_root)
 {
 	alarm(60); /* HANG GUARD (test_util.c) */

@@ -6,7 +6,8 @@
  *   (the generated init_image.c), so libassay needs no file path at run time. The first start
  *   copies it into a sealed memfd (kept, close-on-exec, above fd 4); each start exec's
  *   /proc/self/fd/4 after the memfd has been moved to 4. The memfd is re-made if the caller
- *   closed or replaced it (checked by inode and seals). execveat(AT_EMPTY_PATH) would avoid
+ *   closed or replaced it (checked by inode, seals and mode). Two of them: the plain way's may
+ *   only be exec'd, not read, so that its supervisor is never dumpable (image_mode). execveat(AT_EMPTY_PATH) would avoid
  *   /proc, but posix_spawn has no form of it.
  * - Without the sandbox, posix_spawn (glibc: CLONE_VM | CLONE_VFORK, so the cost does not grow
  *   with assay's size) with file actions for fds 0-4 and the control signals blocked.
@@ -74,10 +75,20 @@ extern const size_t assay_proc__init_image_size;
 #define ASSAY_NS_ID 1000u       /* assay as root: the program's uid and gid in its namespace */
 #define ASSAY_NS_IDS "1000:1000" /* the same, as the supervisor's -u takes it */
 
+/* The two images (one memfd each): the namespaces' (0500: the library writes the maps of the
+ * exec'd supervisor, which must be dumpable for that) and the plain way's (0100: exec only). An
+ * exec of a file its user may not read leaves the process non-dumpable from the exec on (the
+ * kernel's would_dump), so that no process of the user's (a case running beside it, without
+ * the namespaces) can open /proc/<supervisor>/fd and write its report before its own
+ * PR_SET_DUMPABLE. Root reads any file: its supervisor stays dumpable until then, and its
+ * cases run as another user. */
+enum { IMAGE_NS, IMAGE_PLAIN };
+static const mode_t image_mode[2] = { 0500, 0100 };
+
 static pthread_mutex_t image_lock = PTHREAD_MUTEX_INITIALIZER;
-static int image_fd = -1;
-static dev_t image_dev;
-static ino_t image_ino;
+static int image_fd[2] = { -1, -1 };
+static dev_t image_dev[2];
+static ino_t image_ino[2];
 
 int assay_proc__fd_high(int *fd)
 {
@@ -93,16 +104,18 @@ int assay_proc__fd_high(int *fd)
 	return 0;
 }
 
-static bool image_valid(int fd)
+static bool image_valid(int which)
 {
+	int fd = image_fd[which];
 	struct stat st;
 
 	return fd >= 0 && fcntl(fd, F_GET_SEALS) == SEALS && fstat(fd, &st) == 0 &&
-	       st.st_dev == image_dev && st.st_ino == image_ino &&
-	       (size_t)st.st_size == assay_proc__init_image_size;
+	       st.st_dev == image_dev[which] && st.st_ino == image_ino[which] &&
+	       (size_t)st.st_size == assay_proc__init_image_size &&
+	       (st.st_mode & 07777) == image_mode[which];
 }
 
-static int make_image(assay_err *err)
+static int make_image(int which, assay_err *err)
 {
 	int fd = memfd_create("assay-init", MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
 	size_t off = 0;
@@ -123,12 +136,12 @@ static int make_image(assay_err *err)
 			goto fail;
 		off += (size_t)n;
 	}
-	if (fchmod(fd, 0500) || fcntl(fd, F_ADD_SEALS, SEALS) || assay_proc__fd_high(&fd) ||
-	    fstat(fd, &st))
+	if (fchmod(fd, image_mode[which]) || fcntl(fd, F_ADD_SEALS, SEALS) ||
+	    assay_proc__fd_high(&fd) || fstat(fd, &st))
 		goto fail;
-	image_dev = st.st_dev;
-	image_ino = st.st_ino;
-	image_fd = fd;
+	image_dev[which] = st.st_dev;
+	image_ino[which] = st.st_ino;
+	image_fd[which] = fd;
 	return 0;
 fail:
 	assay_err_set(err, ASSAY_ESPAWN, NULL, 0, 0, "cannot write the case supervisor's memfd: %s",
@@ -137,18 +150,18 @@ fail:
 	return ASSAY_ESPAWN;
 }
 
-/* The memfd holding the supervisor, made on first use. */
-static int image_get(int *fd, assay_err *err)
+/* The memfd holding the supervisor's image `which`, made on first use. */
+static int image_get(int which, int *fd, assay_err *err)
 {
 	int rc = 0;
 
 	pthread_mutex_lock(&image_lock);
-	if (!image_valid(image_fd)) {
+	if (!image_valid(which)) {
 		/* Closed or replaced behind our back: the number is no longer ours to close. */
-		image_fd = -1;
-		rc = make_image(err);
+		image_fd[which] = -1;
+		rc = make_image(which, err);
 	}
-	*fd = image_fd;
+	*fd = image_fd[which];
 	pthread_mutex_unlock(&image_lock);
 	return rc;
 }
@@ -503,8 +516,6 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 	int image, rc;
 
 	*ns_errno = s->namespaces ? 0 : s->ns_errno;
-	if ((rc = image_get(&image, err)))
-		return rc;
 	/* A copy of the argv array whose two namespace slots this function may point elsewhere. */
 	while (s->argv[n])
 		n++;
@@ -517,6 +528,8 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 	if (s->namespaces) {
 		if (s->drop_root)
 			own.argv[ASSAY_PROC__ARGV_NS + 3] = (char *)ASSAY_NS_IDS;
+		if ((rc = image_get(IMAGE_NS, &image, err)))
+			goto out;
 		rc = spawn_ns(&own, image, pid, ns_errno, err);
 		if (rc <= 0)
 			goto out;
@@ -532,7 +545,8 @@ int assay_proc__spawn(const struct assay_proc__spawn *s, pid_t *pid, int *ns_err
 	} else {
 		own.argv[ASSAY_PROC__ARGV_NS + 3] = (char *)"-";
 	}
-	rc = spawn_plain(&own, image, pid, err);
+	if (!(rc = image_get(IMAGE_PLAIN, &image, err)))
+		rc = spawn_plain(&own, image, pid, err);
 out:
 	free(own.argv);
 	return rc;

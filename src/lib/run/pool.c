@@ -1059,10 +1059,11 @@ static int finished(struct pool *p, size_t i)
 	 * the relay, started before its go), but not the time its ended program waited for the
 	 * loop, busy with another case (verifying a big one, or stopped): from its exit, as its
 	 * supervisor saw it, to t0 here. */
+	double wall = t->r.proc.wall_s >= 0 ? t->r.proc.wall_s : 0;
 	double ended = t->r.proc.end_s > 0 && t->r.proc.end_s < t0 ? t->r.proc.end_s : t0;
 
-	if (t->t0 > ended - t->r.proc.wall_s)
-		t->t0 = ended - t->r.proc.wall_s;
+	if (t->t0 > ended - wall)
+		t->t0 = ended - wall;
 	t->t0 += t0 - ended;
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);

@@ -100,10 +100,14 @@ typedef struct assay_proc_result {
 				  exited by itself after SIGTERM: SIGTERM) */
 	int exec_errno;      /**< EXEC_FAILED: errno of the failed chdir or exec */
 	double wall_s;       /**< seconds from the program's start to its exit (CLOCK_MONOTONIC) */
-	double end_s;        /**< when its exit was seen (CLOCK_MONOTONIC seconds, as
-				  assay_now()): by its supervisor, which may be long before the
-				  caller's finish (a caller busy elsewhere); 0: not known (no report:
-				  the supervisor was killed, or the program never started) */
+	double start_s;      /**< when its program started (CLOCK_MONOTONIC seconds, as
+				  assay_now()): its fork, or a gated case's go (its relay, when the
+				  server of the case before it let it go); 0: not known */
+	double end_s;        /**< when its supervisor was done with it (CLOCK_MONOTONIC seconds,
+				  as assay_now()): the program had exited, everything it started had
+				  ended, and the report was written; which may be long before the
+				  caller's finish (a caller busy elsewhere). 0: not known (no report:
+				  the supervisor was killed) */
 	double cpu_user_s;   /**< user CPU seconds of every waited-for process of the case */
 	double cpu_sys_s;    /**< system CPU seconds of every waited-for process of the case */
 	long long max_rss;   /**< the largest peak resident set size among the case's processes,

@@ -8,8 +8,8 @@ enum cli_exit {
 	CLI_EXIT_USAGE = 2,    /* the command line was wrong */
 	CLI_EXIT_LOAD = 3,     /* the suite could not be loaded */
 	CLI_EXIT_INTERNAL = 4, /* assay itself failed (I/O, processes, a bug) */
-	CLI_EXIT_INTERRUPTED = 5, /* a signal (SIGINT, SIGTERM) stopped the run: not every case
-				     ran; --resume completes it */
+	CLI_EXIT_INTERRUPTED = 5, /* a signal (SIGINT, SIGTERM, SIGHUP) stopped the run: not every
+				     case ran; --resume completes it */
 };
 
 #endif

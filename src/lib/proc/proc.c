@@ -1251,7 +1251,8 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 	st = r->wait_status;
 	/* a gated case's t_start_ns is its go's, not its fork's (protocol.h) */
 	out->wall_s = (double)(r->t_exit_ns - r->t_start_ns) / 1e9;
-	out->end_s = (double)r->t_exit_ns / 1e9;
+	out->start_s = (double)r->t_start_ns / 1e9;
+	out->end_s = (double)(r->t_done_ns > r->t_exit_ns ? r->t_done_ns : r->t_exit_ns) / 1e9;
 	out->sandbox_applied = r->applied;
 	out->sandbox_refused = r->refused;
 	out->limit = (assay_limit)r->limit;

@@ -59,8 +59,9 @@
  *   port, where two servers cannot listen at once): no case of a group not yet set up starts
  *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
  * - `duration` runs from the start of loading the case to the end of its verification, less
- *   the time its ended program waited for the loop (busy with another case, or stopped): from
- *   its exit, as its supervisor saw it, until the loop read its end.
+ *   the time it waited armed and the time its supervisor's report waited for the loop (busy
+ *   with another case, or stopped): from when its supervisor was done with it (the program
+ *   and everything it started ended, its report written) until the loop read its end.
  * - An isolated group without spares (the run's scratch tmpfs) keeps its folder open, reached
  *   once without following a link: each case's folder is one mkdirat and one unlinkat by name
  *   there, with no path resolved again; the adapter is told when the folder it gets was made
@@ -133,6 +134,8 @@ struct task {
 	assay_case_result r;
 	void *job;             /* the adapter's while running (or armed) */
 	double armed_at;       /* armed: when its arming was done (assay_now), else 0 */
+	double go_at;          /* was armed: when the pool let it go (its t0 moved on by the
+				  time it waited armed, to then), else 0 */
 	size_t pfd, npfd;      /* its descriptors in the pool's last poll: p->fds[pfd..+npfd] */
 	unsigned long polled;  /* the turn that polled them (0: none yet) */
 	char *rel;             /* isolated: its working folder beneath the root */
@@ -702,6 +705,7 @@ static int go_armed(struct pool *p, size_t j)
 				g->cases[t->k].id, t->pos);
 	t->t0 += go_at - t->armed_at;
 	t->armed_at = 0;
+	t->go_at = go_at;
 	p->running[p->nrunning++] = t;
 	return 0;
 }
@@ -1055,15 +1059,20 @@ static int finished(struct pool *p, size_t i)
 			return rc;
 		}
 	}
-	/* Its duration holds all of its program's time (a case its predecessor's server let go,
-	 * the relay, started before its go), but not the time its ended program waited for the
-	 * loop, busy with another case (verifying a big one, or stopped): from its exit, as its
-	 * supervisor saw it, to t0 here. */
+	/* Its duration is its preparation, its supervisor's time from its program's start to
+	 * its report, and its verification: not the time it waited armed (go_armed), and not the
+	 * time its report waited for the loop, busy with another case (verifying a big one) or
+	 * stopped. A case the server of the case before it let go (the relay) started before
+	 * the pool's go, to which its t0 was moved: moved back by as much. */
 	double wall = t->r.proc.wall_s >= 0 ? t->r.proc.wall_s : 0;
 	double ended = t->r.proc.end_s > 0 && t->r.proc.end_s < t0 ? t->r.proc.end_s : t0;
+	double start = t->r.proc.start_s > 0 && t->r.proc.start_s <= ended ? t->r.proc.start_s
+									   : ended - wall;
 
-	if (t->t0 > ended - wall)
-		t->t0 = ended - wall;
+	if (t->go_at > start)
+		t->t0 -= t->go_at - start;
+	if (t->t0 > start)
+		t->t0 = start;
 	t->t0 += t0 - ended;
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);

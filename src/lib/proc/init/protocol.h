@@ -193,6 +193,9 @@ struct assay_init_report {
 	int32_t cwd_errno;       /* a case server, -C: the working folder could not be made
 				    (errno; the program never ran: exec_errno is the same) */
 	int32_t cwd_removed;     /* a case server, -C: it was empty after the case and is gone */
+	int64_t t_done_ns;       /* CLOCK_MONOTONIC: when this report was written (the case's
+				    processes all ended, its folders given back): the end of the
+				    supervisor's work for the case */
 };
 
 #endif

@@ -61,8 +61,11 @@ void report_init(struct assay_init_report *rep)
 
 void report_write(int fd, const struct assay_init_report *rep)
 {
-	const char *p = (const char *)rep;
-	size_t left = sizeof(*rep);
+	struct assay_init_report out = *rep;
+	const char *p = (const char *)&out;
+	size_t left = sizeof(out);
+
+	s_clock_ns(&out.t_done_ns);
 
 	while (left) {
 		long n = s_write(fd, p, left);

@@ -249,4 +249,25 @@ timeout: 0.5"
 		wait $pid || { echo "sandbox $sb"; cat out; jq -c "{id, e: .case.execution}" res/reports.jsonl; false; }
 	done'
 
+test_case 'the time spent arming the next case is not in the duration of the case that ended' '
+	# a ends; its server lets b go, and assay, before it verifies a, arms c, copying its 300 MB
+	# folder: time of c, not of a
+	suite prep on
+	case_ prep a "sleep 0.5; echo a" "expected: {output: \"a\\n\"}"
+	case_ prep b "true"
+	mkdir -p prep/c/g/c/files
+	printf "arguments: [true]\nexpected: {status_code: 0}\n" > prep/c/g/c/case.yaml
+	head -c 300M /dev/urandom > prep/c/g/c/files/blob
+	rm -f prep/c/g/c.yaml
+	for sb in on off; do
+		rm -rf res
+		"$ASSAY" run prep -j 1 -o res --sandbox $sb >out 2>err || { echo "sandbox $sb"; cat out err; false; }
+		c=$(jq -r "select(.id == \"c\") | .duration" res/reports.jsonl)
+		awk -v c="$c" "BEGIN { exit !(c > 0.3) }" ||
+			skip_optional "arming c took $c s: too little to tell"
+		a=$(jq -r "select(.id == \"a\") | [.duration, .case.execution.wall_time] | @tsv" res/reports.jsonl)
+		awk -v a="$a" -v c="$c" "BEGIN { split(a, v, \"\t\"); exit !(v[1] < v[2] + c / 2) }" ||
+			{ echo "sandbox $sb: a took (duration, wall time) $a, arming c $c"; false; }
+	done'
+
 test_done

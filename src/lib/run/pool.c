@@ -59,9 +59,10 @@
  *   port, where two servers cannot listen at once): no case of a group not yet set up starts
  *   while that many are, whatever `jobs` is, so verdicts do not depend on -j.
  * - `duration` runs from the start of loading the case to the end of its verification, less
- *   the time it waited armed and the time its supervisor's report waited for the loop (busy
+ *   the time it waited armed, the time its supervisor's report waited for the loop (busy
  *   with another case, or stopped): from when its supervisor was done with it (the program
- *   and everything it started ended, its report written) until the loop read its end.
+ *   and everything it started ended, its report written) until the loop read its end, and
+ *   the time the loop then spent starting or arming the cases after it.
  * - An isolated group without spares (the run's scratch tmpfs) keeps its folder open, reached
  *   once without following a link: each case's folder is one mkdirat and one unlinkat by name
  *   there, with no path resolved again; the adapter is told when the folder it gets was made
@@ -1002,7 +1003,7 @@ static int finished(struct pool *p, size_t i)
 	double seconds = run->opts->verify_seconds > 0 ? run->opts->verify_seconds
 						       : ASSAY_VERIFY_SECONDS_DEFAULT;
 	void *job = t->job;
-	double t0 = assay_now();
+	double t0 = assay_now(), others = 0; /* others: the time spent on other cases here */
 	assay_verdict v;
 	int rc;
 
@@ -1025,6 +1026,7 @@ static int finished(struct pool *p, size_t i)
 		task_free(t);
 		return rc;
 	}
+	others = assay_now() - t0;
 	rc = p->ad->finish(job, &t->r, run->err);
 	/* Its folder goes before the next case's is made: nothing of it is read any more, and
 	 * what it holds (a case that filled the run's working folders) must not fail the next. */
@@ -1054,10 +1056,13 @@ static int finished(struct pool *p, size_t i)
 	/* (not after a group's last case: its folder goes first, at its teardown) */
 	bool early = !run->opts->fail_fast && captured <= PIPELINE_MAX && gr->unresolved > 1;
 	if (early) {
+		double t1 = assay_now();
+
 		if ((rc = gr->lane ? lane_next(p, gr) : fill(p))) {
 			task_free(t);
 			return rc;
 		}
+		others += assay_now() - t1;
 	}
 	/* Its duration is its preparation, its supervisor's time from its program's start to
 	 * its report, and its verification: not the time it waited armed (go_armed), and not the
@@ -1073,7 +1078,7 @@ static int finished(struct pool *p, size_t i)
 		t->t0 -= t->go_at - start;
 	if (t->t0 > start)
 		t->t0 = start;
-	t->t0 += t0 - ended;
+	t->t0 += t0 - ended + others; /* nor the time spent on the cases after it, here */
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);
 	/* The run is stopping: what stops it may have reached this case's program too (Slurm's

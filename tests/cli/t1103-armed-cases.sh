@@ -270,4 +270,34 @@ test_case 'the time spent arming the next case is not in the duration of the cas
 			{ echo "sandbox $sb: a took (duration, wall time) $a, arming c $c"; false; }
 	done'
 
+test_case 'an interrupt while assay verifies a case keeps the cases that ended meanwhile' '
+	# a is verified for 3 s (its verifier sleeps); b, let go by the server of a as a ended,
+	# and c, armed meanwhile and let go by the server of b, end within it; the interrupt
+	# comes then: all three are reported (they were dropped: b as not pumped in its turn,
+	# c as only armed), and d, which never started, is not
+	for sb in on off; do
+		suite intr $sb
+		mkdir -p intr/checks
+		cat > intr/checks/slow.sh <<EOF
+#!/bin/sh
+cat >/dev/null; sleep 3; echo "{\\"is_correct\\": true}"
+EOF
+		chmod +x intr/checks/slow.sh
+		case_ intr a "echo a" "expected: {output: x}
+verify: {output: {verifier: command, run: [checks/slow.sh]}}"
+		for id in b c d; do
+			case_ intr $id "echo $id" "expected: {output: \"$id\\n\"}"
+		done
+		rm -rf res
+		code=0
+		"$ASSAY" run intr -j 1 -o res >out 2>err &
+		pid=$!
+		sleep 1.5
+		kill -INT $pid
+		wait $pid || code=$?
+		expect_exit 5
+		ran=$(jq -r "select(.case.passed) | .id" res/reports.jsonl | sort | tr -d "\n")
+		[ "$ran" = abc ] || { echo "sandbox $sb: reported $ran"; cat err; jq -c . res/summary.json; false; }
+	done'
+
 test_done

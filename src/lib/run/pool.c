@@ -50,7 +50,8 @@
  *   pool lets it go into that slot. Only a case of an isolated group already set up, no lane (a
  *   shared folder must not change under the running case, and a group is set up when its first
  *   case starts), and not with fail_fast. An interrupt or an error aborts the armed cases
- *   unreported: none of their programs ran.
+ *   unreported: none of their programs ran (an interrupt lets the one a server let go already
+ *   take its slot: reported if it has ended, killed if not).
  * - Verifying and storing a case, or preparing one, can keep the loop from pumping the other
  *   running cases for a while (a 60 MB document takes seconds); a program writing meanwhile
  *   blocks on its full pipe. Every such pause longer than STALL_S is given back to the running
@@ -863,6 +864,11 @@ static int fill(struct pool *p)
 	int rc;
 
 	if (p->no_new || stopping(p)) {
+		/* the armed case the server of the case that ended let go runs already: it takes
+		 * that case's slot, reported if it ends before the run stops, killed if not */
+		for (size_t j = 0; p->relayed && j < p->narmed && p->nrunning < p->jobs; j++)
+			if (p->armed[j] == p->relayed && (rc = go_armed(p, j)))
+				return rc;
 		if (!p->nrunning)
 			abort_armed(p); /* after the cases they follow (abort_all) */
 	} else if ((rc = go_free_slots(p))) {
@@ -1194,8 +1200,21 @@ static int turn(struct pool *p)
 		if ((rc = finished(p, i)))
 			return rc;
 	}
-	if (stopping(p))
+	if (stopping(p)) {
+		/* A case that ended while the loop was busy (verifying another) but was started
+		 * in this turn, so not pumped in it, is reported, not killed: a last pump each. */
+		for (size_t i = 0; i < p->nrunning;) {
+			bool done = false;
+
+			if ((rc = p->ad->pump(p->running[i]->job, &done, p->run->err)))
+				return rc;
+			if (!done)
+				i++;
+			else if ((rc = finished(p, i)))
+				return rc;
+		}
 		abort_all(p);
+	}
 	return 0;
 }
 

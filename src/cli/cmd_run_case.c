@@ -132,7 +132,8 @@ int cmd_run_case(int argc, char **argv)
 		assay_sink_array_new(&sink, a.full);
 	}
 	rc = run_common_run(suite, &a, &sink, 1);
-	if (rc <= CLI_EXIT_FAILED && !text) {
+	/* interrupted (exit 5): the cases that ran, as the text output lists them */
+	if ((rc <= CLI_EXIT_FAILED || rc == CLI_EXIT_INTERRUPTED) && !text) {
 		assay_buf out = ASSAY_BUF_INIT;
 		assay_json_write(&out, assay_sink_array_result(&sink), ASSAY_JSON_PRETTY);
 		assay_buf_addch(&out, '\n');

@@ -121,4 +121,18 @@ test_case 'an interrupted run-case does not point to --resume, which it has not'
 	expect_grep "not run: c/g/a" out
 	! grep -q -- "--resume" out || false'
 
+test_case 'an interrupted run-case prints the array of the cases that finished (json)' '
+	mkdir -p slow2/c/g
+	printf "name: slow\nadapter: {type: cli, command: [sh, -c], timeout: 60}\ncheckpoints: {c: {groups: {g: {}}}}\n" > slow2/suite.yaml
+	printf "arguments: [\"echo a\"]\nexpected: {output: \"a\\\\n\"}\n" > slow2/c/g/a.yaml
+	printf "arguments: [\"sleep 30\"]\nexpected: {output: x}\n" > slow2/c/g/b.yaml
+	code=0
+	"$ASSAY" run-case slow2 -j 1 --format json > out 2> err &
+	pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid || code=$?
+	expect_exit 5
+	[ "$(jq -c "[.[] | {id, passed}]" out)" = "[{\"id\":\"a\",\"passed\":true}]" ] || { cat out err; false; }'
+
 test_done

@@ -37,6 +37,38 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+static struct sigaction old_int, old_term, old_hup;
+static bool signals_caught;
+
+/* SIGINT, SIGTERM and SIGHUP (unless ignored: nohup) stop the run from the moment the suite
+ * starts loading: one that comes before the run starts stops it before its first case
+ * (interrupted, exit 5), rather than killing assay with its results folder half made. */
+static void signals_catch(void)
+{
+	struct sigaction sa = { 0 };
+
+	if (signals_caught)
+		return;
+	signals_caught = true;
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, NULL, &old_hup);
+	if (old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+static void signals_restore(void)
+{
+	if (!signals_caught)
+		return;
+	signals_caught = false;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+}
+
 /*
  * Prints a warning once: a case of a regression group is loaded again, with the same file
  * and the same warnings. Remembers the messages' hashes (FNV-1a) in an open-addressed set.
@@ -333,6 +365,7 @@ int run_common_load(assay_suite **out, const struct run_args *a)
 	assay_err err = ASSAY_ERR_INIT;
 	int rc;
 
+	signals_catch();
 	if (a->groups.nr)
 		filter.group_globs = (const char *const *)a->groups.v;
 	if (a->cases.nr)
@@ -611,7 +644,6 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 	assay_err err = ASSAY_ERR_INIT;
 	assay_tally total = { 0 };
 	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
-	struct sigaction sa = { 0 }, old_int, old_term, old_hup;
 	assay_strvec hide = ASSAY_STRVEC_INIT;
 	int rc;
 
@@ -668,21 +700,12 @@ int run_common_run(const assay_suite *suite, const struct run_args *a, assay_sin
 			gone.v[i]);
 	assay_strvec_clear(&gone);
 
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	/* a hang-up (the terminal closed) stops it the same way, unless it is ignored (nohup) */
-	sigaction(SIGHUP, NULL, &old_hup);
-	if (old_hup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	signals_catch(); /* (already, from run_common_load) */
 	cli_cpus_keep_off(opts.jobs);
 	rc = assay_run_suite(suite, &opts, &total, &err);
 	cli_cpus_restore();
 	assay_plugins_shutdown();
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	signals_restore();
 	free(submission);
 	assay_strvec_clear(&hide);
 

@@ -86,4 +86,37 @@ test_case '5: a hang-up (SIGHUP) interrupts as SIGINT does, unless it is ignored
 	expect_exit 0
 	[ "$(jq .interrupted res2/summary.json)" = false ]'
 
+# caught PID SIGNAL: has process PID a handler for SIGNAL (a number) yet? (/proc, no fork)
+caught() {
+	local k v
+	while read -r k v; do
+		[ "$k" = SigCgt: ] && { [ $((0x$v >> ($2 - 1) & 1)) = 1 ]; return; }
+	done < "/proc/$1/status"
+	return 1
+}
+
+test_case '5: a signal while the suite loads, before any case ran, interrupts it too' '
+	# SIGTERM is caught before the results folder is made (it used to be caught only as the
+	# run started: a signal before killed assay, exit 143, its results folder half made);
+	# suite.yaml ends in 40 MB of comments, which take long enough to read that the test
+	# sees it, and 2,000 cases keep the run from ending before the signal
+	rm -rf s
+	suite s "command: [echo]"
+	head -c 40000000 /dev/zero | tr "\0" x | fold -w 1000 | sed "s/^/# /" >> s/suite.yaml
+	for i in $(seq 2000); do
+		printf "arguments: [hello]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c$i.yaml
+	done
+	code=0
+	"$ASSAY" run s -o res3 > out 2> err &
+	pid=$!
+	for i in $(seq 100000); do
+		caught $pid 15 2>/dev/null || [ -e res3 ] || ! kill -0 $pid 2>/dev/null || continue
+		break
+	done
+	[ ! -e res3 ] || { echo "the results folder was made before SIGTERM was caught"; wait $pid; false; }
+	kill -TERM $pid
+	wait $pid || code=$?
+	expect_exit 5
+	[ "$(jq .interrupted res3/summary.json)" = true ]'
+
 test_done

@@ -579,6 +579,13 @@ int cmd_run(int argc, char **argv)
 	    (rc = loop_options(&a, &l)) ||
 	    (rc = run_common_load(&suite, &a)) || (rc = shard_suite(suite, &sh, a.quiet)))
 		goto out;
+	/* a signal while the suite loaded: the results folder (an earlier run's) is left whole */
+	if (run_common_stopping() && !a.resume) {
+		fprintf(stderr, "assay: interrupted before the run started: %s is untouched\n",
+			a.output);
+		rc = CLI_EXIT_INTERRUPTED;
+		goto out;
+	}
 	if ((rc = open_results(&store, suite, &a, sh.on ? &sh.plan : NULL, argc, argv)))
 		goto out;
 	if (assay_sink_store_new(&store_sink, store, a.output, a.value_cap, a.resume, &err)) {

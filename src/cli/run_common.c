@@ -59,6 +59,11 @@ static void signals_catch(void)
 		sigaction(SIGHUP, &sa, NULL);
 }
 
+bool run_common_stopping(void)
+{
+	return stop_requested != 0;
+}
+
 static void signals_restore(void)
 {
 	if (!signals_caught)

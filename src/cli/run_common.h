@@ -91,8 +91,12 @@ struct run_args {
 	{ "jobs", 'j', CLI_OPT_COUNT, &(a).jobs, "N",                                          \
 	  "run N cases at once (default, and 0: the CPUs assay may run on)" }
 
-/* Loads the suite (printing warnings and errors). Returns 0 or an exit code. */
+/* Loads the suite (printing warnings and errors). Returns 0 or an exit code. From here to the
+ * end of run_common_run, SIGINT, SIGTERM and SIGHUP (unless ignored) ask the run to stop. */
 int run_common_load(assay_suite **out, const struct run_args *a);
+
+/* Has a signal asked the run to stop (since run_common_load)? */
+bool run_common_stopping(void);
 
 /*
  * Reads an environment file of the shape SlopCodeBench uses (verification.md's run-case `-e`;

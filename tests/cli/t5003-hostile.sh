@@ -110,6 +110,28 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 			-j "${HOSTILE_JOBS:-1}" >out 2>err || code=$?
 		expect_exit 1
 		check_run'
+	# Without the namespaces (refused) and with a supervisor per case, a case runs as
+	# the user beside the supervisors of the cases after it: none may be dumpable, even
+	# in the moment after its exec (the CLI holds capabilities in a user namespace of
+	# its own, for its tmpfs: with them it could read the image, and the kernel left the
+	# supervisor dumpable; a case forged a report through /proc/PID/fd/3, attack review)
+	test_case 'run by an unprivileged user without the namespaces: no case opens the report pipe of another' '
+		mkdir -p nobody/grab/c/g
+		cd nobody
+		# the tool is the command: the attack is a child of its supervisor, whose parent is assay
+		printf "name: grab\nadapter: {type: cli, command: [%s], timeout: 60}\ncheckpoints: {c: {groups: {g: {}}}}\n" \
+			"$ASSAY_TEST_TOOL" > grab/suite.yaml
+		printf "arguments: [grab-report-pipes, \"4\", grandparent]\nexpected: {output: \"opened 0\\\\n\"}\n" > grab/c/g/a.yaml
+		for i in $(seq 300); do
+			printf "arguments: [whoami]\nexpected: {status_code: 0}\n" > grab/c/g/b$i.yaml
+		done
+		chown -R 65534:65534 grab
+		code=0
+		ASSAY_CASE_SERVER=off ASSAY_SANDBOX_REFUSE=user-namespace,landlock-fs,landlock-scope,landlock-net \
+			setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" TMPDIR="$PWD" \
+			"$ASSAY" run grab -o gres -j 2 -q >out 2>err || code=$?
+		jq -r "select(.id == \"a\") | .results.output.actual" gres/reports.jsonl
+		expect_exit 0'
 fi
 
 kill "$listener" 2>/dev/null

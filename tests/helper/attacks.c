@@ -365,7 +365,8 @@ static long parent_of(long pid)
 
 /*
  * For `seconds`, watches the newest processes (the pids around the last one given) for a case
- * supervisor, a child of `parent`, whose report pipe (fd 3) it can open for writing: the
+ * supervisor, a child of `parent` (a pid, or "grandparent": its own parent's parent, assay
+ * for a case on a supervisor of its own), whose report pipe (fd 3) it can open for writing: the
  * window between a supervisor's exec and its PR_SET_DUMPABLE, in which a process of the same
  * user could write it a forged report. Writes nothing into what it opens (the test goes on).
  * Prints "opened N" and exits 0 if N > 0, else 1.
@@ -373,7 +374,9 @@ static long parent_of(long pid)
 int cmd_grab_report_pipes(const char *seconds, const char *parent)
 {
 	double limit = parse_seconds(seconds), t0 = mono_now();
-	long self = (long)getpid(), want = (long)parse_count(parent);
+	long self = (long)getpid();
+	long want = strcmp(parent, "grandparent") ? (long)parse_count(parent)
+						  : parent_of((long)getppid());
 	int opened = 0;
 
 	while (mono_now() - t0 < limit) {

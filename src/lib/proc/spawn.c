@@ -43,6 +43,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -80,8 +81,8 @@ extern const size_t assay_proc__init_image_size;
  * exec of a file its user may not read leaves the process non-dumpable from the exec on (the
  * kernel's would_dump), so that no process of the user's (a case running beside it, without
  * the namespaces) can open /proc/<supervisor>/fd and write its report before its own
- * PR_SET_DUMPABLE. Root reads any file: its supervisor stays dumpable until then, and its
- * cases run as another user. */
+ * PR_SET_DUMPABLE. A caller with capabilities (root; the CLI in a user namespace of its own)
+ * reads any file: spawn_plain clears its thread's effective ones for the spawn (caps_lower). */
 enum { IMAGE_NS, IMAGE_PLAIN };
 static const mode_t image_mode[2] = { 0500, 0100 };
 
@@ -168,6 +169,33 @@ static int image_get(int which, int *fd, assay_err *err)
 
 /* ---- the plain way: posix_spawn ---- */
 
+/*
+ * Clears the calling thread's effective capabilities (keeping them permitted) into `saved`, if
+ * it has any: a process with CAP_DAC_READ_SEARCH (the CLI, unprivileged, in a user namespace
+ * of its own for its scratch tmpfs; root) reads the plain image despite its mode, and the
+ * kernel would leave the supervisor it exec's dumpable. The exec'd supervisor's capabilities
+ * are the exec's: uid 0 gets them back, any other uid had none after it anyway. Only the
+ * calling thread's, and given back by caps_restore(). @return whether they were cleared.
+ */
+static bool caps_lower(struct __user_cap_data_struct saved[2])
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct none[2];
+
+	if (syscall(SYS_capget, &h, saved) || (!saved[0].effective && !saved[1].effective))
+		return false;
+	memcpy(none, saved, sizeof(none));
+	none[0].effective = none[1].effective = 0;
+	return syscall(SYS_capset, &h, none) == 0;
+}
+
+static void caps_restore(struct __user_cap_data_struct saved[2])
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+
+	syscall(SYS_capset, &h, saved);
+}
+
 /* The supervisor waits on its go pipe (`go_w`, closed here): written into the case's cgroup,
  * then told to go. @return 0 or ASSAY_ESPAWN (the supervisor, told nothing, exits at once). */
 static int cg_go(const struct assay_proc__spawn *s, pid_t pid, int go_w, assay_err *err)
@@ -241,8 +269,14 @@ static int spawn_plain(const struct assay_proc__spawn *s, int image, pid_t *pid,
 	}
 	if (!e) /* the supervisor takes them from its signalfd: none may act before it exists */
 		e = posix_spawnattr_setsigmask(&attr, &set);
-	if (!e)
+	if (!e) {
+		struct __user_cap_data_struct caps[2];
+		bool lowered = caps_lower(caps);
+
 		e = posix_spawn(pid, SELF_PATH, &fa, &attr, s->argv, s->envp);
+		if (lowered)
+			caps_restore(caps);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 out:

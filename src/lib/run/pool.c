@@ -80,6 +80,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <stdio.h>
@@ -197,6 +198,28 @@ static bool stopping(struct pool *p)
 	volatile int *stop = p->run->opts->stop;
 
 	return stop && *stop;
+}
+
+#define SIGNALLED_WITH_S 0.2 /* how long a stop may follow the signal that ended a program */
+
+/*
+ * Did what ended the program of result `r` stop the run too? A program ended by SIGTERM,
+ * SIGINT or SIGHUP (not its timeout's) may have been signalled with assay (Slurm's scancel
+ * signals every process of the job, one after the other): the stop is given a moment to come
+ * before the case counts as ended on its own. The wait ends at the caller's signal (the sleep
+ * is interrupted) or after SIGNALLED_WITH_S.
+ */
+static bool stopped_with(struct pool *p, const assay_case_result *r)
+{
+	double until = assay_now() + SIGNALLED_WITH_S;
+
+	if (!p->run->opts->stop || r->proc.status != ASSAY_PROC_SIGNALED ||
+	    (r->proc.term_signal != SIGTERM && r->proc.term_signal != SIGINT &&
+	     r->proc.term_signal != SIGHUP))
+		return stopping(p);
+	while (!stopping(p) && assay_now() < until)
+		poll(NULL, 0, 10);
+	return stopping(p);
 }
 
 /* Makes the group's folder (its submission copied in, shared) and calls group_begin. */
@@ -1088,9 +1111,10 @@ static int finished(struct pool *p, size_t i)
 	assay_case_report_build(&t->report, &v, t->a, run->suite, t->cr.group, t->c, &t->r,
 				seconds, t->t0);
 	/* The run is stopping: what stops it may have reached this case's program too (Slurm's
-	 * scancel signals every process of the job, as it signals assay), so a case that did not
-	 * pass is not reported: --resume runs it again. One that passed is kept. */
-	if (stopping(p) && !v.passed && !t->cr.replayed) {
+	 * scancel signals every process of the job, as it signals assay, in either order), so a
+	 * case that did not pass is not reported: --resume runs it again. One that passed is
+	 * kept. */
+	if (!v.passed && !t->cr.replayed && stopped_with(p, &t->r)) {
 		task_free(t);
 		return 0;
 	}

@@ -7,17 +7,17 @@
  *   copies it into a sealed memfd (kept, close-on-exec, above fd 4); each start exec's
  *   /proc/self/fd/4 after the memfd has been moved to 4. The memfd is re-made if the caller
  *   closed or replaced it (checked by inode, seals and mode). Two of them: the plain way's may
- *   only be exec'd, not read, so that its supervisor is never dumpable (image_mode). execveat(AT_EMPTY_PATH) would avoid
- *   /proc, but posix_spawn has no form of it.
+ *   only be exec'd, not read, so that its supervisor is never dumpable (image_mode).
+ *   execveat(AT_EMPTY_PATH) would avoid /proc, but posix_spawn has no form of it.
  * - Without the sandbox, posix_spawn (glibc: CLONE_VM | CLONE_VFORK, so the cost does not grow
  *   with assay's size) with file actions for fds 0-4 and the control signals blocked.
  * - With it, a clone(CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWIPC) child
  *   exec's the supervisor as PID 1 of the new PID namespace at once (the IPC namespace takes
- *   the case's System V shared memory, queues and semaphores with it when it ends). That costs no extra process: a
- *   supervisor that made the namespaces itself would need a second one to be their PID 1
- *   (measured: 1167 us against 1065 us per /bin/echo case). The child shares assay's memory, so
- *   it runs with every signal blocked, calls nothing but syscall(2), and is not instrumented by
- *   sanitizers.
+ *   the case's System V shared memory, queues and semaphores with it when it ends). That costs
+ *   no extra process: a supervisor that made the namespaces itself would need a second one to be
+ *   their PID 1 (measured: 1167 us against 1065 us per /bin/echo case). The child shares
+ *   assay's memory, so it runs with every signal blocked, calls nothing but syscall(2), and is
+ *   not instrumented by sanitizers.
  * - The namespace's uid and gid maps are written by the library, from outside, once the
  *   supervisor has been exec'd; the supervisor waits for a byte on its "go" pipe (fd 5) first.
  *   Not by the clone child: it shares assay's memory, and a CLI that made itself non-dumpable

@@ -744,17 +744,24 @@ static void abort_armed(struct pool *p)
 	p->narmed = 0;
 }
 
-/* Lets armed cases go into the slots that are free: first the one the server of the case that
- * ended let go (p->relayed: it runs already, and must be timed and counted in a slot), then the
- * others in run order. */
+/* Lets the armed case the server of the case that ended let go (p->relayed: it runs already,
+ * and must be timed and counted in a slot) take a free slot, if there is one. */
+static int go_relayed(struct pool *p)
+{
+	for (size_t j = 0; p->relayed && j < p->narmed && p->nrunning < p->jobs; j++)
+		if (p->armed[j] == p->relayed)
+			return go_armed(p, j);
+	return 0;
+}
+
+/* Lets armed cases go into the slots that are free: first the relayed one (go_relayed), then
+ * the others in run order. */
 static int go_free_slots(struct pool *p)
 {
 	int rc;
 
-	for (size_t j = 0; p->relayed && j < p->narmed && p->nrunning < p->jobs; j++)
-		if (p->armed[j] == p->relayed)
-			if ((rc = go_armed(p, j)))
-				return rc;
+	if ((rc = go_relayed(p)))
+		return rc;
 	while (p->narmed && p->nrunning < p->jobs)
 		if ((rc = go_armed(p, 0)))
 			return rc;
@@ -889,9 +896,8 @@ static int fill(struct pool *p)
 	if (p->no_new || stopping(p)) {
 		/* the armed case the server of the case that ended let go runs already: it takes
 		 * that case's slot, reported if it ends before the run stops, killed if not */
-		for (size_t j = 0; p->relayed && j < p->narmed && p->nrunning < p->jobs; j++)
-			if (p->armed[j] == p->relayed && (rc = go_armed(p, j)))
-				return rc;
+		if ((rc = go_relayed(p)))
+			return rc;
 		if (!p->nrunning)
 			abort_armed(p); /* after the cases they follow (abort_all) */
 	} else if ((rc = go_free_slots(p))) {

@@ -136,6 +136,12 @@ typedef struct assay_proc_result {
 				  and its case server removed it; false: it may still be there
 				  (full, or the case did not run on a server), the caller's to
 				  remove */
+	bool supervisor_died; /**< its supervisor (or case server) died during the case, which
+				   the case may have brought about (docs/security.md): no report,
+				   so its times and resources are unknown (0); a case report fails
+				   it, whatever its attributes (verification.md, case_report.c).
+				   Set by the caller that saw it (the cli adapter); never by
+				   assay_proc_finish, which returns ASSAY_ESPAWN then */
 } assay_proc_result;
 
 /**

@@ -55,7 +55,7 @@ both() {
 
 test_case 'a case cannot lower the resource limits of the cases after it (prlimit on PID 1)' '
 	require_cmd prlimit
-	suite lim "prlimit --pid 1 --fsize=0:0 --nofile=64:64; prlimit --pid \$PPID --fsize=0:0" \
+	suite lim "prlimit --pid 1 --fsize=0:0 --nofile=64:64; prlimit --pid \$PPID --fsize=0:0; true" \
 		"echo hello > f && cat f && ulimit -f" "expected: {output: \"hello\nunlimited\n\"}"
 	both lim
 '
@@ -149,8 +149,23 @@ test_case 'a case cannot make the working folders of the cases after it first' '
 
 test_case 'a case cannot take the run down by starving its server of descriptors' '
 	require_cmd prlimit
-	suite fds "prlimit --pid 1 --nofile=4:4" "echo ok" "expected: {output: \"ok\n\"}"
+	suite fds "prlimit --pid 1 --nofile=4:4; true" "echo ok" "expected: {output: \"ok\n\"}"
 	both fds
+'
+
+# A hard RLIMIT_CPU of 0 on its server (or supervisor) would have the kernel kill it at its next
+# tick (here: reaping the orphans the case makes), and with it the case's figures: a case sets
+# no other process's limits (seccomp: prlimit64 with a pid), and its program exits as itself.
+test_case 'a case cannot have its server killed by a CPU limit of 0 (prlimit on PID 1)' '
+	require_cmd prlimit
+	suite cpu "for p in 1 \$PPID; do prlimit --pid \$p --cpu=0:0 && echo set-\$p; done; i=0; while [ \$i -lt 300 ]; do (true &); i=\$((i+1)); done; echo ok" \
+		"echo ok" "expected: {output: \"ok\n\"}"
+	both cpu
+	for m in on off; do
+		got=$(jq -c "select(.id == \"a1-attack\") | [.case.execution.status, .results.output.actual]" \
+			res-$m/reports.jsonl)
+		[ "$got" = "[\"exited\",\"ok\\n\"]" ] || { echo "servers $m: $got"; false; }
+	done
 '
 
 # A server killed mid-case (by anyone: here the test) fails that case, as a supervisor's death
@@ -158,7 +173,8 @@ test_case 'a case cannot take the run down by starving its server of descriptors
 test_case 'a supervisor or server killed mid-case fails its case, not the run' '
 	rm -rf kill && mkdir -p kill/c/g
 	printf "name: kill\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {}}}}\n" > kill/suite.yaml
-	printf "arguments: [\"sleep 7.654%s\"]\nexpected: {status_code: 0}\n" "$M" > kill/c/g/a.yaml
+	# what it printed matches: it fails all the same (no figures, no report)
+	printf "arguments: [\"echo ok; sleep 7.654%s\"]\nexpected: {output: \"ok\\\\n\"}\n" "$M" > kill/c/g/a.yaml
 	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > kill/c/g/b.yaml
 	for mode in on off; do
 		rm -rf res-kill
@@ -181,6 +197,12 @@ test_case 'a supervisor or server killed mid-case fails its case, not the run' '
 		[ "$(jq -r .id res-kill/reports.jsonl | sort | tr "\n" " ")" = "a b " ]
 		jq -r "select(.id == \"a\") | .case.execution.message" res-kill/reports.jsonl |
 			grep -q "case $( [ $mode = on ] && echo server || echo supervisor ) was killed by signal 9 during the case"
+		got=$(jq -c "select(.id == \"a\") | [.results.output.actual, .case.passed, .case.error]" \
+			res-kill/reports.jsonl)
+		case $got in
+		"[\"ok\\n\",false,\"the case "*" was killed by signal 9 during the case\"]") ;;
+		*) echo "mode $mode: $got"; false ;;
+		esac
 		[ "$(jq -r "select(.id == \"b\") | .case.passed" res-kill/reports.jsonl)" = true ] ||
 			{ echo "mode $mode"; jq -c "select(.id == \"b\")" res-kill/reports.jsonl; false; }
 	done

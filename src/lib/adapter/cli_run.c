@@ -516,7 +516,7 @@ static int finish(void *jobp, assay_case_result *out, assay_err *err)
 		/* it ran, and its supervisor died: the case's error, reported as killed, with
 		 * what it printed until then */
 		out->proc = (assay_proc_result){ .status = ASSAY_PROC_SIGNALED,
-						 .term_signal = SIGKILL };
+						 .term_signal = SIGKILL, .supervisor_died = true };
 		out->error = assay_value_strz(assay_case_result_arena(out), job->died).u.s;
 	} else if ((rc = assay_proc_finish(&job->p, &out->proc))) {
 		free_job(job);

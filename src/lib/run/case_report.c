@@ -452,6 +452,13 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 							  : "the program could not be started").u.s;
 		fail_all(a, results, &acc, verdict->error);
 	}
+	/* what watched the case is gone (the case may have killed it): whatever it printed, it
+	 * cannot pass on figures no one kept (docs/security.md) */
+	if (!verdict->error && r->proc.supervisor_died) {
+		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
+							  : "its supervisor died during the case").u.s;
+		fail_all(a, results, &acc, verdict->error);
+	}
 	verdict->score = assay_score_end(&acc, verdict->error != NULL, &verdict->passed);
 	if (verdict->passed && s->strict && (r->proc.status == ASSAY_PROC_TIMED_OUT ||
 					     r->proc.status == ASSAY_PROC_SIGNALED)) {

@@ -324,6 +324,7 @@ struct abi_nrs {
 	uint32_t socket, socketpair, socketcall, io_uring_setup;
 	uint32_t sends[3]; /* sendto, sendmsg, sendmmsg */
 	uint32_t ns[4];    /* clone, unshare, setns, clone3 */
+	uint32_t prlimit;  /* prlimit64 */
 };
 
 #if defined(__x86_64__)
@@ -332,23 +333,24 @@ struct abi_nrs {
 #define X32_BIT 0x40000000u     /* x32: the native numbers with this bit, and a few of its own */
 #define X(n) (X32_BIT | (n))
 static const struct abi_nrs x32_nrs = { { X(248), X(249), X(250) }, X(41), X(53), 0, X(425),
-					{ X(44), X(518), X(538) }, { X(56), X(272), X(308), X(435) } };
+					{ X(44), X(518), X(538) }, { X(56), X(272), X(308), X(435) },
+					X(302) };
 static const struct abi_nrs compat_nrs = { { 286, 287, 288 }, 359, 360, 102, 425,
-					   { 369, 370, 345 }, { 120, 310, 346, 435 } };
+					   { 369, 370, 345 }, { 120, 310, 346, 435 }, 340 };
 #elif defined(__aarch64__)
 #define ARCH_NATIVE 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
 #define ARCH_COMPAT 0x40000028u /* AUDIT_ARCH_ARM */
 static const struct abi_nrs compat_nrs = { { 309, 310, 311 }, 281, 288, 0 /* EABI: none */, 425,
-					   { 290, 296, 374 }, { 120, 337, 375, 435 } };
+					   { 290, 296, 374 }, { 120, 337, 375, 435 }, 369 };
 #endif
 
 #ifdef ARCH_NATIVE
 /* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
 enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_CLONE,
-       L_UNSHARE, L_EPERM, L_DENY, L_NOSYS, L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32,
+       L_UNSHARE, L_PRLIMIT, L_EPERM, L_DENY, L_NOSYS, L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32,
        L_COUNT };
 
-#define BPF_MAX 128 /* instructions: the longest filter (x86_64, TCP server) has about 100 */
+#define BPF_MAX 128 /* instructions: the longest filter (x86_64, TCP server) has about 110 */
 
 struct bpf {
 	struct s_sock_filter f[BPF_MAX];
@@ -425,6 +427,7 @@ static int abi_rules(struct nr_rule r[16], const struct abi_nrs *a, bool no_net,
 	r[n++] = (struct nr_rule){ a->ns[1], L_UNSHARE }; /* unshare: by its flags */
 	r[n++] = (struct nr_rule){ a->ns[2], L_EPERM };   /* setns */
 	r[n++] = (struct nr_rule){ a->ns[3], L_NOSYS };   /* clone3: libc falls back to clone */
+	r[n++] = (struct nr_rule){ a->prlimit, L_PRLIMIT }; /* prlimit64: its own limits only */
 	if (no_net) {
 		r[n++] = (struct nr_rule){ a->socket, tcp_server ? L_SOCKET : L_DENY };
 		r[n++] = (struct nr_rule){ a->socketpair, L_PAIR };
@@ -451,7 +454,8 @@ static int abi_rules(struct nr_rule r[16], const struct abi_nrs *a, bool no_net,
 /*
  * In the program, after no_new_privs; or in a case server, once for all its cases (serve.c),
  * whose programs inherit it. Always: no keyring (keyctl, add_key, request_key fail with
- * ENOSYS: the session keyring is assay's, and keys are per user). With `no_net`: socket(2) fails
+ * ENOSYS: the session keyring is assay's, and keys are per user); prlimit64 sets no other
+ * process's limits (EPERM: its server's, below). With `no_net`: socket(2) fails
  * with EACCES whatever the family, AF_UNIX included (a path-named socket anywhere on the machine,
  * /run/dbus, a docker socket, is reachable without any file right, and its connect is not
  * confined by Landlock); socketpair(2) stays, but not SOCK_DGRAM (whose sendto(2) may name any
@@ -473,6 +477,7 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 		__NR_io_uring_setup,
 		{ __NR_sendto, __NR_sendmsg, __NR_sendmmsg },
 		{ __NR_clone, __NR_unshare, __NR_setns, 435 /* clone3 */ },
+		__NR_prlimit64,
 	};
 	static struct bpf b;
 	struct s_sock_fprog prog;
@@ -537,6 +542,17 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
 	bpf_jeq(&b, S_CLONE_NEWIPC, L_ALLOW);
 	bpf_emit(&b, BPF_JSET, CLONE_NEW_ | CLONE_NEWTIME_, L_EPERM, L_ALLOW);
+	/* prlimit64: another process's limits may be read, not set. Its server (or supervisor)
+	 * runs as the program's user and is its PID 1: a hard RLIMIT_CPU of 0 set on it would
+	 * have the kernel kill it mid-case, and the case's figures with it. pid_t is the low
+	 * half of the argument (the kernel reads no more); the new limit is a whole pointer. */
+	b.at[L_PRLIMIT] = b.n;
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(0), L_NEXT, L_NEXT);
+	bpf_jeq(&b, 0, L_ALLOW);
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2), L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, 0, L_NEXT, L_EPERM);
+	bpf_emit(&b, BPF_LD_ABS, OFF_ARG(2) + 4, L_NEXT, L_NEXT);
+	bpf_emit(&b, BPF_JEQ, 0, L_ALLOW, L_EPERM);
 	b.at[L_EPERM] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_EPERM), L_NEXT, L_NEXT);
 	b.at[L_DENY] = b.n;
@@ -545,6 +561,10 @@ void seccomp_enforce(struct assay_init_report *rep, bool no_net, bool tcp_server
 	bpf_emit(&b, BPF_RETK, RET_ERRNO(S_ENOSYS), L_NEXT, L_NEXT);
 	b.at[L_ALLOW] = b.n;
 	bpf_emit(&b, BPF_RETK, RET_ALLOW, L_NEXT, L_NEXT);
+	if (b.n == BPF_MAX) { /* it may have lost instructions (bpf_emit): never a cut filter */
+		layer_refuse(rep, ASSAY_INIT_L_SECCOMP, S_EINVAL);
+		return;
+	}
 	bpf_resolve(&b);
 	prog.len = (unsigned short)b.n;
 	prog.filter = b.f;

@@ -336,20 +336,57 @@ static const char *no_folder(const char *path)
 	return stat(path, &st) ? "no such folder" : "not a folder";
 }
 
+/* The mapping of checkpoint `name` in suite.yaml, or NULL. */
+static const assay_value *checkpoint_node(const assay_suite *suite, const char *name)
+{
+	const assay_member *cps = assay_object_member(&suite->raw, "checkpoints");
+	const assay_member *cp = cps ? assay_object_member(&cps->value, name) : NULL;
+
+	return cp ? &cp->value : NULL;
+}
+
+int run_common_check_submissions(const assay_suite *suite, assay_err *err)
+{
+	const assay_member *m = assay_object_member(&suite->adapter_config, "submission");
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+		const assay_value *node = checkpoint_node(suite, cp->name);
+		const assay_member *own = node ? assay_object_member(node, "submission") : NULL;
+		const assay_value *at = own ? &own->value : m ? &m->value : &suite->raw;
+		size_t n = 0;
+
+		for (size_t j = 0; j < cp->ngroups; j++)
+			n += cp->groups[j].ncases;
+		if (!n || !cp->submission || assay_fs_is_dir(cp->submission))
+			continue;
+		return assay_suite_error_at(suite, at, err,
+					    "%s %s: %s (the folder each case's working folder starts "
+					    "as a copy of; or give --submission)",
+					    own ? "checkpoint submission" : "adapter.submission",
+					    cp->submission, no_folder(cp->submission));
+	}
+	return 0;
+}
+
 /*
  * The folders the command line names, checked before anything is made (the results folder
- * included): --submission and --work-dir must be folders; as root with the sandbox on, nobody
- * must be able to reach the working folders (check_work_root). Returns 0 or an exit code.
+ * included): --submission and --work-dir must be folders (else the submission folders
+ * suite.yaml names: run_common_check_submissions); as root with the sandbox on, nobody must be able to
+ * reach the working folders (check_work_root). Returns 0 or an exit code.
  */
 static int check_folders(const assay_suite *suite, const struct run_args *a)
 {
 	char *submission = a->submission ? assay_path_absolute(a->submission) : NULL;
 	bool off = a->sandbox ? !strcmp(a->sandbox, "off") : suite->sandbox == ASSAY_SANDBOX_OFF;
+	assay_err err = ASSAY_ERR_INIT;
 	int rc = 0;
 
 	if (submission && !assay_fs_is_dir(submission))
 		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: %s", a->submission,
 			       no_folder(submission));
+	else if (!submission && run_common_check_submissions(suite, &err))
+		rc = cli_report_err(CLI_EXIT_LOAD, &err);
 	else if (a->work_dir && !assay_fs_is_dir(a->work_dir))
 		rc = cli_error(CLI_EXIT_USAGE, "--work-dir %s: %s", a->work_dir,
 			       no_folder(a->work_dir));

@@ -95,6 +95,12 @@ struct run_args {
  * end of run_common_run, SIGINT, SIGTERM and SIGHUP (unless ignored) ask the run to stop. */
 int run_common_load(assay_suite **out, const struct run_args *a);
 
+/* The submission folders suite.yaml names (adapter.submission, a checkpoint's submission) for
+ * the cases selected: each must be a folder, or the suite does not load (exit 3) unless
+ * --submission replaces them. run_common_load checks them (without --submission); check-suite
+ * lists it. Returns 0, or ASSAY_EINVALID with `err` set at the path's place in suite.yaml. */
+int run_common_check_submissions(const assay_suite *suite, assay_err *err);
+
 /* Has a signal asked the run to stop (since run_common_load)? */
 bool run_common_stopping(void);
 

@@ -39,9 +39,23 @@ test_case '3: a misspelled adapter.command leaves nothing to run: the suite does
 	run_assay run s -o res; expect_exit 3
 	expect_grep "no command to run" err'
 
-test_case '3: a missing adapter.submission folder' '
-	suite s "command: [echo]" "submission: no-such-folder"
-	run_assay run s -o res; expect_exit 3'
+# before the results folder is touched (it emptied an earlier run there), where suite.yaml
+# names it; check-suite lists it too; --submission replaces it
+test_case '3: a missing adapter.submission folder, or a checkpoint submission' '
+	suite s "command: [echo]"
+	run_assay run s -o res; expect_exit 0
+	rm -rf s; suite s "command: [echo]" "submission: no-such-folder"
+	run_assay run s -o res; expect_exit 3
+	expect_grep "suite.yaml:5:15: adapter.submission .*/no-such-folder: no such folder" err
+	[ "$(wc -l < res/reports.jsonl)" = 1 ] && [ "$(jq .totals.passed res/summary.json)" = 1 ]
+	run_assay check-suite s; expect_exit 3
+	expect_grep "^error: .*suite.yaml:5:15: adapter.submission" out
+	run_assay run s -o res2 --submission s; expect_exit 0
+	rm -rf s; suite s "command: [echo]"
+	sed -i "s/^  checkpoint_1:\$/  checkpoint_1:\n    submission: nope/" s/suite.yaml
+	run_assay run s -o res; expect_exit 3
+	expect_grep "suite.yaml:7:17: checkpoint submission .*/nope: no such folder" err
+	[ "$(wc -l < res/reports.jsonl)" = 1 ]'
 
 test_case '3: a broken suite.yaml' '
 	mkdir b; printf "name: [\n" > b/suite.yaml

@@ -59,7 +59,8 @@ ASSAY_EXTERN void assay_store_close(assay_store *s);
 /**
  * Starts (or, with `resume`, continues) the run kept in the store. A new run removes the cases
  * of the previous one. `meta` is a mapping describing the run (assay_version, host, suite,
- * suite_hash, command, submission, options ...), stored as JSON. A store an older assay wrote
+ * suite_hash, command, submission, options ...), stored as JSON; a resumed run keeps the meta
+ * it began with but for its `cases` (a number), which grows to `meta`'s when that is larger. A store an older assay wrote
  * is made this assay's schema here, not when it is opened (docs/reports.md, "The store"), so a
  * run refused before it begins leaves it as it was.
  * @return 0 or ASSAY_ESTORE
@@ -157,6 +158,25 @@ ASSAY_EXTERN int assay_store_each_case(assay_store *s,
 				       int (*fn)(void *payload, const assay_value *line,
 						 assay_err *err),
 				       void *payload, assay_err *err);
+
+/** A case's names, as the store keys it (assay_store_set_positions). */
+typedef struct assay_store_place {
+	const char *checkpoint;
+	const char *group;
+	const char *id;
+} assay_store_place;
+
+/**
+ * Gives the finished cases their places in the run as it is now selected, so that reading in
+ * position order (reports.jsonl, the reports) gives this run's order: a resumed run whose
+ * selection grew, where a case kept at place 1 of the narrower run is the 7th now.
+ * `places[i]` names the case at position i + 1 (as assay_case_report.index counts; borrowed for
+ * the call); a kept case not among them keeps its position. One transaction (after
+ * assay_store_flush): all or nothing.
+ * @return 0 or ASSAY_ESTORE (nothing changed)
+ */
+ASSAY_EXTERN int assay_store_set_positions(assay_store *s, const assay_store_place *places,
+					   size_t n, assay_err *err);
 
 /**
  * Calls `fn` with each finished case's place in the run (`position`, assay_case_report.index

@@ -85,6 +85,48 @@ static int covers_store(assay_store *store, const assay_suite *suite, const char
 	return rc;
 }
 
+/* The finished cases at their places in this run, which a wider selection moves (store.h). */
+static int place_cases(assay_store *store, const assay_suite *suite, assay_err *err)
+{
+	assay_store_place *places = assay_xmalloc((suite->ncases + 1) * sizeof(*places));
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < suite->ncheckpoints; i++) {
+		const assay_checkpoint *cp = &suite->checkpoints[i];
+
+		for (size_t j = 0; j < cp->ngroups; j++)
+			for (size_t k = 0; k < cp->groups[j].ncases && n < suite->ncases; k++)
+				places[n++] = (assay_store_place){ cp->name, cp->groups[j].name,
+								   cp->groups[j].cases[k].id };
+	}
+	rc = assay_store_set_positions(store, places, n, err);
+	free(places);
+	return rc;
+}
+
+/*
+ * --resume must not select fewer cases than the run it continues did (the store's `cases`):
+ * the cases left out would drop from its summary and its not_run, and the run, never finished,
+ * would pass (a narrower selection that still holds every finished case: covers_store). A
+ * sharded run keeps its shard's selection (same_shard).
+ */
+static int not_narrower(const assay_value *info, const assay_suite *suite,
+			const assay_shard_plan *plan, const char *dir)
+{
+	const assay_value *n = assay_object_get(info, "cases");
+	double was = n ? assay_value_number(n) : 0;
+
+	if (plan || !(was > (double)suite->ncases))
+		return 0;
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s holds a run of %.0f cases; this selection has %zu: a resumed run must "
+			 "select every case of the run it continues (it may select more: "
+			 "--checkpoint, --group, --case), so that its summary and not_run cover "
+			 "them; run without --resume (or with another -o)",
+			 dir, was, suite->ncases);
+}
+
 static assay_value strings(assay_arena *m, const assay_strvec *v)
 {
 	assay_value list = assay_value_array();
@@ -364,7 +406,8 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
 			   (rc = same_sandbox(&info, sandboxed(suite, a), a->output)) ||
 			   (rc = same_shard(&info, plan, m, a)) ||
-			   (rc = covers_store(*out, suite, a->output))) {
+			   (rc = covers_store(*out, suite, a->output)) ||
+			   (rc = not_narrower(&info, suite, plan, a->output))) {
 			goto out;
 		}
 	}
@@ -376,6 +419,11 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 	if (a->resume) {
 		size_t done = 0;
 
+		/* (a shard's cases keep their places in the whole run: the same shard, same_shard) */
+		if (!plan && (rc = place_cases(*out, suite, &err))) {
+			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
+			goto out;
+		}
 		if ((rc = assay_store_count(*out, &done, NULL, &err))) {
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 			goto out;

@@ -130,6 +130,32 @@ test_case '--resume refuses a selection leaving out cases the folder holds; a wi
 	[ "$(wc -l < res2/reports.jsonl)" = 3 ]
 	run_assay run s -o res --resume; expect_exit 0'
 
+# A narrower selection holding every finished case would redefine an unfinished run as a
+# smaller finished one (exit 0, the cases left out in no not_run); a wider one puts the cases it
+# finished before at their places in its own order.
+test_case '--resume refuses a selection narrower than its run; a wider one keeps the run order' '
+	fresh
+	make_suite 3
+	printf "arguments: [\"sleep 30; echo t5002-%d\"]\nexpected: {status_code: 0}\n" $$ \
+		> s/checkpoint_1/core/c002.yaml
+	"$ASSAY" run s -o res -j1 -q >out 2>err &
+	bg=$!
+	for i in $(seq 300); do
+		[ "$(wc -l < res/reports.jsonl 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	kill -TERM $bg
+	code=0; wait $bg || code=$?
+	[ $code = 5 ]
+	run_assay run s -o res --resume --case c001; expect_exit 2
+	expect_grep "holds a run of 3 cases; this selection has 1" err
+	rm -rf res2
+	run_assay run s -o res2 --case c003 --case c001; expect_exit 0
+	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c002.yaml
+	run_assay run s -o res2 --resume; expect_exit 0
+	[ "$(jq -r .id res2/reports.jsonl | tr "\n" " ")" = "c001 c002 c003 " ] ||
+		{ cat res2/reports.jsonl; false; }'
+
 test_case '--resume runs again a case whose file changed since' '
 	fresh
 	make_suite 2

@@ -230,6 +230,40 @@ int assay_store_drop_group(assay_store *s, const char *checkpoint, const char *g
 	return rc;
 }
 
+int assay_store_set_positions(assay_store *s, const assay_store_place *places, size_t n,
+			      assay_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if ((rc = assay_store_flush(s, err)) ||
+	    (rc = assay_store__exec(s, "BEGIN IMMEDIATE", err)))
+		return rc;
+	st = assay_store__prepare(s, "UPDATE cases SET position = ?1 WHERE checkpoint = ?2 AND"
+				     " grp = ?3 AND id = ?4 AND position <> ?1", err);
+	if (!st) {
+		rc = ASSAY_ESTORE;
+		goto rollback;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)(i + 1));
+		sqlite3_bind_text(st, 2, places[i].checkpoint, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, places[i].group, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, places[i].id, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			rc = assay_store__fail(s, err, "give the cases their places in the run");
+			goto rollback;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return assay_store__exec(s, "COMMIT", err);
+rollback:
+	sqlite3_finalize(st);
+	assay_store__exec(s, "ROLLBACK", NULL);
+	return rc;
+}
+
 int assay_store_count(assay_store *s, size_t *count_out, size_t *passed_out, assay_err *err)
 {
 	sqlite3_stmt *st = assay_store__prepare(s, "SELECT count(*), total(passed) FROM cases", err);

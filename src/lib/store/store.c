@@ -469,16 +469,27 @@ int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume, 
 	if ((rc = assay_store_flush(s, err)) || (rc = upgrade(s, err)))
 		return rc;
 	assay_store__now(now);
+	assay_json_write(&m, meta, 0);
 	if (resume) {
 		/* the time the run took so far is the last summary's duration (an invocation
-		 * killed before its summary adds nothing it could know): kept in the meta */
-		return assay_store__exec(s, "UPDATE run SET resumes = resumes + 1, finished = NULL,"
-					    " interrupted = NULL, meta = json_set(meta,"
-					    " '$.earlier_duration', coalesce(json_extract(summary,"
-					    " '$.duration'), json_extract(meta, '$.earlier_duration'),"
-					    " 0)), summary = NULL WHERE id = 1", err);
+		 * killed before its summary adds nothing it could know): kept in the meta; and
+		 * its count of cases, grown by a wider selection, never shrunk */
+		st = assay_store__prepare(s, "UPDATE run SET resumes = resumes + 1, finished = NULL,"
+					     " interrupted = NULL, meta = json_set(meta,"
+					     " '$.earlier_duration', coalesce(json_extract(summary,"
+					     " '$.duration'), json_extract(meta, '$.earlier_duration'),"
+					     " 0), '$.cases', max(coalesce(json_extract(meta, '$.cases'),"
+					     " 0), coalesce(json_extract(?, '$.cases'), 0))),"
+					     " summary = NULL WHERE id = 1", err);
+		if (!st) {
+			rc = ASSAY_ESTORE;
+			goto out;
+		}
+		sqlite3_bind_text(st, 1, m.ptr, (int)m.len, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = assay_store__fail(s, err, "continue the run");
+		goto out;
 	}
-	assay_json_write(&m, meta, 0);
 	if ((rc = assay_store__exec(s, "BEGIN IMMEDIATE; DELETE FROM cases;"
 				       " DELETE FROM blob_chunks; DELETE FROM blobs;"
 				       " DELETE FROM run;", err)))

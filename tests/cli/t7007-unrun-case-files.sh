@@ -25,7 +25,7 @@ test_case 'summary.json counts them: unrun_case_files' '
 test_case 'the terminal never says only "2 of 2 passed"' '
 	run_assay run s -o r3; expect_exit 1
 	expect_grep "^2 of 2 cases passed" out
-	expect_grep "^3 case files never ran: in folders suite.yaml declares no group or checkpoint for" out'
+	expect_grep "^3 case files never ran: a mistake of the suite left them out .a folder suite.yaml declares no group or checkpoint for" out'
 
 test_case 'every report says so: junit (an error), tap, markdown, html; none says all passed alone' '
 	run_assay run s -o r5 -q --format junit --format tap --format markdown --format html; expect_exit 1

@@ -359,9 +359,11 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
 	fputc('\n', f);
 	if (unrun > 0) /* a suite mistake left cases out: never "all passed" without saying so */
-		fprintf(f, "%s%lld case file%s never ran%s: in folders suite.yaml declares no group or "
-			"checkpoint for (see the warnings; summary.json's unrun_case_files)\n",
-			t->st.red, (long long)unrun, unrun == 1 ? "" : "s", t->st.reset);
+		fprintf(f, "%s%lld case file%s never ran%s: a mistake of the suite left %s out (a "
+			"folder suite.yaml declares no group or checkpoint for, a name no case file "
+			"has: see the warnings; summary.json's unrun_case_files)\n",
+			t->st.red, (long long)unrun, unrun == 1 ? "" : "s", t->st.reset,
+			unrun == 1 ? "it" : "them");
 	if (sum->interrupted && !(t->o.exitfirst && t->nfailures)) {
 		const assay_value *not_run = assay_object_get(sum->json, "not_run");
 

@@ -32,9 +32,11 @@ typedef struct assay_run_summary {
 	const assay_value *json; /**< summary.json's object (owned by the runner) */
 	assay_tally total;
 	size_t planned;          /**< cases the run was to run */
-	double wall_s;           /**< seconds the run took */
+	double wall_s;           /**< seconds this invocation of the run took */
 	bool interrupted;        /**< stopped early (the stop flag, or fail_fast): not every case
 				      ran; summary.json's "not_run" names those that did not */
+	double earlier_s;        /**< seconds earlier invocations of a resumed run took (0: none);
+				      summary.json's `duration` is both */
 } assay_run_summary;
 
 /**

@@ -244,8 +244,12 @@ test_case 'a resumed run'"'"'s duration adds up its invocations (an interrupted 
 	# the first invocation ran a (1 s) at least
 	jq -e ".interrupted and .duration >= 1" r/summary.json
 	first=$(jq .duration r/summary.json)
-	run_assay run d -o r -q -j1 --resume; expect_exit 0
+	run_assay run d -o r -j1 --resume; expect_exit 0
 	# the second ran b (1 s): the total is both invocations, not the last alone
-	jq -e ".duration >= $first + 1" r/summary.json'
+	jq -e ".duration >= $first + 1" r/summary.json
+	# and the terminal says both: this invocation, and the whole run as summary.json has it
+	expect_grep "^2 of 2 cases passed in [0-9.]* s .[0-9.]* s with its earlier invocations.$" out
+	grep -Fq "$(printf "(%.2f s with its earlier" "$(jq .duration r/summary.json)")" out ||
+		{ cat out; jq .duration r/summary.json; false; }'
 
 test_done

@@ -357,6 +357,8 @@ static void last_line(struct term *t, FILE *f, const assay_run_summary *sum)
 	}
 	if (tot->errors)
 		fprintf(f, " (%zu could not be loaded or run)", tot->errors);
+	if (sum->earlier_s > 0) /* a resumed run: summary.json's duration is the whole run's */
+		fprintf(f, " (%.2f s with its earlier invocations)", sum->wall_s + sum->earlier_s);
 	fputc('\n', f);
 	if (unrun > 0) /* a suite mistake left cases out: never "all passed" without saying so */
 		fprintf(f, "%s%lld case file%s never ran%s: a mistake of the suite left %s out (a "

@@ -250,7 +250,8 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 	interrupted = run.released < suite->ncases;
 
 	assay_arena *a = assay_arena_new(0);
-	double wall = assay_now() - t0 + (opts->earlier_s > 0 ? opts->earlier_s : 0);
+	double took = assay_now() - t0, earlier = opts->earlier_s > 0 ? opts->earlier_s : 0;
+	double wall = took + earlier;
 	assay_value sv = assay_tallies_summary(run.t, a, wall, interrupted,
 					       opts->keep ? run.root : NULL);
 	if (interrupted) {
@@ -262,7 +263,7 @@ int assay_run_suite(const assay_suite *suite, const assay_run_opts *opts,
 		assay_object_set(a, &sv, "not_run", not_run);
 	}
 	assay_run_summary sum = { suite, &sv, assay_tallies_total(run.t), suite->ncases,
-				  assay_now() - t0, interrupted };
+				  took, interrupted, earlier };
 	for (size_t i = 0; i < opts->nsinks && !rc; i++) {
 		assay_sink *s = &opts->sinks[i];
 

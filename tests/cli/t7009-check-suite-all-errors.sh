@@ -27,6 +27,14 @@ test_case 'a case with one error still says one' '
 	expect_grep "unknown expected attribute .files-x." out
 	expect_grep "1 error" out'
 
+# an unknown static asset stopped the listing (new-user review): the rest is checked as written
+test_case 'an unknown static asset, and the errors after it' '
+	printf "arguments: [\"{{static:nothere}}\"]\ntimeout: -1\nexpected: {output: \"1\"}\n" > s/c/g/y.yaml
+	run_assay check-suite s; expect_exit 3
+	expect_grep "y.yaml:1:[0-9]+: unknown static asset .nothere." out
+	expect_grep "y.yaml:2:[0-9]+: timeout must be a number" out
+	rm s/c/g/y.yaml'
+
 test_case 'the run fails the case with its first error' '
 	run_assay run s -o r -q; expect_exit 1
 	expect_grep "unknown expected attribute" r/reports.jsonl'

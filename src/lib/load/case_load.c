@@ -574,9 +574,13 @@ static int load_case(assay_case *c, const assay_suite *s, const assay_group *g,
 		return assay_case_error_at(ctx, &own, err, "a case file must hold a mapping");
 	ctx->own = &own;
 	merged = merge_case(c->arena, &g->case_defaults, &own, s->adapter->merge_lists);
-	if ((s->adapter->prepare_case && (rc = s->adapter->prepare_case(&merged, ctx, err))) ||
-	    (rc = assay_load__substitute(&def, c->arena, &merged, &s->assets, &loc, err)))
+	if (s->adapter->prepare_case && (rc = s->adapter->prepare_case(&merged, ctx, err)))
 		return rc;
+	if ((rc = assay_load__substitute(&def, c->arena, &merged, &s->assets, &loc, err))) {
+		if (!all || (rc = go_on(all, rc, err)))
+			return rc;
+		def = merged; /* (listing every error: the rest is checked as written) */
+	}
 	for (uint32_t i = 0; i < own.len; i++) {
 		const char *key = own.u.members[i].key.u.s;
 

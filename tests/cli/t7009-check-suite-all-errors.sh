@@ -35,6 +35,12 @@ test_case 'an unknown static asset, and the errors after it' '
 	expect_grep "y.yaml:2:[0-9]+: timeout must be a number" out
 	rm s/c/g/y.yaml'
 
+test_case 'a group type a typo away from one names it' '
+	mkdir -p t/c/g
+	printf "name: t\nadapter: {type: cli, command: [sh, -c]}\ncheckpoints: {c: {groups: {g: {type: Errors}}}}\n" > t/suite.yaml
+	run_assay check-suite t; expect_exit 3
+	expect_grep "suite.yaml:3:[0-9]+: group type must be Core, Functionality, Error or Regression .did you mean .Error..." out'
+
 test_case 'the run fails the case with its first error' '
 	run_assay run s -o r -q; expect_exit 1
 	expect_grep "unknown expected attribute" r/reports.jsonl'

@@ -670,7 +670,9 @@ static void apply_case_order(struct loader *ld, assay_case_ref *list, size_t n,
 
 static int parse_group_type(struct loader *ld, const assay_member *m, assay_group_type *out)
 {
-	static const char *const names[] = { "Core", "Functionality", "Error", "Regression" };
+	static const char *const names[] = { "Core", "Functionality", "Error", "Regression",
+					     NULL };
+	const char *meant;
 
 	*out = ASSAY_GROUP_FUNCTIONALITY;
 	if (!m || m->value.kind == ASSAY_V_NULL)
@@ -681,6 +683,11 @@ static int parse_group_type(struct loader *ld, const assay_member *m, assay_grou
 			return 0;
 		}
 	}
+	meant = m->value.kind == ASSAY_V_STRING ? assay_load__closest(m->value.u.s, names) : NULL;
+	if (meant)
+		return assay_load__err_at(&ld->loc, assay_member_anchor(m), ld->err, ASSAY_EINVALID,
+					  "group type must be Core, Functionality, Error or "
+					  "Regression (did you mean '%s'?)", meant);
 	return bad_member(ld, m, "group type must be Core, Functionality, Error or Regression");
 }
 

@@ -41,6 +41,13 @@ test_case 'a group type a typo away from one names it' '
 	run_assay check-suite t; expect_exit 3
 	expect_grep "suite.yaml:3:[0-9]+: group type must be Core, Functionality, Error or Regression .did you mean .Error..." out'
 
+test_case 'an expected attribute a typo away from one names it' '
+	printf "arguments: [x]\nexpected: {outptu: \"a\", max_rs: 3}\n" > s/c/g/y.yaml
+	run_assay check-suite s; expect_exit 3
+	expect_grep "y.yaml:2:[0-9]+: unknown expected attribute .outptu.: did you mean .output.\\? \\(status_code" out
+	expect_grep "unknown expected attribute .max_rs.: did you mean .max_rss.\\?" out
+	rm s/c/g/y.yaml'
+
 test_case 'the run fails the case with its first error' '
 	run_assay run s -o r -q; expect_exit 1
 	expect_grep "unknown expected attribute" r/reports.jsonl'

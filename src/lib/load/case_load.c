@@ -300,9 +300,18 @@ static int load_expected(assay_case *c, const assay_member *em, const assay_case
 			if (ad->files)
 				assay_buf_adds(&list, "files, ");
 			assay_buf_adds(&list, "execution_time, max_rss, cpu_time");
+			const char *meant = assay_load__closest(key, ad->attributes);
+
+			if (!meant) {
+				static const char *const limits[] = { "execution_time", "max_rss",
+								      "cpu_time", "files", NULL };
+
+				meant = assay_load__closest(key, limits);
+			}
 			rc = assay_case_error_at(ctx, &m->key, err,
-						 "unknown expected attribute '%s' (%s)", key,
-						 list.ptr);
+						 "unknown expected attribute '%s'%s%s%s (%s)", key,
+						 meant ? ": did you mean '" : "", meant ? meant : "",
+						 meant ? "'?" : "", list.ptr);
 			assay_buf_release(&list);
 			if ((rc = go_on(all, rc, err)))
 				return rc;

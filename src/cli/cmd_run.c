@@ -194,11 +194,17 @@ static assay_value run_meta(assay_arena *m, const assay_suite *suite, const char
 	free(submission);
 	assay_object_set(m, &meta, "sandbox", assay_value_bool(sandboxed(suite, a)));
 	if (plan) {
-		/* what `assay merge` shows the reproduce lines with */
+		/* what `assay merge` shows the reproduce lines with: as the shard's own do, its
+		 * first word the file that ran when PATH found another for the case than for
+		 * you (run_common_program_ran) */
 		assay_value prefix = assay_value_array();
+		char *program = run_common_program_ran(suite, a);
 
 		for (size_t i = 0; i < suite->command.nr; i++)
-			assay_array_push(m, &prefix, assay_value_strz(m, suite->command.v[i]));
+			assay_array_push(m, &prefix, assay_value_strz(m, i == 0 && program
+									      ? program
+									      : suite->command.v[i]));
+		free(program);
 		assay_object_set(m, &meta, "command", prefix);
 		assay_object_set(m, &meta, "cases", assay_value_int((int64_t)plan->total));
 		assay_object_set(m, &meta, "shard", shard_value(m, plan, a));

@@ -67,4 +67,14 @@ test_case 'a PATH the suite or the case sets is the one the reproduce line searc
 	jq -e ".results.output.actual == \"case\n\"" res2/reports.jsonl >/dev/null
 	[ "$(run_line)" = case ] || { cat out; false; }'
 
+# merge read the suite's word (`myprog`, which a shell finds under hidden/) for its lines
+test_case 'as root, the merge of shards names the program the shards ran' '
+	[ "$(id -u)" = 0 ] || skip_optional "needs root"
+	setup
+	rm -rf sh1 m
+	run_assay run s -o sh1 --shard 1/1; expect_exit 1
+	expect_grep "^    reproduce: .* $PWD/open/bin/myprog < /dev/null$" out
+	run_assay merge sh1 --suite s -o m; expect_exit 1
+	expect_grep "^    reproduce: .* $PWD/open/bin/myprog < /dev/null$" out'
+
 test_done

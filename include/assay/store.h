@@ -159,25 +159,6 @@ ASSAY_EXTERN int assay_store_each_case(assay_store *s,
 						 assay_err *err),
 				       void *payload, assay_err *err);
 
-/** A case's names, as the store keys it (assay_store_set_positions). */
-typedef struct assay_store_place {
-	const char *checkpoint;
-	const char *group;
-	const char *id;
-} assay_store_place;
-
-/**
- * Gives the finished cases their places in the run as it is now selected, so that reading in
- * position order (reports.jsonl, the reports) gives this run's order: a resumed run whose
- * selection grew, where a case kept at place 1 of the narrower run is the 7th now.
- * `places[i]` names the case at position i + 1 (as assay_case_report.index counts; borrowed for
- * the call); a kept case not among them keeps its position. One transaction (after
- * assay_store_flush): all or nothing.
- * @return 0 or ASSAY_ESTORE (nothing changed)
- */
-ASSAY_EXTERN int assay_store_set_positions(assay_store *s, const assay_store_place *places,
-					   size_t n, assay_err *err);
-
 /**
  * Calls `fn` with each finished case's place in the run (`position`, assay_case_report.index
  * as kept) and names, in run order, without reading report lines (for merging shards).
@@ -214,6 +195,18 @@ typedef struct assay_store_case_key {
 	const char *group;
 	const char *id;
 } assay_store_case_key;
+
+/**
+ * Gives the finished cases their places in the run as it is now selected, so that reading in
+ * position order (reports.jsonl, the reports) gives this run's order: a resumed run whose
+ * selection grew, where a case kept at place 1 of the narrower run is the 7th now.
+ * `places[i]` names the case at position i + 1 (as assay_case_report.index counts; borrowed for
+ * the call); a kept case not among them keeps its position. One transaction (after
+ * assay_store_flush): all or nothing.
+ * @return 0 or ASSAY_ESTORE (nothing changed)
+ */
+ASSAY_EXTERN int assay_store_set_positions(assay_store *s, const assay_store_case_key *places,
+					   size_t n, assay_err *err);
 
 /**
  * The report line of one case (`key->checkpoint`/`key->group`/`key->id`), made in `a` into

@@ -88,7 +88,7 @@ static int covers_store(assay_store *store, const assay_suite *suite, const char
 /* The finished cases at their places in this run, which a wider selection moves (store.h). */
 static int place_cases(assay_store *store, const assay_suite *suite, assay_err *err)
 {
-	assay_store_place *places = assay_xmalloc((suite->ncases + 1) * sizeof(*places));
+	assay_store_case_key *places = assay_xmalloc((suite->ncases + 1) * sizeof(*places));
 	size_t n = 0;
 	int rc;
 
@@ -97,7 +97,7 @@ static int place_cases(assay_store *store, const assay_suite *suite, assay_err *
 
 		for (size_t j = 0; j < cp->ngroups; j++)
 			for (size_t k = 0; k < cp->groups[j].ncases && n < suite->ncases; k++)
-				places[n++] = (assay_store_place){ cp->name, cp->groups[j].name,
+				places[n++] = (assay_store_case_key){ cp->name, cp->groups[j].name,
 								   cp->groups[j].cases[k].id };
 	}
 	rc = assay_store_set_positions(store, places, n, err);

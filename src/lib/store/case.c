@@ -230,7 +230,7 @@ int assay_store_drop_group(assay_store *s, const char *checkpoint, const char *g
 	return rc;
 }
 
-int assay_store_set_positions(assay_store *s, const assay_store_place *places, size_t n,
+int assay_store_set_positions(assay_store *s, const assay_store_case_key *places, size_t n,
 			      assay_err *err)
 {
 	sqlite3_stmt *st = NULL;

@@ -139,9 +139,10 @@ typedef struct assay_proc_result {
 	bool supervisor_died; /**< its supervisor (or case server) died during the case, which
 				   the case may have brought about (docs/security.md): no report,
 				   so its times and resources are unknown (0); a case report fails
-				   it, whatever its attributes (verification.md, case_report.c).
-				   Set by the caller that saw it (the cli adapter); never by
-				   assay_proc_finish, which returns ASSAY_ESPAWN then */
+				   it, whatever its attributes (case_report.c). Set by
+				   assay_proc_finish for a supervisor killed after a timeout it did
+				   not obey (TIMED_OUT, no figures); a death assay_proc_pump reports
+				   as ASSAY_ESPAWN is for its caller to mark (the cli adapter does) */
 } assay_proc_result;
 
 /**

@@ -168,6 +168,28 @@ test_case 'a case cannot have its server killed by a CPU limit of 0 (prlimit on 
 	done
 '
 
+# Without the sandbox a case can stop its supervisor (or server): the library kills it after
+# the timeout it cannot obey, with no report, so no figures; it passed as a timeout whose
+# output matched (hostile review). A death, as any other: the case fails.
+test_case 'a case that stops its supervisor or server (no sandbox) fails' '
+	rm -rf stop && mkdir -p stop/c/g
+	printf "name: stop\nadapter: {type: cli, command: [sh, -c], timeout: 1, sandbox: off}\ncheckpoints: {c: {groups: {g: {}}}}\n" > stop/suite.yaml
+	printf "arguments: [\"echo ok; kill -STOP \$PPID; exit 0\"]\nexpected: {output: \"ok\\\\n\"}\n" > stop/c/g/a.yaml
+	for mode in on off; do
+		rm -rf res-stop
+		code=0
+		ASSAY_CASE_SERVER=$mode "$ASSAY" run stop -j1 -o res-stop --shard 1/1 >out 2>err || code=$?
+		[ $code = 1 ] || { echo "mode $mode: exit $code"; cat out err; false; }
+		got=$(jq -c "[.results.output.actual, .case.passed, .case.execution.status, (.case.error != null)]" res-stop/reports.jsonl)
+		[ "$got" = "[\"ok\\n\",false,\"timed_out\",true]" ] || { echo "mode $mode: $got"; false; }
+		# merge verifies the shard again, and keeps the failure (it refused the shard)
+		rm -rf m-stop
+		code=0; "$ASSAY" merge res-stop --suite stop -o m-stop >out 2>err || code=$?
+		[ $code = 1 ] || { echo "mode $mode: merge exit $code"; cat out err; false; }
+		[ "$(jq -c "[.case.passed, (.case.error != null)]" m-stop/reports.jsonl)" = "[false,true]" ]
+	done
+'
+
 # A server killed mid-case (by anyone: here the test) fails that case, as a supervisor's death
 # does, and the run goes on (exit 1, every case reported), with servers and without.
 test_case 'a supervisor or server killed mid-case fails its case, not the run' '

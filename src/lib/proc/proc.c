@@ -1241,10 +1241,12 @@ int assay_proc_finish(assay_proc *p, assay_proc_result *out)
 		return 0;
 	}
 	if (!r) {
-		/* Only after a timeout the supervisor did not obey: SIGKILLed, no figures. */
+		/* Only after a timeout the supervisor did not obey: SIGKILLed, no figures. A case
+		 * may have brought that about (it stopped its supervisor): as a death, it fails */
 		out->status = ASSAY_PROC_TIMED_OUT;
 		out->term_signal = SIGKILL;
 		out->limit = ASSAY_LIMIT_WALL;
+		out->supervisor_died = true;
 		out->wall_s = now_s() - p->t_start;
 		return 0;
 	}

@@ -262,6 +262,14 @@ int assay_shard__reverify(assay_value *line, assay_verdict *verdict, const assay
 		result_of(&r, line);
 		assay_case_report_build(&report, &v, va, suite, g, c, &r,
 					ASSAY_VERIFY_SECONDS_DEFAULT, assay_now());
+		if (!v.error && shard_error) {
+			/* an error of the run that the line cannot give again (its supervisor
+			 * died during the case): the runner failed every attribute with it */
+			r.proc.supervisor_died = true;
+			r.error = shard_error;
+			assay_case_report_build(&report, &v, va, suite, g, c, &r,
+						ASSAY_VERIFY_SECONDS_DEFAULT, assay_now());
+		}
 	}
 	/*
 	 * An error only fails a case: the shard's is kept when re-verification has none. The

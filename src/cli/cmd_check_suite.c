@@ -371,12 +371,14 @@ static int check(const struct run_args *a)
 	for (size_t i = 0; i < n; i++) {
 		strict |= pieces[i]->strict;
 		check_cases(&p, pieces[i]);
-		if (!a->submission) {
-			assay_err err = ASSAY_ERR_INIT;
+		assay_err err = ASSAY_ERR_INIT;
 
-			if (run_common_check_submissions(pieces[i], &err))
-				add_err(&p, &err);
-		}
+		if (!a->submission && run_common_check_submissions(pieces[i], &err))
+			add_err(&p, &err);
+		assay_err_clear(&err);
+		if (n == 1 && run_common_check_command(pieces[i], a->entry, &err))
+			add_err(&p, &err);
+		assay_err_clear(&err);
 		if (n == 1 && !pieces[i]->ncases) {
 			/* run refuses a suite that tests nothing (run_common_load) */
 			char *msg = assay_xasprintf("%s: the suite has no cases: `assay run` refuses "

@@ -369,6 +369,26 @@ int run_common_check_submissions(const assay_suite *suite, assay_err *err)
 	return 0;
 }
 
+int run_common_check_command(const assay_suite *suite, const char *entry, assay_err *err)
+{
+	assay_strvec words = ASSAY_STRVEC_INIT;
+	int rc = 0;
+
+	if (entry && assay_shell_split(&words, entry, err)) {
+		char msg[1200];
+
+		assay_err_format(err, msg, sizeof(msg));
+		assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "--entry %s: %s", entry, msg);
+		rc = CLI_EXIT_USAGE;
+	} else if (!(entry ? words.nr : suite->command.nr) && suite->adapter->needs_command) {
+		assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,
+			      "no command to run: set adapter.command in suite.yaml or pass --entry");
+		rc = entry ? CLI_EXIT_USAGE : CLI_EXIT_LOAD;
+	}
+	assay_strvec_clear(&words);
+	return rc;
+}
+
 /*
  * The folders the command line names, checked before anything is made (the results folder
  * included): --submission and --work-dir must be folders (else the submission folders
@@ -382,7 +402,9 @@ static int check_folders(const assay_suite *suite, const struct run_args *a)
 	assay_err err = ASSAY_ERR_INIT;
 	int rc = 0;
 
-	if (submission && !assay_fs_is_dir(submission))
+	if ((rc = run_common_check_command(suite, a->entry, &err)))
+		rc = cli_report_err(rc, &err);
+	else if (submission && !assay_fs_is_dir(submission))
 		rc = cli_error(CLI_EXIT_USAGE, "--submission %s: %s", a->submission,
 			       no_folder(submission));
 	else if (!submission && run_common_check_submissions(suite, &err))

@@ -101,6 +101,13 @@ int run_common_load(assay_suite **out, const struct run_args *a);
  * lists it. Returns 0, or ASSAY_EINVALID with `err` set at the path's place in suite.yaml. */
 int run_common_check_submissions(const assay_suite *suite, assay_err *err);
 
+/* The command the cases run: --entry (`entry`, or NULL) must split as a shell's words, and
+ * there must be one (adapter.command, else --entry) for an adapter that needs it. Checked by
+ * run_common_load before anything is made (the run would find it only after opening the
+ * results folder), and by check-suite. Returns 0, or the exit code (CLI_EXIT_USAGE for
+ * --entry's, CLI_EXIT_LOAD for the suite's) with `err` set (unsaid). */
+int run_common_check_command(const assay_suite *suite, const char *entry, assay_err *err);
+
 /* Has a signal asked the run to stop (since run_common_load)? */
 bool run_common_stopping(void);
 

@@ -34,10 +34,23 @@ test_case '2: an unknown option, a bad value, --submission naming no folder, an 
 	run_assay run s -o res --entry "'"'"'unterminated"; expect_exit 2
 	expect_grep "unterminated single quote" err'
 
+# both before the results folder is touched: they emptied an earlier run's store (new-user
+# review); check-suite says it too
 test_case '3: a misspelled adapter.command leaves nothing to run: the suite does not load' '
-	suite s "comand: [echo]"
+	suite s "command: [echo]"
+	run_assay run s -o res; expect_exit 0
+	cp res/assay.db before.db
+	rm -rf s; suite s "comand: [echo]"
 	run_assay run s -o res; expect_exit 3
-	expect_grep "no command to run" err'
+	expect_grep "no command to run" err
+	cmp res/assay.db before.db
+	run_assay check-suite s; expect_exit 3
+	expect_grep "^error: no command to run" out
+	run_assay run s -o res --entry "'"'"'unterminated"; expect_exit 2
+	cmp res/assay.db before.db
+	run_assay run s -o res --entry ""; expect_exit 2
+	expect_grep "no command to run" err
+	cmp res/assay.db before.db'
 
 # before the results folder is touched (it emptied an earlier run there), where suite.yaml
 # names it; check-suite lists it too; --submission replaces it

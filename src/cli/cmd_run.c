@@ -53,7 +53,8 @@ static int count_outside(void *payload, size_t position, const char *checkpoint,
  * run grows into a whole one); else its summary and exit status would speak of fewer cases
  * than reports.jsonl holds.
  */
-static int covers_store(assay_store *store, const assay_suite *suite, const char *dir)
+static int covers_store(assay_store *store, const assay_suite *suite, const assay_value *info,
+			const char *dir)
 {
 	struct selected sel = { assay_xmalloc((suite->ncases + 1) * sizeof(char *)), 0, 0, "" };
 	assay_err err = ASSAY_ERR_INIT;
@@ -69,9 +70,9 @@ static int covers_store(assay_store *store, const assay_suite *suite, const char
 								    cp->groups[j].cases[k].id);
 	}
 	qsort(sel.keys, sel.n, sizeof(*sel.keys), cmp_key);
-	if (assay_store_each_position(store, count_outside, &sel, &err))
+	if (assay_store_each_position(store, count_outside, &sel, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
-	else if (sel.outside)
+	} else if (sel.outside) {
 		rc = cli_error(CLI_EXIT_USAGE,
 			       "%s holds %zu finished case%s this selection leaves out (%s%s): a "
 			       "resumed run must select every case it holds (--checkpoint, --group, "
@@ -79,6 +80,35 @@ static int covers_store(assay_store *store, const assay_suite *suite, const char
 			       "with another -o)",
 			       dir, sel.outside, sel.outside == 1 ? "" : "s", sel.example,
 			       sel.outside > 1 ? ", ..." : "");
+	} else {
+		/* and every case its last invocation left unrun (summary.json's not_run:
+		 * checkpoint/group/id, none of which holds a '/') */
+		const assay_value *nr = assay_object_get(assay_object_get(info, "summary"),
+							 "not_run");
+
+		for (uint32_t i = 0; nr && nr->kind == ASSAY_V_ARRAY && i < nr->len; i++) {
+			const assay_value *n = &nr->u.items[i];
+			const char *g = n->kind == ASSAY_V_STRING ? strchr(n->u.s, '/') : NULL;
+			const char *id = g ? strchr(g + 1, '/') : NULL;
+
+			if (!id)
+				continue;
+			char *cp = assay_xstrndup(n->u.s, (size_t)(g - n->u.s));
+			char *gr = assay_xstrndup(g + 1, (size_t)(id - g - 1));
+
+			count_outside(&sel, 0, cp, gr, id + 1, NULL);
+			free(cp);
+			free(gr);
+		}
+		if (sel.outside)
+			rc = cli_error(CLI_EXIT_USAGE,
+				       "%s holds a run that has not run %zu case%s this selection "
+				       "leaves out (%s%s): a resumed run must select every case of the "
+				       "run it continues (it may select more), so that its summary and "
+				       "not_run cover them; run without --resume (or with another -o)",
+				       dir, sel.outside, sel.outside == 1 ? "" : "s", sel.example,
+				       sel.outside > 1 ? ", ..." : "");
+	}
 	for (size_t i = 0; i < sel.n; i++)
 		free(sel.keys[i]);
 	free(sel.keys);
@@ -412,7 +442,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
 			   (rc = same_sandbox(&info, sandboxed(suite, a), a->output)) ||
 			   (rc = same_shard(&info, plan, m, a)) ||
-			   (rc = covers_store(*out, suite, a->output)) ||
+			   (rc = covers_store(*out, suite, &info, a->output)) ||
 			   (rc = not_narrower(&info, suite, plan, a->output))) {
 			goto out;
 		}

@@ -138,7 +138,7 @@ test_case '--resume refuses a selection narrower than its run; a wider one keeps
 	make_suite 3
 	printf "arguments: [\"sleep 30; echo t5002-%d\"]\nexpected: {status_code: 0}\n" $$ \
 		> s/checkpoint_1/core/c002.yaml
-	"$ASSAY" run s -o res -j1 -q >out 2>err &
+	"$ASSAY" run s -o res -j1 -q --case c001 --case c002 >out 2>err &
 	bg=$!
 	for i in $(seq 300); do
 		[ "$(wc -l < res/reports.jsonl 2>/dev/null)" = 1 ] && break
@@ -148,7 +148,22 @@ test_case '--resume refuses a selection narrower than its run; a wider one keeps
 	code=0; wait $bg || code=$?
 	[ $code = 5 ]
 	run_assay run s -o res --resume --case c001; expect_exit 2
-	expect_grep "holds a run of 3 cases; this selection has 1" err
+	expect_grep "holds a run that has not run 1 case this selection leaves out .checkpoint_1/core/c002" err
+	# as many cases, but another in the place of the one not run
+	run_assay run s -o res --resume --case c001 --case c003; expect_exit 2
+	expect_grep "holds a run that has not run 1 case this selection leaves out .checkpoint_1/core/c002" err
+	# killed (no summary, no not_run): the count of cases it selected
+	rm -rf res3
+	"$ASSAY" run s -o res3 -j1 -q --case c001 --case c002 >out 2>err &
+	bg=$!
+	for i in $(seq 300); do
+		[ "$(wc -l < res3/reports.jsonl 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	kill -KILL $bg
+	wait $bg || true
+	run_assay run s -o res3 --resume --case c001; expect_exit 2
+	expect_grep "holds a run of 2 cases; this selection has 1" err
 	rm -rf res2
 	run_assay run s -o res2 --case c003 --case c001; expect_exit 0
 	printf "arguments: [\"true\"]\nexpected: {status_code: 0}\n" > s/checkpoint_1/core/c002.yaml

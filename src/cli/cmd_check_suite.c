@@ -336,6 +336,23 @@ static void check_cases(struct problems *p, const assay_suite *s)
  * Under strictness a warning is an error, and the loader's error for it ("W (an error under
  * strict...)") repeats a warning already listed: each problem is printed once, as an error.
  */
+/* Is warning `w` error `e` as a load that is not strict words it: "(ignored; did you mean
+ * ...)" or "... (ignored)" where the error has "(did you mean ...)" or nothing? */
+static bool same_but_ignored(const char *e, const char *w)
+{
+	static const char *const cuts[] = { "ignored; ", " (ignored)" };
+	const char *at;
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t n = strlen(cuts[i]);
+
+		if ((at = strstr(w, cuts[i])) && !strncmp(e, w, (size_t)(at - w)) &&
+		    !strcmp(e + (at - w), at + n))
+			return true;
+	}
+	return false;
+}
+
 static void strict_problems(struct problems *p)
 {
 	assay_strvec errors = ASSAY_STRVEC_INIT;
@@ -351,8 +368,15 @@ static void strict_problems(struct problems *p)
 		if (!repeat)
 			add(&errors, e);
 	}
-	for (size_t i = 0; i < p->warnings.nr; i++)
-		add(&errors, p->warnings.v[i]);
+	for (size_t i = 0; i < p->warnings.nr; i++) {
+		/* the strict load's own error for it, worded without "ignored" */
+		bool said = false;
+
+		for (size_t j = 0; j < errors.nr && !said; j++)
+			said = same_but_ignored(errors.v[j], p->warnings.v[i]);
+		if (!said)
+			add(&errors, p->warnings.v[i]);
+	}
 	assay_strvec_clear(&p->errors);
 	assay_strvec_clear(&p->warnings);
 	p->errors = errors;

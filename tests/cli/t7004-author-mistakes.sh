@@ -245,4 +245,14 @@ test_case 'did you mean for verify options and attributes; --strict says error; 
 	expect_grep "^assay: error: .*verify.ouput is ignored" err
 	! grep -q "assay: warning:" err'
 
+# the strict load's error and the warning of the load that is not strict were both listed
+test_case 'check-suite --strict lists an unknown adapter key once, as an error' '
+	mkdir -p ak/c/g
+	printf "name: ak\nadapter: {type: cli, command: [sh, -c], comand: x}\ncheckpoints: {c: {groups: {g: {}}}}\n" > ak/suite.yaml
+	printf "arguments: [\"echo hi\"]\nexpected: {status_code: 0}\n" > ak/c/g/x.yaml
+	run_assay check-suite ak --strict; expect_exit 3
+	[ "$(grep -c "unknown key .comand." out)" = 1 ]
+	! grep -q "ignored" out || false
+	expect_grep "^1 case checked: 1 error, 0 warnings$" out'
+
 test_done

@@ -60,9 +60,9 @@ ASSAY_EXTERN void assay_store_close(assay_store *s);
  * Starts (or, with `resume`, continues) the run kept in the store. A new run removes the cases
  * of the previous one. `meta` is a mapping describing the run (assay_version, host, suite,
  * suite_hash, command, submission, options ...), stored as JSON; a resumed run keeps the meta
- * it began with but for its `cases` (a number), which grows to `meta`'s when that is larger. A store an older assay wrote
- * is made this assay's schema here, not when it is opened (docs/reports.md, "The store"), so a
- * run refused before it begins leaves it as it was.
+ * it began with but for its `cases` (a number), which grows to `meta`'s when that is larger.
+ * A store an older assay wrote is made this assay's schema here, not when it is opened
+ * (docs/reports.md, "The store"), so a run refused before it begins leaves it as it was.
  * @return 0 or ASSAY_ESTORE
  */
 ASSAY_EXTERN int assay_store_begin_run(assay_store *s, const assay_value *meta, bool resume,

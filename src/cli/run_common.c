@@ -390,10 +390,11 @@ int run_common_check_command(const assay_suite *suite, const char *entry, assay_
 }
 
 /*
- * The folders the command line names, checked before anything is made (the results folder
- * included): --submission and --work-dir must be folders (else the submission folders
- * suite.yaml names: run_common_check_submissions); as root with the sandbox on, nobody must be able to
- * reach the working folders (check_work_root). Returns 0 or an exit code.
+ * What the command line and the suite name, checked before anything is made (the results
+ * folder included): the command (run_common_check_command); --submission and --work-dir must
+ * be folders (else the submission folders suite.yaml names: run_common_check_submissions); as
+ * root with the sandbox on, nobody must be able to reach the working folders (check_work_root).
+ * Returns 0 or an exit code.
  */
 static int check_folders(const assay_suite *suite, const struct run_args *a)
 {

@@ -347,8 +347,8 @@ static const struct abi_nrs compat_nrs = { { 309, 310, 311 }, 281, 288, 0 /* EAB
 #ifdef ARCH_NATIVE
 /* A filter under construction: forward jumps to labels, resolved by bpf_resolve(). */
 enum { L_NEXT = -1, L_COMPAT = 0, L_PAIR, L_SOCKET, L_INET, L_FLAGS2, L_FLAGS3, L_CLONE,
-       L_UNSHARE, L_PRLIMIT, L_EPERM, L_DENY, L_NOSYS, L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32, L_UP_X32,
-       L_COUNT };
+       L_UNSHARE, L_PRLIMIT, L_EPERM, L_DENY, L_NOSYS, L_ALLOW, L_UP_NATIVE, L_UP_COMPAT, L_X32,
+       L_UP_X32, L_COUNT };
 
 #define BPF_MAX 128 /* instructions: the longest filter (x86_64, TCP server) has about 110 */
 

@@ -48,6 +48,18 @@ static int count_outside(void *payload, size_t position, const char *checkpoint,
 	return 0;
 }
 
+/* --resume refused: "DIR `holds` N `what`s this selection leaves out (...): a resumed run must
+ * select `must`". */
+static int left_out(const char *dir, const struct selected *sel, const char *holds,
+		    const char *what, const char *must)
+{
+	return cli_error(CLI_EXIT_USAGE,
+			 "%s %s %zu %s%s this selection leaves out (%s%s): a resumed run must "
+			 "select %s; run without --resume (or with another -o)",
+			 dir, holds, sel->outside, what, sel->outside == 1 ? "" : "s",
+			 sel->example, sel->outside > 1 ? ", ..." : "", must);
+}
+
 /*
  * --resume must select every case the folder already holds (it may select more: a narrower
  * run grows into a whole one); else its summary and exit status would speak of fewer cases
@@ -73,13 +85,8 @@ static int covers_store(assay_store *store, const assay_suite *suite, const assa
 	if (assay_store_each_position(store, count_outside, &sel, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 	} else if (sel.outside) {
-		rc = cli_error(CLI_EXIT_USAGE,
-			       "%s holds %zu finished case%s this selection leaves out (%s%s): a "
-			       "resumed run must select every case it holds (--checkpoint, --group, "
-			       "--case), so that its summary covers them; run without --resume (or "
-			       "with another -o)",
-			       dir, sel.outside, sel.outside == 1 ? "" : "s", sel.example,
-			       sel.outside > 1 ? ", ..." : "");
+		rc = left_out(dir, &sel, "holds", "finished case", "every case it holds "
+			      "(--checkpoint, --group, --case), so that its summary covers them");
 	} else {
 		/* and every case its last invocation left unrun (summary.json's not_run:
 		 * checkpoint/group/id, none of which holds a '/') */
@@ -101,13 +108,9 @@ static int covers_store(assay_store *store, const assay_suite *suite, const assa
 			free(gr);
 		}
 		if (sel.outside)
-			rc = cli_error(CLI_EXIT_USAGE,
-				       "%s holds a run that has not run %zu case%s this selection "
-				       "leaves out (%s%s): a resumed run must select every case of the "
-				       "run it continues (it may select more), so that its summary and "
-				       "not_run cover them; run without --resume (or with another -o)",
-				       dir, sel.outside, sel.outside == 1 ? "" : "s", sel.example,
-				       sel.outside > 1 ? ", ..." : "");
+			rc = left_out(dir, &sel, "holds a run that has not run", "case",
+				      "every case of the run it continues (it may select more), so "
+				      "that its summary and not_run cover them");
 	}
 	for (size_t i = 0; i < sel.n; i++)
 		free(sel.keys[i]);

@@ -202,7 +202,7 @@ typedef struct assay_store_case_key {
  * selection grew, where a case kept at place 1 of the narrower run is the 7th now.
  * `places[i]` names the case at position i + 1 (as assay_case_report.index counts; borrowed for
  * the call); a kept case not among them keeps its position. One transaction (after
- * assay_store_flush): all or nothing.
+ * assay_store_flush): all or nothing. For `assay run --resume` (docs/cli.md, "--resume").
  * @return 0 or ASSAY_ESTORE (nothing changed)
  */
 ASSAY_EXTERN int assay_store_set_positions(assay_store *s, const assay_store_case_key *places,

@@ -332,10 +332,6 @@ static void check_cases(struct problems *p, const assay_suite *s)
 	}
 }
 
-/*
- * Under strictness a warning is an error, and the loader's error for it ("W (an error under
- * strict...)") repeats a warning already listed: each problem is printed once, as an error.
- */
 /* Is warning `w` error `e` as a load that is not strict words it: "(ignored; did you mean
  * ...)" or "... (ignored)" where the error has "(did you mean ...)" or nothing? */
 static bool same_but_ignored(const char *e, const char *w)
@@ -353,6 +349,10 @@ static bool same_but_ignored(const char *e, const char *w)
 	return false;
 }
 
+/*
+ * Under strictness a warning is an error, and the loader's error for it ("W (an error under
+ * strict...)") repeats a warning already listed: each problem is printed once, as an error.
+ */
 static void strict_problems(struct problems *p)
 {
 	assay_strvec errors = ASSAY_STRVEC_INIT;
@@ -400,7 +400,7 @@ static int check(const struct run_args *a)
 		if (!a->submission && run_common_check_submissions(pieces[i], &err))
 			add_err(&p, &err);
 		assay_err_clear(&err);
-		if (n == 1 && run_common_check_command(pieces[i], a->entry, &err))
+		if (i == 0 && run_common_check_command(pieces[i], a->entry, &err))
 			add_err(&p, &err);
 		assay_err_clear(&err);
 		if (n == 1 && !pieces[i]->ncases) {

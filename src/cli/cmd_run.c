@@ -60,27 +60,40 @@ static int left_out(const char *dir, const struct selected *sel, const char *hol
 			 sel->example, sel->outside > 1 ? ", ..." : "", must);
 }
 
-/*
- * --resume must select every case the folder already holds (it may select more: a narrower
- * run grows into a whole one); else its summary and exit status would speak of fewer cases
- * than reports.jsonl holds.
- */
-static int covers_store(assay_store *store, const assay_suite *suite, const assay_value *info,
-			const char *dir)
+/* The selected cases' names in run order (as the pool numbers them from 1), malloc'd:
+ * `suite->ncases` of them, borrowed from `suite`. */
+static assay_store_case_key *run_order(const assay_suite *suite)
 {
-	struct selected sel = { assay_xmalloc((suite->ncases + 1) * sizeof(char *)), 0, 0, "" };
-	assay_err err = ASSAY_ERR_INIT;
-	int rc = 0;
+	assay_store_case_key *order = assay_xmalloc((suite->ncases + 1) * sizeof(*order));
+	size_t n = 0;
 
 	for (size_t i = 0; i < suite->ncheckpoints; i++) {
 		const assay_checkpoint *cp = &suite->checkpoints[i];
 
 		for (size_t j = 0; j < cp->ngroups; j++)
-			for (size_t k = 0; k < cp->groups[j].ncases && sel.n < suite->ncases; k++)
-				sel.keys[sel.n++] = assay_xasprintf("%s\n%s\n%s", cp->name,
-								    cp->groups[j].name,
-								    cp->groups[j].cases[k].id);
+			for (size_t k = 0; k < cp->groups[j].ncases && n < suite->ncases; k++)
+				order[n++] = (assay_store_case_key){ cp->name, cp->groups[j].name,
+								  cp->groups[j].cases[k].id };
 	}
+	return order;
+}
+
+/*
+ * --resume must select every case the folder already holds (it may select more: a narrower
+ * run grows into a whole one), and every case its last invocation left unrun (its summary's
+ * not_run); else its summary and exit status would speak of fewer cases than its run.
+ * `order`: the selection (run_order, `n` cases).
+ */
+static int covers_store(assay_store *store, const assay_store_case_key *order, size_t n,
+			const assay_value *info, const char *dir)
+{
+	struct selected sel = { assay_xmalloc((n + 1) * sizeof(char *)), 0, 0, "" };
+	assay_err err = ASSAY_ERR_INIT;
+	int rc = 0;
+
+	for (; sel.n < n; sel.n++)
+		sel.keys[sel.n] = assay_xasprintf("%s\n%s\n%s", order[sel.n].checkpoint,
+						  order[sel.n].group, order[sel.n].id);
 	qsort(sel.keys, sel.n, sizeof(*sel.keys), cmp_key);
 	if (assay_store_each_position(store, count_outside, &sel, &err)) {
 		rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
@@ -94,13 +107,13 @@ static int covers_store(assay_store *store, const assay_suite *suite, const assa
 							 "not_run");
 
 		for (uint32_t i = 0; nr && nr->kind == ASSAY_V_ARRAY && i < nr->len; i++) {
-			const assay_value *n = &nr->u.items[i];
-			const char *g = n->kind == ASSAY_V_STRING ? strchr(n->u.s, '/') : NULL;
+			const assay_value *name = &nr->u.items[i];
+			const char *g = name->kind == ASSAY_V_STRING ? strchr(name->u.s, '/') : NULL;
 			const char *id = g ? strchr(g + 1, '/') : NULL;
 
 			if (!id)
 				continue;
-			char *cp = assay_xstrndup(n->u.s, (size_t)(g - n->u.s));
+			char *cp = assay_xstrndup(name->u.s, (size_t)(g - name->u.s));
 			char *gr = assay_xstrndup(g + 1, (size_t)(id - g - 1));
 
 			count_outside(&sel, 0, cp, gr, id + 1, NULL);
@@ -115,26 +128,6 @@ static int covers_store(assay_store *store, const assay_suite *suite, const assa
 	for (size_t i = 0; i < sel.n; i++)
 		free(sel.keys[i]);
 	free(sel.keys);
-	return rc;
-}
-
-/* The finished cases at their places in this run, which a wider selection moves (store.h). */
-static int place_cases(assay_store *store, const assay_suite *suite, assay_err *err)
-{
-	assay_store_case_key *places = assay_xmalloc((suite->ncases + 1) * sizeof(*places));
-	size_t n = 0;
-	int rc;
-
-	for (size_t i = 0; i < suite->ncheckpoints; i++) {
-		const assay_checkpoint *cp = &suite->checkpoints[i];
-
-		for (size_t j = 0; j < cp->ngroups; j++)
-			for (size_t k = 0; k < cp->groups[j].ncases && n < suite->ncases; k++)
-				places[n++] = (assay_store_case_key){ cp->name, cp->groups[j].name,
-								   cp->groups[j].cases[k].id };
-	}
-	rc = assay_store_set_positions(store, places, n, err);
-	free(places);
 	return rc;
 }
 
@@ -417,6 +410,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 	assay_err err = ASSAY_ERR_INIT;
 	assay_arena *m = assay_arena_new(0);
 	assay_value meta, info;
+	assay_store_case_key *order = a->resume ? run_order(suite) : NULL;
 	char hash[65];
 	int rc;
 
@@ -445,7 +439,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			   (rc = same_program(&info, "submission", a->submission, a->output)) ||
 			   (rc = same_sandbox(&info, sandboxed(suite, a), a->output)) ||
 			   (rc = same_shard(&info, plan, m, a)) ||
-			   (rc = covers_store(*out, suite, &info, a->output)) ||
+			   (rc = covers_store(*out, order, suite->ncases, &info, a->output)) ||
 			   (rc = not_narrower(&info, suite, plan, a->output))) {
 			goto out;
 		}
@@ -458,8 +452,9 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 	if (a->resume) {
 		size_t done = 0;
 
-		/* (a shard's cases keep their places in the whole run: the same shard, same_shard) */
-		if (!plan && (rc = place_cases(*out, suite, &err))) {
+		/* the finished cases at their places in this run, which a wider selection moves
+		 * (a shard's keep theirs in the whole run: the same shard, same_shard) */
+		if (!plan && (rc = assay_store_set_positions(*out, order, suite->ncases, &err))) {
 			rc = cli_report_err(CLI_EXIT_INTERNAL, &err);
 			goto out;
 		}
@@ -487,6 +482,7 @@ static int open_results(assay_store **out, const assay_suite *suite, struct run_
 			goto out;
 	}
 out:
+	free(order);
 	assay_arena_free(m);
 	return rc;
 }

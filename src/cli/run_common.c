@@ -378,7 +378,8 @@ int run_common_check_command(const assay_suite *suite, const char *entry, assay_
 		char msg[1200];
 
 		assay_err_format(err, msg, sizeof(msg));
-		assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "--entry %s: %s", entry, msg);
+		assay_err_clear(err); /* (assay_err_set keeps a first error) */
+		assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0, "--entry: %s", msg);
 		rc = CLI_EXIT_USAGE;
 	} else if (!(entry ? words.nr : suite->command.nr) && suite->adapter->needs_command) {
 		assay_err_set(err, ASSAY_EINVALID, NULL, 0, 0,

@@ -32,7 +32,7 @@ test_case '2: an unknown option, a bad value, --submission naming no folder, an 
 	run_assay run s -o res --submission "$TMP/nowhere"; expect_exit 2
 	expect_grep "nowhere" err
 	run_assay run s -o res --entry "'"'"'unterminated"; expect_exit 2
-	expect_grep "unterminated single quote" err'
+	expect_grep "^assay: error: --entry: unterminated single quote" err'
 
 # both before the results folder is touched: they emptied an earlier run's store (new-user
 # review); check-suite says it too

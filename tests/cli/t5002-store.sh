@@ -130,6 +130,22 @@ test_case '--resume refuses a selection leaving out cases the folder holds; a wi
 	[ "$(wc -l < res2/reports.jsonl)" = 3 ]
 	run_assay run s -o res --resume; expect_exit 0'
 
+# stop_after_one SIGNAL DIR: runs cases c001 and c002 of s into DIR (-j1), sends SIGNAL once
+# c001 is in DIR/reports.jsonl, and prints the exit status of assay.
+stop_after_one() {
+	local bg i code=0
+
+	"$ASSAY" run s -o "$2" -j1 -q --case c001 --case c002 >out 2>err &
+	bg=$!
+	for i in $(seq 300); do
+		[ "$(wc -l < "$2/reports.jsonl" 2>/dev/null)" = 1 ] && break
+		sleep 0.05
+	done
+	kill -"$1" $bg
+	wait $bg || code=$?
+	echo $code
+}
+
 # A narrower selection holding every finished case would redefine an unfinished run as a
 # smaller finished one (exit 0, the cases left out in no not_run); a wider one puts the cases it
 # finished before at their places in its own order.
@@ -138,15 +154,7 @@ test_case '--resume refuses a selection narrower than its run; a wider one keeps
 	make_suite 3
 	printf "arguments: [\"sleep 30; echo t5002-%d\"]\nexpected: {status_code: 0}\n" $$ \
 		> s/checkpoint_1/core/c002.yaml
-	"$ASSAY" run s -o res -j1 -q --case c001 --case c002 >out 2>err &
-	bg=$!
-	for i in $(seq 300); do
-		[ "$(wc -l < res/reports.jsonl 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	kill -TERM $bg
-	code=0; wait $bg || code=$?
-	[ $code = 5 ]
+	[ "$(stop_after_one TERM res)" = 5 ]
 	run_assay run s -o res --resume --case c001; expect_exit 2
 	expect_grep "holds a run that has not run 1 case this selection leaves out .checkpoint_1/core/c002" err
 	# as many cases, but another in the place of the one not run
@@ -154,14 +162,7 @@ test_case '--resume refuses a selection narrower than its run; a wider one keeps
 	expect_grep "holds a run that has not run 1 case this selection leaves out .checkpoint_1/core/c002" err
 	# killed (no summary, no not_run): the count of cases it selected
 	rm -rf res3
-	"$ASSAY" run s -o res3 -j1 -q --case c001 --case c002 >out 2>err &
-	bg=$!
-	for i in $(seq 300); do
-		[ "$(wc -l < res3/reports.jsonl 2>/dev/null)" = 1 ] && break
-		sleep 0.05
-	done
-	kill -KILL $bg
-	wait $bg || true
+	stop_after_one KILL res3 >/dev/null
 	run_assay run s -o res3 --resume --case c001; expect_exit 2
 	expect_grep "holds a run of 2 cases; this selection has 1" err
 	rm -rf res2

@@ -300,14 +300,16 @@ static int load_expected(assay_case *c, const assay_member *em, const assay_case
 			if (ad->files)
 				assay_buf_adds(&list, "files, ");
 			assay_buf_adds(&list, "execution_time, max_rss, cpu_time");
+			/* the adapter's own, else the ones every case has (files: an adapter's
+			 * with files) */
+			static const char *const measured[] = { "execution_time", "max_rss",
+								"cpu_time", "files", NULL };
 			const char *meant = assay_load__closest(key, ad->attributes);
 
-			if (!meant) {
-				static const char *const limits[] = { "execution_time", "max_rss",
-								      "cpu_time", "files", NULL };
-
-				meant = assay_load__closest(key, limits);
-			}
+			if (!meant)
+				meant = assay_load__closest(key, measured);
+			if (meant && !strcmp(meant, "files") && !ad->files)
+				meant = NULL;
 			rc = assay_case_error_at(ctx, &m->key, err,
 						 "unknown expected attribute '%s'%s%s%s (%s)", key,
 						 meant ? ": did you mean '" : "", meant ? meant : "",

@@ -684,11 +684,10 @@ static int parse_group_type(struct loader *ld, const assay_member *m, assay_grou
 		}
 	}
 	meant = m->value.kind == ASSAY_V_STRING ? assay_load__closest(m->value.u.s, names) : NULL;
-	if (meant)
-		return assay_load__err_at(&ld->loc, assay_member_anchor(m), ld->err, ASSAY_EINVALID,
-					  "group type must be Core, Functionality, Error or "
-					  "Regression (did you mean '%s'?)", meant);
-	return bad_member(ld, m, "group type must be Core, Functionality, Error or Regression");
+	return assay_load__err_at(&ld->loc, assay_member_anchor(m), ld->err, ASSAY_EINVALID,
+				  "group type must be Core, Functionality, Error or Regression%s%s%s",
+				  meant ? " (did you mean '" : "", meant ? meant : "",
+				  meant ? "'?)" : "");
 }
 
 /* Reads one group's settings into `g` (name, dir and cases are the caller's). */

@@ -447,16 +447,15 @@ int assay_case_report_build(assay_value *out, assay_verdict *verdict, assay_aren
 			assay_object_set(a, &partial, name, assay_value_real(v.partial));
 		}
 	}
-	if (!verdict->error && r->proc.status == ASSAY_PROC_EXEC_FAILED) {
-		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
-							  : "the program could not be started").u.s;
-		fail_all(a, results, &acc, verdict->error);
-	}
-	/* what watched the case is gone (the case may have killed it): whatever it printed, it
-	 * cannot pass on figures no one kept (docs/security.md) */
-	if (!verdict->error && r->proc.supervisor_died) {
-		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error
-							  : "its supervisor died during the case").u.s;
+	/* a program that never started; or what watched it is gone (the case may have killed
+	 * it): whatever it printed, it cannot pass on figures no one kept (docs/security.md) */
+	const char *lost = r->proc.status == ASSAY_PROC_EXEC_FAILED
+				   ? "the program could not be started"
+			   : r->proc.supervisor_died ? "its supervisor died during the case"
+						     : NULL;
+
+	if (!verdict->error && lost) {
+		verdict->error = assay_value_stringf(a, "%s", r->error ? r->error : lost).u.s;
 		fail_all(a, results, &acc, verdict->error);
 	}
 	verdict->score = assay_score_end(&acc, verdict->error != NULL, &verdict->passed);
